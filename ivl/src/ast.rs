@@ -1,0 +1,551 @@
+//! The abstract syntax of `.kbpl`: Boogie 2 core (Leino, "This is Boogie 2") plus the GPU
+//! extensions of `shared/KBPL.md` §2 (`barrier`, barrier invariants) and the lock-step vector
+//! statements of seed 000 §4.2 (Table 3), so that every pass's output is itself a `.kbpl` program.
+//!
+//! Every node carries a [`Span`] of byte offsets into the file it was parsed from. Nodes built by
+//! passes reuse the span of the source construct they came from, so that errors found late in the
+//! pipeline still point at the user's text. Equality of trees *ignoring spans* is
+//! [`crate::visit::strip_spans`] followed by `==`.
+
+use num_bigint::BigUint;
+use smol_str::SmolStr;
+
+/// A name. Cheap to clone; short names are stored inline.
+pub type Name = SmolStr;
+
+/// A half-open range of byte offsets `[start, end)` into a source file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Span {
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Span {
+    pub const DUMMY: Span = Span { start: 0, end: 0 };
+
+    pub fn new(start: usize, end: usize) -> Span {
+        Span { start: start as u32, end: end as u32 }
+    }
+
+    /// The smallest span covering both.
+    pub fn to(self, other: Span) -> Span {
+        Span { start: self.start.min(other.start), end: self.end.max(other.end) }
+    }
+
+    pub fn range(self) -> std::ops::Range<usize> {
+        self.start as usize..self.end as usize
+    }
+
+    /// The same span moved `by` bytes to the right.
+    pub fn shifted(self, by: u32) -> Span {
+        Span { start: self.start + by, end: self.end + by }
+    }
+}
+
+/// An identifier occurrence: a name and where it was written.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Ident {
+    pub name: Name,
+    pub span: Span,
+}
+
+impl Ident {
+    pub fn new(name: impl Into<Name>, span: Span) -> Ident {
+        Ident { name: name.into(), span }
+    }
+    pub fn as_str(&self) -> &str {
+        self.name.as_str()
+    }
+}
+
+/// `{:name arg, ...}`. Arguments are expressions or string literals.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Attribute {
+    pub name: Ident,
+    pub args: Vec<AttrArg>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum AttrArg {
+    Expr(Expr),
+    /// A string literal, without the quotes (escapes are kept verbatim).
+    String(Name, Span),
+}
+
+/// Finds an attribute by name (without the leading `:`).
+pub fn find_attr<'a>(attrs: &'a [Attribute], name: &str) -> Option<&'a Attribute> {
+    attrs.iter().find(|a| a.name.as_str() == name)
+}
+
+pub fn has_attr(attrs: &[Attribute], name: &str) -> bool {
+    find_attr(attrs, name).is_some()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Types
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Type {
+    pub kind: TypeKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum TypeKind {
+    Bool,
+    Int,
+    Real,
+    /// `bvN`, N >= 1 (`bv0` is rejected by the type checker).
+    Bv(u32),
+    /// A named type: a type synonym, an uninterpreted type (`type T a;` with arguments), or a
+    /// type variable in scope.
+    Named(Ident, Vec<Type>),
+    /// `<a, b>[T1, ..., Tn]R`. Type parameters make it polymorphic (reported as unsupported).
+    Map { type_params: Vec<Ident>, args: Vec<Type>, result: Box<Type> },
+}
+
+impl Type {
+    pub fn new(kind: TypeKind, span: Span) -> Type {
+        Type { kind, span }
+    }
+    pub fn bool() -> Type {
+        Type::new(TypeKind::Bool, Span::DUMMY)
+    }
+    pub fn int() -> Type {
+        Type::new(TypeKind::Int, Span::DUMMY)
+    }
+    pub fn bv(width: u32) -> Type {
+        Type::new(TypeKind::Bv(width), Span::DUMMY)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Expressions
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnOp {
+    /// `!e`
+    Not,
+    /// `-e`
+    Neg,
+}
+
+/// Binary operators. Precedence (loosest first), as in Boogie:
+/// `<==>` < `==>` (right) < `||` `&&` < relations < `++` < `+ -` < `* div mod /` < unary.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    Iff,
+    Implies,
+    /// `<==`, Boogie's reverse implication (`a <== b` is `b ==> a`).
+    Explies,
+    Or,
+    And,
+    Eq,
+    Neq,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    /// `<:`, the partial-order relation; unsupported beyond parsing.
+    Subtype,
+    Concat,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+    RealDiv,
+}
+
+impl BinOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Iff => "<==>",
+            BinOp::Implies => "==>",
+            BinOp::Explies => "<==",
+            BinOp::Or => "||",
+            BinOp::And => "&&",
+            BinOp::Eq => "==",
+            BinOp::Neq => "!=",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::Subtype => "<:",
+            BinOp::Concat => "++",
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "div",
+            BinOp::Mod => "mod",
+            BinOp::RealDiv => "/",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum QuantKind {
+    Forall,
+    Exists,
+    Lambda,
+}
+
+/// A bound variable of a quantifier or lambda, or a formal parameter.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TypedIdent {
+    pub name: Ident,
+    pub ty: Type,
+    /// Boogie's `where` clause on variables (`var x: int where x > 0;`).
+    pub where_clause: Option<Expr>,
+    /// Attributes written before the name in `var {:attr} x: T` style lists.
+    pub attrs: Vec<Attribute>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ExprKind {
+    BoolLit(bool),
+    IntLit(BigUint),
+    /// A decimal real literal as written (`1.5`, `2.0e3`).
+    RealLit(Name),
+    /// `VALUEbvWIDTH`
+    BvLit { value: BigUint, width: u32 },
+    Var(Ident),
+    Old(Box<Expr>),
+    Unary(UnOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// `f(e1, ..., en)`: a function application, or one of the spec built-ins (`__read(A)` …).
+    Call(Ident, Vec<Expr>),
+    /// `m[i1, ..., in]`
+    Select(Box<Expr>, Vec<Expr>),
+    /// `m[i1, ..., in := v]`
+    Store(Box<Expr>, Vec<Expr>, Box<Expr>),
+    /// `e[hi:lo]`, bits `lo` up to but excluding `hi`.
+    Extract(Box<Expr>, u32, u32),
+    /// `if c then a else b`
+    IfThenElse(Box<Expr>, Box<Expr>, Box<Expr>),
+    Quant(Box<Quantifier>),
+    /// `e : T`, Boogie's type coercion.
+    Coerce(Box<Expr>, Type),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Quantifier {
+    pub kind: QuantKind,
+    pub type_params: Vec<Ident>,
+    pub vars: Vec<TypedIdent>,
+    pub attrs: Vec<Attribute>,
+    /// Each trigger `{ e1, ..., en }` is one multi-pattern.
+    pub triggers: Vec<Trigger>,
+    pub body: Expr,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Trigger {
+    pub exprs: Vec<Expr>,
+    pub span: Span,
+}
+
+impl Expr {
+    pub fn new(kind: ExprKind, span: Span) -> Expr {
+        Expr { kind, span }
+    }
+    pub fn bool(b: bool) -> Expr {
+        Expr::new(ExprKind::BoolLit(b), Span::DUMMY)
+    }
+    pub fn var(name: impl Into<Name>, span: Span) -> Expr {
+        Expr::new(ExprKind::Var(Ident::new(name, span)), span)
+    }
+    pub fn not(e: Expr) -> Expr {
+        let span = e.span;
+        Expr::new(ExprKind::Unary(UnOp::Not, Box::new(e)), span)
+    }
+    pub fn binary(op: BinOp, a: Expr, b: Expr) -> Expr {
+        let span = a.span.to(b.span);
+        Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(b)), span)
+    }
+    pub fn and(a: Expr, b: Expr) -> Expr {
+        Expr::binary(BinOp::And, a, b)
+    }
+    pub fn or(a: Expr, b: Expr) -> Expr {
+        Expr::binary(BinOp::Or, a, b)
+    }
+    pub fn implies(a: Expr, b: Expr) -> Expr {
+        Expr::binary(BinOp::Implies, a, b)
+    }
+    pub fn eq(a: Expr, b: Expr) -> Expr {
+        Expr::binary(BinOp::Eq, a, b)
+    }
+    pub fn ite(c: Expr, a: Expr, b: Expr) -> Expr {
+        let span = c.span.to(b.span);
+        Expr::new(ExprKind::IfThenElse(Box::new(c), Box::new(a), Box::new(b)), span)
+    }
+    pub fn is_true(&self) -> bool {
+        matches!(self.kind, ExprKind::BoolLit(true))
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Statements
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+/// The left-hand side of an assignment: `x` or `x[i][j, k]`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Lhs {
+    pub var: Ident,
+    /// One entry per `[...]` selector, outermost first.
+    pub indices: Vec<Vec<Expr>>,
+    pub span: Span,
+}
+
+/// A loop invariant `[free] invariant {:attrs} e;`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Invariant {
+    pub free: bool,
+    pub attrs: Vec<Attribute>,
+    pub expr: Expr,
+    pub span: Span,
+}
+
+/// `barrier ... invariant {:instantiate e1, e2} φ;` (seed 001 §4.4).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct BarrierInvariant {
+    pub attrs: Vec<Attribute>,
+    pub expr: Expr,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Else {
+    Block(Vec<Stmt>),
+    If(Box<Stmt>),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum StmtKind {
+    /// `L:` — labels the statement that follows.
+    Label(Ident),
+    /// `x, m[i] := e1, e2;`
+    Assign { lhss: Vec<Lhs>, rhss: Vec<Expr> },
+    Havoc(Vec<Ident>),
+    Assert { attrs: Vec<Attribute>, expr: Expr },
+    Assume { attrs: Vec<Attribute>, expr: Expr },
+    /// `call {:attrs} x, y := P(args);`
+    Call { attrs: Vec<Attribute>, outs: Vec<Ident>, proc: Ident, args: Vec<Expr> },
+    Goto(Vec<Ident>),
+    Return,
+    Break(Option<Ident>),
+    /// `if (c) {..} else ..`; `cond == None` is `if (*)`.
+    If { cond: Option<Expr>, then: Vec<Stmt>, els: Option<Else> },
+    /// `while (c) invariant ...; {..}`; `cond == None` is `while (*)`.
+    While { cond: Option<Expr>, invariants: Vec<Invariant>, body: Vec<Stmt> },
+    /// `barrier {:attrs} [invariant ...;]*` (KBPL.md §2).
+    Barrier { attrs: Vec<Attribute>, invariants: Vec<BarrierInvariant> },
+    /// A nested `{ ... }` block (Boogie allows none at statement level; passes use it to group).
+    Block(Vec<Stmt>),
+    /// Lock-step vector statements and ψ-assignments (seed 000 Table 3); see `crate::lockstep_syntax`.
+    Vector(VectorStmt),
+}
+
+/// Statements of the lock-step vector language of seed 000 §4.2, printed with the `vec`
+/// keyword so that lock-step programs are themselves `.kbpl`:
+/// - `vec x := e;` — every enabled thread `i` assigns `x[i] := e[i]`;
+/// - `vec havoc x;` — every enabled thread gets an arbitrary value;
+/// - `vec psi g[e1] := e2;` — ψ-assignment to shared `g`: for each written location, one enabled
+///   thread's value wins (nondeterministic choice);
+/// - `vec assume e;` / `vec assert e;` — for all threads (`e` over vector variables);
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum VectorStmt {
+    Assign { lhss: Vec<Lhs>, rhss: Vec<Expr> },
+    Havoc(Vec<Ident>),
+    Psi { lhs: Lhs, rhs: Expr },
+    Assume(Expr),
+    Assert(Expr),
+}
+
+impl Stmt {
+    pub fn new(kind: StmtKind, span: Span) -> Stmt {
+        Stmt { kind, span }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Declarations
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Program {
+    pub decls: Vec<Decl>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Decl {
+    pub kind: DeclKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum DeclKind {
+    Type(TypeDecl),
+    Const(ConstDecl),
+    Function(FunctionDecl),
+    Axiom(AxiomDecl),
+    Var(VarDecl),
+    Procedure(ProcedureDecl),
+    Implementation(ImplementationDecl),
+}
+
+/// `type {:attrs} [finite] T a b;` or `type T a = U;`
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TypeDecl {
+    pub attrs: Vec<Attribute>,
+    pub finite: bool,
+    pub name: Ident,
+    pub params: Vec<Ident>,
+    pub synonym: Option<Type>,
+}
+
+/// `const {:attrs} [unique] a, b: T [extends ...] [complete];`
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ConstDecl {
+    pub attrs: Vec<Attribute>,
+    pub unique: bool,
+    pub names: Vec<Ident>,
+    pub ty: Type,
+    /// The partial-order `extends` clause (parsed; unsupported).
+    pub order_spec: Option<Span>,
+}
+
+/// A formal of a function: names are optional (`function f(int): int;`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct FnParam {
+    pub name: Option<Ident>,
+    pub ty: Type,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct FunctionDecl {
+    pub attrs: Vec<Attribute>,
+    pub name: Ident,
+    pub type_params: Vec<Ident>,
+    pub params: Vec<FnParam>,
+    pub result: FnParam,
+    pub body: Option<Expr>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct AxiomDecl {
+    pub attrs: Vec<Attribute>,
+    pub expr: Expr,
+}
+
+/// `var {:attrs} x: T, y: U;`
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct VarDecl {
+    pub attrs: Vec<Attribute>,
+    pub vars: Vec<TypedIdent>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SpecKind {
+    Requires,
+    Ensures,
+}
+
+/// `[free] requires {:attrs} e;`, `[free] ensures ...;`
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Contract {
+    pub kind: SpecKind,
+    pub free: bool,
+    pub attrs: Vec<Attribute>,
+    pub expr: Expr,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ProcedureDecl {
+    pub attrs: Vec<Attribute>,
+    pub name: Ident,
+    pub type_params: Vec<Ident>,
+    pub ins: Vec<TypedIdent>,
+    pub outs: Vec<TypedIdent>,
+    pub contracts: Vec<Contract>,
+    /// All `modifies` clauses, concatenated (`free modifies` is treated like `modifies`).
+    pub modifies: Vec<Ident>,
+    pub body: Option<Body>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ImplementationDecl {
+    pub attrs: Vec<Attribute>,
+    pub name: Ident,
+    pub type_params: Vec<Ident>,
+    pub ins: Vec<TypedIdent>,
+    pub outs: Vec<TypedIdent>,
+    pub body: Body,
+}
+
+/// `{ var ...; stmts }`
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Body {
+    pub locals: Vec<VarDecl>,
+    pub stmts: Vec<Stmt>,
+    pub span: Span,
+}
+
+impl Program {
+    pub fn procedures(&self) -> impl Iterator<Item = &ProcedureDecl> {
+        self.decls.iter().filter_map(|d| match &d.kind {
+            DeclKind::Procedure(p) => Some(p),
+            _ => None,
+        })
+    }
+    pub fn implementations(&self) -> impl Iterator<Item = &ImplementationDecl> {
+        self.decls.iter().filter_map(|d| match &d.kind {
+            DeclKind::Implementation(i) => Some(i),
+            _ => None,
+        })
+    }
+}
+
+impl Decl {
+    /// The name a declaration introduces, if it introduces exactly one (axioms introduce none;
+    /// `const a, b: T;` introduces several and returns the first).
+    pub fn name(&self) -> Option<&Ident> {
+        match &self.kind {
+            DeclKind::Type(t) => Some(&t.name),
+            DeclKind::Const(c) => c.names.first(),
+            DeclKind::Function(f) => Some(&f.name),
+            DeclKind::Axiom(_) => None,
+            DeclKind::Var(v) => v.vars.first().map(|v| &v.name),
+            DeclKind::Procedure(p) => Some(&p.name),
+            DeclKind::Implementation(i) => Some(&i.name),
+        }
+    }
+
+    pub fn keyword(&self) -> &'static str {
+        match &self.kind {
+            DeclKind::Type(_) => "type",
+            DeclKind::Const(_) => "const",
+            DeclKind::Function(_) => "function",
+            DeclKind::Axiom(_) => "axiom",
+            DeclKind::Var(_) => "var",
+            DeclKind::Procedure(_) => "procedure",
+            DeclKind::Implementation(_) => "implementation",
+        }
+    }
+}

@@ -1,0 +1,219 @@
+//! Diagnostics: one value type for every problem kivl reports — syntax and type errors found by
+//! the front end and the verification errors found later — rendered for people with ariadne and
+//! for programs as the JSON of `shared/KBPL.md` §3.
+//!
+//! Diagnostics are values, never panics: every stage returns them, the driver decides how to show
+//! them.
+
+use crate::ast::Span;
+use serde::Serialize;
+
+/// The error kinds of KBPL.md §3 (the `kind` field of the JSON).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, PartialOrd, Ord)]
+#[serde(rename_all = "kebab-case")]
+pub enum ErrorKind {
+    Race,
+    Divergence,
+    Assertion,
+    Precondition,
+    Postcondition,
+    InvariantEntry,
+    InvariantMaintained,
+    BarrierInvariant,
+    Timeout,
+    Syntax,
+    Type,
+    Unsupported,
+}
+
+impl ErrorKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorKind::Race => "race",
+            ErrorKind::Divergence => "divergence",
+            ErrorKind::Assertion => "assertion",
+            ErrorKind::Precondition => "precondition",
+            ErrorKind::Postcondition => "postcondition",
+            ErrorKind::InvariantEntry => "invariant-entry",
+            ErrorKind::InvariantMaintained => "invariant-maintained",
+            ErrorKind::BarrierInvariant => "barrier-invariant",
+            ErrorKind::Timeout => "timeout",
+            ErrorKind::Syntax => "syntax",
+            ErrorKind::Type => "type",
+            ErrorKind::Unsupported => "unsupported",
+        }
+    }
+
+    /// Input errors (exit status 2) as opposed to verification results.
+    pub fn is_input_error(self) -> bool {
+        matches!(self, ErrorKind::Syntax | ErrorKind::Type | ErrorKind::Unsupported)
+    }
+}
+
+/// A labelled source range.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Label {
+    pub span: Span,
+    pub message: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Diagnostic {
+    pub kind: ErrorKind,
+    pub message: String,
+    /// The primary location, with its label.
+    pub primary: Label,
+    /// Related locations (the violated `requires`, the other access of a race, …).
+    pub related: Vec<Label>,
+    /// Free-text notes printed after the source excerpt (a trace, a hint).
+    pub notes: Vec<String>,
+}
+
+impl Diagnostic {
+    pub fn new(kind: ErrorKind, message: impl Into<String>, span: Span) -> Diagnostic {
+        let message = message.into();
+        Diagnostic {
+            kind,
+            primary: Label { span, message: String::new() },
+            message,
+            related: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+    pub fn syntax(message: impl Into<String>, span: Span) -> Diagnostic {
+        Diagnostic::new(ErrorKind::Syntax, message, span)
+    }
+    pub fn type_error(message: impl Into<String>, span: Span) -> Diagnostic {
+        Diagnostic::new(ErrorKind::Type, message, span)
+    }
+    pub fn unsupported(message: impl Into<String>, span: Span) -> Diagnostic {
+        Diagnostic::new(ErrorKind::Unsupported, message, span)
+    }
+    /// Sets the label of the primary location.
+    pub fn with_label(mut self, label: impl Into<String>) -> Diagnostic {
+        self.primary.message = label.into();
+        self
+    }
+    pub fn with_related(mut self, span: Span, label: impl Into<String>) -> Diagnostic {
+        self.related.push(Label { span, message: label.into() });
+        self
+    }
+    pub fn with_note(mut self, note: impl Into<String>) -> Diagnostic {
+        self.notes.push(note.into());
+        self
+    }
+    /// Moves every span `by` bytes (used when a declaration parsed on its own is placed back
+    /// into its file).
+    pub fn shifted(mut self, by: u32) -> Diagnostic {
+        self.primary.span = self.primary.span.shifted(by);
+        for r in &mut self.related {
+            r.span = r.span.shifted(by);
+        }
+        self
+    }
+}
+
+/// A source text with its name and a line index, for rendering and for line/column lookups.
+#[derive(Clone, Debug)]
+pub struct SourceFile {
+    pub name: String,
+    pub text: String,
+    line_starts: Vec<u32>,
+}
+
+impl SourceFile {
+    pub fn new(name: impl Into<String>, text: impl Into<String>) -> SourceFile {
+        let text = text.into();
+        let mut line_starts = vec![0u32];
+        line_starts.extend(text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i as u32 + 1));
+        SourceFile { name: name.into(), text, line_starts }
+    }
+
+    /// 1-based line and column (in characters) of a byte offset.
+    pub fn line_col(&self, offset: u32) -> (usize, usize) {
+        let offset = offset.min(self.text.len() as u32);
+        let line = match self.line_starts.binary_search(&offset) {
+            Ok(i) => i,
+            Err(i) => i - 1,
+        };
+        let start = self.line_starts[line] as usize;
+        let mut end = offset as usize;
+        while !self.text.is_char_boundary(end) {
+            end -= 1;
+        }
+        let column = self.text[start..end].chars().count() + 1;
+        (line + 1, column)
+    }
+
+    /// The text under a span (clamped to the file).
+    pub fn snippet(&self, span: Span) -> &str {
+        let len = self.text.len();
+        let (mut s, mut e) = ((span.start as usize).min(len), (span.end as usize).min(len));
+        while !self.text.is_char_boundary(s) {
+            s -= 1;
+        }
+        while !self.text.is_char_boundary(e) {
+            e += 1;
+        }
+        &self.text[s..e]
+    }
+}
+
+/// A location in the JSON of KBPL.md §3.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct JsonLocation {
+    pub line: usize,
+    pub column: usize,
+    pub label: String,
+}
+
+/// An error in the JSON of KBPL.md §3.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct JsonError {
+    pub kind: ErrorKind,
+    pub message: String,
+    pub locations: Vec<JsonLocation>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+impl Diagnostic {
+    pub fn to_json(&self, file: &SourceFile) -> JsonError {
+        let loc = |l: &Label| {
+            let (line, column) = file.line_col(l.span.start);
+            JsonLocation { line, column, label: l.message.clone() }
+        };
+        let mut locations = vec![loc(&self.primary)];
+        locations.extend(self.related.iter().map(loc));
+        JsonError { kind: self.kind, message: self.message.clone(), locations, notes: self.notes.clone() }
+    }
+
+    /// Renders with ariadne: file, line, column, the offending text underlined, labels.
+    pub fn render(&self, file: &SourceFile, color: bool) -> String {
+        use ariadne::{Color, Config, IndexType, Label as ALabel, Report, ReportKind, Source};
+        let id = file.name.as_str();
+        let clamp = |s: Span| {
+            let len = file.text.len();
+            let a = (s.start as usize).min(len);
+            let b = (s.end as usize).min(len).max(a);
+            a..b
+        };
+        let mut report = Report::build(ReportKind::Error, (id, clamp(self.primary.span)))
+            .with_config(Config::default().with_index_type(IndexType::Byte).with_color(color))
+            .with_code(self.kind.as_str())
+            .with_message(&self.message);
+        let primary_label = if self.primary.message.is_empty() { self.message.clone() } else { self.primary.message.clone() };
+        report = report.with_label(
+            ALabel::new((id, clamp(self.primary.span))).with_message(primary_label).with_color(Color::Red),
+        );
+        for r in &self.related {
+            report = report.with_label(ALabel::new((id, clamp(r.span))).with_message(&r.message).with_color(Color::Blue));
+        }
+        for n in &self.notes {
+            report = report.with_note(n);
+        }
+        let mut out = Vec::new();
+        let _ = report.finish().write((id, Source::from(file.text.as_str())), &mut out);
+        String::from_utf8_lossy(&out).into_owned()
+    }
+}

@@ -1,0 +1,5 @@
+//! The `.kbpl` language: syntax tree, parser, diagnostics, name resolution, type checking,
+//! pretty-printing, and the salsa database that runs them incrementally.
+
+pub mod ast;
+pub mod diag;

@@ -1,0 +1,1 @@
+//! The `.kbpl` prelude sources bundled with kivl.

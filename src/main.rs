@@ -1,1 +1,154 @@
-fn main() {}
+//! `kivl`: proves GPU kernels written in `.kbpl` free of data races, barrier divergence and
+//! assertion failures, and verifies plain Boogie programs. The command line is the contract of
+//! `shared/KBPL.md` §3; the pipeline behind it is assembled in [`pipeline`].
+
+mod pipeline;
+mod report;
+mod run_cmd;
+
+use clap::{Args, Parser, Subcommand};
+use report::Format;
+use std::path::PathBuf;
+
+#[derive(Parser)]
+#[command(name = "kivl", version, about = "Verify GPU kernels and Boogie programs written in .kbpl")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Verify kernels (race, divergence, assertion freedom) and Boogie procedures.
+    Verify(VerifyArgs),
+    /// Parse, resolve and type-check only.
+    Check(CheckArgs),
+    /// Print the program after a pipeline stage as .kbpl.
+    Transform(TransformArgs),
+    /// Execute a kernel under the interleaving semantics with seeded schedules (a bug finder).
+    Run(run_cmd::RunArgs),
+}
+
+#[derive(Args)]
+struct CheckArgs {
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    #[arg(long, value_enum, default_value = "human")]
+    format: Format,
+}
+
+/// Options shared by `verify` and `transform` that shape the program being verified.
+#[derive(Args, Clone, Debug, Default)]
+pub struct KernelArgs {
+    /// Work-group size, 1-3 dimensions (`16` or `16,16`).
+    #[arg(long, value_parser = parse_dims)]
+    pub local_size: Option<Vec<u64>>,
+    /// Number of work-groups, 1-3 dimensions.
+    #[arg(long, value_parser = parse_dims)]
+    pub num_groups: Option<Vec<u64>>,
+    /// Report two writes of the same value as a race.
+    #[arg(long)]
+    pub no_benign_tolerance: bool,
+}
+
+#[derive(Args)]
+struct VerifyArgs {
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Infer invariants: find the largest set of candidates that holds, then verify with it.
+    #[arg(long)]
+    houdini: bool,
+    /// Print the final Houdini assignment (Boogie's /printAssignment).
+    #[arg(long)]
+    print_assignment: bool,
+    /// Time limit per verification condition, in seconds.
+    #[arg(long, default_value_t = 60)]
+    timeout: u64,
+    /// Solver threads (default: all cores).
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// Failing checks reported per implementation at most.
+    #[arg(long, default_value_t = 5)]
+    error_limit: usize,
+    #[arg(long, value_enum, default_value = "human")]
+    format: Format,
+    #[command(flatten)]
+    kernel: KernelArgs,
+}
+
+#[derive(Args)]
+struct TransformArgs {
+    file: PathBuf,
+    /// The stage whose output is printed.
+    #[arg(long, value_enum)]
+    emit: pipeline::Stage,
+    #[command(flatten)]
+    kernel: KernelArgs,
+}
+
+fn parse_dims(s: &str) -> Result<Vec<u64>, String> {
+    let dims: Result<Vec<u64>, _> = s.split(',').map(|p| p.trim().parse::<u64>()).collect();
+    match dims {
+        Ok(d) if (1..=3).contains(&d.len()) && d.iter().all(|&x| x > 0) => Ok(d),
+        _ => Err(format!("expected 1 to 3 positive integers separated by commas, found `{s}`")),
+    }
+}
+
+fn main() {
+    // Deep expressions in generated programs recurse deeply in every pass; run on a big stack.
+    let child = std::thread::Builder::new().stack_size(256 << 20).spawn(real_main);
+    let code = match child.map(|h| h.join()) {
+        Ok(Ok(code)) => code,
+        _ => {
+            eprintln!("kivl: internal error (see the message above)");
+            4
+        }
+    };
+    std::process::exit(code);
+}
+
+fn real_main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return code;
+        }
+    };
+    match cli.command {
+        Command::Check(a) => {
+            let reports: Vec<_> = a.files.iter().map(|f| pipeline::check_file(f)).collect();
+            report::print(&reports, a.format, None);
+            report::exit_code(&reports)
+        }
+        Command::Verify(a) => {
+            let opts = pipeline::VerifyConfig {
+                houdini: a.houdini,
+                print_assignment: a.print_assignment,
+                timeout_secs: a.timeout,
+                jobs: a.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+                error_limit: a.error_limit,
+                kernel: a.kernel,
+            };
+            let reports: Vec<_> = a.files.iter().map(|f| pipeline::verify_file(f, &opts)).collect();
+            let (verified, errors) = reports.iter().fold((0, 0), |(v, e), r| {
+                let (rv, re) = pipeline::counts(r);
+                (v + rv, e + re)
+            });
+            report::print(&reports, a.format, Some((verified, errors)));
+            report::exit_code(&reports)
+        }
+        Command::Run(a) => run_cmd::run(&a),
+        Command::Transform(a) => match pipeline::transform_file(&a.file, a.emit, &a.kernel) {
+            Ok(text) => {
+                print!("{text}");
+                0
+            }
+            Err(r) => {
+                report::print(std::slice::from_ref(&r), Format::Human, None);
+                report::exit_code(std::slice::from_ref(&r))
+            }
+        },
+    }
+}

@@ -1,0 +1,4 @@
+pub mod sort_order;
+pub mod preprocess;
+pub mod predication;
+pub mod interleaving;

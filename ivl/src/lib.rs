@@ -3,4 +3,17 @@
 
 pub mod ast;
 pub mod diag;
+pub mod lexer;
+pub mod parser;
+pub mod split;
 pub mod blocks;
+pub mod visit;
+pub mod printer;
+pub mod db;
+pub mod prelude;
+pub mod lower;
+pub mod cfg;
+pub mod resolve;
+pub mod typeck;
+pub mod modifies;
+pub mod check;

@@ -1,0 +1,379 @@
+//! Executable semantics of `.kbpl` kernels: an interleaving interpreter (`kivl run`).
+//!
+//! Why: a concrete, trustworthy meaning for kernels against which every verification pass can be
+//! tested, and a bug finder that shows races, barrier divergence and assertion failures with
+//! concrete thread ids and inputs. It implements the interleaving semantics of seed 000 §3
+//! (Fig. 4: per-thread private stores, a shared store, `assume`/`assert`, barriers with the
+//! barrier variables of rules B1/B2) and the data-race definition 3.1, extended by KBPL.md §2:
+//! one copy of `{:group_shared}` memory per work-group, device memory shared by all groups,
+//! fences (`barrier {:local}` / `{:global}`), inter-group races, and benign same-value writes
+//! (seed 003), which are tolerated unless asked otherwise.
+//!
+//! Layout: [`compile`] turns a checked program into slot-resolved instructions; [`eval`]
+//! evaluates expressions; [`sched`] runs threads and barriers; [`race`] detects races; [`value`]
+//! and [`rng`] are the values and the seeded randomness; [`inputs`] reads fixed inputs.
+//!
+//! Everything arbitrary in a run — schedule, `havoc`, initial memory, parameters, uninterpreted
+//! functions — is a function of the seed, so a run is reproducible from its seed. A run never
+//! claims more than it saw: "no error found in K runs", never "verified".
+
+pub mod compile;
+pub mod eval;
+pub mod inputs;
+pub mod race;
+pub mod rng;
+pub mod sched;
+pub mod value;
+
+use compile::Compiled;
+use eval::Stop;
+use ivl::ast::{Name, Program, Span};
+use ivl::diag::{Diagnostic, ErrorKind};
+use std::fmt;
+
+pub use inputs::{InputValue, Inputs};
+pub use value::Value;
+
+/// How the scheduler picks the next thread.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Schedule {
+    #[default]
+    Random,
+    RoundRobin,
+}
+
+/// A thread of the grid: its local id and its group id (x, y, z).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct ThreadId {
+    pub local: [u32; 3],
+    pub group: [u32; 3],
+}
+
+impl fmt::Display for ThreadId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let one_d = self.local[1..] == [0, 0] && self.group[1..] == [0, 0];
+        if one_d {
+            write!(f, "thread {} of group {}", self.local[0], self.group[0])
+        } else {
+            let [a, b, c] = self.local;
+            let [x, y, z] = self.group;
+            write!(f, "thread ({a},{b},{c}) of group ({x},{y},{z})")
+        }
+    }
+}
+
+/// One run's configuration.
+#[derive(Clone, Debug)]
+pub struct RunConfig {
+    /// Work-group size (1 to 3 dimensions); `None`: fixed by axioms, or an error.
+    pub local_size: Option<Vec<u64>>,
+    /// Number of groups; `None`: fixed by axioms, or 1.
+    pub num_groups: Option<Vec<u64>>,
+    pub seed: u64,
+    pub schedule: Schedule,
+    /// Two writes of the same value are not a race (KBPL.md §2 default).
+    pub benign_tolerance: bool,
+    /// Instructions executed (all threads together) before the run is abandoned.
+    pub max_steps: u64,
+    pub inputs: Inputs,
+    /// Run only these threads (replaying a counterexample about a few threads); `None`: all.
+    pub threads: Option<Vec<ThreadId>>,
+}
+
+impl Default for RunConfig {
+    fn default() -> RunConfig {
+        RunConfig {
+            local_size: None,
+            num_groups: None,
+            seed: 0,
+            schedule: Schedule::Random,
+            benign_tolerance: true,
+            max_steps: 50_000_000,
+            inputs: Inputs::default(),
+            threads: None,
+        }
+    }
+}
+
+/// The state at the end of a completed run.
+#[derive(Clone, Debug)]
+pub struct FinalState {
+    /// Every global variable: one value, or one per group for `{:group_shared}` ones.
+    pub globals: Vec<(Name, Vec<Value>)>,
+    /// The root procedure's parameters (uniform across threads).
+    pub params: Vec<(Name, Value)>,
+    /// The root procedure's outputs in the first thread.
+    pub outs: Vec<(Name, Value)>,
+    /// Instructions executed.
+    pub steps: u64,
+}
+
+impl FinalState {
+    pub fn global(&self, name: &str) -> Option<&Value> {
+        self.globals.iter().find(|(n, _)| n == name).and_then(|(_, v)| v.first())
+    }
+    pub fn out(&self, name: &str) -> Option<&Value> {
+        self.outs.iter().find(|(n, _)| n == name).map(|(_, v)| v)
+    }
+}
+
+/// An error a run exhibited.
+#[derive(Clone, Debug)]
+pub struct RuntimeError {
+    pub kind: ErrorKind,
+    /// Labelled with both accesses of a race, both barriers of a divergence, the failing clause.
+    pub diagnostic: Diagnostic,
+    /// The threads involved (first the one that failed or made the second access).
+    pub threads: Vec<ThreadId>,
+    pub seed: u64,
+}
+
+#[derive(Clone, Debug)]
+pub enum RunOutcome {
+    Completed(FinalState),
+    /// An `assume` was false (or no inputs satisfied the `requires`): the run shows nothing.
+    Infeasible(String),
+    Error(RuntimeError),
+    /// The program cannot be run (unsupported construct, sizes missing, unsatisfiable axioms).
+    Invalid(Vec<Diagnostic>),
+    /// A step, depth or enumeration limit was hit.
+    Limit(String),
+    /// A bug in kivl (or an unchecked, ill-typed program).
+    Internal(String),
+}
+
+impl RunOutcome {
+    pub fn error(&self) -> Option<&RuntimeError> {
+        match self {
+            RunOutcome::Error(e) => Some(e),
+            _ => None,
+        }
+    }
+    pub fn error_kind(&self) -> Option<ErrorKind> {
+        self.error().map(|e| e.kind)
+    }
+}
+
+/// A program compiled once, run many times.
+pub struct Interpreter {
+    prog: Compiled,
+}
+
+impl Interpreter {
+    pub fn new(program: &Program) -> Result<Interpreter, Vec<Diagnostic>> {
+        Ok(Interpreter { prog: compile::compile(program)? })
+    }
+
+    pub fn has_kernel(&self) -> bool {
+        self.prog.kernel().is_some()
+    }
+
+    /// One run of the kernel with `cfg.seed`.
+    pub fn run(&self, cfg: &RunConfig) -> RunOutcome {
+        self.execute(cfg, sched::Mode::Kernel)
+    }
+
+    /// One sequential run of procedure `name` (plain Boogie): a single thread, no races;
+    /// parameters from `cfg.inputs` (others arbitrary, subject to the `requires`).
+    pub fn run_procedure(&self, name: &str, cfg: &RunConfig) -> RunOutcome {
+        match self.prog.proc_named(name) {
+            Some(p) if self.prog.procs[p].body.is_some() => {
+                self.execute(cfg, sched::Mode::Procedure(p as u32, &cfg.inputs))
+            }
+            _ => RunOutcome::Invalid(vec![Diagnostic::unsupported(
+                format!("there is no procedure `{name}` with a body to run"),
+                Span::DUMMY,
+            )]),
+        }
+    }
+
+    fn execute(&self, cfg: &RunConfig, mode: sched::Mode) -> RunOutcome {
+        let mut m = match sched::Machine::new(&self.prog, cfg, mode) {
+            Ok(m) => m,
+            Err(stop) => return self.outcome_of_stop(stop, None, cfg),
+        };
+        match m.run() {
+            Ok(()) => RunOutcome::Completed(final_state(&m)),
+            Err(stop) => self.outcome_of_stop(stop, Some(&m), cfg),
+        }
+    }
+
+    fn outcome_of_stop(&self, stop: Stop, m: Option<&sched::Machine>, cfg: &RunConfig) -> RunOutcome {
+        let tid = |t: u32| m.map(|m| m.infos[t as usize].id).unwrap_or_default();
+        let name = |t: u32| tid(t).to_string();
+        let seed_note = format!(
+            "found by `kivl run` with seed {} ({} schedule); `--seed {} --runs 1` replays it",
+            cfg.seed,
+            match cfg.schedule {
+                Schedule::Random => "random",
+                Schedule::RoundRobin => "round-robin",
+            },
+            cfg.seed
+        );
+        match stop {
+            Stop::Race(r) => {
+                let var = &self.prog.globals[r.var as usize];
+                let mut loc = var.name.to_string();
+                if let Some(k) = &r.key {
+                    loc = format!("{loc}[{k}]");
+                }
+                let what = |a: &race::RaceAccess| {
+                    let verb = if a.write { "write" } else { "read" };
+                    match (&a.value, a.write) {
+                        (Some(v), true) => format!("{verb} of {v} by {}", name(a.tid)),
+                        _ => format!("{verb} by {}", name(a.tid)),
+                    }
+                };
+                let mut d = Diagnostic::new(
+                    ErrorKind::Race,
+                    format!(
+                        "data race ({}) on `{loc}` between {} and {}",
+                        r.kind.as_str(),
+                        name(r.first.tid),
+                        name(r.second.tid)
+                    ),
+                    r.second.span,
+                )
+                .with_label(what(&r.second))
+                .with_related(r.first.span, what(&r.first));
+                if var.group_shared {
+                    d = d.with_note(format!("`{}` is group-shared: both threads use group {}'s copy", var.name, tid(r.second.tid).group[0]));
+                }
+                d = d.with_note("no barrier separates the two accesses".to_string()).with_note(seed_note);
+                RunOutcome::Error(RuntimeError {
+                    kind: ErrorKind::Race,
+                    diagnostic: d,
+                    threads: vec![tid(r.second.tid), tid(r.first.tid)],
+                    seed: cfg.seed,
+                })
+            }
+            Stop::Fail(f) => {
+                let threads: Vec<ThreadId> = f.threads.iter().map(|&t| tid(t)).collect();
+                let message = match (f.kind, f.threads.first()) {
+                    (ErrorKind::Divergence | ErrorKind::BarrierInvariant, _) | (_, None) => f.message.clone(),
+                    (_, Some(&t)) => format!("{} in {}", f.message, name(t)),
+                };
+                let mut d = Diagnostic::new(f.kind, message, f.span).with_label(f.label.clone());
+                for (s, l) in &f.related {
+                    d = d.with_related(*s, l.clone());
+                }
+                if let Some(m) = m {
+                    if !m.params.is_empty() {
+                        let root = &self.prog.procs[m.root as usize];
+                        let ps: Vec<String> =
+                            root.in_names.iter().zip(&m.params).map(|(n, v)| format!("{n} = {v}")).collect();
+                        d = d.with_note(format!("inputs: {}", ps.join(", ")));
+                    }
+                }
+                d = d.with_note(seed_note);
+                RunOutcome::Error(RuntimeError { kind: f.kind, diagnostic: d, threads, seed: cfg.seed })
+            }
+            Stop::Infeasible(why) => RunOutcome::Infeasible(why),
+            Stop::Unsupported(d) => RunOutcome::Invalid(vec![(*d).clone()]),
+            Stop::Limit(why) => RunOutcome::Limit(why),
+            Stop::Internal(why) => RunOutcome::Internal(why),
+        }
+    }
+}
+
+fn final_state(m: &sched::Machine) -> FinalState {
+    let prog = m.prog;
+    let globals = prog
+        .globals
+        .iter()
+        .enumerate()
+        .map(|(g, var)| {
+            let copies = if var.group_shared { m.mem.slots.len() } else { 1 };
+            let vals = (0..copies).map(|c| m.mem.globals[m.mem.slots[c][g] as usize].clone()).collect();
+            (var.name.clone(), vals)
+        })
+        .collect();
+    let root = &prog.procs[m.root as usize];
+    let params = root.in_names.iter().cloned().zip(m.params.iter().cloned()).collect();
+    let outs = root.out_names.iter().cloned().zip(m.threads[0].outs.iter().cloned()).collect();
+    FinalState { globals, params, outs, steps: m.steps() }
+}
+
+/// One run of a program's kernel (see [`Interpreter::run`]).
+pub fn run_program(program: &Program, cfg: &RunConfig) -> RunOutcome {
+    match Interpreter::new(program) {
+        Ok(i) => i.run(cfg),
+        Err(d) => RunOutcome::Invalid(d),
+    }
+}
+
+/// A sequential run of a plain Boogie procedure with the given inputs (others arbitrary, seed
+/// 0): the oracle for tests of program transformations.
+pub fn run_procedure(program: &Program, name: &str, inputs: &Inputs) -> RunOutcome {
+    let cfg = RunConfig { inputs: inputs.clone(), ..RunConfig::default() };
+    match Interpreter::new(program) {
+        Ok(i) => i.run_procedure(name, &cfg),
+        Err(d) => RunOutcome::Invalid(d),
+    }
+}
+
+/// Replays a counterexample: only `threads` run, with fixed inputs (parameters, memory,
+/// constants) and the given sizes and seed.
+pub fn replay(program: &Program, threads: &[ThreadId], inputs: &Inputs, cfg: &RunConfig) -> RunOutcome {
+    let cfg = RunConfig { threads: Some(threads.to_vec()), inputs: inputs.clone(), ..cfg.clone() };
+    run_program(program, &cfg)
+}
+
+/// What many runs showed.
+#[derive(Clone, Debug, Default)]
+pub struct RunSummary {
+    pub runs: u64,
+    pub completed: u64,
+    pub infeasible: u64,
+    pub limited: u64,
+    /// The first error, with the run's index.
+    pub error: Option<(u64, RuntimeError)>,
+    pub invalid: Option<Vec<Diagnostic>>,
+    pub internal: Option<String>,
+    /// A sample reason for infeasible / limited runs.
+    pub infeasible_reason: Option<String>,
+    pub limit_reason: Option<String>,
+    pub steps: u64,
+}
+
+/// Runs the kernel `runs` times with seeds `cfg.seed, cfg.seed + 1, …`, stopping at the first
+/// error.
+pub fn run_many(interp: &Interpreter, cfg: &RunConfig, runs: u64) -> RunSummary {
+    run_many_with(cfg, runs, |c| interp.run(c))
+}
+
+/// Runs `run` with seeds `cfg.seed, cfg.seed + 1, …` and sums up, stopping at the first error.
+pub fn run_many_with(cfg: &RunConfig, runs: u64, mut run: impl FnMut(&RunConfig) -> RunOutcome) -> RunSummary {
+    let mut s = RunSummary::default();
+    for k in 0..runs {
+        let c = RunConfig { seed: cfg.seed.wrapping_add(k), ..cfg.clone() };
+        s.runs += 1;
+        match run(&c) {
+            RunOutcome::Completed(f) => {
+                s.completed += 1;
+                s.steps += f.steps;
+            }
+            RunOutcome::Infeasible(why) => {
+                s.infeasible += 1;
+                s.infeasible_reason.get_or_insert(why);
+            }
+            RunOutcome::Limit(why) => {
+                s.limited += 1;
+                s.limit_reason.get_or_insert(why);
+            }
+            RunOutcome::Error(e) => {
+                s.error = Some((k, e));
+                break;
+            }
+            RunOutcome::Invalid(d) => {
+                s.invalid = Some(d);
+                break;
+            }
+            RunOutcome::Internal(why) => {
+                s.internal = Some(why);
+                break;
+            }
+        }
+    }
+    s
+}

@@ -1,0 +1,224 @@
+//! The incremental front end: a salsa 0.28 database in which source texts are inputs and
+//! splitting, parsing, the item index and type checking are tracked queries at the granularity
+//! of one top-level declaration — so that editing one procedure body re-parses and re-checks
+//! only that procedure (and the cheap whole-file queries that gather results).
+//!
+//! The dependency graph:
+//!
+//! ```text
+//! SourceFile.text ──> decl_chunks ──> DeclChunk { text, offset }      (one per declaration)
+//!                                        │ text only
+//!                                        v
+//!                                   parse_decl_query ─────────────┐   (spans chunk-relative)
+//!                                        │                        │
+//!                       all chunks ──> env_and_diagnostics ──> item_index (firewall: GlobalEnv
+//!                                        │                        │     holds no spans or
+//!                                        │                        v     bodies, so it is
+//!                                        │                  check_decl_query  backdated when
+//!                                        v                        │     only a body changed)
+//!                                   file_program ──> program_rules│
+//!                                        │                        v
+//!                                        └──────────────> file_diagnostics (absolute spans)
+//! ```
+//!
+//! A chunk's identity is (keyword, name, occurrence of that pair in the file); its text and its
+//! byte offset are separate tracked fields, so moving a declaration (an edit above it) changes
+//! only its offset and nothing that depends on its text re-runs. Diagnostics are computed
+//! relative to their chunk and shifted to absolute offsets only when gathered.
+
+use crate::ast::{Decl, Program};
+use crate::diag::Diagnostic;
+use crate::resolve::GlobalEnv;
+use crate::visit::shift_spans;
+use salsa::Setter as _;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+/// The functions of the other front-end modules that the queries call.
+mod backend {
+    pub use crate::check::{build_env, check_decl, check_program_rules};
+    pub use crate::parser::parse_decl;
+    pub use crate::split::split_decls;
+}
+
+/// A source file: its path (for messages) and its text. Change the text with
+/// `file.set_text(&mut db).to(new_text)`.
+#[salsa::input(debug)]
+pub struct SourceFile {
+    #[returns(ref)]
+    pub path: String,
+    #[returns(ref)]
+    pub text: String,
+}
+
+/// One top-level declaration of a file.
+#[salsa::tracked(debug)]
+pub struct DeclChunk<'db> {
+    #[returns(copy)]
+    pub file: SourceFile,
+    /// `"procedure"`, `"axiom"`, … as found by the splitter.
+    #[returns(copy)]
+    pub keyword: &'static str,
+    #[returns(ref)]
+    pub name: Option<String>,
+    /// How many earlier chunks of the file have the same keyword and name.
+    #[returns(copy)]
+    pub occurrence: u32,
+    /// The declaration's text, from its keyword (or leading attributes) to its end.
+    #[tracked]
+    #[returns(ref)]
+    pub text: String,
+    /// Byte offset of `text` in the file.
+    #[tracked]
+    #[returns(copy)]
+    pub offset: u32,
+}
+
+/// Cuts a file into its top-level declarations.
+#[salsa::tracked(returns(ref))]
+pub fn decl_chunks(db: &dyn salsa::Database, file: SourceFile) -> Vec<DeclChunk<'_>> {
+    let text = file.text(db);
+    let mut seen: HashMap<(&'static str, Option<String>), u32> = HashMap::new();
+    backend::split_decls(text)
+        .into_iter()
+        .map(|c| {
+            let occurrence = seen.entry((c.keyword, c.name.clone())).or_insert(0);
+            let chunk_text = text[c.start as usize..c.end as usize].to_string();
+            let chunk = DeclChunk::new(db, file, c.keyword, c.name, *occurrence, chunk_text, c.start);
+            *occurrence += 1;
+            chunk
+        })
+        .collect()
+}
+
+/// The result of parsing one declaration; spans are relative to the chunk.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ParsedDecl {
+    pub decl: Option<Arc<Decl>>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Parses one declaration. Reads only the chunk's text, not its offset.
+#[salsa::tracked(returns(ref))]
+pub fn parse_decl_query<'db>(db: &'db dyn salsa::Database, chunk: DeclChunk<'db>) -> ParsedDecl {
+    let (decl, diagnostics) = backend::parse_decl(chunk.text(db));
+    ParsedDecl { decl: decl.map(Arc::new), diagnostics }
+}
+
+/// The declarations of a file as parsed, each with the offset of its chunk.
+fn parsed_decls(db: &dyn salsa::Database, file: SourceFile) -> impl Iterator<Item = (&Decl, u32)> {
+    decl_chunks(db, file).iter().filter_map(move |c| {
+        let parsed = parse_decl_query(db, *c);
+        parsed.decl.as_deref().map(|d| (d, c.offset(db)))
+    })
+}
+
+/// The file as a program with absolute spans (declarations that did not parse are left out).
+#[salsa::tracked(returns(ref))]
+pub fn file_program(db: &dyn salsa::Database, file: SourceFile) -> Arc<Program> {
+    let decls = parsed_decls(db, file)
+        .map(|(d, offset)| {
+            let mut d = d.clone();
+            shift_spans(&mut d, offset);
+            d
+        })
+        .collect();
+    Arc::new(Program { decls })
+}
+
+/// The item index and the diagnostics of building it (absolute spans).
+#[salsa::tracked(returns(ref))]
+fn env_and_diagnostics(db: &dyn salsa::Database, file: SourceFile) -> (GlobalEnv, Vec<Diagnostic>) {
+    backend::build_env(&file_program(db, file).decls)
+}
+
+/// The item index of a file: every global name and its signature. A firewall: it re-runs when
+/// any declaration changes, but when its value is unchanged (the usual case after editing a
+/// body) salsa backdates it and the checks that read it are not re-run.
+#[salsa::tracked(returns(ref))]
+pub fn item_index(db: &dyn salsa::Database, file: SourceFile) -> GlobalEnv {
+    env_and_diagnostics(db, file).0.clone()
+}
+
+/// Type-checks one declaration against the item index; spans relative to the chunk.
+#[salsa::tracked(returns(ref))]
+pub fn check_decl_query<'db>(db: &'db dyn salsa::Database, chunk: DeclChunk<'db>) -> Vec<Diagnostic> {
+    match &parse_decl_query(db, chunk).decl {
+        Some(decl) => backend::check_decl(item_index(db, chunk.file(db)), decl),
+        None => Vec::new(),
+    }
+}
+
+/// The rules of the checker that relate several declarations (an implementation against its
+/// procedure's signature, barrier placement, `modifies` clauses), on the whole program.
+#[salsa::tracked(returns(ref))]
+pub fn program_rules(db: &dyn salsa::Database, file: SourceFile) -> Vec<Diagnostic> {
+    backend::check_program_rules(item_index(db, file), file_program(db, file))
+}
+
+/// Every syntax and type diagnostic of a file, with absolute spans, in source order.
+#[salsa::tracked(returns(ref))]
+pub fn file_diagnostics(db: &dyn salsa::Database, file: SourceFile) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for c in decl_chunks(db, file) {
+        let offset = c.offset(db);
+        out.extend(parse_decl_query(db, *c).diagnostics.iter().map(|d| d.clone().shifted(offset)));
+        out.extend(check_decl_query(db, *c).iter().map(|d| d.clone().shifted(offset)));
+    }
+    out.extend(env_and_diagnostics(db, file).1.iter().cloned());
+    out.extend(program_rules(db, file).iter().cloned());
+    out.sort_by_key(|d| (d.primary.span.start, d.primary.span.end));
+    out.dedup();
+    out
+}
+
+/// The salsa database of the front end.
+#[salsa::db]
+#[derive(Clone)]
+pub struct Database {
+    storage: salsa::Storage<Self>,
+    log: Option<Arc<Mutex<Vec<String>>>>,
+}
+
+impl Default for Database {
+    fn default() -> Self {
+        Database { storage: salsa::Storage::new(None), log: None }
+    }
+}
+
+#[salsa::db]
+impl salsa::Database for Database {}
+
+impl Database {
+    pub fn new() -> Database {
+        Database::default()
+    }
+
+    /// A database that records every query execution (salsa's `WillExecute` event) as
+    /// `query_name(Id(..))`; see [`Database::take_executions`].
+    pub fn with_execution_log() -> Database {
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let sink = log.clone();
+        let storage = salsa::Storage::new(Some(Box::new(move |event: salsa::Event| {
+            if let salsa::EventKind::WillExecute { database_key } = event.kind {
+                sink.lock().unwrap().push(format!("{database_key:?}"));
+            }
+        })));
+        Database { storage, log: Some(log) }
+    }
+
+    /// The query executions recorded since the last call (empty without a log).
+    pub fn take_executions(&self) -> Vec<String> {
+        self.log.as_ref().map(|l| std::mem::take(&mut *l.lock().unwrap())).unwrap_or_default()
+    }
+
+    /// Adds a file.
+    pub fn add_file(&self, path: impl Into<String>, text: impl Into<String>) -> SourceFile {
+        SourceFile::new(self, path.into(), text.into())
+    }
+
+    /// Replaces a file's text (a new revision).
+    pub fn set_text(&mut self, file: SourceFile, text: impl Into<String>) {
+        file.set_text(self).to(text.into());
+    }
+}

@@ -1,0 +1,980 @@
+//! The grammar, as chumsky combinators over [`Tok`]ens. It follows Boogie 2.4.1's
+//! `BoogiePL.atg` production by production (precedence, associativity, where attributes may
+//! appear, the `VarOrType` rules of function parameters), plus `barrier` and `vec` statements.
+//!
+//! Expressions are built as `(Expr, depth)` pairs so that the tree depth is known while it is
+//! built: a node deeper than [`MAX_EXPR_DEPTH`] is replaced by a shallow placeholder and
+//! reported, so no over-deep tree ever exists (dropping one would overflow the stack).
+
+use super::{sp, PErr, PState, TokInput, MAX_EXPR_DEPTH, MAX_NESTING, SS};
+use crate::ast::*;
+use crate::diag::ErrorKind;
+use crate::lexer::Tok;
+use chumsky::extra::Full;
+use chumsky::prelude::*;
+use num_bigint::BigUint;
+use smol_str::SmolStr;
+
+pub(crate) type Ex<E> = Full<E, PState, ()>;
+type B<O, E> = Boxed<'static, 'static, TokInput, O, Ex<E>>;
+
+/// Shorthand for "a parser of `O`".
+pub(crate) trait P<O, E: PErr>: Parser<'static, TokInput, O, Ex<E>> + Clone + 'static {}
+impl<T, O, E: PErr> P<O, E> for T where T: Parser<'static, TokInput, O, Ex<E>> + Clone + 'static {}
+
+/// The parsers the driver runs (each ends with end of input).
+pub(crate) struct Grammar<E: PErr> {
+    /// One declaration's text; several only for `type A, B;`.
+    pub(crate) decl: B<Vec<Decl>, E>,
+    pub(crate) expr: B<Expr, E>,
+    pub(crate) ty: B<Type, E>,
+}
+
+/// An expression and the depth of its tree.
+type PE = (Expr, u32);
+const POISON: u32 = u32::MAX;
+
+type Inp<'p, E> = chumsky::input::InputRef<'static, 'p, TokInput, Ex<E>>;
+type Extra<'b, E> = chumsky::input::MapExtra<'static, 'b, TokInput, Ex<E>>;
+
+/// The text of an identifier or literal token.
+fn name_of<E: PErr>(e: &mut Extra<'_, E>, i: u32) -> SmolStr {
+    e.state().names[i as usize].clone()
+}
+
+fn t<E: PErr>(tok: Tok) -> impl P<Tok, E> {
+    just(tok)
+}
+
+fn big(digits: &str) -> BigUint {
+    if digits.len() <= 19 {
+        if let Ok(v) = digits.parse::<u64>() {
+            return BigUint::from(v);
+        }
+    }
+    BigUint::parse_bytes(digits.as_bytes(), 10).unwrap_or_default()
+}
+
+/// A node over children of depth `child_depth`; a placeholder once too deep.
+fn node(kind: ExprKind, span: Span, child_depth: u32) -> PE {
+    if child_depth >= MAX_EXPR_DEPTH {
+        (Expr::new(ExprKind::BoolLit(false), span), POISON)
+    } else {
+        (Expr::new(kind, span), child_depth + 1)
+    }
+}
+
+/// Expressions collected with the depth of the deepest.
+#[derive(Default)]
+struct Args {
+    exprs: Vec<Expr>,
+    depth: u32,
+}
+
+impl FromIterator<PE> for Args {
+    fn from_iter<I: IntoIterator<Item = PE>>(iter: I) -> Self {
+        let mut a = Args::default();
+        for (e, d) in iter {
+            a.exprs.push(e);
+            a.depth = a.depth.max(d);
+        }
+        a
+    }
+}
+
+fn bin(a: PE, (op, b): (BinOp, PE)) -> PE {
+    let span = a.0.span.to(b.0.span);
+    let d = a.1.max(b.1);
+    node(ExprKind::Binary(op, Box::new(a.0), Box::new(b.0)), span, d)
+}
+
+/// Enters one level of nesting, or fails with "nesting too deep".
+fn enter<E: PErr>() -> impl P<(), E> {
+    custom(|inp: &mut Inp<'_, E>| {
+        let before = inp.cursor();
+        if inp.state().depth >= MAX_NESTING {
+            let span = inp.span_since(&before);
+            return Err(E::custom(
+                span,
+                ErrorKind::Syntax,
+                &format!("nesting too deep (more than {MAX_NESTING} levels)"),
+            ));
+        }
+        inp.state().depth += 1;
+        Ok(())
+    })
+}
+
+fn exit<E: PErr>() -> impl P<(), E> {
+    custom(|inp: &mut Inp<'_, E>| {
+        let st = inp.state();
+        st.depth = st.depth.saturating_sub(1);
+        Ok(())
+    })
+}
+
+/// `inner`, counted as one level of nesting.
+fn nested<O: 'static, E: PErr>(inner: impl P<O, E>) -> impl P<O, E> {
+    enter().ignore_then(inner).then_ignore(exit())
+}
+
+fn ident_p<E: PErr>() -> impl P<Ident, E> {
+    select! {
+        Tok::Ident(i) = e => { let s = sp(e.span()); Ident::new(name_of(e, i), s) },
+        Tok::Barrier = e => Ident::new(SmolStr::new_static("barrier"), sp(e.span())),
+        Tok::Vec = e => Ident::new(SmolStr::new_static("vec"), sp(e.span())),
+        Tok::Psi = e => Ident::new(SmolStr::new_static("psi"), sp(e.span())),
+        Tok::Yield = e => Ident::new(SmolStr::new_static("yield"), sp(e.span())),
+        Tok::Par = e => Ident::new(SmolStr::new_static("par"), sp(e.span())),
+        Tok::Async = e => Ident::new(SmolStr::new_static("async"), sp(e.span())),
+    }
+    .labelled("identifier")
+}
+
+fn comma_list<O: 'static, E: PErr>(p: impl P<O, E>) -> impl P<Vec<O>, E> {
+    p.separated_by(t(Tok::Comma)).at_least(1).collect::<Vec<_>>()
+}
+
+/// `bvN` written as a type name.
+fn bv_width(name: &str) -> Option<u32> {
+    let digits = name.strip_prefix("bv")?;
+    if digits.is_empty() || !digits.bytes().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok()
+}
+
+fn named_type(id: Ident, args: Vec<Type>, span: Span) -> Type {
+    if args.is_empty() {
+        if let Some(w) = bv_width(id.as_str()) {
+            return Type::new(TypeKind::Bv(w), span);
+        }
+    }
+    Type::new(TypeKind::Named(id, args), span)
+}
+
+/// The name a type denotes when it was written as a bare identifier (`x`, `bv32`).
+fn bare_name(ty: &Type) -> Option<Ident> {
+    match &ty.kind {
+        TypeKind::Named(id, args) if args.is_empty() => Some(id.clone()),
+        TypeKind::Bv(w) => Some(Ident::new(format!("bv{w}"), ty.span)),
+        _ => None,
+    }
+}
+
+fn type_params<E: PErr>(ident: impl P<Ident, E>) -> impl P<Vec<Ident>, E> {
+    comma_list(ident).delimited_by(t(Tok::Lt), t(Tok::Gt))
+}
+
+fn type_parser<E: PErr>(ident: B<Ident, E>) -> impl P<Type, E> {
+    recursive(move |ty| {
+        let basic = select! {
+            Tok::Int_ => TypeKind::Int,
+            Tok::Bool => TypeKind::Bool,
+            Tok::Real_ => TypeKind::Real,
+        }
+        .map_with(|k, e| Type::new(k, sp(e.span())));
+        let paren = ty.clone().delimited_by(t(Tok::LParen), t(Tok::RParen)).map_with(|mut x: Type, e| {
+            x.span = sp(e.span());
+            x
+        });
+        let atom = basic.or(paren);
+        let map = type_params(ident.clone())
+            .or_not()
+            .then(ty.clone().separated_by(t(Tok::Comma)).collect::<Vec<_>>().delimited_by(t(Tok::LBracket), t(Tok::RBracket)))
+            .then(ty.clone())
+            .map_with(|((tps, args), result), e| {
+                Type::new(
+                    TypeKind::Map { type_params: tps.unwrap_or_default(), args, result: Box::new(result) },
+                    sp(e.span()),
+                )
+            });
+        let arg = choice((atom.clone(), ident.clone().map(|id| { let s = id.span; named_type(id, vec![], s) }), map.clone()));
+        let named = ident
+            .clone()
+            .then(arg.repeated().collect::<Vec<_>>())
+            .map_with(|(id, args), e| named_type(id, args, sp(e.span())));
+        nested(choice((atom, named, map)).labelled("type"))
+    })
+}
+
+enum AttrOrTrigger {
+    Attr(Attribute),
+    Trigger(Trigger),
+}
+
+fn attr_arg<E: PErr>(expr: impl P<PE, E>) -> impl P<(AttrArg, u32), E> {
+    choice((
+        select! { Tok::Str(i) = e => { let s = sp(e.span()); (AttrArg::String(name_of(e, i), s), 0) } },
+        expr.map(|(x, d)| (AttrArg::Expr(x), d)),
+    ))
+}
+
+/// `{:name args}` with the depth of its deepest argument.
+fn attribute_pe<E: PErr>(ident: B<Ident, E>, expr: impl P<PE, E>) -> impl P<(Attribute, u32), E> {
+    t(Tok::LBrace)
+        .then(t(Tok::Colon))
+        .ignore_then(ident)
+        .then(attr_arg(expr).separated_by(t(Tok::Comma)).collect::<Vec<_>>())
+        .then_ignore(t(Tok::RBrace))
+        .map_with(|(name, args), e| {
+            let d = args.iter().map(|a| a.1).max().unwrap_or(0);
+            (Attribute { name, args: args.into_iter().map(|a| a.0).collect(), span: sp(e.span()) }, d)
+        })
+}
+
+/// `{:name args}` or a trigger `{ e1, ..., en }`, with the depth of its deepest expression.
+fn attr_or_trigger_pe<E: PErr>(ident: B<Ident, E>, expr: impl P<PE, E>) -> impl P<(AttrOrTrigger, u32), E> {
+    t(Tok::LBrace)
+        .ignore_then(choice((
+            t(Tok::Colon)
+                .ignore_then(ident)
+                .then(attr_arg(expr.clone()).separated_by(t(Tok::Comma)).collect::<Vec<_>>())
+                .map(|(name, args)| {
+                    let d = args.iter().map(|a| a.1).max().unwrap_or(0);
+                    (Ok::<_, Vec<Expr>>((name, args.into_iter().map(|a| a.0).collect::<Vec<_>>())), d)
+                }),
+            expr.separated_by(t(Tok::Comma)).at_least(1).collect::<Args>().map(|es| {
+                let d = es.depth;
+                (Err(es.exprs), d)
+            }),
+        )))
+        .then_ignore(t(Tok::RBrace))
+        .map_with(|(x, d), e| {
+            let span = sp(e.span());
+            let v = match x {
+                Ok((name, args)) => AttrOrTrigger::Attr(Attribute { name, args, span }),
+                Err(exprs) => AttrOrTrigger::Trigger(Trigger { exprs, span }),
+            };
+            (v, d)
+        })
+}
+
+/// Reports an expression that hit the depth limit.
+fn checked<E: PErr>(p: impl P<PE, E>) -> impl P<Expr, E> {
+    p.validate(|(x, d), _, emitter| {
+        if d == POISON {
+            emitter.emit(E::custom(
+                (x.span.start as usize..x.span.end as usize).into(),
+                ErrorKind::Syntax,
+                &format!("expression nested too deeply (more than {MAX_EXPR_DEPTH} levels)"),
+            ));
+        }
+        x
+    })
+}
+
+enum Suffix {
+    Select(Args),
+    Store(Args, PE),
+    Extract(Option<u32>, Option<u32>),
+}
+
+fn expr_parser<E: PErr>(ident: B<Ident, E>, ty: B<Type, E>) -> impl P<PE, E> {
+    recursive(move |expr| {
+        let exprs0 = expr.clone().separated_by(t(Tok::Comma)).collect::<Args>();
+        let args = exprs0.clone().delimited_by(t(Tok::LParen), t(Tok::RParen));
+        let paren_expr = expr.clone().delimited_by(t(Tok::LParen), t(Tok::RParen));
+
+        // Literals.
+        let literal = select! {
+            Tok::True => ExprKind::BoolLit(true),
+            Tok::False => ExprKind::BoolLit(false),
+            Tok::Int(i) = e => ExprKind::IntLit(big(&name_of(e, i))),
+            Tok::Bv(i, w) = e => ExprKind::BvLit { value: big(&name_of(e, i)), width: w },
+            Tok::Real(i) = e => ExprKind::RealLit(name_of(e, i)),
+        }
+        .map_with(|k, e| (Expr::new(k, sp(e.span())), 1));
+        let float = select! { Tok::Float(_) = e => e.span() }.validate(|s: SS, _, emitter| {
+            emitter.emit(E::custom(s, ErrorKind::Unsupported, "floating-point literals are not supported"));
+            (Expr::new(ExprKind::BoolLit(false), sp(s)), 1)
+        });
+        let var_or_call = ident_p::<E>().then(args.clone().or_not()).map_with(|(id, args), e| match args {
+            None => {
+                let s = id.span;
+                (Expr::new(ExprKind::Var(id), s), 1)
+            }
+            Some(a) => node(ExprKind::Call(id, a.exprs), sp(e.span()), a.depth),
+        });
+        let old = t(Tok::Old)
+            .ignore_then(paren_expr.clone())
+            .map_with(|(x, d), e| node(ExprKind::Old(Box::new(x)), sp(e.span()), d));
+        let coercion_fn = select! { Tok::Int_ => "int", Tok::Real_ => "real" }
+            .map_with(|name, e| Ident::new(SmolStr::new_static(name), sp(e.span())))
+            .then(paren_expr.clone())
+            .map_with(|(f, (x, d)), e| node(ExprKind::Call(f, vec![x]), sp(e.span()), d));
+        let ite = t(Tok::If)
+            .ignore_then(expr.clone())
+            .then_ignore(t(Tok::Then))
+            .then(expr.clone())
+            .then_ignore(t(Tok::Else))
+            .then(expr.clone())
+            .map_with(|((c, a), b), e| {
+                let d = c.1.max(a.1).max(b.1);
+                node(ExprKind::IfThenElse(Box::new(c.0), Box::new(a.0), Box::new(b.0)), sp(e.span()), d)
+            });
+
+        // Quantifiers and lambdas: `(forall <T> x: T, y: U :: {:attr} {trigger} body)`.
+        let attr = attribute_pe(ident.clone(), expr.clone());
+        let attrs = attr.clone().repeated().collect::<Vec<_>>();
+        let bound_group = attrs
+            .clone()
+            .then(comma_list(ident.clone()))
+            .then_ignore(t(Tok::Colon))
+            .then(ty.clone())
+            .then(t(Tok::Where).ignore_then(expr.clone()).or_not())
+            .validate(|(((attrs, names), ty), wh), _, emitter| {
+                if let Some((w, _)) = wh {
+                    emitter.emit(E::custom(
+                        (w.span.start as usize..w.span.end as usize).into(),
+                        ErrorKind::Syntax,
+                        "where clause not allowed on bound variables",
+                    ));
+                }
+                let d = attrs.iter().map(|a: &(Attribute, u32)| a.1).max().unwrap_or(0);
+                let attrs: Vec<Attribute> = attrs.into_iter().map(|a| a.0).collect();
+                let vars: Vec<TypedIdent> = names
+                    .into_iter()
+                    .map(|name| TypedIdent { name, ty: ty.clone(), where_clause: None, attrs: attrs.clone() })
+                    .collect();
+                (vars, d)
+            });
+        let bound_vars = comma_list(bound_group).map(|gs| {
+            let d = gs.iter().map(|g| g.1).max().unwrap_or(0);
+            (gs.into_iter().flat_map(|g| g.0).collect::<Vec<_>>(), d)
+        });
+        let attr_or_trigger = attr_or_trigger_pe(ident.clone(), expr.clone());
+        let quant_kind = select! {
+            Tok::Forall => QuantKind::Forall,
+            Tok::Exists => QuantKind::Exists,
+            Tok::Lambda => QuantKind::Lambda,
+        };
+        let quant = quant_kind
+            .then(choice((
+                type_params(ident.clone()).then(bound_vars.clone().or_not()),
+                bound_vars.map(|b| (Vec::new(), Some(b))),
+            )))
+            .then_ignore(t(Tok::ColonColon))
+            .then(attr_or_trigger.repeated().collect::<Vec<_>>())
+            .then(expr.clone())
+            .validate(|(((kind, (type_params, vars)), aots), body), e, emitter| {
+                let (vars, vd) = vars.unwrap_or_default();
+                let mut d = body.1.max(vd);
+                let mut attrs = Vec::new();
+                let mut triggers = Vec::new();
+                for (aot, ad) in aots {
+                    d = d.max(ad);
+                    match aot {
+                        AttrOrTrigger::Attr(a) => attrs.push(a),
+                        AttrOrTrigger::Trigger(tr) => {
+                            if kind == QuantKind::Lambda {
+                                emitter.emit(E::custom(
+                                    (tr.span.start as usize..tr.span.end as usize).into(),
+                                    ErrorKind::Syntax,
+                                    "triggers not allowed in lambda expressions",
+                                ));
+                            }
+                            triggers.push(tr)
+                        }
+                    }
+                }
+                let q = Quantifier { kind, type_params, vars, attrs, triggers, body: body.0 };
+                node(ExprKind::Quant(Box::new(q)), sp(e.span()), d)
+            });
+        let paren = t(Tok::LParen)
+            .ignore_then(choice((quant, expr.clone())))
+            .then_ignore(t(Tok::RParen))
+            .map_with(|(mut x, d): PE, e| {
+                x.span = sp(e.span());
+                (x, d)
+            });
+
+        let atom = choice((literal, var_or_call, paren, old, coercion_fn, ite, float));
+
+        // Postfix: `m[i, j]`, `m[i := v]`, `e[hi:lo]`.
+        let u32_lit = select! { Tok::Int(i) = e => name_of(e, i).parse::<u32>().ok() };
+        let suffix = t(Tok::LBracket)
+            .ignore_then(choice((
+                u32_lit
+                    .clone()
+                    .then_ignore(t(Tok::Colon))
+                    .then(u32_lit)
+                    .then_ignore(t(Tok::RBracket))
+                    .map(|(hi, lo)| Suffix::Extract(hi, lo)),
+                exprs0
+                    .clone()
+                    .then(t(Tok::Assign).ignore_then(expr.clone()).or_not())
+                    .then_ignore(t(Tok::RBracket))
+                    .map(|(idx, v)| match v {
+                        None => Suffix::Select(idx),
+                        Some(v) => Suffix::Store(idx, v),
+                    }),
+            )))
+            .validate(|s, e, emitter| {
+                if let Suffix::Extract(None, _) | Suffix::Extract(_, None) = s {
+                    emitter.emit(E::custom(e.span(), ErrorKind::Syntax, "bit-vector extraction bounds are too large"));
+                }
+                (s, sp(e.span()))
+            });
+        let postfix = atom.foldl(suffix.repeated(), |(a, da), (s, s_span)| {
+            let span = a.span.to(s_span);
+            match s {
+                Suffix::Select(idx) => node(ExprKind::Select(Box::new(a), idx.exprs), span, da.max(idx.depth)),
+                Suffix::Store(idx, v) => {
+                    let d = da.max(idx.depth).max(v.1);
+                    node(ExprKind::Store(Box::new(a), idx.exprs, Box::new(v.0)), span, d)
+                }
+                Suffix::Extract(hi, lo) => {
+                    node(ExprKind::Extract(Box::new(a), hi.unwrap_or(0), lo.unwrap_or(0)), span, da)
+                }
+            }
+        });
+        // Coercion `e : T`.
+        let coerce = postfix.foldl(t(Tok::Colon).ignore_then(ty.clone()).repeated(), |(a, d), ty| {
+            let span = a.span.to(ty.span);
+            node(ExprKind::Coerce(Box::new(a), ty), span, d)
+        });
+        // Unary `!` and `-`.
+        let unop = select! { Tok::Not => UnOp::Not, Tok::Minus => UnOp::Neg }.map_with(|op, e| (op, sp(e.span())));
+        let unary = unop
+            .repeated()
+            .foldr(coerce, |(op, s), (a, d)| {
+                let span = s.to(a.span);
+                node(ExprKind::Unary(op, Box::new(a)), span, d)
+            })
+            .labelled("expression");
+        // All binary operators in one loop; `resolve` builds the tree by Boogie's precedence.
+        let binop = select! {
+            Tok::Iff => BinOp::Iff,
+            Tok::Implies => BinOp::Implies,
+            Tok::Explies => BinOp::Explies,
+            Tok::And => BinOp::And,
+            Tok::Or => BinOp::Or,
+            Tok::EqEq => BinOp::Eq,
+            Tok::Neq => BinOp::Neq,
+            Tok::Lt => BinOp::Lt,
+            Tok::Le => BinOp::Le,
+            Tok::Gt => BinOp::Gt,
+            Tok::Ge => BinOp::Ge,
+            Tok::Subtype => BinOp::Subtype,
+            Tok::Concat => BinOp::Concat,
+            Tok::Plus => BinOp::Add,
+            Tok::Minus => BinOp::Sub,
+            Tok::Star => BinOp::Mul,
+            Tok::Div => BinOp::Div,
+            Tok::Mod => BinOp::Mod,
+            Tok::Slash => BinOp::RealDiv,
+        }
+        .map_with(|op, e| (op, e.span()));
+        let binary = unary
+            .clone()
+            .then(binop.then(unary).repeated().collect::<Vec<_>>())
+            .validate(|(first, rest), _, emitter| {
+                if rest.is_empty() {
+                    return first;
+                }
+                let mut operands = Vec::with_capacity(rest.len() + 1);
+                let mut ops = Vec::with_capacity(rest.len());
+                operands.push(Some(first));
+                for ((op, s), x) in rest {
+                    ops.push((op, s));
+                    operands.push(Some(x));
+                }
+                let mut report = |s: SS, msg: &str| emitter.emit(E::custom(s, ErrorKind::Syntax, msg));
+                resolve(&mut operands, &ops, 0, &mut report)
+            });
+        nested(binary.labelled("expression"))
+    })
+}
+
+/// Binding levels of binary operators, loosest first (Boogie 2.4.1, `BoogiePL.atg`).
+fn level(op: BinOp) -> u8 {
+    match op {
+        BinOp::Iff => 0,
+        BinOp::Implies | BinOp::Explies => 1,
+        BinOp::And | BinOp::Or => 2,
+        BinOp::Eq | BinOp::Neq | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Subtype => 3,
+        BinOp::Concat => 4,
+        BinOp::Add | BinOp::Sub => 5,
+        BinOp::Mul | BinOp::Div | BinOp::Mod | BinOp::RealDiv => 6,
+    }
+}
+const LEVELS: u8 = 7;
+
+/// Builds the tree of `operands[0] ops[0] operands[1] ... ops[n-1] operands[n]` for operators of
+/// level `lvl` and tighter: the operators of level `lvl` are the roots, the stretches between
+/// them are built one level tighter. Associativity: `<==>`, `&&`, `||`, `<==`, `++`, `+ -`,
+/// `* div mod /` to the left, `==>` to the right; relations do not associate; `&&` with `||` and
+/// `==>` with `<==` do not mix. Recursion depth is bounded by the number of levels.
+fn resolve(operands: &mut [Option<PE>], ops: &[(BinOp, SS)], lvl: u8, report: &mut dyn FnMut(SS, &str)) -> PE {
+    debug_assert_eq!(operands.len(), ops.len() + 1);
+    if ops.is_empty() || lvl == LEVELS {
+        return operands[0].take().expect("each operand is used once");
+    }
+    // Split at the operators of this level.
+    let mut parts: Vec<PE> = Vec::new();
+    let mut roots: Vec<(BinOp, SS)> = Vec::new();
+    let mut start = 0;
+    for (i, &(op, s)) in ops.iter().enumerate() {
+        if level(op) == lvl {
+            parts.push(resolve(&mut operands[start..=i], &ops[start..i], lvl + 1, report));
+            roots.push((op, s));
+            start = i + 1;
+        }
+    }
+    let last = resolve(&mut operands[start..], &ops[start..], lvl + 1, report);
+    if roots.is_empty() {
+        return last;
+    }
+    parts.push(last);
+    let op0 = roots[0].0;
+    match lvl {
+        1 => {
+            if let Some(&(_, s)) = roots.iter().find(|r| r.0 != op0) {
+                report(s, "illegal mixture of `==>` and `<==`, use parentheses to disambiguate");
+            }
+        }
+        2 => {
+            if let Some(&(_, s)) = roots.iter().find(|r| r.0 != op0) {
+                report(s, "`&&` and `||` cannot be mixed without parentheses");
+            }
+        }
+        3 => {
+            if roots.len() > 1 {
+                report(roots[1].1, "comparisons do not associate, use parentheses");
+            }
+        }
+        _ => {}
+    }
+    if op0 == BinOp::Implies {
+        let mut acc = parts.pop().expect("non-empty");
+        while let Some(a) = parts.pop() {
+            acc = bin(a, (BinOp::Implies, acc));
+        }
+        acc
+    } else {
+        let mut it = parts.into_iter();
+        let first = it.next().expect("non-empty");
+        it.zip(roots).fold(first, |a, (b, (op, _))| bin(a, (op, b)))
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Statements
+// ---------------------------------------------------------------------------------------------
+
+struct StmtParts<E: PErr> {
+    ident: B<Ident, E>,
+    expr: B<Expr, E>,
+    attrs: B<Vec<Attribute>, E>,
+}
+
+fn stmt_parser<E: PErr>(p: &StmtParts<E>) -> impl P<Stmt, E> {
+    let ident = p.ident.clone();
+    let expr = p.expr.clone();
+    let attrs = p.attrs.clone();
+    let semi = || t::<E>(Tok::Semi);
+    let idents1 = comma_list(ident.clone()).boxed();
+    let exprs0 = expr.clone().separated_by(t(Tok::Comma)).collect::<Vec<_>>().boxed();
+    let exprs1 = comma_list(expr.clone()).boxed();
+    let lhs = ident
+        .clone()
+        .then(exprs0.clone().delimited_by(t(Tok::LBracket), t(Tok::RBracket)).repeated().collect::<Vec<_>>())
+        .map_with(|(var, indices), e| Lhs { var, indices, span: sp(e.span()) })
+        .boxed();
+    let assignment = comma_list(lhs.clone()).then_ignore(t(Tok::Assign)).then(exprs1.clone()).then_ignore(semi()).boxed();
+
+    recursive(move |stmt| {
+        let block = stmt.clone().repeated().collect::<Vec<Stmt>>().delimited_by(t(Tok::LBrace), t(Tok::RBrace)).boxed();
+        let guard = t(Tok::LParen)
+            .ignore_then(choice((t(Tok::Star).to(None), expr.clone().map(Some))))
+            .then_ignore(t(Tok::RParen))
+            .boxed();
+
+        let assign = assignment.clone().map(|(lhss, rhss)| StmtKind::Assign { lhss, rhss });
+        let label = ident.clone().then_ignore(t(Tok::Colon)).map(StmtKind::Label);
+        let assert = t(Tok::Assert)
+            .ignore_then(attrs.clone())
+            .then(expr.clone())
+            .then_ignore(semi())
+            .map(|(attrs, expr)| StmtKind::Assert { attrs, expr });
+        let assume = t(Tok::Assume)
+            .ignore_then(attrs.clone())
+            .then(expr.clone())
+            .then_ignore(semi())
+            .map(|(attrs, expr)| StmtKind::Assume { attrs, expr });
+        let havoc = t(Tok::Havoc).ignore_then(idents1.clone()).then_ignore(semi()).map(StmtKind::Havoc);
+        let call = t(Tok::Call)
+            .ignore_then(attrs.clone())
+            .then(idents1.clone().then_ignore(t(Tok::Assign)).or_not())
+            .then(ident.clone())
+            .then(exprs0.clone().delimited_by(t(Tok::LParen), t(Tok::RParen)))
+            .then_ignore(semi())
+            .map(|(((attrs, outs), proc), args)| StmtKind::Call { attrs, outs: outs.unwrap_or_default(), proc, args });
+        let goto = t(Tok::Goto).ignore_then(idents1.clone()).then_ignore(semi()).map(StmtKind::Goto);
+        let ret = t(Tok::Return).then(semi()).to(StmtKind::Return);
+        let brk = t(Tok::Break).ignore_then(ident.clone().or_not()).then_ignore(semi()).map(StmtKind::Break);
+        let invariant = t(Tok::Free)
+            .or_not()
+            .then_ignore(t(Tok::Invariant))
+            .then(attrs.clone())
+            .then(expr.clone())
+            .then_ignore(semi())
+            .map_with(|((free, attrs), expr), e| Invariant { free: free.is_some(), attrs, expr, span: sp(e.span()) });
+        let while_ = t(Tok::While)
+            .ignore_then(guard.clone())
+            .then(invariant.repeated().collect::<Vec<_>>())
+            .then(block.clone())
+            .map(|((cond, invariants), body)| StmtKind::While { cond, invariants, body });
+        let barrier_inv = t(Tok::Invariant)
+            .ignore_then(attrs.clone())
+            .then(expr.clone())
+            .then_ignore(semi())
+            .map_with(|(attrs, expr), e| BarrierInvariant { attrs, expr, span: sp(e.span()) });
+        let barrier = t(Tok::Barrier)
+            .ignore_then(attrs.clone())
+            .then(choice((semi().to(Vec::new()), barrier_inv.repeated().at_least(1).collect::<Vec<_>>())))
+            .map(|(attrs, invariants)| StmtKind::Barrier { attrs, invariants });
+        let vector = t(Tok::Vec)
+            .ignore_then(choice((
+                t(Tok::Havoc).ignore_then(idents1.clone()).then_ignore(semi()).map(VectorStmt::Havoc),
+                t(Tok::Assume).ignore_then(expr.clone()).then_ignore(semi()).map(VectorStmt::Assume),
+                t(Tok::Assert).ignore_then(expr.clone()).then_ignore(semi()).map(VectorStmt::Assert),
+                t(Tok::Psi)
+                    .ignore_then(lhs.clone())
+                    .then_ignore(t(Tok::Assign))
+                    .then(expr.clone())
+                    .then_ignore(semi())
+                    .map(|(lhs, rhs)| VectorStmt::Psi { lhs, rhs }),
+                assignment.clone().map(|(lhss, rhss)| VectorStmt::Assign { lhss, rhss }),
+            )))
+            .map(StmtKind::Vector);
+        let skip_to_semi = any().and_is(semi().not()).repeated().then(semi());
+        let unsupported = choice((
+            t(Tok::Yield).to("`yield` statements are not supported"),
+            t(Tok::Par).to("parallel calls (`par`) are not supported"),
+            t(Tok::Async).to("asynchronous calls (`async`) are not supported"),
+            t(Tok::Free).then(t(Tok::Call)).to("`free call` is not supported"),
+            t(Tok::Call).then(t(Tok::Forall)).to("`call forall` is not supported"),
+        ))
+        .map_with(|m, e| (m, e.span()))
+        .then_ignore(skip_to_semi)
+        .validate(|(m, s), _, emitter| {
+            emitter.emit(E::custom(s, ErrorKind::Unsupported, m));
+            StmtKind::Block(Vec::new())
+        });
+        let simple = choice((
+            assign,
+            call,
+            assume,
+            assert,
+            label,
+            goto,
+            havoc,
+            ret,
+            while_,
+            brk,
+            barrier,
+            vector,
+            block.clone().map(StmtKind::Block),
+            unsupported,
+        ))
+        .map_with(|k, e| Stmt::new(k, sp(e.span())));
+
+        let if_stmt = recursive(move |if_stmt| {
+            nested(
+                t(Tok::If)
+                    .ignore_then(guard)
+                    .then(block.clone())
+                    .then(
+                        t(Tok::Else)
+                            .ignore_then(choice((if_stmt.map(|s| Else::If(Box::new(s))), block.map(Else::Block))))
+                            .or_not(),
+                    )
+                    .map_with(|((cond, then), els), e| Stmt::new(StmtKind::If { cond, then, els }, sp(e.span()))),
+            )
+        });
+        nested(choice((simple, if_stmt)))
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Declarations
+// ---------------------------------------------------------------------------------------------
+
+enum Spec {
+    Contract(Contract),
+    Modifies(Vec<Ident>),
+}
+
+/// A function parameter as written: `{:attrs} T` or `{:attrs} x: T`.
+fn fixup_fn_params<E: PErr>(params: &mut [FnParam], emitter: &mut chumsky::input::Emitter<E>) {
+    // Boogie: if any parameter is named, unnamed ones written as a bare identifier name a
+    // parameter of the type of the next named one (`f(x, y: int)`).
+    if params.iter().all(|p| p.name.is_none()) {
+        return;
+    }
+    let mut prev: Option<Type> = None;
+    for p in params.iter_mut().rev() {
+        if p.name.is_some() {
+            prev = Some(p.ty.clone());
+            continue;
+        }
+        let Some(pt) = &prev else {
+            emitter.emit(E::custom(
+                (p.ty.span.start as usize..p.ty.span.end as usize).into(),
+                ErrorKind::Syntax,
+                "the type of the last parameter is unspecified",
+            ));
+            return;
+        };
+        match bare_name(&p.ty) {
+            Some(n) => {
+                p.name = Some(n);
+                p.ty = pt.clone();
+            }
+            None => emitter.emit(E::custom(
+                (p.ty.span.start as usize..p.ty.span.end as usize).into(),
+                ErrorKind::Syntax,
+                "expecting an identifier as parameter name",
+            )),
+        }
+    }
+}
+
+pub(crate) fn build<E: PErr>() -> Grammar<E> {
+    let ident: B<Ident, E> = ident_p::<E>().boxed();
+    let ty: B<Type, E> = type_parser::<E>(ident.clone()).boxed();
+    let expr_pe: B<PE, E> = expr_parser::<E>(ident.clone(), ty.clone()).boxed();
+    let expr: B<Expr, E> = checked(expr_pe.clone()).boxed();
+    // Attributes outside quantifiers; a trigger there is an error (as in Boogie).
+    let attr = attr_or_trigger_pe(ident.clone(), expr_pe.clone()).validate(|(a, d), _, emitter| {
+        let span = match &a {
+            AttrOrTrigger::Attr(a) => a.span,
+            AttrOrTrigger::Trigger(t) => t.span,
+        };
+        let ss: SS = (span.start as usize..span.end as usize).into();
+        if d == POISON {
+            emitter.emit(E::custom(
+                ss,
+                ErrorKind::Syntax,
+                &format!("expression nested too deeply (more than {MAX_EXPR_DEPTH} levels)"),
+            ));
+        }
+        match a {
+            AttrOrTrigger::Attr(a) => a,
+            AttrOrTrigger::Trigger(_) => {
+                emitter.emit(E::custom(ss, ErrorKind::Syntax, "only attributes, not triggers, allowed here"));
+                Attribute { name: Ident::new("trigger", span), args: Vec::new(), span }
+            }
+        }
+    });
+    let attrs: B<Vec<Attribute>, E> = attr.repeated().collect::<Vec<_>>().boxed();
+    let stmt = stmt_parser(&StmtParts { ident: ident.clone(), expr: expr.clone(), attrs: attrs.clone() }).boxed();
+    let semi = || t::<E>(Tok::Semi);
+    let idents1 = comma_list(ident.clone()).boxed();
+
+    // `x, y: T where e`
+    let ids_type_where = comma_list(ident.clone())
+        .then_ignore(t(Tok::Colon))
+        .then(ty.clone())
+        .then(t(Tok::Where).ignore_then(expr.clone()).or_not())
+        .map(|((names, ty), wh)| {
+            names
+                .into_iter()
+                .map(|name| TypedIdent { name, ty: ty.clone(), where_clause: wh.clone(), attrs: Vec::new() })
+                .collect::<Vec<_>>()
+        })
+        .boxed();
+    let ids_type_wheres = comma_list(ids_type_where.clone()).map(|gs| gs.into_iter().flatten().collect::<Vec<_>>());
+    let formals = comma_list(attrs.clone().then(ids_type_where.clone()).map(|(attrs, mut vs)| {
+        for v in &mut vs {
+            v.attrs = attrs.clone();
+        }
+        vs
+    }))
+    .or_not()
+    .delimited_by(t(Tok::LParen), t(Tok::RParen))
+    .map(|gs| gs.unwrap_or_default().into_iter().flatten().collect::<Vec<_>>())
+    .boxed();
+    let tparams = type_params(ident.clone()).or_not().map(Option::unwrap_or_default).boxed();
+    let signature = attrs
+        .clone()
+        .then(ident.clone())
+        .then(tparams.clone())
+        .then(formals.clone())
+        .then(t(Tok::Returns).ignore_then(formals.clone()).or_not().map(Option::unwrap_or_default))
+        .boxed();
+
+    let local_vars = t(Tok::Var)
+        .ignore_then(attrs.clone())
+        .then(ids_type_wheres.clone())
+        .then_ignore(semi())
+        .map(|(attrs, vars)| VarDecl { attrs, vars });
+    let body = t(Tok::LBrace)
+        .ignore_then(local_vars.repeated().collect::<Vec<_>>())
+        .then(stmt.repeated().collect::<Vec<_>>())
+        .then_ignore(t(Tok::RBrace))
+        .map_with(|(locals, stmts), e| Body { locals, stmts, span: sp(e.span()) })
+        .boxed();
+
+    // type {:attrs} [finite] T a b [= U];
+    let type_item = ident.clone().then(ident.clone().repeated().collect::<Vec<_>>()).then(
+        t(Tok::EqSign).ignore_then(ty.clone()).or_not(),
+    );
+    let type_decl = t(Tok::Type)
+        .ignore_then(attrs.clone())
+        .then(t(Tok::Finite).or_not())
+        .then(comma_list(type_item))
+        .then_ignore(semi())
+        .map(|((attrs, finite), items)| {
+            // `type A, B;` declares several types: one declaration each, sharing the attributes.
+            items
+                .into_iter()
+                .map(|((name, params), synonym)| {
+                    DeclKind::Type(TypeDecl { attrs: attrs.clone(), finite: finite.is_some(), name, params, synonym })
+                })
+                .collect::<Vec<_>>()
+        });
+
+    // const {:attrs} [unique] a, b: T [extends [unique] p, ... [complete]];
+    let parent = t(Tok::Unique).or_not().then(ident.clone());
+    let order_spec = t(Tok::Extends)
+        .then(parent.separated_by(t(Tok::Comma)).collect::<Vec<_>>())
+        .then(t(Tok::Complete).or_not())
+        .map_with(|_, e| sp(e.span()));
+    let const_decl = t(Tok::Const)
+        .ignore_then(attrs.clone())
+        .then(t(Tok::Unique).or_not())
+        .then(idents1.clone())
+        .then_ignore(t(Tok::Colon))
+        .then(ty.clone())
+        .then(order_spec.or_not())
+        .then_ignore(semi())
+        .map(|((((attrs, unique), names), ty), order_spec)| {
+            DeclKind::Const(ConstDecl { attrs, unique: unique.is_some(), names, ty, order_spec })
+        });
+
+    // function {:attrs} f<T>(x: int, bool) returns (r: int) { body }  |  ... : T;
+    let var_or_type = attrs
+        .clone()
+        .ignore_then(ty.clone().then(t(Tok::Colon).ignore_then(ty.clone()).or_not()))
+        .validate(|(t1, t2), _, emitter| match t2 {
+            None => FnParam { name: None, ty: t1 },
+            Some(t2) => {
+                let name = bare_name(&t1);
+                if name.is_none() {
+                    emitter.emit(E::custom(
+                        (t1.span.start as usize..t1.span.end as usize).into(),
+                        ErrorKind::Syntax,
+                        "expected identifier before ':'",
+                    ));
+                }
+                FnParam { name, ty: t2 }
+            }
+        })
+        .boxed();
+    let function_decl = t(Tok::Function)
+        .ignore_then(attrs.clone())
+        .then(ident.clone())
+        .then(tparams.clone())
+        .then(
+            var_or_type
+                .clone()
+                .separated_by(t(Tok::Comma))
+                .collect::<Vec<_>>()
+                .delimited_by(t(Tok::LParen), t(Tok::RParen)),
+        )
+        .then(choice((
+            t(Tok::Returns).ignore_then(var_or_type.clone().delimited_by(t(Tok::LParen), t(Tok::RParen))),
+            t(Tok::Colon).ignore_then(ty.clone()).map(|ty| FnParam { name: None, ty }),
+        )))
+        .then(choice((
+            expr.clone().delimited_by(t(Tok::LBrace), t(Tok::RBrace)).map(Some),
+            semi().to(None),
+        )))
+        .validate(|(((((attrs, name), type_params), mut params), result), body), _, emitter| {
+            fixup_fn_params(&mut params, emitter);
+            DeclKind::Function(FunctionDecl { attrs, name, type_params, params, result, body })
+        });
+
+    let axiom_decl = t(Tok::Axiom)
+        .ignore_then(attrs.clone())
+        .then(expr.clone())
+        .then_ignore(semi())
+        .map(|(attrs, expr)| DeclKind::Axiom(AxiomDecl { attrs, expr }));
+    let var_decl = t(Tok::Var)
+        .ignore_then(attrs.clone())
+        .then(ids_type_wheres.clone())
+        .then_ignore(semi())
+        .map(|(attrs, vars)| DeclKind::Var(VarDecl { attrs, vars }));
+
+    // Specifications: [free] requires/ensures {:attrs} e;  [free] modifies x, y;
+    let contract = t(Tok::Free)
+        .or_not()
+        .then(select! { Tok::Requires => SpecKind::Requires, Tok::Ensures => SpecKind::Ensures })
+        .then(attrs.clone())
+        .then(expr.clone())
+        .then_ignore(semi())
+        .map_with(|(((free, kind), attrs), expr), e| {
+            Spec::Contract(Contract { kind, free: free.is_some(), attrs, expr, span: sp(e.span()) })
+        });
+    let modifies = t(Tok::Free)
+        .or_not()
+        .ignore_then(t(Tok::Modifies))
+        .ignore_then(ident.clone().separated_by(t(Tok::Comma)).collect::<Vec<_>>())
+        .then_ignore(semi())
+        .map(Spec::Modifies);
+    let spec = choice((contract, modifies)).boxed();
+    let specs = spec.repeated().collect::<Vec<_>>().boxed();
+
+    let procedure_decl = t(Tok::Procedure)
+        .ignore_then(signature.clone())
+        .then(choice((
+            semi().ignore_then(specs.clone()).map(|s| (s, None)),
+            specs.clone().then(body.clone().map(Some)),
+        )))
+        .map(|(((((attrs, name), type_params), ins), outs), (specs, body))| {
+            let mut contracts = Vec::new();
+            let mut modifies = Vec::new();
+            for s in specs {
+                match s {
+                    Spec::Contract(c) => contracts.push(c),
+                    Spec::Modifies(m) => modifies.extend(m),
+                }
+            }
+            DeclKind::Procedure(ProcedureDecl { attrs, name, type_params, ins, outs, contracts, modifies, body })
+        });
+    let implementation_decl = t(Tok::Implementation)
+        .ignore_then(signature)
+        .then(body)
+        .validate(|(((((attrs, name), type_params), ins), outs), body), _, emitter| {
+            for v in ins.iter().chain(outs.iter()) {
+                if let Some(w) = &v.where_clause {
+                    emitter.emit(E::custom(
+                        (w.span.start as usize..w.span.end as usize).into(),
+                        ErrorKind::Syntax,
+                        "where clause not allowed on the 'implementation' copies of formals",
+                    ));
+                }
+            }
+            DeclKind::Implementation(ImplementationDecl { attrs, name, type_params, ins, outs, body })
+        });
+
+    let decl = choice((
+        choice((procedure_decl, implementation_decl, var_decl, const_decl, function_decl, axiom_decl))
+            .map(|k| vec![k]),
+        type_decl,
+    ))
+    .labelled("declaration")
+    .map_with(|kinds, e| {
+        let span = sp(e.span());
+        kinds.into_iter().map(|kind| Decl { kind, span }).collect::<Vec<_>>()
+    });
+
+    Grammar {
+        decl: decl.then_ignore(end()).boxed(),
+        expr: expr.then_ignore(end()).boxed(),
+        ty: ty.then_ignore(end()).boxed(),
+    }
+}

@@ -1,0 +1,1361 @@
+//! Resolution and type checking of expressions, statements and declarations against the item
+//! index ([`GlobalEnv`]), following Boogie 2.4.1's resolution and type-checking rules (Leino,
+//! "This is Boogie 2", §2–§5) plus the GPU built-ins of KBPL.md §2.
+//!
+//! One walk does both jobs: every identifier is looked up (bound variables, then the
+//! procedure's locals and parameters, then globals) and every expression gets a [`Ty`]. An
+//! erroneous expression has type [`Ty::Error`], which is compatible with every type, so one
+//! mistake is reported once.
+
+use crate::ast::*;
+use crate::diag::Diagnostic;
+use crate::resolve::{GlobalEnv, GlobalInfo, GlobalKind};
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+use std::sync::Arc;
+
+/// A semantic type: synonyms expanded, no spans. Cheap to clone (maps are shared).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Ty {
+    Bool,
+    Int,
+    Real,
+    Bv(u32),
+    /// An uninterpreted type constructor applied to arguments (`type T a;` used as `T int`).
+    Ctor(Name, Arc<[Ty]>),
+    Map(Arc<MapTy>),
+    /// Parameter `i` of a type synonym's body; substituted away at every use of the synonym.
+    Param(u32),
+    /// The type of an erroneous or unsupported construct: compatible with every type.
+    Error,
+}
+
+/// `[args]result`
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct MapTy {
+    pub args: Vec<Ty>,
+    pub result: Ty,
+}
+
+impl Ty {
+    pub fn map(args: Vec<Ty>, result: Ty) -> Ty {
+        Ty::Map(Arc::new(MapTy { args, result }))
+    }
+
+    pub fn is_error(&self) -> bool {
+        matches!(self, Ty::Error)
+    }
+
+    /// Whether an error type occurs anywhere inside.
+    pub fn has_error(&self) -> bool {
+        match self {
+            Ty::Error => true,
+            Ty::Ctor(_, args) => args.iter().any(Ty::has_error),
+            Ty::Map(m) => m.result.has_error() || m.args.iter().any(Ty::has_error),
+            _ => false,
+        }
+    }
+
+    pub fn bv_width(&self) -> Option<u32> {
+        match self {
+            Ty::Bv(w) => Some(*w),
+            _ => None,
+        }
+    }
+
+    pub fn as_map(&self) -> Option<&MapTy> {
+        match self {
+            Ty::Map(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// Type equality where [`Ty::Error`] matches anything.
+    pub fn compatible(&self, other: &Ty) -> bool {
+        match (self, other) {
+            (Ty::Error, _) | (_, Ty::Error) => true,
+            (Ty::Ctor(a, xs), Ty::Ctor(b, ys)) => {
+                a == b && xs.len() == ys.len() && xs.iter().zip(ys.iter()).all(|(x, y)| x.compatible(y))
+            }
+            (Ty::Map(a), Ty::Map(b)) => {
+                Arc::ptr_eq(a, b)
+                    || (a.args.len() == b.args.len()
+                        && a.result.compatible(&b.result)
+                        && a.args.iter().zip(&b.args).all(|(x, y)| x.compatible(y)))
+            }
+            _ => self == other,
+        }
+    }
+
+    /// Replaces synonym parameters by `args`.
+    pub fn substitute(&self, args: &[Ty]) -> Ty {
+        match self {
+            Ty::Param(i) => args.get(*i as usize).cloned().unwrap_or(Ty::Error),
+            Ty::Ctor(n, xs) => Ty::Ctor(n.clone(), xs.iter().map(|x| x.substitute(args)).collect()),
+            Ty::Map(m) => Ty::map(m.args.iter().map(|x| x.substitute(args)).collect(), m.result.substitute(args)),
+            _ => self.clone(),
+        }
+    }
+
+    /// The written form (dummy spans). [`Ty::Error`] and [`Ty::Param`] become a named type `?`.
+    pub fn to_type(&self) -> Type {
+        let kind = match self {
+            Ty::Bool => TypeKind::Bool,
+            Ty::Int => TypeKind::Int,
+            Ty::Real => TypeKind::Real,
+            Ty::Bv(w) => TypeKind::Bv(*w),
+            Ty::Ctor(n, xs) => TypeKind::Named(Ident::new(n.clone(), Span::DUMMY), xs.iter().map(Ty::to_type).collect()),
+            Ty::Map(m) => TypeKind::Map {
+                type_params: Vec::new(),
+                args: m.args.iter().map(Ty::to_type).collect(),
+                result: Box::new(m.result.to_type()),
+            },
+            Ty::Param(_) | Ty::Error => TypeKind::Named(Ident::new("?", Span::DUMMY), Vec::new()),
+        };
+        Type::new(kind, Span::DUMMY)
+    }
+}
+
+impl fmt::Display for Ty {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Ty::Bool => write!(f, "bool"),
+            Ty::Int => write!(f, "int"),
+            Ty::Real => write!(f, "real"),
+            Ty::Bv(w) => write!(f, "bv{w}"),
+            Ty::Ctor(n, xs) => {
+                write!(f, "{n}")?;
+                for x in xs.iter() {
+                    match x {
+                        Ty::Ctor(_, ys) if !ys.is_empty() => write!(f, " ({x})")?,
+                        Ty::Map(_) => write!(f, " ({x})")?,
+                        _ => write!(f, " {x}")?,
+                    }
+                }
+                Ok(())
+            }
+            Ty::Map(m) => {
+                write!(f, "[")?;
+                for (i, a) in m.args.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, ", ")?;
+                    }
+                    write!(f, "{a}")?;
+                }
+                write!(f, "]{}", m.result)
+            }
+            Ty::Param(i) => write!(f, "?{i}"),
+            Ty::Error => write!(f, "?"),
+        }
+    }
+}
+
+/// The GPU specification built-ins of KBPL.md §2.
+pub const SPEC_BUILTINS: [&str; 7] =
+    ["__read", "__write", "__read_offset", "__write_offset", "__other", "__uniform", "__enabled"];
+
+/// Boogie's rounding-mode constants (floating-point arithmetic is unsupported).
+const ROUNDING_MODES: [&str; 10] = [
+    "RNE",
+    "RNA",
+    "RTP",
+    "RTN",
+    "RTZ",
+    "roundNearestTiesToEven",
+    "roundNearestTiesToAway",
+    "roundTowardPositive",
+    "roundTowardNegative",
+    "roundTowardZero",
+];
+
+/// What a local name stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum LocalKind {
+    In,
+    Out,
+    Local,
+    FnParam,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Local {
+    pub ty: Ty,
+    pub kind: LocalKind,
+    pub span: Span,
+}
+
+/// Where the expression being checked occurs: which of Boogie's context restrictions apply.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Ctx {
+    /// `Some(where)`: `old` is not allowed here ("a precondition").
+    pub no_old: Option<&'static str>,
+    /// `Some(where)`: global variables may not be mentioned here ("an axiom").
+    pub no_globals: Option<&'static str>,
+    /// The specification built-ins (`__read` …) may be used here.
+    pub spec: bool,
+    /// Inside a trigger (Boogie's restrictions on matching patterns apply).
+    pub trigger: bool,
+}
+
+impl Ctx {
+    /// Inside a procedure body: two-state, globals allowed, no built-ins.
+    pub const BODY: Ctx = Ctx { no_old: None, no_globals: None, spec: false, trigger: false };
+    /// Attributes: anything that resolves is fine (Boogie is permissive there).
+    pub const ATTR: Ctx = Ctx { no_old: None, no_globals: None, spec: true, trigger: false };
+}
+
+enum VarRef<'e> {
+    Bound(Ty),
+    Local(Ty, LocalKind),
+    Global(&'e GlobalInfo),
+}
+
+/// The checker state for one declaration (or one expression, for [`type_of`]).
+pub(crate) struct Checker<'a> {
+    pub env: &'a GlobalEnv,
+    pub diags: Vec<Diagnostic>,
+    /// Errors seen (also counted when `quiet`).
+    pub errors: usize,
+    quiet: bool,
+    /// Parameters and locals of the enclosing function/procedure/implementation.
+    pub scope: HashMap<Name, Local>,
+    external: Option<&'a dyn Fn(&str) -> Option<Ty>>,
+    /// Quantifier and lambda bound variables, innermost last.
+    bound: Vec<(Name, Ty)>,
+    pub ctx: Ctx,
+    /// Type variables in scope (polymorphism is unsupported: they resolve to [`Ty::Error`]).
+    pub tvars: Vec<Ident>,
+    // Statement state.
+    /// The globals the enclosing procedure may modify; `None`: not checked (GPU programs, where
+    /// modifies clauses are inferred).
+    pub modifies: Option<HashSet<Name>>,
+    pub proc_name: Name,
+    labels: HashMap<Name, Span>,
+    loop_depth: usize,
+    enclosing_labels: Vec<Name>,
+}
+
+impl<'a> Checker<'a> {
+    pub fn new(env: &'a GlobalEnv) -> Checker<'a> {
+        Checker {
+            env,
+            diags: Vec::new(),
+            errors: 0,
+            quiet: false,
+            scope: HashMap::new(),
+            external: None,
+            bound: Vec::new(),
+            ctx: Ctx::BODY,
+            tvars: Vec::new(),
+            modifies: None,
+            proc_name: Name::default(),
+            labels: HashMap::new(),
+            loop_depth: 0,
+            enclosing_labels: Vec::new(),
+        }
+    }
+
+    pub fn report(&mut self, d: Diagnostic) {
+        self.errors += 1;
+        if !self.quiet {
+            self.diags.push(d);
+        }
+    }
+
+    fn type_error(&mut self, msg: impl Into<String>, span: Span, label: impl Into<String>) -> Ty {
+        self.report(Diagnostic::type_error(msg, span).with_label(label));
+        Ty::Error
+    }
+
+    fn mismatch(&mut self, span: Span, expected: &Ty, found: &Ty, label: impl Into<String>) {
+        self.report(
+            Diagnostic::type_error(format!("expected `{expected}`, found `{found}`"), span).with_label(label),
+        );
+    }
+
+    /// Resolves a written type, reporting errors.
+    pub fn ty(&mut self, t: &Type) -> Ty {
+        let mut d = Vec::new();
+        let ty = self.env.resolve_type(t, &self.tvars, &mut d);
+        for x in d {
+            self.report(x);
+        }
+        ty
+    }
+
+    /// Resolves the types of a list of variables: `var x, y, z: T` repeats one written `T`, which
+    /// is resolved (and its errors reported) once.
+    pub fn var_types<'t>(&mut self, ts: impl Iterator<Item = &'t Type>) -> Vec<Ty> {
+        let mut prev: Option<(&Type, Ty)> = None;
+        let mut out = Vec::new();
+        for t in ts {
+            let ty = match &prev {
+                Some((pt, pty)) if *pt == t => pty.clone(),
+                _ => self.ty(t),
+            };
+            prev = Some((t, ty.clone()));
+            out.push(ty);
+        }
+        out
+    }
+
+    /// Resolves a written type whose errors were already reported by `build_env`.
+    pub fn ty_quiet(&self, t: &Type) -> Ty {
+        self.env.resolve_type_quiet(t, &self.tvars)
+    }
+
+    /// Adds a parameter or local to the scope; a second declaration of the name is an error.
+    pub fn declare(&mut self, id: &Ident, ty: Ty, kind: LocalKind) {
+        if let Some(prev) = self.scope.get(&id.name) {
+            let d = Diagnostic::type_error(format!("duplicate declaration of variable `{}`", id.name), id.span)
+                .with_label("declared again here")
+                .with_related(prev.span, "first declared here");
+            self.report(d);
+            return;
+        }
+        self.scope.insert(id.name.clone(), Local { ty, kind, span: id.span });
+    }
+
+    fn lookup(&self, name: &str) -> Option<VarRef<'a>> {
+        if let Some((_, t)) = self.bound.iter().rev().find(|(n, _)| n == name) {
+            return Some(VarRef::Bound(t.clone()));
+        }
+        if let Some(ext) = self.external {
+            if let Some(t) = ext(name) {
+                return Some(VarRef::Local(t, LocalKind::Local));
+            }
+        } else if let Some(l) = self.scope.get(name) {
+            return Some(VarRef::Local(l.ty.clone(), l.kind));
+        }
+        self.env.global(name).map(VarRef::Global)
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Expressions
+    // -----------------------------------------------------------------------------------------
+
+    /// Checks `e` and requires type `expected`.
+    pub fn expect(&mut self, e: &Expr, expected: &Ty, label: impl FnOnce() -> String) -> Ty {
+        let t = self.expr(e);
+        if !t.compatible(expected) {
+            self.mismatch(e.span, expected, &t, label());
+        }
+        t
+    }
+
+    pub fn expect_bool(&mut self, e: &Expr, what: &str) {
+        let t = self.expr(e);
+        if !t.compatible(&Ty::Bool) {
+            self.report(
+                Diagnostic::type_error(format!("{what} must be of type `bool`, found `{t}`"), e.span)
+                    .with_label(format!("this has type `{t}`")),
+            );
+        }
+    }
+
+    fn var(&mut self, id: &Ident) -> Ty {
+        match self.lookup(&id.name) {
+            Some(VarRef::Bound(t)) | Some(VarRef::Local(t, _)) => t,
+            Some(VarRef::Global(g)) => {
+                if let (Some(place), false) = (self.ctx.no_globals, g.is_const()) {
+                    return self.type_error(
+                        format!("global variable `{}` cannot be used in {place}", id.name),
+                        id.span,
+                        "only constants and parameters are allowed here",
+                    );
+                }
+                g.ty.clone()
+            }
+            None if ROUNDING_MODES.contains(&id.name.as_str()) => {
+                self.report(Diagnostic::unsupported(
+                    format!("the floating-point rounding mode `{}` is not supported", id.name),
+                    id.span,
+                ));
+                Ty::Error
+            }
+            None => {
+                let label = if self.env.function(&id.name).is_some() {
+                    "this is a function: apply it to arguments"
+                } else {
+                    "not declared"
+                };
+                self.type_error(format!("undeclared identifier `{}`", id.name), id.span, label)
+            }
+        }
+    }
+
+    pub fn expr(&mut self, e: &Expr) -> Ty {
+        match &e.kind {
+            ExprKind::BoolLit(_) => Ty::Bool,
+            ExprKind::IntLit(_) => Ty::Int,
+            ExprKind::RealLit(_) => Ty::Real,
+            ExprKind::BvLit { value, width } => {
+                if *width == 0 {
+                    self.report(Diagnostic::unsupported("zero-width bit-vectors are not supported", e.span));
+                    return Ty::Error;
+                }
+                if value.bits() > *width as u64 {
+                    self.type_error(
+                        format!("literal `{value}bv{width}` does not fit in {width} bits"),
+                        e.span,
+                        format!("the largest `bv{width}` value is 2^{width} - 1"),
+                    );
+                }
+                Ty::Bv(*width)
+            }
+            ExprKind::Var(id) => self.var(id),
+            ExprKind::Old(inner) => {
+                if let Some(place) = self.ctx.no_old {
+                    self.type_error(
+                        format!("`old` is not allowed in {place}"),
+                        e.span,
+                        "`old` needs a two-state context (postconditions and procedure bodies)",
+                    );
+                }
+                self.expr(inner)
+            }
+            ExprKind::Unary(op, a) => {
+                let t = self.expr(a);
+                match op {
+                    UnOp::Not => {
+                        if self.ctx.trigger {
+                            self.trigger_error(e.span, "boolean operators");
+                        }
+                        if !t.compatible(&Ty::Bool) {
+                            self.type_error(
+                                format!("invalid operand type `{t}` for `!`"),
+                                a.span,
+                                "`!` needs a `bool` operand",
+                            );
+                        }
+                        Ty::Bool
+                    }
+                    UnOp::Neg => match t {
+                        Ty::Int | Ty::Real | Ty::Error => t,
+                        _ => self.type_error(
+                            format!("invalid operand type `{t}` for unary `-`"),
+                            a.span,
+                            "unary `-` needs an `int` or `real` operand",
+                        ),
+                    },
+                }
+            }
+            ExprKind::Binary(op, a, b) => self.binary(e, *op, a, b),
+            ExprKind::Call(f, args) => self.call_expr(e, f, args),
+            ExprKind::Select(m, idx) => {
+                let mt = self.expr(m);
+                self.select(&mt, idx, m.span, e.span)
+            }
+            ExprKind::Store(m, idx, v) => {
+                let mt = self.expr(m);
+                let rt = self.select(&mt, idx, m.span, e.span);
+                let vt = self.expr(v);
+                if !vt.compatible(&rt) {
+                    self.mismatch(v.span, &rt, &vt, "the value stored must have the map's element type");
+                }
+                if rt.is_error() && !mt.compatible(&Ty::Error) {
+                    return Ty::Error;
+                }
+                mt
+            }
+            ExprKind::Extract(a, hi, lo) => {
+                let t = self.expr(a);
+                if t.is_error() {
+                    return Ty::Error;
+                }
+                let Some(w) = t.bv_width() else {
+                    return self.type_error(
+                        format!("bit extraction `[{hi}:{lo}]` needs a bit-vector operand, found `{t}`"),
+                        a.span,
+                        format!("this has type `{t}`"),
+                    );
+                };
+                if lo > hi {
+                    return self.type_error(
+                        format!("invalid extraction `[{hi}:{lo}]`: the upper bound is below the lower bound"),
+                        e.span,
+                        "write `[hi:lo]` with lo <= hi",
+                    );
+                }
+                if *hi > w {
+                    return self.type_error(
+                        format!("extraction `[{hi}:{lo}]` out of range for `bv{w}`"),
+                        e.span,
+                        format!("the upper bound must be at most {w}"),
+                    );
+                }
+                if hi == lo {
+                    self.report(Diagnostic::unsupported("zero-width bit extraction is not supported", e.span));
+                    return Ty::Error;
+                }
+                Ty::Bv(hi - lo)
+            }
+            ExprKind::IfThenElse(c, a, b) => {
+                if self.ctx.trigger {
+                    // Boogie allows if-then-else in triggers; its condition is a boolean.
+                }
+                let ct = self.expr(c);
+                if !ct.compatible(&Ty::Bool) {
+                    self.type_error(
+                        format!("the condition of `if-then-else` must be `bool`, found `{ct}`"),
+                        c.span,
+                        format!("this has type `{ct}`"),
+                    );
+                }
+                let ta = self.expr(a);
+                let tb = self.expr(b);
+                if !ta.compatible(&tb) {
+                    return self.type_error(
+                        format!("the branches of `if-then-else` have different types `{ta}` and `{tb}`"),
+                        b.span,
+                        format!("expected `{ta}` like the `then` branch"),
+                    );
+                }
+                if ta.is_error() {
+                    tb
+                } else {
+                    ta
+                }
+            }
+            ExprKind::Quant(q) => self.quant(e, q),
+            ExprKind::Coerce(a, t) => {
+                let target = self.ty(t);
+                let at = self.expr(a);
+                if !at.compatible(&target) {
+                    self.type_error(
+                        format!("`{at}` cannot be coerced to `{target}`"),
+                        a.span,
+                        "a type coercion `e : T` needs `e` to have type `T`",
+                    );
+                }
+                target
+            }
+        }
+    }
+
+    fn trigger_error(&mut self, span: Span, what: &str) {
+        self.type_error(
+            format!("{what} are not allowed in triggers"),
+            span,
+            "triggers must be function applications or map selections",
+        );
+    }
+
+    fn binary(&mut self, e: &Expr, op: BinOp, a: &Expr, b: &Expr) -> Ty {
+        use BinOp::*;
+        if self.ctx.trigger {
+            match op {
+                Eq => self.trigger_error(e.span, "equalities"),
+                Lt | Le | Gt | Ge => self.trigger_error(e.span, "arithmetic comparisons"),
+                Iff | Implies | Explies | And | Or => self.trigger_error(e.span, "boolean operators"),
+                _ => {}
+            }
+        }
+        let ta = self.expr(a);
+        let tb = self.expr(b);
+        let bad = |this: &mut Self, need: &str| {
+            this.report(
+                Diagnostic::type_error(
+                    format!("invalid operand types `{ta}` and `{tb}` for `{}`", op.symbol()),
+                    e.span,
+                )
+                .with_label(need.to_string()),
+            );
+        };
+        let either_error = ta.is_error() || tb.is_error();
+        match op {
+            Iff | Implies | Explies | And | Or => {
+                if !(ta.compatible(&Ty::Bool) && tb.compatible(&Ty::Bool)) {
+                    bad(self, "both operands must be `bool`");
+                }
+                Ty::Bool
+            }
+            Eq | Neq => {
+                if !ta.compatible(&tb) {
+                    bad(self, "both sides of an equality must have the same type");
+                }
+                Ty::Bool
+            }
+            Lt | Le | Gt | Ge => {
+                let ok = matches!((&ta, &tb), (Ty::Int, Ty::Int) | (Ty::Real, Ty::Real))
+                    || (either_error && numeric_or_error(&ta) && numeric_or_error(&tb));
+                if !ok {
+                    bad(self, "both operands must be `int` or both `real` (use a `{:bvbuiltin}` function for bit-vectors)");
+                }
+                Ty::Bool
+            }
+            Subtype => {
+                self.report(Diagnostic::unsupported("the partial-order operator `<:` is not supported", e.span));
+                Ty::Bool
+            }
+            Concat => match (&ta, &tb) {
+                (Ty::Bv(x), Ty::Bv(y)) => Ty::Bv(x + y),
+                _ if either_error && bv_or_error(&ta) && bv_or_error(&tb) => Ty::Error,
+                _ => {
+                    bad(self, "`++` concatenates two bit-vectors");
+                    Ty::Error
+                }
+            },
+            Add | Sub | Mul => match (&ta, &tb) {
+                (Ty::Int, Ty::Int) => Ty::Int,
+                (Ty::Real, Ty::Real) => Ty::Real,
+                (Ty::Error, t) | (t, Ty::Error) if numeric_or_error(t) => t.clone(),
+                _ => {
+                    bad(self, "both operands must be `int` or both `real` (use a `{:bvbuiltin}` function for bit-vectors)");
+                    Ty::Error
+                }
+            },
+            Div | Mod => {
+                if !(ta.compatible(&Ty::Int) && tb.compatible(&Ty::Int)) {
+                    bad(self, "`div` and `mod` need `int` operands (use `/` for reals)");
+                    return Ty::Error;
+                }
+                Ty::Int
+            }
+            RealDiv => {
+                if !(numeric_or_error(&ta) && numeric_or_error(&tb)) {
+                    bad(self, "`/` needs `int` or `real` operands");
+                }
+                Ty::Real
+            }
+        }
+    }
+
+    /// `m[idx]`: the element type of `mt`.
+    fn select(&mut self, mt: &Ty, idx: &[Expr], mspan: Span, span: Span) -> Ty {
+        let m = match mt {
+            Ty::Map(m) => m.clone(),
+            Ty::Error => {
+                for i in idx {
+                    self.expr(i);
+                }
+                return Ty::Error;
+            }
+            _ => {
+                for i in idx {
+                    self.expr(i);
+                }
+                return self.type_error(
+                    format!("cannot index into a value of type `{mt}`"),
+                    mspan,
+                    "only maps can be indexed",
+                );
+            }
+        };
+        if m.args.len() != idx.len() {
+            for i in idx {
+                self.expr(i);
+            }
+            return self.type_error(
+                format!("map of type `{mt}` takes {} {}, found {}", m.args.len(), indices(m.args.len()), idx.len()),
+                span,
+                "wrong number of indices",
+            );
+        }
+        for (k, (i, at)) in idx.iter().zip(&m.args).enumerate() {
+            self.expect(i, at, || format!("index {} of a map of type `{mt}`", k + 1));
+        }
+        m.result.clone()
+    }
+
+    fn call_expr(&mut self, e: &Expr, f: &Ident, args: &[Expr]) -> Ty {
+        let env = self.env;
+        let Some(fi) = env.function(&f.name) else {
+            if let Some(t) = self.builtin_call(e, f, args) {
+                return t;
+            }
+            for a in args {
+                self.expr(a);
+            }
+            let label = if env.procedure(&f.name).is_some() {
+                "this is a procedure: procedures are invoked with `call`"
+            } else {
+                "no function of this name is declared"
+            };
+            return self.type_error(format!("undeclared function `{}`", f.name), f.span, label);
+        };
+        if fi.params.len() != args.len() {
+            for a in args {
+                self.expr(a);
+            }
+            return self.type_error(
+                format!(
+                    "function `{}` takes {} argument{}, found {}",
+                    f.name,
+                    fi.params.len(),
+                    plural_s(fi.params.len()),
+                    args.len()
+                ),
+                e.span,
+                "wrong number of arguments",
+            );
+        }
+        for (k, (a, pt)) in args.iter().zip(&fi.params).enumerate() {
+            self.expect(a, pt, || format!("argument {} of `{}`", k + 1, f.name));
+        }
+        fi.result.clone()
+    }
+
+    /// `int(e)`, `real(e)` and the GPU specification built-ins; `None` if `f` is none of them.
+    fn builtin_call(&mut self, e: &Expr, f: &Ident, args: &[Expr]) -> Option<Ty> {
+        let name = f.name.as_str();
+        let arity = |this: &mut Self, n: usize| -> bool {
+            if args.len() != n {
+                for a in args {
+                    this.expr(a);
+                }
+                this.type_error(
+                    format!("`{name}` takes {n} argument{}, found {}", plural_s(n), args.len()),
+                    e.span,
+                    "wrong number of arguments",
+                );
+                false
+            } else {
+                true
+            }
+        };
+        match name {
+            "int" | "real" => {
+                if !arity(self, 1) {
+                    return Some(if name == "int" { Ty::Int } else { Ty::Real });
+                }
+                let (from, to) = if name == "int" { (Ty::Real, Ty::Int) } else { (Ty::Int, Ty::Real) };
+                self.expect(&args[0], &from, || format!("`{name}(e)` converts a `{from}` to `{to}`"));
+                Some(to)
+            }
+            _ if SPEC_BUILTINS.contains(&name) => {
+                if !self.ctx.spec {
+                    self.type_error(
+                        format!("the specification built-in `{name}` cannot be used here"),
+                        f.span,
+                        "allowed only in contracts, loop and barrier invariants, assertions and assumptions",
+                    );
+                }
+                let n = if name == "__enabled" { 0 } else { 1 };
+                if !arity(self, n) {
+                    return Some(Ty::Error);
+                }
+                Some(match name {
+                    "__enabled" => Ty::Bool,
+                    "__other" => self.expr(&args[0]),
+                    "__uniform" => {
+                        self.expr(&args[0]);
+                        Ty::Bool
+                    }
+                    _ => {
+                        let mt = self.shared_array_arg(name, &args[0]);
+                        if name.ends_with("_offset") {
+                            match mt.as_map() {
+                                Some(m) if m.args.len() == 1 => m.args[0].clone(),
+                                Some(_) => {
+                                    self.report(Diagnostic::unsupported(
+                                        format!("`{name}` of a map with several indices is not supported"),
+                                        args[0].span,
+                                    ));
+                                    Ty::Error
+                                }
+                                None => Ty::Error,
+                            }
+                        } else {
+                            Ty::Bool
+                        }
+                    }
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// The argument of `__read(A)` and friends: a global variable of map type.
+    fn shared_array_arg(&mut self, builtin: &str, a: &Expr) -> Ty {
+        let msg = || format!("the argument of `{builtin}` must be a shared array (a global variable of map type)");
+        let ExprKind::Var(id) = &a.kind else {
+            self.expr(a);
+            return self.type_error(msg(), a.span, "not a variable name");
+        };
+        match self.lookup(&id.name) {
+            Some(VarRef::Global(g)) if !g.is_const() && g.ty.as_map().is_some() => g.ty.clone(),
+            Some(VarRef::Global(g)) if !g.is_const() && g.ty.is_error() => Ty::Error,
+            None => self.var(id),
+            Some(_) => self.type_error(msg(), a.span, "not a global variable of map type"),
+        }
+    }
+
+    fn quant(&mut self, e: &Expr, q: &Quantifier) -> Ty {
+        if self.ctx.trigger {
+            self.trigger_error(e.span, "quantifiers");
+        }
+        let pushed_tvars = q.type_params.len();
+        if !q.type_params.is_empty() {
+            let span = q.type_params[0].span;
+            self.report(
+                Diagnostic::unsupported("polymorphic quantifiers are not supported", span).with_label("type parameter"),
+            );
+            self.tvars.extend(q.type_params.iter().cloned());
+        }
+        let mark = self.bound.len();
+        let tys = self.var_types(q.vars.iter().map(|v| &v.ty));
+        for (v, ty) in q.vars.iter().zip(tys) {
+            let clash = self.bound.iter().any(|(n, _)| *n == v.name.name)
+                || match self.external {
+                    Some(ext) => ext(&v.name.name).is_some(),
+                    None => self.scope.contains_key(&v.name.name),
+                };
+            if clash {
+                self.type_error(
+                    format!("bound variable `{}` redeclares a variable in scope", v.name.name),
+                    v.name.span,
+                    "Boogie forbids bound variables that shadow parameters, locals or other bound variables",
+                );
+            }
+            if let Some(w) = &v.where_clause {
+                self.type_error("`where` clauses are not allowed on bound variables", w.span, "remove this clause");
+            }
+            self.bound.push((v.name.name.clone(), ty));
+        }
+        let saved = self.ctx;
+        self.ctx.trigger = false;
+        self.attrs(&q.attrs);
+        if q.kind == QuantKind::Lambda {
+            if let Some(t) = q.triggers.first() {
+                self.type_error("triggers are not allowed in lambda expressions", t.span, "remove this trigger");
+            }
+        }
+        for t in &q.triggers {
+            self.ctx.trigger = true;
+            for te in &t.exprs {
+                if let ExprKind::Var(id) = &te.kind {
+                    self.type_error(
+                        format!("a trigger must be more than a variable by itself: `{}`", id.name),
+                        te.span,
+                        "use a function application or a map selection",
+                    );
+                }
+                self.expr(te);
+            }
+            self.ctx.trigger = false;
+            let bound_here = &self.bound[mark..];
+            let mut seen = vec![false; bound_here.len()];
+            for te in &t.exprs {
+                mentions(te, bound_here, &mut seen);
+            }
+            if let Some(i) = seen.iter().position(|s| !s) {
+                let name = self.bound[mark + i].0.clone();
+                self.type_error(
+                    format!("trigger does not mention the bound variable `{name}`"),
+                    t.span,
+                    "a trigger must mention every quantified variable",
+                );
+            }
+        }
+        self.ctx.trigger = false;
+        let bt = self.expr(&q.body);
+        self.ctx = saved;
+        let result = match q.kind {
+            QuantKind::Forall | QuantKind::Exists => {
+                if !bt.compatible(&Ty::Bool) {
+                    self.type_error(
+                        format!("the body of a quantifier must be `bool`, found `{bt}`"),
+                        q.body.span,
+                        format!("this has type `{bt}`"),
+                    );
+                }
+                Ty::Bool
+            }
+            QuantKind::Lambda => Ty::map(self.bound[mark..].iter().map(|(_, t)| t.clone()).collect(), bt),
+        };
+        self.bound.truncate(mark);
+        let n = self.tvars.len();
+        self.tvars.truncate(n - pushed_tvars);
+        result
+    }
+
+    /// Resolves and type-checks attribute arguments, and the attributes whose arguments Boogie
+    /// checks: `{:verified_under e}` (one `bool`) and `{:nopats e}` (one expression).
+    pub fn attrs(&mut self, attrs: &[Attribute]) {
+        for a in attrs {
+            let one_expr = matches!(a.args.as_slice(), [AttrArg::Expr(_)]);
+            match a.name.as_str() {
+                "verified_under" if !one_expr => {
+                    self.type_error(
+                        "attribute `{:verified_under}` takes exactly one argument, of type `bool`",
+                        a.span,
+                        "write `{:verified_under e}`",
+                    );
+                }
+                "verified_under" => {
+                    if let [AttrArg::Expr(e)] = a.args.as_slice() {
+                        let saved = self.ctx;
+                        self.ctx = Ctx::ATTR;
+                        self.expect_bool(e, "the argument of `{:verified_under}`");
+                        self.ctx = saved;
+                    }
+                }
+                "minimize" | "maximize" if a.args.len() != 1 => {
+                    self.type_error(
+                        format!("attribute `{{:{}}}` takes exactly one argument", a.name.name),
+                        a.span,
+                        "one expression to optimize",
+                    );
+                }
+                "nopats" if !one_expr => {
+                    self.type_error(
+                        "attribute `{:nopats}` takes exactly one expression",
+                        a.span,
+                        "write one `{:nopats e}` per excluded pattern",
+                    );
+                }
+                _ => {}
+            }
+        }
+        if attrs.iter().all(|a| a.name.as_str() == "verified_under" || a.args.iter().all(|x| matches!(x, AttrArg::String(..)))) {
+            return;
+        }
+        let saved = self.ctx;
+        self.ctx = Ctx { no_old: None, no_globals: None, spec: true, trigger: false };
+        for a in attrs.iter().filter(|a| a.name.as_str() != "verified_under") {
+            let optimize = matches!(a.name.as_str(), "minimize" | "maximize") && a.args.len() == 1;
+            for arg in &a.args {
+                if let AttrArg::Expr(x) = arg {
+                    let t = self.expr(x);
+                    if optimize && !matches!(t, Ty::Int | Ty::Real | Ty::Bv(_) | Ty::Error) {
+                        self.type_error(
+                            format!("the argument of `{{:{}}}` must be of type `int`, `real` or `bvN`, found `{t}`", a.name.name),
+                            x.span,
+                            "the value to optimize",
+                        );
+                    }
+                }
+            }
+        }
+        self.ctx = saved;
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Statements
+    // -----------------------------------------------------------------------------------------
+
+    /// Checks a body (`{ var ...; stmts }`) in the current scope (parameters declared).
+    pub fn body(&mut self, body: &Body) {
+        for decl in &body.locals {
+            self.attrs(&decl.attrs);
+            if let Some(a) = find_attr(&decl.attrs, "assumption")
+                .or_else(|| decl.vars.iter().find_map(|v| find_attr(&v.attrs, "assumption")))
+            {
+                self.report(Diagnostic::unsupported("assumption variables (`{:assumption}`) are not supported", a.span));
+            }
+            let tys = self.var_types(decl.vars.iter().map(|v| &v.ty));
+            for (v, ty) in decl.vars.iter().zip(tys) {
+                self.declare(&v.name, ty, LocalKind::Local);
+                self.attrs(&v.attrs);
+            }
+        }
+        let saved = self.ctx;
+        self.ctx = Ctx { no_old: Some("a `where` clause"), no_globals: None, spec: false, trigger: false };
+        for decl in &body.locals {
+            for v in &decl.vars {
+                if let Some(w) = &v.where_clause {
+                    self.expect_bool(w, "a `where` clause");
+                }
+            }
+        }
+        self.ctx = saved;
+        self.labels.clear();
+        self.collect_labels(&body.stmts);
+        self.stmts(&body.stmts);
+    }
+
+    fn collect_labels(&mut self, ss: &[Stmt]) {
+        for s in ss {
+            match &s.kind {
+                StmtKind::Label(l) => {
+                    if let Some(prev) = self.labels.get(&l.name) {
+                        let d = Diagnostic::type_error(format!("duplicate label `{}`", l.name), l.span)
+                            .with_label("declared again here")
+                            .with_related(*prev, "first declared here");
+                        self.report(d);
+                    } else {
+                        self.labels.insert(l.name.clone(), l.span);
+                    }
+                }
+                StmtKind::If { then, els, .. } => {
+                    self.collect_labels(then);
+                    let mut e = els.as_ref();
+                    while let Some(x) = e {
+                        match x {
+                            Else::Block(b) => {
+                                self.collect_labels(b);
+                                e = None;
+                            }
+                            Else::If(s) => {
+                                self.collect_labels(std::slice::from_ref(s));
+                                e = None;
+                            }
+                        }
+                    }
+                }
+                StmtKind::While { body, .. } | StmtKind::Block(body) => self.collect_labels(body),
+                _ => {}
+            }
+        }
+    }
+
+    fn stmts(&mut self, ss: &[Stmt]) {
+        let mut pending = 0usize;
+        for s in ss {
+            if let StmtKind::Label(l) = &s.kind {
+                self.enclosing_labels.push(l.name.clone());
+                pending += 1;
+                continue;
+            }
+            // Labels written right before a structured statement name it (targets of `break L`).
+            let structured = matches!(s.kind, StmtKind::If { .. } | StmtKind::While { .. } | StmtKind::Block(_));
+            if !structured {
+                let n = self.enclosing_labels.len();
+                self.enclosing_labels.truncate(n - pending);
+                pending = 0;
+            }
+            self.stmt(s);
+            let n = self.enclosing_labels.len();
+            self.enclosing_labels.truncate(n - pending);
+            pending = 0;
+        }
+        let n = self.enclosing_labels.len();
+        self.enclosing_labels.truncate(n - pending);
+    }
+
+    fn with_ctx(&mut self, ctx: Ctx, f: impl FnOnce(&mut Self)) {
+        let saved = self.ctx;
+        self.ctx = ctx;
+        f(self);
+        self.ctx = saved;
+    }
+
+    fn spec_ctx(&self) -> Ctx {
+        Ctx { spec: true, ..self.ctx }
+    }
+
+    fn stmt(&mut self, s: &Stmt) {
+        match &s.kind {
+            StmtKind::Label(_) => {}
+            StmtKind::Assign { lhss, rhss } => self.assign(s, lhss, rhss),
+            StmtKind::Havoc(ids) => {
+                self.distinct_targets(ids.iter(), "havoc");
+                for id in ids {
+                    self.target(id, "havoc");
+                }
+            }
+            StmtKind::Assert { attrs, expr } | StmtKind::Assume { attrs, expr } => {
+                self.attrs(attrs);
+                let what = if matches!(s.kind, StmtKind::Assert { .. }) { "an assertion" } else { "an assumption" };
+                self.with_ctx(self.spec_ctx(), |c| c.expect_bool(expr, what));
+            }
+            StmtKind::Call { attrs, outs, proc, args } => {
+                self.attrs(attrs);
+                self.call_stmt(s, outs, proc, args);
+            }
+            StmtKind::Goto(targets) => {
+                for t in targets {
+                    if !self.labels.contains_key(&t.name) {
+                        self.type_error(
+                            format!("undeclared label `{}`", t.name),
+                            t.span,
+                            "no statement of this procedure has this label",
+                        );
+                    }
+                }
+            }
+            StmtKind::Return => {}
+            StmtKind::Break(label) => match label {
+                None if self.loop_depth == 0 => {
+                    self.type_error("`break` outside a loop", s.span, "`break;` must be inside a `while` loop");
+                }
+                Some(l) if !self.enclosing_labels.contains(&l.name) => {
+                    self.type_error(
+                        format!("break label `{}` does not name an enclosing statement", l.name),
+                        l.span,
+                        "`break L;` needs `L:` right before an enclosing `if` or `while`",
+                    );
+                }
+                _ => {}
+            },
+            StmtKind::If { cond, then, els } => {
+                if let Some(c) = cond {
+                    self.expect_bool(c, "the condition of `if`");
+                }
+                self.stmts(then);
+                let mut e = els.as_ref();
+                while let Some(x) = e {
+                    match x {
+                        Else::Block(b) => {
+                            self.stmts(b);
+                            e = None;
+                        }
+                        Else::If(s) => {
+                            self.stmt(s);
+                            e = None;
+                        }
+                    }
+                }
+            }
+            StmtKind::While { cond, invariants, body } => {
+                if let Some(c) = cond {
+                    self.expect_bool(c, "the condition of `while`");
+                }
+                for inv in invariants {
+                    self.attrs(&inv.attrs);
+                    self.with_ctx(self.spec_ctx(), |c| c.expect_bool(&inv.expr, "a loop invariant"));
+                }
+                self.loop_depth += 1;
+                self.stmts(body);
+                self.loop_depth -= 1;
+            }
+            StmtKind::Barrier { attrs, invariants } => {
+                self.attrs(attrs);
+                for inv in invariants {
+                    self.attrs(&inv.attrs);
+                    self.with_ctx(self.spec_ctx(), |c| c.expect_bool(&inv.expr, "a barrier invariant"));
+                }
+            }
+            StmtKind::Block(ss) => self.stmts(ss),
+            StmtKind::Vector(v) => match v {
+                VectorStmt::Assign { lhss, rhss } => self.assign(s, lhss, rhss),
+                VectorStmt::Havoc(ids) => {
+                    self.distinct_targets(ids.iter(), "havoc");
+                    for id in ids {
+                        self.target(id, "havoc");
+                    }
+                }
+                VectorStmt::Psi { lhs, rhs } => self.assign(s, std::slice::from_ref(lhs), std::slice::from_ref(rhs)),
+                VectorStmt::Assume(e) => self.with_ctx(self.spec_ctx(), |c| c.expect_bool(e, "an assumption")),
+                VectorStmt::Assert(e) => self.with_ctx(self.spec_ctx(), |c| c.expect_bool(e, "an assertion")),
+            },
+        }
+    }
+
+    /// Reports a variable named twice among the targets of one statement.
+    fn distinct_targets<'i>(&mut self, ids: impl Iterator<Item = &'i Ident>, what: &str) {
+        let mut seen: Vec<&Ident> = Vec::new();
+        for id in ids {
+            if let Some(prev) = seen.iter().find(|p| p.name == id.name) {
+                let d = Diagnostic::type_error(format!("variable `{}` is assigned twice by one {what}", id.name), id.span)
+                    .with_label("assigned again here")
+                    .with_related(prev.span, "first assigned here");
+                self.report(d);
+            } else {
+                seen.push(id);
+            }
+        }
+    }
+
+    /// A variable that a statement writes: must be a mutable variable; a global must be in the
+    /// procedure's modifies clause (unless modifies clauses are inferred). Returns its type.
+    fn target(&mut self, id: &Ident, what: &str) -> Ty {
+        match self.lookup(&id.name) {
+            None => self.var(id),
+            Some(VarRef::Bound(t)) => {
+                self.type_error(format!("cannot {what} bound variable `{}`", id.name), id.span, "bound variables are immutable");
+                t
+            }
+            Some(VarRef::Local(t, LocalKind::In)) => {
+                self.type_error(
+                    format!("cannot {what} in-parameter `{}`", id.name),
+                    id.span,
+                    "in-parameters are immutable; copy it into a local variable",
+                );
+                t
+            }
+            Some(VarRef::Local(t, _)) => t,
+            Some(VarRef::Global(g)) => {
+                if let GlobalKind::Const { .. } = g.kind {
+                    self.type_error(format!("cannot {what} constant `{}`", id.name), id.span, "constants are immutable");
+                } else if let Some(m) = &self.modifies {
+                    if !m.contains(&id.name) {
+                        let d = Diagnostic::type_error(
+                            format!(
+                                "global variable `{}` is modified but not in the modifies clause of `{}`",
+                                id.name, self.proc_name
+                            ),
+                            id.span,
+                        )
+                        .with_label(format!("add `modifies {};` to procedure `{}`", id.name, self.proc_name));
+                        self.report(d);
+                    }
+                }
+                g.ty.clone()
+            }
+        }
+    }
+
+    fn assign(&mut self, s: &Stmt, lhss: &[Lhs], rhss: &[Expr]) {
+        self.distinct_targets(lhss.iter().map(|l| &l.var), "parallel assignment");
+        let mut tys = Vec::with_capacity(lhss.len());
+        for l in lhss {
+            let mut t = self.target(&l.var, "assign to");
+            for idx in &l.indices {
+                t = self.select(&t, idx, l.var.span, l.span);
+            }
+            tys.push(t);
+        }
+        if lhss.len() != rhss.len() {
+            for r in rhss {
+                self.expr(r);
+            }
+            self.type_error(
+                format!("{} left-hand side{} but {} right-hand side{}", lhss.len(), plural_s(lhss.len()), rhss.len(), plural_s(rhss.len())),
+                s.span,
+                "a parallel assignment needs as many values as targets",
+            );
+            return;
+        }
+        for (k, (r, t)) in rhss.iter().zip(&tys).enumerate() {
+            let name = &lhss[k].var.name;
+            self.expect(r, t, || format!("assigned to `{name}`"));
+        }
+    }
+
+    fn call_stmt(&mut self, s: &Stmt, outs: &[Ident], proc: &Ident, args: &[Expr]) {
+        let env = self.env;
+        let Some(pi) = env.procedure(&proc.name) else {
+            for a in args {
+                self.expr(a);
+            }
+            for o in outs {
+                self.target(o, "assign to");
+            }
+            let label = if env.function(&proc.name).is_some() {
+                "this is a function: use it in an expression"
+            } else {
+                "no procedure of this name is declared"
+            };
+            self.type_error(format!("call to undeclared procedure `{}`", proc.name), proc.span, label);
+            return;
+        };
+        if pi.ins.len() != args.len() {
+            for a in args {
+                self.expr(a);
+            }
+            self.type_error(
+                format!("procedure `{}` takes {} argument{}, found {}", proc.name, pi.ins.len(), plural_s(pi.ins.len()), args.len()),
+                s.span,
+                "wrong number of arguments",
+            );
+        } else {
+            for (a, (pn, pt)) in args.iter().zip(&pi.ins) {
+                self.expect(a, pt, || format!("argument `{pn}` of `{}`", proc.name));
+            }
+        }
+        self.distinct_targets(outs.iter(), "call");
+        if pi.outs.len() != outs.len() {
+            for o in outs {
+                self.target(o, "assign to");
+            }
+            self.type_error(
+                format!(
+                    "procedure `{}` returns {} value{}, but the call receives {}",
+                    proc.name,
+                    pi.outs.len(),
+                    plural_s(pi.outs.len()),
+                    outs.len()
+                ),
+                s.span,
+                "wrong number of result variables",
+            );
+        } else {
+            for (o, (pn, pt)) in outs.iter().zip(&pi.outs) {
+                let t = self.target(o, "assign to");
+                if !t.compatible(pt) {
+                    self.mismatch(o.span, pt, &t, format!("receives out-parameter `{pn}` of `{}`", proc.name));
+                }
+            }
+        }
+        if let Some(m) = &self.modifies {
+            let missing: Vec<&Name> =
+                pi.modifies.iter().filter(|g| !m.contains(*g) && env.global_var(g).is_some()).collect();
+            if !missing.is_empty() {
+                let list = missing.iter().map(|g| format!("`{g}`")).collect::<Vec<_>>().join(", ");
+                let d = Diagnostic::type_error(
+                    format!(
+                        "call to `{}` modifies {list}, which the modifies clause of `{}` does not include",
+                        proc.name, self.proc_name
+                    ),
+                    s.span,
+                )
+                .with_label(format!("`{}` may modify {list}", proc.name));
+                self.report(d);
+            }
+        }
+    }
+}
+
+fn numeric_or_error(t: &Ty) -> bool {
+    matches!(t, Ty::Int | Ty::Real | Ty::Error)
+}
+
+fn bv_or_error(t: &Ty) -> bool {
+    matches!(t, Ty::Bv(_) | Ty::Error)
+}
+
+fn plural_s(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+fn indices(n: usize) -> &'static str {
+    if n == 1 {
+        "index"
+    } else {
+        "indices"
+    }
+}
+
+/// Marks which of `bound` occur free in `e`.
+fn mentions(e: &Expr, bound: &[(Name, Ty)], seen: &mut [bool]) {
+    match &e.kind {
+        ExprKind::Var(id) => {
+            if let Some(i) = bound.iter().position(|(n, _)| *n == id.name) {
+                seen[i] = true;
+            }
+        }
+        ExprKind::BoolLit(_) | ExprKind::IntLit(_) | ExprKind::RealLit(_) | ExprKind::BvLit { .. } => {}
+        ExprKind::Old(a) | ExprKind::Unary(_, a) | ExprKind::Extract(a, _, _) | ExprKind::Coerce(a, _) => {
+            mentions(a, bound, seen)
+        }
+        ExprKind::Binary(_, a, b) => {
+            mentions(a, bound, seen);
+            mentions(b, bound, seen);
+        }
+        ExprKind::Call(_, args) => args.iter().for_each(|a| mentions(a, bound, seen)),
+        ExprKind::Select(m, idx) => {
+            mentions(m, bound, seen);
+            idx.iter().for_each(|a| mentions(a, bound, seen));
+        }
+        ExprKind::Store(m, idx, v) => {
+            mentions(m, bound, seen);
+            idx.iter().for_each(|a| mentions(a, bound, seen));
+            mentions(v, bound, seen);
+        }
+        ExprKind::IfThenElse(c, a, b) => {
+            mentions(c, bound, seen);
+            mentions(a, bound, seen);
+            mentions(b, bound, seen);
+        }
+        ExprKind::Quant(q) => mentions(&q.body, bound, seen),
+    }
+}
+
+/// The type of an expression whose free variables are globals of `env` or given by `locals`
+/// (parameters and locals of the enclosing implementation). `None` if the expression does not
+/// type-check. All contexts are allowed (`old`, built-ins): this is for passes and the
+/// interpreter, which work on checked programs.
+pub fn type_of(env: &GlobalEnv, locals: &impl Fn(&str) -> Option<Ty>, e: &Expr) -> Option<Ty> {
+    let mut c = Checker::new(env);
+    c.quiet = true;
+    c.external = Some(locals);
+    c.ctx = Ctx::ATTR;
+    let t = c.expr(e);
+    (c.errors == 0).then_some(t)
+}

@@ -1,0 +1,68 @@
+//! The incremental database reports exactly what the batch front end reports
+//! (`parse_program` then `check_program`), on a sample of the corpus — including the files with
+//! syntax and type errors.
+
+use ivl::check::check_program;
+use ivl::db::{file_diagnostics, file_program, Database};
+use ivl::diag::Diagnostic;
+use ivl::parser::parse_program;
+use std::path::{Path, PathBuf};
+
+fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "bpl") {
+            out.push(p);
+        }
+    }
+}
+
+fn normalized(mut ds: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    ds.sort_by(|a, b| {
+        (a.primary.span.start, a.primary.span.end, &a.message).cmp(&(
+            b.primary.span.start,
+            b.primary.span.end,
+            &b.message,
+        ))
+    });
+    ds.dedup();
+    ds
+}
+
+#[test]
+fn database_agrees_with_batch_front_end() {
+    if !Path::new("/work/corpus").exists() {
+        eprintln!("skipped: /work/corpus does not exist");
+        return;
+    }
+    let mut all = Vec::new();
+    files(Path::new("/work/corpus/boogie/Test/test0"), &mut all);
+    files(Path::new("/work/corpus/boogie/Test/test1"), &mut all);
+    let mut gpu = Vec::new();
+    files(Path::new("/work/corpus/gpu"), &mut gpu);
+    gpu.sort();
+    all.extend(gpu.into_iter().step_by(25));
+    let db = Database::new();
+    let (mut with_errors, mut compared) = (0, 0);
+    for f in &all {
+        let Ok(text) = std::fs::read_to_string(f) else { continue };
+        let (program, mut batch) = parse_program(&text);
+        batch.extend(check_program(&program));
+        let file = db.add_file(f.display().to_string(), text);
+        let incremental = file_diagnostics(&db, file).clone();
+        assert_eq!(normalized(batch.clone()), normalized(incremental), "{}", f.display());
+        assert_eq!(
+            **file_program(&db, file),
+            program,
+            "{}: file_program differs from parse_program",
+            f.display()
+        );
+        with_errors += !batch.is_empty() as usize;
+        compared += 1;
+    }
+    eprintln!("compared {compared} files, {with_errors} with diagnostics");
+    assert!(compared > 90 && with_errors > 10);
+}

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs the system packages kivl builds against (Debian): the Z3 library and headers
+# (the `z3` crate links the system libz3), the z3 binary, and libclang (bindgen generates the
+# Z3 bindings from the installed z3.h). Does nothing when they are present.
+set -euo pipefail
+missing=()
+for pkg in libz3-dev z3 libclang-dev; do
+  dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q "${missing[@]}"
+fi
+command -v cargo >/dev/null || { echo "setup: cargo not found; install Rust (rustup) first" >&2; exit 1; }

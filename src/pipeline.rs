@@ -1,0 +1,250 @@
+//! The one place where kivl's pipeline is assembled.
+//!
+//! ```text
+//! source ─ parse ─ resolve/type-check ─ prelude ─ modifies inference ─┬─ (plain Boogie) ─ desugar ─ passify ─ WP ─ Z3
+//!                  (salsa database)                                   └─ (kernel) ─ GPU passes ─ two-thread program ─┘
+//! ```
+//!
+//! Every stage is a function from program to program; `kivl transform --emit STAGE` prints the
+//! output of any of them as `.kbpl`.
+
+use crate::report::{FileReport, Verdict};
+use crate::KernelArgs;
+use ivl::ast::Program;
+use ivl::diag::{Diagnostic, ErrorKind, SourceFile};
+use std::path::Path;
+
+/// The stages `kivl transform --emit` can print.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Stage {
+    /// The program as parsed (a round trip through the printer).
+    Parsed,
+    /// After resolution and type checking, with the GPU prelude added and modifies inferred.
+    Checked,
+    /// Calls desugared or inlined, loops cut: the acyclic block form the VC is built from.
+    Desugared,
+    /// Single-assignment form.
+    Passified,
+    /// The verification conditions as SMT-LIB (not .kbpl).
+    Vc,
+}
+
+pub struct VerifyConfig {
+    pub houdini: bool,
+    pub print_assignment: bool,
+    pub timeout_secs: u64,
+    pub jobs: usize,
+    pub error_limit: usize,
+    pub kernel: KernelArgs,
+}
+
+/// Reads a file; an unreadable file is an invalid input with a diagnostic.
+pub(crate) fn read_source(path: &Path) -> Result<SourceFile, FileReport> {
+    let name = path.display().to_string();
+    match std::fs::read(path) {
+        Ok(bytes) => match String::from_utf8(bytes) {
+            Ok(text) => Ok(SourceFile::new(name, text)),
+            Err(e) => {
+                let at = e.utf8_error().valid_up_to();
+                let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
+                let d = Diagnostic::syntax("the file is not valid UTF-8", ivl::ast::Span::new(at, at + 1));
+                Err(FileReport::invalid(SourceFile::new(name, text), vec![d]))
+            }
+        },
+        Err(e) => {
+            let d = Diagnostic::syntax(format!("cannot read `{name}`: {e}"), ivl::ast::Span::DUMMY);
+            Err(FileReport::invalid(SourceFile::new(name, String::new()), vec![d]))
+        }
+    }
+}
+
+/// Parse, resolve and type-check: the front end, on the salsa database.
+fn front_end(source: &SourceFile) -> Result<Program, Vec<Diagnostic>> {
+    let (program, mut diags) = ivl::parser::parse_program(&source.text);
+    if diags.is_empty() {
+        diags = ivl::check::check_program(&program);
+    }
+    if diags.is_empty() {
+        Ok(program)
+    } else {
+        diags.sort_by_key(|d| (d.primary.span.start, d.kind));
+        Err(diags)
+    }
+}
+
+/// The program every later stage starts from: checked, with the GPU prelude and inferred
+/// modifies clauses.
+pub(crate) fn checked_program(source: &SourceFile) -> Result<Program, Vec<Diagnostic>> {
+    let program = front_end(source)?;
+    let program = ivl::prelude::with_prelude(program);
+    Ok(ivl::modifies::infer_modifies(&program))
+}
+
+pub fn check_file(path: &Path) -> FileReport {
+    let source = match read_source(path) {
+        Ok(s) => s,
+        Err(r) => return r,
+    };
+    match front_end(&source) {
+        Ok(_) => FileReport::new(source, Verdict::Verified, Vec::new()),
+        Err(diags) => FileReport::invalid(source, diags),
+    }
+}
+
+/// `(verified, errors)` counted like Boogie's closing line: implementations verified, and
+/// errors reported.
+pub fn counts(r: &FileReport) -> (usize, usize) {
+    let verified = r.extra.get("verified").and_then(|v| v.as_u64()).unwrap_or(0) as usize;
+    (verified, r.errors.iter().filter(|d| !d.kind.is_input_error()).count())
+}
+
+pub fn verify_file(path: &Path, cfg: &VerifyConfig) -> FileReport {
+    let source = match read_source(path) {
+        Ok(s) => s,
+        Err(r) => return r,
+    };
+    let program = match checked_program(&source) {
+        Ok(p) => p,
+        Err(diags) => return FileReport::invalid(source, diags),
+    };
+    if let Some(d) = unsupported_kernel(&program) {
+        return FileReport::invalid(source, vec![d]);
+    }
+    let opts = vcgen::engine::VerifyOptions {
+        jobs: cfg.jobs,
+        timeout_secs: Some(cfg.timeout_secs),
+        houdini: cfg.houdini,
+        print_assignment: cfg.print_assignment,
+        error_limit: cfg.error_limit,
+    };
+    let result = vcgen::engine::verify_program(&program, &opts);
+    engine_report(source, result, cfg.print_assignment)
+}
+
+/// Turns the engine's per-implementation results into a file report.
+fn engine_report(source: SourceFile, result: vcgen::engine::ProgramResult, print_assignment: bool) -> FileReport {
+    use vcgen::engine::Outcome;
+    let mut errors = Vec::new();
+    let mut verified = 0usize;
+    let mut inconclusive = false;
+    let mut per_impl = Vec::new();
+    for imp in &result.impls {
+        let status = match &imp.outcome {
+            Outcome::Verified => {
+                verified += 1;
+                "verified".to_string()
+            }
+            Outcome::Errors(ds) => {
+                errors.extend(ds.iter().cloned());
+                "errors".to_string()
+            }
+            Outcome::Inconclusive(reason) => {
+                inconclusive = true;
+                let d = Diagnostic::new(
+                    ErrorKind::Timeout,
+                    format!("verification of `{}` was inconclusive: {reason}", imp.name),
+                    imp.span,
+                );
+                errors.push(d);
+                "inconclusive".to_string()
+            }
+        };
+        per_impl.push(serde_json::json!({ "name": imp.name.as_str(), "outcome": status }));
+    }
+    let verdict = if errors.iter().any(|d| d.kind != ErrorKind::Timeout) {
+        Verdict::Errors
+    } else if inconclusive {
+        Verdict::Inconclusive
+    } else {
+        Verdict::Verified
+    };
+    let mut report = FileReport::new(source, verdict, errors);
+    report.extra.insert("verified".into(), verified.into());
+    report.extra.insert("implementations".into(), per_impl.into());
+    if let Some(h) = &result.houdini {
+        report.extra.insert(
+            "houdini".into(),
+            serde_json::json!({ "candidates": h.candidates.len(), "kept": h.kept, "rounds": h.rounds }),
+        );
+        report.info.push(format!("houdini: {} candidates, {} kept", h.candidates.len(), h.kept));
+        if print_assignment {
+            report.info.push(h.format_assignment().trim_end().to_string());
+        }
+    }
+    report
+}
+
+/// Kernels are verified by the two-thread reduction; until a kernel goes through it, kivl says
+/// so instead of verifying the kernel as a sequential program (which would miss races).
+/// GPUVerify's output, which is already a two-thread program, is verified as plain Boogie.
+fn unsupported_kernel(program: &Program) -> Option<Diagnostic> {
+    use ivl::ast::{has_attr, DeclKind};
+    if is_two_thread_program(program) {
+        return None;
+    }
+    program.decls.iter().find_map(|d| match &d.kind {
+        DeclKind::Procedure(p) if has_attr(&p.attrs, "kernel") => Some(
+            Diagnostic::unsupported(
+                "verifying GPU kernels (race and divergence freedom) is not implemented yet",
+                p.name.span,
+            )
+            .with_label("this kernel"),
+        ),
+        _ => None,
+    })
+}
+
+/// GPUVerify's output is already reduced to two threads: it declares each thread-identity
+/// constant once per modelled thread (`local_id_x$1`, `local_id_x$2`) and instruments races
+/// itself (`{:race_checking}` variables). Such a program is verified as plain Boogie.
+pub fn is_two_thread_program(program: &Program) -> bool {
+    use ivl::ast::{has_attr, DeclKind};
+    let mut local_id_x = 0;
+    for d in &program.decls {
+        match &d.kind {
+            DeclKind::Const(c) if has_attr(&c.attrs, "local_id_x") => local_id_x += c.names.len(),
+            DeclKind::Var(v) if has_attr(&v.attrs, "race_checking") => return true,
+            _ => {}
+        }
+    }
+    local_id_x >= 2
+}
+
+pub fn transform_file(path: &Path, stage: Stage, _kernel: &KernelArgs) -> Result<String, FileReport> {
+    let source = read_source(path)?;
+    let fail = |source: SourceFile, diags| FileReport::invalid(source, diags);
+    let text = match stage {
+        Stage::Parsed => {
+            let (program, diags) = ivl::parser::parse_program(&source.text);
+            if !diags.is_empty() {
+                return Err(fail(source, diags));
+            }
+            ivl::printer::print_program(&program)
+        }
+        Stage::Checked => match checked_program(&source) {
+            Ok(p) => ivl::printer::print_program(&p),
+            Err(d) => return Err(fail(source, d)),
+        },
+        Stage::Desugared | Stage::Passified | Stage::Vc => {
+            let program = match checked_program(&source) {
+                Ok(p) => p,
+                Err(d) => return Err(fail(source, d)),
+            };
+            let emitted = match stage {
+                Stage::Desugared => vcgen::desugar::prepare(&program).map(|inputs| {
+                    let mut out = program.clone();
+                    out.decls.retain(|d| !matches!(d.kind, ivl::ast::DeclKind::Implementation(_)));
+                    out.decls.extend(inputs.iter().map(|v| v.imp.to_decl()));
+                    ivl::printer::print_program(&out)
+                }),
+                Stage::Passified => vcgen::engine::emit_stage(&program, vcgen::engine::EmitStage::Passified),
+                _ => vcgen::engine::emit_stage(&program, vcgen::engine::EmitStage::Vc),
+            };
+            match emitted {
+                Ok(text) => text,
+                Err(d) => return Err(fail(source, d)),
+            }
+        }
+    };
+    Ok(text)
+}

@@ -1,0 +1,509 @@
+//! Desugaring: from a checked program to one acyclic, call-free block body per implementation
+//! to verify — the input of passification and weakest preconditions (Barnett & Leino, "Weakest-
+//! precondition of unstructured programs", 2005; Boogie 2.4.1's `VCGen`).
+//!
+//! [`prepare`] runs, for every implementation that is verified, the passes of Boogie's order:
+//!
+//! 1. **lower** ([`ivl::lower`]) structured statements to basic blocks;
+//! 2. **inline** ([`inline`]) calls of procedures with `{:inline N}` N levels deep (Boogie's
+//!    default `/inline:assume`: a call beyond the depth becomes `assume false`);
+//! 3. **contracts** ([`contracts`]): a new entry block assumes the `requires` (free or not) and
+//!    snapshots the pre-state; every `return` block asserts the non-free `ensures`;
+//! 4. **loops** ([`loops`]): check reducibility, then cut every back edge — the leading asserts
+//!    of each loop header are its invariants, checked on entry, assumed after havocking the loop
+//!    targets, and checked again at the end of each latch, after which the path stops;
+//! 5. **calls** ([`calls`]): each remaining call becomes `assert requires; havoc outs, modifies;
+//!    assume ensures` (after loop cutting, as in Boogie, so that a call never adds leading
+//!    asserts to a loop header);
+//! 6. unreachable blocks are removed.
+//!
+//! Conventions of the output ([`VcInput::imp`]):
+//! - every check is an explicit `assert` whose `{:check "KIND"}` attribute is a KBPL.md §3 error
+//!   kind (`assertion` when absent, `precondition`, `postcondition`, `invariant-entry`,
+//!   `invariant-maintained`) and whose `{:related_span S, E}` points at the violated clause; the
+//!   assert's own span is where the check happens (the call, the `return`, the invariant);
+//!   the source's own attributes (`{:candidate}`, `{:race}`, `{:tag ..}`, …) are kept after them;
+//! - `return` carries no implicit check; `assume false` ends the paths that cut back edges;
+//! - **`old` is gone.** The pre-state is named by snapshot locals assigned at the entry,
+//!   `old$g := g`, one per global `g` that occurs under `old` in the body or the `ensures`; every
+//!   `old(e)` is rewritten to `e` with those globals replaced by their snapshots (module [`old`]).
+//!   Calls and inlined bodies snapshot their own pre-states the same way;
+//! - no `call`, no structured statement; `barrier` statements are left for the caller (the GPU
+//!   passes remove them before verification; loop cutting treats one as modifying every global);
+//! - generated names use `$` (`old$g`, `inline$P$0$x`, `call$2$old$g`, …) and never clash with
+//!   existing names; new variables are added to [`ivl::blocks::BlockImpl::locals`].
+//!
+//! Implementations that are only inlined (`{:inline N}` on the procedure or the implementation,
+//! as Boogie does under `/inline:assume`) or marked `{:verify false}` are not verified, and
+//! neither are procedures without a body.
+
+pub mod calls;
+pub mod contracts;
+pub mod inline;
+pub mod loops;
+pub mod names;
+pub mod old;
+
+use ivl::ast::*;
+use ivl::blocks::BlockImpl;
+use ivl::diag::Diagnostic;
+use names::Fresh;
+use std::collections::{HashMap, HashSet};
+
+/// One implementation to verify, desugared.
+#[derive(Clone, Debug)]
+pub struct VcInput {
+    /// Acyclic, call-free, `old`-free; entry first.
+    pub imp: BlockImpl,
+    /// Its procedure (without a body).
+    pub proc: ProcedureDecl,
+}
+
+/// The last pass to run (for `kivl transform` and for tests of single passes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Stage {
+    Lowered,
+    Inlined,
+    Contracts,
+    LoopsCut,
+    Calls,
+}
+
+#[derive(Clone, Debug)]
+pub struct DesugarOptions {
+    /// Remove `{:candidate}` contracts, invariants and asserts first (KBPL.md §2: without
+    /// `--houdini` candidates are ignored).
+    pub drop_candidates: bool,
+    /// Stop after this pass (the result is then not necessarily acyclic or call-free).
+    pub stop_after: Stage,
+}
+
+impl Default for DesugarOptions {
+    fn default() -> Self {
+        DesugarOptions { drop_candidates: false, stop_after: Stage::Calls }
+    }
+}
+
+/// Desugars every implementation to verify. Diagnostics of all implementations are collected.
+pub fn prepare(program: &Program) -> Result<Vec<VcInput>, Vec<Diagnostic>> {
+    prepare_with_options(program, &DesugarOptions::default())
+}
+
+pub fn prepare_with_options(program: &Program, opts: &DesugarOptions) -> Result<Vec<VcInput>, Vec<Diagnostic>> {
+    let dropped;
+    let program = if opts.drop_candidates {
+        dropped = drop_candidates(program);
+        &dropped
+    } else {
+        program
+    };
+    // GPUVerify's output relies on Boogie's /doModSetAnalysis (KBPL.md §1).
+    let inferred;
+    let program = if program.procedures().any(|p| has_attr(&p.attrs, "kernel")) {
+        inferred = ivl::modifies::infer_modifies(program);
+        &inferred
+    } else {
+        program
+    };
+    let ctx = Context::new(program)?;
+    let mut out = Vec::new();
+    let mut diags = Vec::new();
+    for (proc, body) in ctx.to_verify() {
+        match prepare_one(&ctx, proc, body, opts) {
+            Ok(v) => out.push(v),
+            Err(mut d) => diags.append(&mut d),
+        }
+    }
+    if diags.is_empty() {
+        Ok(out)
+    } else {
+        Err(diags)
+    }
+}
+
+/// The program with every verified implementation replaced by its desugared block form and
+/// the other implementations removed (`kivl transform --emit desugared`).
+pub fn desugared_program(program: &Program, opts: &DesugarOptions) -> Result<Program, Vec<Diagnostic>> {
+    let inputs = prepare_with_options(program, opts)?;
+    let mut decls: Vec<Decl> = program
+        .decls
+        .iter()
+        .filter(|d| !matches!(d.kind, DeclKind::Implementation(_)))
+        .map(|d| match &d.kind {
+            DeclKind::Procedure(p) if p.body.is_some() => {
+                Decl { kind: DeclKind::Procedure(ProcedureDecl { body: None, ..p.clone() }), span: d.span }
+            }
+            _ => d.clone(),
+        })
+        .collect();
+    decls.extend(inputs.iter().map(|v| v.imp.to_decl()));
+    Ok(Program { decls })
+}
+
+/// What the passes need to know about the program.
+pub struct Context<'p> {
+    pub program: &'p Program,
+    procs: HashMap<Name, &'p ProcedureDecl>,
+    /// The body used when a procedure is inlined or verified: its first implementation, or
+    /// the procedure's own body.
+    bodies: HashMap<Name, BodySource<'p>>,
+    /// Global variables (type and `where` clause).
+    globals: HashMap<Name, &'p TypedIdent>,
+    /// Every top-level name: generated names avoid them.
+    top_names: HashSet<Name>,
+    /// Names of global variables and constants (locals must not shadow them).
+    global_values: HashSet<Name>,
+    /// Inlinable procedures (positive or zero depth) lowered once.
+    inline_bodies: HashMap<Name, BlockImpl>,
+}
+
+#[derive(Clone, Copy)]
+pub enum BodySource<'p> {
+    Implementation(&'p ImplementationDecl),
+    Procedure(&'p ProcedureDecl),
+}
+
+impl<'p> Context<'p> {
+    pub fn new(program: &'p Program) -> Result<Context<'p>, Vec<Diagnostic>> {
+        let mut procs = HashMap::new();
+        let mut bodies = HashMap::new();
+        let mut globals = HashMap::new();
+        let mut top_names = HashSet::new();
+        let mut global_values = HashSet::new();
+        let mut diags = Vec::new();
+        for d in &program.decls {
+            match &d.kind {
+                DeclKind::Procedure(p) => {
+                    procs.insert(p.name.name.clone(), p);
+                    if p.body.is_some() {
+                        bodies.entry(p.name.name.clone()).or_insert(BodySource::Procedure(p));
+                    }
+                    top_names.insert(p.name.name.clone());
+                }
+                DeclKind::Implementation(i) => {
+                    bodies.entry(i.name.name.clone()).or_insert(BodySource::Implementation(i));
+                }
+                DeclKind::Var(v) => {
+                    for x in &v.vars {
+                        globals.insert(x.name.name.clone(), x);
+                        top_names.insert(x.name.name.clone());
+                        global_values.insert(x.name.name.clone());
+                    }
+                }
+                DeclKind::Const(c) => {
+                    top_names.extend(c.names.iter().map(|n| n.name.clone()));
+                    global_values.extend(c.names.iter().map(|n| n.name.clone()));
+                }
+                DeclKind::Function(f) => {
+                    top_names.insert(f.name.name.clone());
+                }
+                DeclKind::Type(t) => {
+                    top_names.insert(t.name.name.clone());
+                }
+                DeclKind::Axiom(_) => {}
+            }
+        }
+        for imp in program.implementations() {
+            if !procs.contains_key(&imp.name.name) {
+                diags.push(Diagnostic::type_error(
+                    format!("implementation of undeclared procedure `{}`", imp.name.name),
+                    imp.name.span,
+                ));
+            }
+        }
+        let mut ctx = Context { program, procs, bodies, globals, top_names, global_values, inline_bodies: HashMap::new() };
+        let inlinable: Vec<Name> =
+            ctx.bodies.keys().filter(|n| ctx.inline_depth(n).is_some()).cloned().collect();
+        for name in inlinable {
+            match ctx.lower_source(ctx.bodies[&name]) {
+                Ok(b) => {
+                    ctx.inline_bodies.insert(name, b);
+                }
+                Err(mut d) => diags.append(&mut d),
+            }
+        }
+        if diags.is_empty() {
+            Ok(ctx)
+        } else {
+            Err(diags)
+        }
+    }
+
+    pub fn procedure(&self, name: &str) -> Option<&'p ProcedureDecl> {
+        self.procs.get(name).copied()
+    }
+
+    pub fn global(&self, name: &str) -> Option<&'p TypedIdent> {
+        self.globals.get(name).copied()
+    }
+
+    /// Global variables in declaration order.
+    pub fn global_names(&self) -> Vec<Name> {
+        let mut out = Vec::new();
+        for d in &self.program.decls {
+            if let DeclKind::Var(v) = &d.kind {
+                out.extend(v.vars.iter().map(|x| x.name.name.clone()));
+            }
+        }
+        out
+    }
+
+    pub fn fresh(&self) -> Fresh<'_> {
+        Fresh::new(&self.top_names)
+    }
+
+    /// `Some(N)` when calls of `proc` are inlined N levels deep: the procedure has a body and
+    /// an integer `{:inline N}` on the procedure (which wins, as in Boogie) or on its
+    /// implementation.
+    pub fn inline_depth(&self, proc: &str) -> Option<u64> {
+        let body = self.bodies.get(proc)?;
+        let p = self.procs.get(proc)?;
+        let int_attr = |attrs: &[Attribute]| match find_attr(attrs, "inline").and_then(|a| a.args.first()) {
+            Some(AttrArg::Expr(Expr { kind: ExprKind::IntLit(v), .. })) => u64::try_from(v).ok(),
+            _ => None,
+        };
+        let from_impl = match body {
+            BodySource::Implementation(i) => int_attr(&i.attrs),
+            BodySource::Procedure(_) => None,
+        };
+        int_attr(&p.attrs).or(from_impl)
+    }
+
+    /// The lowered body of an inlinable procedure.
+    pub fn inline_body(&self, proc: &str) -> Option<&BlockImpl> {
+        self.inline_bodies.get(proc)
+    }
+
+    fn lower_source(&self, src: BodySource<'p>) -> Result<BlockImpl, Vec<Diagnostic>> {
+        match src {
+            BodySource::Implementation(i) => ivl::lower::lower_body(i),
+            BodySource::Procedure(p) => ivl::lower::lower_procedure_body(p),
+        }
+    }
+
+    /// The implementations to verify, with their procedures, in program order.
+    pub fn to_verify(&self) -> Vec<(&'p ProcedureDecl, BodySource<'p>)> {
+        let mut out = Vec::new();
+        for d in &self.program.decls {
+            let (name, attrs, src) = match &d.kind {
+                DeclKind::Implementation(i) => (&i.name.name, &i.attrs, BodySource::Implementation(i)),
+                DeclKind::Procedure(p) if p.body.is_some() => (&p.name.name, &p.attrs, BodySource::Procedure(p)),
+                _ => continue,
+            };
+            let Some(proc) = self.procedure(name) else { continue };
+            let inline_only = |a: &[Attribute]| has_attr(a, "inline");
+            if inline_only(attrs) || inline_only(&proc.attrs) || self.inline_depth(name).is_some() {
+                continue;
+            }
+            if verify_false(attrs) || verify_false(&proc.attrs) {
+                continue;
+            }
+            out.push((proc, src));
+        }
+        out
+    }
+}
+
+/// `{:verify false}`.
+fn verify_false(attrs: &[Attribute]) -> bool {
+    matches!(
+        find_attr(attrs, "verify").and_then(|a| a.args.first()),
+        Some(AttrArg::Expr(Expr { kind: ExprKind::BoolLit(false), .. }))
+    )
+}
+
+/// Runs the passes on one implementation.
+pub fn prepare_one(
+    ctx: &Context,
+    proc: &ProcedureDecl,
+    src: BodySource,
+    opts: &DesugarOptions,
+) -> Result<VcInput, Vec<Diagnostic>> {
+    if !proc.type_params.is_empty() {
+        return Err(vec![Diagnostic::unsupported(
+            format!("polymorphic procedure `{}` is not supported", proc.name.name),
+            proc.name.span,
+        )]);
+    }
+    let mut imp = ctx.lower_source(src)?;
+    let mut fresh = ctx.fresh();
+    for x in imp.ins.iter().chain(&imp.outs).chain(&imp.locals) {
+        fresh.reserve(&x.name.name);
+    }
+    for b in &imp.blocks {
+        fresh.reserve(&b.label.name);
+    }
+    rename_shadowing(ctx, &mut imp, &mut fresh);
+    let proc_out = ProcedureDecl { body: None, ..proc.clone() };
+    let done = |mut imp: BlockImpl, fresh: &mut Fresh| {
+        rename_clashing_binders(ctx, &mut imp, fresh);
+        Ok(VcInput { imp, proc: proc_out.clone() })
+    };
+    if opts.stop_after == Stage::Lowered {
+        return done(imp, &mut fresh);
+    }
+    inline::inline_calls(ctx, &mut imp, &mut fresh)?;
+    ivl::cfg::remove_unreachable(&mut imp);
+    if opts.stop_after == Stage::Inlined {
+        return done(imp, &mut fresh);
+    }
+    contracts::add_contracts(ctx, proc, &mut imp, &mut fresh);
+    if opts.stop_after == Stage::Contracts {
+        return done(imp, &mut fresh);
+    }
+    loops::cut_loops(ctx, &mut imp, &mut fresh).map_err(|d| vec![d])?;
+    if opts.stop_after == Stage::LoopsCut {
+        return done(imp, &mut fresh);
+    }
+    calls::desugar_calls(ctx, &mut imp, &mut fresh)?;
+    ivl::cfg::remove_unreachable(&mut imp);
+    done(imp, &mut fresh)
+}
+
+/// Contracts and inlined code moved into a body may bind a name that is a variable there
+/// (`ensures (forall j: int :: ..)` in an implementation with a local `j`); Boogie and
+/// [`ivl::check`] reject a binder that redeclares a variable in scope. Such binders are renamed.
+fn rename_clashing_binders(ctx: &Context, imp: &mut BlockImpl, fresh: &mut Fresh) {
+    use ivl::visit::{Node, VisitMut};
+    struct Binders<'a, 'f, 'g> {
+        scope: HashSet<Name>,
+        globals: &'a HashSet<Name>,
+        bound: Vec<Name>,
+        fresh: &'f mut Fresh<'g>,
+    }
+    impl VisitMut for Binders<'_, '_, '_> {
+        fn visit_quantifier(&mut self, q: &mut Quantifier) {
+            let mut renaming = HashMap::new();
+            for v in &mut q.vars {
+                let n = &v.name.name;
+                if self.scope.contains(n) || self.globals.contains(n) || self.bound.contains(n) {
+                    let new = self.fresh.make(&format!("{n}$q"));
+                    renaming.insert(n.clone(), new.clone());
+                    v.name.name = new;
+                }
+            }
+            if !renaming.is_empty() {
+                for v in &mut q.vars {
+                    if let Some(w) = &mut v.where_clause {
+                        ivl::visit::rename_vars(w, &renaming);
+                    }
+                }
+                q.attrs.iter_mut().for_each(|a| ivl::visit::rename_vars(a, &renaming));
+                for t in &mut q.triggers {
+                    t.exprs.iter_mut().for_each(|e| ivl::visit::rename_vars(e, &renaming));
+                }
+                ivl::visit::rename_vars(&mut q.body, &renaming);
+            }
+            let depth = self.bound.len();
+            self.bound.extend(q.vars.iter().map(|v| v.name.name.clone()));
+            ivl::visit::walk_quantifier_mut(self, q);
+            self.bound.truncate(depth);
+        }
+    }
+    let scope = imp.ins.iter().chain(&imp.outs).chain(&imp.locals).map(|x| x.name.name.clone()).collect();
+    let mut b = Binders { scope, globals: &ctx.global_values, bound: Vec::new(), fresh };
+    for blk in &mut imp.blocks {
+        blk.stmts.accept_mut(&mut b);
+    }
+}
+
+/// Renames the formals and locals of `imp` that shadow a global variable or constant, so that
+/// contracts and inlined bodies that name the global cannot be captured by them (Boogie
+/// resolves names before inlining; we rename instead).
+fn rename_shadowing(ctx: &Context, imp: &mut BlockImpl, fresh: &mut Fresh) {
+    let mut renaming: HashMap<Name, Name> = HashMap::new();
+    for x in imp.ins.iter_mut().chain(imp.outs.iter_mut()).chain(imp.locals.iter_mut()) {
+        if ctx.global_values.contains(&x.name.name) {
+            let new = fresh.make(&format!("{}$local", x.name.name));
+            renaming.insert(x.name.name.clone(), new.clone());
+            x.name.name = new;
+        }
+    }
+    if renaming.is_empty() {
+        return;
+    }
+    for x in imp.ins.iter_mut().chain(imp.outs.iter_mut()).chain(imp.locals.iter_mut()) {
+        if let Some(w) = &mut x.where_clause {
+            ivl::visit::rename_vars(w, &renaming);
+        }
+    }
+    for b in &mut imp.blocks {
+        for s in &mut b.stmts {
+            ivl::visit::rename_vars(s, &renaming);
+            rename_targets(s, &renaming);
+        }
+    }
+}
+
+/// Renames the variables a simple statement writes (assignment targets, `havoc`, call outputs,
+/// vector statements); [`ivl::visit::rename_vars`] renames only the uses.
+pub fn rename_targets(s: &mut Stmt, renaming: &HashMap<Name, Name>) {
+    let r = |x: &mut Ident| {
+        if let Some(n) = renaming.get(&x.name) {
+            x.name = n.clone();
+        }
+    };
+    match &mut s.kind {
+        StmtKind::Assign { lhss, .. } => lhss.iter_mut().for_each(|l| r(&mut l.var)),
+        StmtKind::Havoc(xs) => xs.iter_mut().for_each(r),
+        StmtKind::Call { outs, .. } => outs.iter_mut().for_each(r),
+        StmtKind::Vector(v) => match v {
+            VectorStmt::Assign { lhss, .. } => lhss.iter_mut().for_each(|l| r(&mut l.var)),
+            VectorStmt::Havoc(xs) => xs.iter_mut().for_each(r),
+            VectorStmt::Psi { lhs, .. } => r(&mut lhs.var),
+            VectorStmt::Assume(_) | VectorStmt::Assert(_) => {}
+        },
+        _ => {}
+    }
+}
+
+/// The assume statements for the `where` clauses of variables that were just havocked (or are
+/// at the entry): `where_of` gives the clause of a name in scope.
+pub fn where_assumes(names: &[Name], where_of: &dyn Fn(&Name) -> Option<Expr>, span: Span) -> Vec<Stmt> {
+    names
+        .iter()
+        .filter_map(|n| where_of(n))
+        .map(|e| Stmt::new(StmtKind::Assume { attrs: Vec::new(), expr: e }, span))
+        .collect()
+}
+
+/// Removes `{:candidate}` contracts, loop invariants and asserts (candidates are ignored
+/// without Houdini, KBPL.md §2).
+pub fn drop_candidates(program: &Program) -> Program {
+    use ivl::visit::{Node, VisitMut};
+    fn retain(stmts: &mut Vec<Stmt>) {
+        stmts.retain(|s| !matches!(&s.kind, StmtKind::Assert { attrs, .. } if has_attr(attrs, "candidate")));
+    }
+    struct Drop;
+    impl VisitMut for Drop {
+        fn visit_stmt(&mut self, s: &mut Stmt) {
+            match &mut s.kind {
+                StmtKind::While { invariants, body, .. } => {
+                    invariants.retain(|i| !has_attr(&i.attrs, "candidate"));
+                    retain(body);
+                }
+                StmtKind::If { then, els, .. } => {
+                    retain(then);
+                    if let Some(Else::Block(b)) = els {
+                        retain(b);
+                    }
+                }
+                StmtKind::Block(b) => retain(b),
+                _ => {}
+            }
+            ivl::visit::walk_stmt_mut(self, s)
+        }
+        fn visit_body(&mut self, b: &mut Body) {
+            retain(&mut b.stmts);
+            ivl::visit::walk_body_mut(self, b)
+        }
+        fn visit_procedure_decl(&mut self, p: &mut ProcedureDecl) {
+            p.contracts.retain(|c| !has_attr(&c.attrs, "candidate"));
+            ivl::visit::walk_procedure_decl_mut(self, p)
+        }
+        fn visit_expr(&mut self, _e: &mut Expr) {}
+    }
+    let mut p = program.clone();
+    p.accept_mut(&mut Drop);
+    p
+}

@@ -1,0 +1,564 @@
+//! The verification engine: from a program to one verdict per implementation.
+//!
+//! Pipeline per implementation (Boogie's, see `crate::desugar` for the first half):
+//! desugar → [`crate::passify`] → [`crate::wp`] (linear-size VC) → [`crate::solver`] (Z3) →
+//! [`crate::report`] (diagnostics); with `houdini`, [`crate::houdini`] first fixes the values
+//! of the candidates and the final run assumes them.
+//!
+//! Parallelism: a dedicated rayon pool of `jobs` threads runs one *worker* per thread. Z3
+//! objects cannot leave the thread (and context) that made them, so each worker has its own
+//! Z3 context and program encoding, takes implementations from a shared counter, and keeps the
+//! solver of each implementation it took for the whole run: Houdini rounds and the final
+//! verification reuse it (the VC is asserted once). The calling thread coordinates: it sends
+//! each worker the assignment and the implementations of its own to check, and gathers plain
+//! Rust results, which are returned in program order whatever the schedule.
+
+use crate::desugar::{self, DesugarOptions};
+use crate::houdini::{self, Assignment, HoudiniStats, ImplRound};
+use crate::passify::{passify, Passive};
+use crate::report::failure_diagnostic;
+use crate::smt::Encoder;
+use crate::solver::{configure_z3, VcSolver};
+use crate::wp;
+use ivl::ast::*;
+use ivl::blocks::BlockImpl;
+use ivl::diag::{Diagnostic, ErrorKind};
+use std::collections::HashSet;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use z3::ast::Bool;
+
+#[derive(Clone, Debug)]
+pub struct VerifyOptions {
+    /// Worker threads (0: one per available core).
+    pub jobs: usize,
+    /// Time limit per solver check.
+    pub timeout_secs: Option<u64>,
+    /// Infer candidate annotations first (Boogie's `/contractInfer`).
+    pub houdini: bool,
+    /// Fill [`ProgramResult::assignment_text`] (Boogie's `/printAssignment`).
+    pub print_assignment: bool,
+    /// Failing assertions reported per implementation (Boogie's `/errorLimit`, default 5).
+    pub error_limit: usize,
+}
+
+impl Default for VerifyOptions {
+    fn default() -> Self {
+        VerifyOptions { jobs: 0, timeout_secs: None, houdini: false, print_assignment: false, error_limit: 5 }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub enum Outcome {
+    Verified,
+    /// Failing checks, at most `error_limit` of them.
+    Errors(Vec<Diagnostic>),
+    /// Timeout, solver unknown, or an internal error.
+    Inconclusive(String),
+}
+
+#[derive(Clone, Debug)]
+pub struct ImplResult {
+    pub name: String,
+    pub span: Span,
+    pub outcome: Outcome,
+    /// Wall time spent on this implementation (encoding and final checks; Houdini excluded).
+    pub time: Duration,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct ProgramResult {
+    /// In program order.
+    pub impls: Vec<ImplResult>,
+    pub houdini: Option<HoudiniStats>,
+    /// Input errors (desugaring or encoding): the program is invalid and nothing was verified.
+    pub errors: Vec<Diagnostic>,
+    /// Remarks that do not change the verdict (unknown builtins, ignored triggers).
+    pub notes: Vec<Diagnostic>,
+    /// Houdini's assignment in Boogie's `/printAssignment` format, when asked for.
+    pub assignment_text: Option<String>,
+}
+
+impl ProgramResult {
+    fn invalid(errors: Vec<Diagnostic>) -> ProgramResult {
+        ProgramResult { errors, ..Default::default() }
+    }
+
+    /// KBPL.md §3 exit status: 0 verified, 1 errors, 2 invalid input, 3 inconclusive.
+    pub fn exit_code(&self) -> i32 {
+        if !self.errors.is_empty() {
+            2
+        } else if self.impls.iter().any(|r| matches!(r.outcome, Outcome::Errors(_))) {
+            1
+        } else if self.impls.iter().any(|r| matches!(r.outcome, Outcome::Inconclusive(_))) {
+            3
+        } else {
+            0
+        }
+    }
+
+    /// Boogie's summary counts: (verified, errors, inconclusive). Every failing check counts as
+    /// one error, as in Boogie's "N verified, M errors".
+    pub fn counts(&self) -> (usize, usize, usize) {
+        let mut c = (0, 0, 0);
+        for r in &self.impls {
+            match &r.outcome {
+                Outcome::Verified => c.0 += 1,
+                Outcome::Errors(e) => c.1 += e.len(),
+                Outcome::Inconclusive(_) => c.2 += 1,
+            }
+        }
+        c
+    }
+}
+
+/// Verifies every implementation of `program` (a checked program; KBPL.md §1 semantics).
+pub fn verify_program(program: &Program, opts: &VerifyOptions) -> ProgramResult {
+    let (guarded, origins);
+    let program = if opts.houdini {
+        (guarded, origins) = houdini::guard_candidates(program);
+        &guarded
+    } else {
+        origins = Vec::new();
+        program
+    };
+    let dopts = DesugarOptions { drop_candidates: !opts.houdini, ..Default::default() };
+    let inputs = match desugar::prepare_with_options(program, &dopts) {
+        Ok(v) => v,
+        Err(d) => return ProgramResult::invalid(d),
+    };
+    let impls: Vec<BlockImpl> = inputs.into_iter().map(|v| v.imp).collect();
+    let mut result = verify_block_impls(program, &impls, opts);
+    if let Some(h) = &mut result.houdini {
+        h.origins = origins;
+    }
+    result
+}
+
+/// Verifies desugared implementations (acyclic, call-free, `old`-free block bodies) in the
+/// context of `program`'s declarations.
+pub fn verify_block_impls(program: &Program, impls: &[BlockImpl], opts: &VerifyOptions) -> ProgramResult {
+    configure_z3();
+    let jobs = if opts.jobs == 0 {
+        std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+    } else {
+        opts.jobs
+    };
+    let workers = jobs.min(impls.len()).max(1);
+    let candidates: Vec<Name> = if opts.houdini { Encoder::existentials(program) } else { Vec::new() };
+    let globals = global_vars(program);
+    let pool = match rayon::ThreadPoolBuilder::new().num_threads(workers).stack_size(256 << 20).build() {
+        Ok(p) => p,
+        Err(e) => {
+            return ProgramResult::invalid(vec![Diagnostic::new(
+                ErrorKind::Unsupported,
+                format!("cannot start worker threads: {e}"),
+                Span::DUMMY,
+            )])
+        }
+    };
+    let shared = Shared {
+        program,
+        impls,
+        globals: &globals,
+        candidates: &candidates,
+        opts,
+        next: AtomicUsize::new(0),
+    };
+    let (to_coord, from_workers) = channel::<Msg>();
+    let mut to_workers = Vec::new();
+    pool.in_place_scope(|s| {
+        for w in 0..workers {
+            let (tx, rx) = channel::<Cmd>();
+            to_workers.push(tx);
+            let to_coord = to_coord.clone();
+            let shared = &shared;
+            s.spawn(move |_| run_worker(w, shared, Mutex::new(rx), to_coord));
+        }
+        drop(to_coord);
+        coordinate(&shared, workers, &to_workers, &from_workers)
+    })
+}
+
+/// Everything workers read.
+struct Shared<'a> {
+    program: &'a Program,
+    impls: &'a [BlockImpl],
+    globals: &'a [TypedIdent],
+    candidates: &'a [Name],
+    opts: &'a VerifyOptions,
+    next: AtomicUsize,
+}
+
+enum Cmd {
+    /// Houdini: check these implementations (owned by the worker) under the assignment.
+    Round(Arc<Assignment>, Vec<usize>),
+    /// Final verification of every owned implementation.
+    Final(Arc<Assignment>),
+}
+
+enum Msg {
+    /// Program-level encoding failed (sent once per worker).
+    Invalid(Vec<Diagnostic>),
+    /// Implementation taken by a worker and prepared: Err for input errors.
+    Built { worker: usize, imp: usize, mentions: Result<HashSet<Name>, Vec<Diagnostic>> },
+    /// No more implementations to take; the notes of the program encoding.
+    Taken { notes: Vec<Diagnostic> },
+    Round { imp: usize, round: ImplRound, checks: usize },
+    Final { imp: usize, outcome: Outcome, time: Duration },
+    /// The worker stopped because of a panic.
+    Crashed { worker: usize, message: String },
+}
+
+/// One implementation's solver and what reporting needs.
+struct ImplState {
+    solver: VcSolver,
+    passive: Passive,
+    build_time: Duration,
+}
+
+fn global_vars(program: &Program) -> Vec<TypedIdent> {
+    program
+        .decls
+        .iter()
+        .filter_map(|d| match &d.kind {
+            DeclKind::Var(v) => Some(v.vars.iter().cloned()),
+            _ => None,
+        })
+        .flatten()
+        .collect()
+}
+
+fn z3_config() -> z3::Config {
+    let mut cfg = z3::Config::new();
+    cfg.set_model_generation(true);
+    cfg
+}
+
+fn timeout_ms(opts: &VerifyOptions) -> Option<u64> {
+    opts.timeout_secs.map(|s| s.saturating_mul(1000))
+}
+
+/// Passifies and encodes one implementation and asserts its VC in a new solver.
+fn build(enc: &mut Encoder, imp: &BlockImpl, globals: &[TypedIdent], candidates: &HashSet<Name>, opts: &VerifyOptions) -> Result<ImplState, Vec<Diagnostic>> {
+    let start = Instant::now();
+    let passive = passify(imp, globals)?;
+    let env = wp::impl_env(enc, &passive.imp)?;
+    let vc = wp::generate(enc, &passive.imp, &env, candidates)?;
+    let solver = VcSolver::new(&enc.background, vc, timeout_ms(opts));
+    Ok(ImplState { solver, passive, build_time: start.elapsed() })
+}
+
+/// The final verification of one implementation under the candidates' literals.
+fn final_check(state: &ImplState, lits: &[Bool], opts: &VerifyOptions) -> (Outcome, Duration) {
+    let start = Instant::now();
+    let (failures, stopped) = state.solver.enumerate(lits, opts.error_limit);
+    let outcome = if failures.is_empty() {
+        match stopped {
+            Some(r) => Outcome::Inconclusive(r),
+            None => Outcome::Verified,
+        }
+    } else {
+        let mut diags: Vec<Diagnostic> =
+            failures.iter().map(|f| failure_diagnostic(&state.solver.vc, f, &state.passive.synthetic)).collect();
+        // In source order, whatever order the solver found them in.
+        diags.sort_by_key(|d| (d.primary.span.start, d.kind));
+        if let Some(r) = stopped {
+            if let Some(last) = diags.last_mut() {
+                last.notes.push(format!("the search for further errors stopped: {r}"));
+            }
+        }
+        Outcome::Errors(diags)
+    };
+    (outcome, state.build_time + start.elapsed())
+}
+
+fn run_worker(w: usize, shared: &Shared, commands: Mutex<Receiver<Cmd>>, out: Sender<Msg>) {
+    let out_panic = out.clone();
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        z3::with_z3_config(&z3_config(), || worker_body(w, shared, &commands, &Mutex::new(out)))
+    }));
+    if let Err(p) = result {
+        let message = p
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_else(|| "panic".into());
+        let _ = out_panic.send(Msg::Crashed { worker: w, message });
+    }
+}
+
+fn worker_body(w: usize, shared: &Shared, commands: &Mutex<Receiver<Cmd>>, out: &Mutex<Sender<Msg>>) {
+    let send = |m: Msg| {
+        let _ = out.lock().expect("sender").send(m);
+    };
+    let opts = shared.opts;
+    let mut enc = match Encoder::new(shared.program) {
+        Ok(e) => e,
+        Err(errors) => {
+            send(Msg::Invalid(errors));
+            // Still account for the implementations, so the coordinator is not left waiting.
+            loop {
+                let i = shared.next.fetch_add(1, Ordering::SeqCst);
+                if i >= shared.impls.len() {
+                    break;
+                }
+                send(Msg::Built { worker: w, imp: i, mentions: Err(Vec::new()) });
+            }
+            send(Msg::Taken { notes: Vec::new() });
+            return;
+        }
+    };
+    let candidate_set: HashSet<Name> = shared.candidates.iter().cloned().collect();
+    let cand_lits: Vec<(Name, Bool)> = shared
+        .candidates
+        .iter()
+        .filter_map(|c| enc.constant(c).and_then(|d| d.as_bool()).map(|b| (c.clone(), b)))
+        .collect();
+    let mut owned: Vec<(usize, ImplState)> = Vec::new();
+    loop {
+        let i = shared.next.fetch_add(1, Ordering::SeqCst);
+        if i >= shared.impls.len() {
+            break;
+        }
+        match build(&mut enc, &shared.impls[i], shared.globals, &candidate_set, opts) {
+            Ok(state) => {
+                let mentions = state.solver.vc.mentioned_candidates.clone();
+                send(Msg::Built { worker: w, imp: i, mentions: Ok(mentions) });
+                if opts.houdini {
+                    owned.push((i, state));
+                } else {
+                    let (outcome, time) = final_check(&state, &[], opts);
+                    send(Msg::Final { imp: i, outcome, time });
+                }
+            }
+            Err(d) => send(Msg::Built { worker: w, imp: i, mentions: Err(d) }),
+        }
+    }
+    send(Msg::Taken { notes: std::mem::take(&mut enc.notes) });
+    if !opts.houdini {
+        return;
+    }
+    loop {
+        let cmd = commands.lock().expect("receiver").recv();
+        match cmd {
+            Ok(Cmd::Round(assignment, ids)) => {
+                for i in ids {
+                    if let Some((_, state)) = owned.iter().find(|(j, _)| *j == i) {
+                        let (round, checks) = houdini::refute(&state.solver, &cand_lits, &assignment);
+                        send(Msg::Round { imp: i, round, checks });
+                    }
+                }
+            }
+            Ok(Cmd::Final(assignment)) => {
+                let lits = houdini::literals(&cand_lits, &assignment);
+                for (i, state) in &owned {
+                    let (outcome, time) = final_check(state, &lits, opts);
+                    send(Msg::Final { imp: *i, outcome, time });
+                }
+                return;
+            }
+            Err(_) => return,
+        }
+    }
+}
+
+/// Runs in the calling thread: gathers builds, drives Houdini rounds, gathers final results.
+fn coordinate(shared: &Shared, workers: usize, to_workers: &[Sender<Cmd>], inbox: &Receiver<Msg>) -> ProgramResult {
+    let n = shared.impls.len();
+    let mut owner: Vec<Option<usize>> = vec![None; n];
+    let mut mentions: Vec<HashSet<Name>> = vec![HashSet::new(); n];
+    let mut outcomes: Vec<Option<(Outcome, Duration)>> = vec![None; n];
+    let mut errors: Vec<Diagnostic> = Vec::new();
+    let mut invalid: Option<Vec<Diagnostic>> = None;
+    let mut notes: Option<Vec<Diagnostic>> = None;
+    let mut crashed: Vec<usize> = Vec::new();
+    let mut taken = 0;
+    let mut crash_message = String::new();
+    let record_final = |outcomes: &mut Vec<Option<(Outcome, Duration)>>, imp: usize, o: Outcome, t: Duration| {
+        outcomes[imp] = Some((o, t));
+    };
+    // Phase 1: every implementation is taken and built (and, without Houdini, verified).
+    // A worker sends its final results (without Houdini) before `Taken`, so once every worker
+    // has sent `Taken` (or crashed) phase 1 is complete.
+    while taken + crashed.len() < workers {
+        let Ok(msg) = inbox.recv() else { break };
+        match msg {
+            Msg::Invalid(e) => {
+                if invalid.is_none() {
+                    invalid = Some(e);
+                }
+            }
+            Msg::Built { worker, imp, mentions: m } => {
+                match m {
+                    Ok(m) => {
+                        owner[imp] = Some(worker);
+                        mentions[imp] = m;
+                    }
+                    Err(d) => errors.extend(d),
+                }
+            }
+            Msg::Taken { notes: ns } => {
+                taken += 1;
+                if notes.is_none() {
+                    notes = Some(ns);
+                }
+            }
+            Msg::Final { imp, outcome, time } => record_final(&mut outcomes, imp, outcome, time),
+            Msg::Crashed { worker, message } => {
+                crashed.push(worker);
+                crash_message = message;
+            }
+            Msg::Round { .. } => {}
+        }
+    }
+    let mut result = ProgramResult { notes: notes.unwrap_or_default(), ..Default::default() };
+    if let Some(e) = invalid {
+        result.errors = e;
+        return result;
+    }
+    if !errors.is_empty() {
+        result.errors = errors;
+        return result;
+    }
+    if shared.opts.houdini {
+        let alive = |w: usize, crashed: &Vec<usize>| !crashed.contains(&w);
+        let stats = houdini::fixpoint(shared.candidates, &mentions, |assignment, worklist| {
+            let a = Arc::new(assignment.clone());
+            let mut expected = 0;
+            for (w, tx) in to_workers.iter().enumerate() {
+                let ids: Vec<usize> = worklist.iter().copied().filter(|&i| owner[i] == Some(w)).collect();
+                if !ids.is_empty() && alive(w, &crashed) {
+                    expected += ids.len();
+                    let _ = tx.send(Cmd::Round(a.clone(), ids));
+                }
+            }
+            let mut rounds = Vec::new();
+            while rounds.len() < expected {
+                let Ok(msg) = inbox.recv() else { break };
+                match msg {
+                    Msg::Round { imp, round, checks } => rounds.push((imp, round, checks)),
+                    Msg::Crashed { worker, message } => {
+                        crashed.push(worker);
+                        crash_message = message;
+                        // Its pending implementations will not answer.
+                        let lost = worklist.iter().filter(|&&i| owner[i] == Some(worker)).count();
+                        expected -= lost.min(expected);
+                    }
+                    _ => {}
+                }
+            }
+            rounds.sort_by_key(|r| r.0);
+            rounds
+        });
+        let a = Arc::new(stats.assignment.clone());
+        let mut expected = 0;
+        for (w, tx) in to_workers.iter().enumerate() {
+            if alive(w, &crashed) {
+                expected += owner.iter().filter(|o| **o == Some(w)).count();
+                let _ = tx.send(Cmd::Final(a.clone()));
+            }
+        }
+        let mut got = 0;
+        while got < expected {
+            let Ok(msg) = inbox.recv() else { break };
+            match msg {
+                Msg::Final { imp, outcome, time } => {
+                    got += 1;
+                    record_final(&mut outcomes, imp, outcome, time);
+                }
+                Msg::Crashed { worker, message } => {
+                    crash_message = message;
+                    let lost = owner.iter().filter(|o| **o == Some(worker)).count();
+                    crashed.push(worker);
+                    expected -= lost.min(expected);
+                }
+                _ => {}
+            }
+        }
+        if shared.opts.print_assignment {
+            result.assignment_text = Some(stats.format_assignment());
+        }
+        result.houdini = Some(stats);
+    }
+    for (i, imp) in shared.impls.iter().enumerate() {
+        let (outcome, time) = outcomes[i].take().unwrap_or_else(|| {
+            (Outcome::Inconclusive(format!("internal error: the verifier stopped ({crash_message})")), Duration::ZERO)
+        });
+        result.impls.push(ImplResult { name: imp.name.name.to_string(), span: imp.name.span, outcome, time });
+    }
+    result
+}
+
+/// The stages [`emit_stage`] prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EmitStage {
+    /// The passive program (`.kbpl`): only `assume` and `assert`, single assignment.
+    Passified,
+    /// The verification conditions as SMT-LIB, one benchmark per implementation.
+    Vc,
+}
+
+impl EmitStage {
+    pub fn parse(s: &str) -> Option<EmitStage> {
+        match s {
+            "passified" | "passive" => Some(EmitStage::Passified),
+            "vc" | "smt" | "smt2" => Some(EmitStage::Vc),
+            _ => None,
+        }
+    }
+}
+
+/// Prints `program` after a stage of VC generation.
+pub fn emit_stage(program: &Program, stage: EmitStage) -> Result<String, Vec<Diagnostic>> {
+    let inputs = desugar::prepare(program)?;
+    let globals = global_vars(program);
+    let mut passives = Vec::new();
+    let mut errors = Vec::new();
+    for v in &inputs {
+        match passify(&v.imp, &globals) {
+            Ok(p) => passives.push(p),
+            Err(mut d) => errors.append(&mut d),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    match stage {
+        EmitStage::Passified => {
+            let mut decls: Vec<Decl> = program
+                .decls
+                .iter()
+                .filter(|d| !matches!(d.kind, DeclKind::Implementation(_)))
+                .map(|d| match &d.kind {
+                    DeclKind::Procedure(p) if p.body.is_some() => {
+                        Decl { kind: DeclKind::Procedure(ProcedureDecl { body: None, ..p.clone() }), span: d.span }
+                    }
+                    _ => d.clone(),
+                })
+                .collect();
+            decls.extend(passives.iter().map(|p| p.imp.to_decl()));
+            Ok(ivl::printer::print_program(&Program { decls }))
+        }
+        EmitStage::Vc => {
+            configure_z3();
+            z3::with_z3_config(&z3_config(), || {
+                let mut enc = Encoder::new(program)?;
+                let candidates: HashSet<Name> = Encoder::existentials(program).into_iter().collect();
+                let mut out = String::new();
+                for p in &passives {
+                    let env = wp::impl_env(&mut enc, &p.imp)?;
+                    let vc = wp::generate(&mut enc, &p.imp, &env, &candidates)?;
+                    let s = VcSolver::new(&enc.background, vc, None);
+                    out.push_str(&format!("; verification condition of implementation {}\n", p.imp.name.name));
+                    out.push_str(&s.solver.to_smt2());
+                    out.push('\n');
+                }
+                Ok(out)
+            })
+        }
+    }
+}

@@ -1,0 +1,384 @@
+//! Passification: turns an acyclic, call-free block body into single-assignment form, in which
+//! every statement is an `assume` or an `assert` (Barnett & Leino, "Weakest-precondition of
+//! unstructured programs", 2005, §3; Boogie's `Passify`).
+//!
+//! Why: the linear-size weakest precondition of [`crate::wp`] needs a program without
+//! assignments, so that the WP of a block does not depend on the path that reaches it and every
+//! block's formula can be shared by all its predecessors.
+//!
+//! How: each variable gets *incarnations* `x`, `x@1`, `x@2`, … (`x` itself is the value on
+//! entry). Blocks are visited in a topological order, each with the map from variables to their
+//! current incarnation:
+//! - `x := e` becomes `assume x@k == e'` (with `e'` over current incarnations) and `x@k` becomes
+//!   current; a map update `m[i][j] := v` is `m := m[i := m[i][j := v]]`; parallel assignments
+//!   read every right-hand side before any variable changes;
+//! - `havoc x` makes a fresh, unconstrained incarnation current;
+//! - `assume e` / `assert e` are renamed (attributes, e.g. `{:check}`, are kept);
+//! - `old(e)` reads globals at their entry incarnation;
+//! - at a join, a variable whose predecessors disagree gets a fresh incarnation, and each
+//!   predecessor ends with `assume x@k == x@j` (its own). A critical edge (from a block with
+//!   several successors into a join) first gets an empty block of its own, so that these
+//!   equations constrain only that edge.
+//!
+//! Incarnation names use `@`, which no parsed identifier contains, so they never clash with the
+//! program's names (as in Boogie's own passive form). The result is again a [`BlockImpl`] whose
+//! new incarnations are declared as locals, and prints as `.kbpl` with
+//! [`BlockImpl::to_decl`].
+
+use ivl::ast::*;
+use ivl::blocks::{Block, BlockImpl, Terminator};
+use ivl::cfg::Cfg;
+use ivl::diag::Diagnostic;
+use ivl::visit::{walk_expr_mut, VisitMut};
+use std::collections::{HashMap, HashSet};
+
+/// A passive implementation: blocks in topological order (entry first) holding only `assume`
+/// and `assert`.
+#[derive(Clone, Debug)]
+pub struct Passive {
+    pub imp: BlockImpl,
+    /// Labels of the blocks that passification inserted on critical edges (not part of the
+    /// user's program; error traces skip them).
+    pub synthetic: HashSet<Name>,
+}
+
+/// The separator between a variable and its incarnation number.
+pub const INCARNATION_SEP: char = '@';
+
+struct Vars {
+    ids: HashMap<Name, usize>,
+    names: Vec<Name>,
+    types: Vec<Type>,
+    is_global: Vec<bool>,
+    /// Next incarnation number per variable.
+    next: Vec<u32>,
+    /// New incarnations, in order of creation, as declarations.
+    new_decls: Vec<TypedIdent>,
+}
+
+impl Vars {
+    fn incarnation_name(&self, id: usize, k: u32) -> Name {
+        if k == 0 {
+            self.names[id].clone()
+        } else {
+            Name::from(format!("{}{}{}", self.names[id], INCARNATION_SEP, k))
+        }
+    }
+
+    fn fresh(&mut self, id: usize, span: Span) -> u32 {
+        self.next[id] += 1;
+        let k = self.next[id];
+        self.new_decls.push(TypedIdent {
+            name: Ident::new(self.incarnation_name(id, k), span),
+            ty: self.types[id].clone(),
+            where_clause: None,
+            attrs: Vec::new(),
+        });
+        k
+    }
+}
+
+/// Renames variables to their current incarnations (globals inside `old` to their entry value),
+/// leaving bound variables alone, and removes `old`.
+struct Renamer<'a> {
+    vars: &'a Vars,
+    cur: &'a [u32],
+    bound: Vec<Name>,
+    in_old: bool,
+}
+
+impl VisitMut for Renamer<'_> {
+    fn visit_expr(&mut self, e: &mut Expr) {
+        match &mut e.kind {
+            ExprKind::Var(x) => {
+                if self.bound.iter().any(|b| *b == x.name) {
+                    return;
+                }
+                if let Some(&id) = self.vars.ids.get(&x.name) {
+                    let k = if self.in_old && self.vars.is_global[id] { 0 } else { self.cur[id] };
+                    if k != 0 {
+                        x.name = self.vars.incarnation_name(id, k);
+                    }
+                }
+            }
+            ExprKind::Quant(q) => {
+                let mark = self.bound.len();
+                self.bound.extend(q.vars.iter().map(|v| v.name.name.clone()));
+                for t in &mut q.triggers {
+                    for te in &mut t.exprs {
+                        self.visit_expr(te);
+                    }
+                }
+                self.visit_expr(&mut q.body);
+                self.bound.truncate(mark);
+            }
+            ExprKind::Old(inner) => {
+                let saved = self.in_old;
+                self.in_old = true;
+                self.visit_expr(inner);
+                self.in_old = saved;
+                let inner = std::mem::replace(&mut **inner, Expr::bool(true));
+                *e = inner;
+            }
+            _ => walk_expr_mut(self, e),
+        }
+    }
+}
+
+fn rename(e: &Expr, vars: &Vars, cur: &[u32]) -> Expr {
+    let mut e = e.clone();
+    Renamer { vars, cur, bound: Vec::new(), in_old: false }.visit_expr(&mut e);
+    e
+}
+
+/// `base[i := base[i][j := v]]` for `base[i][j] := v`.
+fn update(base: Expr, indices: &[Vec<Expr>], v: Expr, span: Span) -> Expr {
+    match indices.split_first() {
+        None => v,
+        Some((first, rest)) => {
+            let inner = Expr::new(ExprKind::Select(Box::new(base.clone()), first.clone()), span);
+            let new_inner = update(inner, rest, v, span);
+            Expr::new(ExprKind::Store(Box::new(base), first.clone(), Box::new(new_inner)), span)
+        }
+    }
+}
+
+fn assume(e: Expr, span: Span) -> Stmt {
+    Stmt::new(StmtKind::Assume { attrs: Vec::new(), expr: e }, span)
+}
+
+/// Passifies `imp`, whose variables are its parameters, locals and the program's `globals`.
+pub fn passify(imp: &BlockImpl, globals: &[TypedIdent]) -> Result<Passive, Vec<Diagnostic>> {
+    let cfg = Cfg::new(imp);
+    if !cfg.is_acyclic() {
+        return Err(vec![Diagnostic::new(
+            ivl::diag::ErrorKind::Unsupported,
+            format!("implementation `{}` still has loops at passification (internal error)", imp.name.name),
+            imp.span,
+        )]);
+    }
+    let mut vars = Vars {
+        ids: HashMap::new(),
+        names: Vec::new(),
+        types: Vec::new(),
+        is_global: Vec::new(),
+        next: Vec::new(),
+        new_decls: Vec::new(),
+    };
+    let locals = imp.ins.iter().chain(&imp.outs).chain(&imp.locals);
+    for (v, global) in globals.iter().map(|v| (v, true)).chain(locals.map(|v| (v, false))) {
+        // Locals shadow globals of the same name.
+        let id = match vars.ids.get(&v.name.name) {
+            Some(&id) => id,
+            None => {
+                vars.names.push(v.name.name.clone());
+                vars.types.push(v.ty.clone());
+                vars.is_global.push(global);
+                vars.next.push(0);
+                vars.names.len() - 1
+            }
+        };
+        vars.types[id] = v.ty.clone();
+        vars.is_global[id] = global;
+        vars.ids.insert(v.name.name.clone(), id);
+    }
+    let nvars = vars.names.len();
+    let order: Vec<usize> = cfg.reverse_postorder().to_vec();
+    let position: HashMap<usize, usize> = order.iter().enumerate().map(|(i, &b)| (b, i)).collect();
+
+    // Output blocks, indexed like `order`; edge blocks are appended and placed later.
+    let mut out: Vec<Block> = Vec::with_capacity(order.len());
+    let mut out_maps: Vec<Vec<u32>> = Vec::with_capacity(order.len());
+    // Extra successors: (pred position, original succ block) -> label of the edge block.
+    let mut edge_blocks: Vec<(usize, Block)> = Vec::new();
+    let mut edge_label: HashMap<(usize, usize), Name> = HashMap::new();
+    let mut labels: HashSet<Name> = imp.blocks.iter().map(|b| b.label.name.clone()).collect();
+    let mut synthetic = HashSet::new();
+    let mut errors = Vec::new();
+
+    for &b in &order {
+        let block = &imp.blocks[b];
+        let preds: Vec<usize> = cfg.predecessors(b).iter().copied().filter(|p| position.contains_key(p)).collect();
+        let mut cur: Vec<u32> = if preds.is_empty() {
+            vec![0; nvars]
+        } else if preds.len() == 1 {
+            out_maps[position[&preds[0]]].clone()
+        } else {
+            let pred_pos: Vec<usize> = preds.iter().map(|p| position[p]).collect();
+            let mut merged = out_maps[pred_pos[0]].clone();
+            // The block that receives each predecessor's merge equations.
+            let mut targets: Vec<Option<usize>> = Vec::new();
+            for (&p, &pp) in preds.iter().zip(&pred_pos) {
+                if cfg.successors(p).len() > 1 {
+                    let label = fresh_label(&format!("{}_to_{}", imp.blocks[p].label.name, block.label.name), &labels);
+                    labels.insert(label.clone());
+                    synthetic.insert(label.clone());
+                    edge_label.insert((p, b), label.clone());
+                    edge_blocks.push((
+                        pp,
+                        Block {
+                            label: Ident::new(label, block.label.span),
+                            stmts: Vec::new(),
+                            term: Terminator::Goto(vec![block.label.clone()]),
+                            span: block.span,
+                        },
+                    ));
+                    targets.push(Some(edge_blocks.len() - 1));
+                } else {
+                    targets.push(None);
+                }
+            }
+            for id in 0..nvars {
+                let first = out_maps[pred_pos[0]][id];
+                if pred_pos.iter().all(|&pp| out_maps[pp][id] == first) {
+                    continue;
+                }
+                let k = vars.fresh(id, block.label.span);
+                merged[id] = k;
+                let target_name = vars.incarnation_name(id, k);
+                for (i, &pp) in pred_pos.iter().enumerate() {
+                    let source = vars.incarnation_name(id, out_maps[pp][id]);
+                    let eq = Expr::eq(Expr::var(target_name.clone(), Span::DUMMY), Expr::var(source, Span::DUMMY));
+                    let stmt = assume(eq, block.label.span);
+                    match targets[i] {
+                        Some(eb) => edge_blocks[eb].1.stmts.push(stmt),
+                        None => out[pp].stmts.push(stmt),
+                    }
+                }
+            }
+            merged
+        };
+        let mut stmts = Vec::with_capacity(block.stmts.len());
+        for s in &block.stmts {
+            if let Err(e) = passify_stmt(s, &mut vars, &mut cur, &mut stmts) {
+                errors.push(e);
+            }
+        }
+        out.push(Block { label: block.label.clone(), stmts, term: block.term.clone(), span: block.span });
+        out_maps.push(cur);
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    // Redirect edges through the edge blocks, then place each edge block right after its
+    // predecessor (a topological order is kept: pred < edge block < successor).
+    let index = imp.label_index();
+    for (pos, &b) in order.iter().enumerate() {
+        if let Terminator::Goto(ts) = &mut out[pos].term {
+            for t in ts.iter_mut() {
+                if let Some(l) = index.get(&t.name).and_then(|tb| edge_label.get(&(b, *tb))) {
+                    *t = Ident::new(l.clone(), t.span);
+                }
+            }
+        }
+    }
+    let mut after: Vec<Vec<Block>> = vec![Vec::new(); out.len()];
+    for (pp, eb) in edge_blocks {
+        after[pp].push(eb);
+    }
+    let mut blocks = Vec::with_capacity(out.len());
+    for (b, extra) in out.into_iter().zip(after) {
+        blocks.push(b);
+        blocks.extend(extra);
+    }
+    // Unreachable blocks were dropped from `order`; drop the edges to them too.
+    let kept: HashSet<Name> = blocks.iter().map(|b| b.label.name.clone()).collect();
+    for b in &mut blocks {
+        if let Terminator::Goto(ts) = &mut b.term {
+            ts.retain(|t| kept.contains(&t.name));
+        }
+    }
+    let mut locals = imp.locals.clone();
+    locals.extend(vars.new_decls);
+    Ok(Passive {
+        imp: BlockImpl {
+            attrs: imp.attrs.clone(),
+            name: imp.name.clone(),
+            ins: imp.ins.clone(),
+            outs: imp.outs.clone(),
+            locals,
+            blocks,
+            span: imp.span,
+        },
+        synthetic,
+    })
+}
+
+fn fresh_label(base: &str, taken: &HashSet<Name>) -> Name {
+    let base = Name::from(base);
+    if !taken.contains(&base) {
+        return base;
+    }
+    (1..).map(|i| Name::from(format!("{base}_{i}"))).find(|n| !taken.contains(n)).expect("infinite")
+}
+
+fn passify_stmt(s: &Stmt, vars: &mut Vars, cur: &mut [u32], out: &mut Vec<Stmt>) -> Result<(), Diagnostic> {
+    match &s.kind {
+        StmtKind::Assume { attrs, expr } => {
+            out.push(Stmt::new(StmtKind::Assume { attrs: attrs.clone(), expr: rename(expr, vars, cur) }, s.span));
+        }
+        StmtKind::Assert { attrs, expr } => {
+            out.push(Stmt::new(StmtKind::Assert { attrs: attrs.clone(), expr: rename(expr, vars, cur) }, s.span));
+        }
+        StmtKind::Havoc(xs) => {
+            for x in xs {
+                let id = var_id(vars, x)?;
+                cur[id] = vars.fresh(id, x.span);
+            }
+        }
+        StmtKind::Assign { lhss, rhss } => {
+            if lhss.len() != rhss.len() {
+                return Err(Diagnostic::type_error("assignment with different numbers of targets and values", s.span));
+            }
+            let mut updates = Vec::with_capacity(lhss.len());
+            for (l, r) in lhss.iter().zip(rhss) {
+                let id = var_id(vars, &l.var)?;
+                let value = if l.indices.is_empty() {
+                    rename(r, vars, cur)
+                } else {
+                    let base = Expr::var(vars.incarnation_name(id, cur[id]), l.var.span);
+                    let indices: Vec<Vec<Expr>> =
+                        l.indices.iter().map(|is| is.iter().map(|i| rename(i, vars, cur)).collect()).collect();
+                    update(base, &indices, rename(r, vars, cur), l.span)
+                };
+                updates.push((id, value, l.span));
+            }
+            for (id, value, span) in updates {
+                let k = vars.fresh(id, span);
+                cur[id] = k;
+                let target = Expr::var(vars.incarnation_name(id, k), span);
+                out.push(assume(Expr::eq(target, value), s.span));
+            }
+        }
+        StmtKind::Block(inner) => {
+            for t in inner {
+                passify_stmt(t, vars, cur, out)?;
+            }
+        }
+        StmtKind::Call { .. } => {
+            return Err(Diagnostic::unsupported("calls must be desugared before passification", s.span));
+        }
+        StmtKind::Barrier { .. } => {
+            return Err(Diagnostic::unsupported("`barrier` must be removed by the GPU passes before verification", s.span));
+        }
+        StmtKind::Vector(_) => {
+            return Err(Diagnostic::unsupported("lock-step vector statements cannot be verified directly", s.span));
+        }
+        StmtKind::Label(_)
+        | StmtKind::Goto(_)
+        | StmtKind::Return
+        | StmtKind::Break(_)
+        | StmtKind::If { .. }
+        | StmtKind::While { .. } => {
+            return Err(Diagnostic::unsupported("structured statement inside a basic block (internal error)", s.span));
+        }
+    }
+    Ok(())
+}
+
+fn var_id(vars: &Vars, x: &Ident) -> Result<usize, Diagnostic> {
+    vars.ids
+        .get(&x.name)
+        .copied()
+        .ok_or_else(|| Diagnostic::type_error(format!("`{}` is not a variable that can be assigned", x.name), x.span))
+}

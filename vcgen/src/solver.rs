@@ -1,0 +1,140 @@
+//! Discharging verification conditions with Z3 (in process, through the `z3` crate): solver
+//! options, checks under assumptions, and the enumeration of several failing assertions per
+//! implementation.
+//!
+//! Why a solver per implementation that lives across checks: Houdini (`crate::houdini`) and
+//! error enumeration check the *same* VC many times under different assumptions (candidate
+//! values, assertions already reported). The VC is asserted once; each check passes its
+//! assumptions to `check_assumptions`, so Z3 keeps what it learnt between checks.
+//!
+//! Options: the ones Boogie 2.4.1 sends to Z3 (`AUTO_CONFIG=false`, `smt.mbqi=false`,
+//! `smt.qi.eager_threshold=100`, `smt.bv.reflect=true`, `nnf.sk_hack=true`, `type_check=true`,
+//! as seen in its `/proverLog`) plus GPUVerify's `smt.relevancy=0`. A per-check timeout is the
+//! solver parameter `timeout`; a check that runs out of time is `unknown`, never a hang.
+//!
+//! Results: `unsat` means every (checked) assertion holds; `sat` gives a model from which
+//! [`Vc::failure`] reads the failing assertion and trace; `unknown` caused by a timeout or a
+//! resource limit is inconclusive, while `unknown` because E-matching is incomplete for
+//! quantifiers comes with a partial model: if it exhibits a failing assertion, that is reported
+//! (as Boogie reports the labels of such a run: a possible error, never a wrong "verified").
+
+use crate::wp::{Failure, Vc};
+use std::sync::Once;
+use z3::ast::Bool;
+use z3::{Params, SatResult, Solver};
+
+static CONFIGURE: Once = Once::new();
+
+/// Global Z3 parameters, set once per process before any solver is created.
+pub fn configure_z3() {
+    CONFIGURE.call_once(|| {
+        for (k, v) in [
+            ("auto_config", "false"),
+            ("smt.mbqi", "false"),
+            ("smt.qi.eager_threshold", "100"),
+            ("smt.bv.reflect", "true"),
+            ("nnf.sk_hack", "true"),
+            ("type_check", "true"),
+            ("smt.relevancy", "0"),
+        ] {
+            z3::set_global_param(k, v);
+        }
+    });
+}
+
+/// The outcome of one check.
+#[derive(Clone, Debug)]
+pub enum Check {
+    /// No checked assertion can fail.
+    Valid,
+    Failure(Failure),
+    /// Timeout, resource limit, or an unknown result without a usable model.
+    Inconclusive(String),
+}
+
+/// A solver holding one VC.
+pub struct VcSolver {
+    pub solver: Solver,
+    pub vc: Vc,
+}
+
+/// Solver parameters: the time limit per check.
+fn params(timeout_ms: Option<u64>) -> Params {
+    let mut p = Params::new();
+    if let Some(ms) = timeout_ms {
+        p.set_u32("timeout", ms.clamp(1, u32::MAX as u64) as u32);
+    }
+    p
+}
+
+/// Whether an `unknown` reason means the solver gave up (as opposed to incompleteness).
+fn gave_up(reason: &str) -> bool {
+    let r = reason.to_ascii_lowercase();
+    r.contains("timeout") || r.contains("canceled") || r.contains("resource") || r.contains("memout")
+        || r.contains("interrupted")
+}
+
+impl VcSolver {
+    /// Asserts `background` (axioms), the VC's definitions and its negation.
+    pub fn new(background: &[Bool], vc: Vc, timeout_ms: Option<u64>) -> VcSolver {
+        configure_z3();
+        let solver = Solver::new();
+        solver.set_params(&params(timeout_ms));
+        for b in background {
+            solver.assert(b);
+        }
+        // As Boogie does: the VC goes into a scope of its own, which also selects Z3's
+        // incremental core, the one that keeps a model (a partial assignment) for `unknown`.
+        solver.push();
+        for d in &vc.defs {
+            solver.assert(d);
+        }
+        solver.assert(vc.negated());
+        VcSolver { solver, vc }
+    }
+
+    /// Checks under `assumptions` (candidate literals, disabled assertions).
+    pub fn check(&self, assumptions: &[Bool]) -> Check {
+        match self.solver.check_assumptions(assumptions) {
+            SatResult::Unsat => Check::Valid,
+            SatResult::Sat => match self.solver.get_model().and_then(|m| self.vc.failure(&m)) {
+                Some(f) => Check::Failure(f),
+                None => Check::Inconclusive("the solver's model does not exhibit a failing assertion".into()),
+            },
+            SatResult::Unknown => {
+                let reason = self.solver.get_reason_unknown().unwrap_or_else(|| "unknown".into());
+                if gave_up(&reason) {
+                    return Check::Inconclusive(format!("solver gave up: {reason}"));
+                }
+                match self.solver.get_model().and_then(|m| self.vc.failure(&m)) {
+                    Some(f) => Check::Failure(f),
+                    None => Check::Inconclusive(format!("solver returned unknown: {reason}")),
+                }
+            }
+        }
+    }
+
+    /// The assumption that turns assertion `k` into an assumption.
+    pub fn disable(&self, k: usize) -> Bool {
+        self.vc.asserts[k].check.not()
+    }
+
+    /// Up to `limit` failing assertions under `base` assumptions: after each failure its
+    /// assertion is assumed and the VC checked again. Returns the failures and, if the search
+    /// stopped inconclusively, why.
+    pub fn enumerate(&self, base: &[Bool], limit: usize) -> (Vec<Failure>, Option<String>) {
+        let mut assumptions: Vec<Bool> = base.to_vec();
+        let mut failures = Vec::new();
+        while failures.len() < limit.max(1) {
+            match self.check(&assumptions) {
+                Check::Valid => return (failures, None),
+                Check::Failure(f) => {
+                    assumptions.push(self.disable(f.assert));
+                    failures.push(f);
+                }
+                Check::Inconclusive(r) => return (failures, Some(r)),
+            }
+        }
+        (failures, None)
+    }
+}

@@ -1,0 +1,247 @@
+//! The linear-size weakest precondition of a passive program (Barnett & Leino,
+//! "Weakest-precondition of unstructured programs", PASTE 2005, §4).
+//!
+//! Why: the textbook WP of an unstructured program duplicates the WP of a join block for each
+//! path into it, which is exponential. Barnett & Leino give every block `B` a boolean `B_ok`
+//! meaning "every execution from the start of `B` is correct", defined once:
+//!
+//! ```text
+//!   B_ok  <==  wp(S_B, AND { C_ok | C a successor of B })
+//! ```
+//!
+//! (only this direction is needed: `¬entry_ok` forces a failing path), and the verification
+//! condition is `entry_ok`. The formula is linear in the size of the passive program.
+//!
+//! Error reporting: assert number `k` is encoded as `(check_k ==> holds_k) && (holds_k ==> Q)`
+//! with two fresh booleans and the definition `holds_k == e_k`. `check_k` is the switch the
+//! solver layer uses to turn the assertion into an assumption (to find the *next* failure after
+//! one is reported, and in Houdini); `holds_k` lets a model say whether the assertion held. In a
+//! counterexample, following blocks whose `B_ok` is false from the entry, the first assertion
+//! with `check_k && !holds_k` on the way is the one that failed ([`Vc::failure`]), and the blocks
+//! visited are the execution trace.
+
+use crate::smt::{Encoder, Scope};
+use ivl::ast::*;
+use ivl::blocks::{BlockImpl, Terminator};
+use ivl::diag::Diagnostic;
+use std::collections::{HashMap, HashSet};
+use z3::ast::{Bool, Dynamic};
+use z3::Model;
+
+/// One `assert` of the passive program.
+#[derive(Debug)]
+pub struct AssertSite {
+    pub block: usize,
+    pub span: Span,
+    pub attrs: Vec<Attribute>,
+    /// When false (as an assumption), the assertion is assumed instead of checked.
+    pub check: Bool,
+    /// Defined equal to the asserted expression.
+    pub holds: Bool,
+    /// The Houdini candidate `b` when the assertion reads `b ==> e`.
+    pub guard: Option<Name>,
+}
+
+/// The verification condition of one implementation.
+#[derive(Debug)]
+pub struct Vc {
+    /// `B_ok` per passive block (entry first).
+    pub ok: Vec<Bool>,
+    pub succs: Vec<Vec<usize>>,
+    pub labels: Vec<Name>,
+    /// Definitions to assert: `wp_B ==> B_ok` and `holds_k == e_k`.
+    pub defs: Vec<Bool>,
+    pub asserts: Vec<AssertSite>,
+    /// Per block, the indices of its asserts in order.
+    block_asserts: Vec<Vec<usize>>,
+    /// Existential constants (candidates) that the implementation mentions.
+    pub mentioned_candidates: HashSet<Name>,
+}
+
+/// A failing assertion found in a model, with the blocks executed to reach it.
+#[derive(Clone, Debug)]
+pub struct Failure {
+    pub assert: usize,
+    pub trace: Vec<usize>,
+}
+
+/// Z3 constants for the parameters, locals and incarnations of a passive implementation.
+/// Names that clash with program-level names get a fresh Z3 symbol.
+pub fn impl_env(enc: &mut Encoder, imp: &BlockImpl) -> Result<HashMap<Name, Dynamic>, Vec<Diagnostic>> {
+    let mut env = HashMap::new();
+    let mut errors = Vec::new();
+    for v in imp.ins.iter().chain(&imp.outs).chain(&imp.locals) {
+        match enc.sort_of(&v.ty) {
+            Ok(s) => {
+                let c = if enc.is_global_name(&v.name.name) || env.contains_key(&v.name.name) {
+                    Dynamic::fresh_const(v.name.name.as_str(), &s)
+                } else {
+                    Dynamic::new_const(v.name.name.as_str(), &s)
+                };
+                env.insert(v.name.name.clone(), c);
+            }
+            Err(e) => errors.push(e),
+        }
+    }
+    if errors.is_empty() {
+        Ok(env)
+    } else {
+        Err(errors)
+    }
+}
+
+/// The candidate guarding an assertion `b ==> e`, if `b` is one of `candidates`.
+pub fn candidate_guard(e: &Expr, candidates: &HashSet<Name>) -> Option<Name> {
+    match &e.kind {
+        ExprKind::Binary(BinOp::Implies, g, _) => match &g.kind {
+            ExprKind::Var(x) if candidates.contains(&x.name) => Some(x.name.clone()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Builds the VC of a passive implementation (blocks in topological order, entry first).
+pub fn generate(
+    enc: &mut Encoder,
+    passive: &BlockImpl,
+    env: &HashMap<Name, Dynamic>,
+    candidates: &HashSet<Name>,
+) -> Result<Vc, Vec<Diagnostic>> {
+    let n = passive.blocks.len();
+    let index = passive.label_index();
+    let succs: Vec<Vec<usize>> = passive
+        .blocks
+        .iter()
+        .map(|b| match &b.term {
+            Terminator::Goto(ts) => ts.iter().filter_map(|t| index.get(&t.name).copied()).collect(),
+            Terminator::Return => Vec::new(),
+        })
+        .collect();
+    let ok: Vec<Bool> = passive.blocks.iter().map(|b| Bool::fresh_const(&format!("{}_ok", b.label.name))).collect();
+    let mut defs = Vec::with_capacity(n);
+    let mut asserts = Vec::new();
+    let mut block_asserts = vec![Vec::new(); n];
+    let mut errors = Vec::new();
+    let mut mentioned = HashSet::new();
+    let mut scope = Scope::new(env);
+    for (bi, block) in passive.blocks.iter().enumerate().rev() {
+        for &s in &succs[bi] {
+            if s <= bi {
+                return Err(vec![Diagnostic::new(
+                    ivl::diag::ErrorKind::Unsupported,
+                    "passive blocks are not in topological order (internal error)",
+                    block.span,
+                )]);
+            }
+        }
+        let succ_ok: Vec<&Bool> = succs[bi].iter().map(|&s| &ok[s]).collect();
+        let mut q = match succ_ok.len() {
+            0 => Bool::from_bool(true),
+            1 => succ_ok[0].clone(),
+            _ => Bool::and(&succ_ok),
+        };
+        // Asserts of this block, collected backwards.
+        let mut here = Vec::new();
+        for s in block.stmts.iter().rev() {
+            match &s.kind {
+                StmtKind::Assume { expr, .. } => {
+                    if expr.is_true() {
+                        continue;
+                    }
+                    note_candidates(expr, candidates, &mut mentioned);
+                    match enc.bool_expr(expr, &mut scope) {
+                        Ok(e) => q = e.implies(&q),
+                        Err(d) => errors.push(d),
+                    }
+                }
+                StmtKind::Assert { attrs, expr } => {
+                    if expr.is_true() {
+                        continue;
+                    }
+                    note_candidates(expr, candidates, &mut mentioned);
+                    match enc.bool_expr(expr, &mut scope) {
+                        Ok(e) => {
+                            let check = Bool::fresh_const("check");
+                            let holds = Bool::fresh_const("holds");
+                            defs.push(holds.iff(&e));
+                            q = Bool::and(&[&check.implies(&holds), &holds.implies(&q)]);
+                            here.push(asserts.len());
+                            asserts.push(AssertSite {
+                                block: bi,
+                                span: s.span,
+                                attrs: attrs.clone(),
+                                check,
+                                holds,
+                                guard: candidate_guard(expr, candidates),
+                            });
+                        }
+                        Err(d) => errors.push(d),
+                    }
+                }
+                _ => errors.push(Diagnostic::new(
+                    ivl::diag::ErrorKind::Unsupported,
+                    "only assume and assert may remain after passification (internal error)",
+                    s.span,
+                )),
+            }
+        }
+        here.reverse();
+        block_asserts[bi] = here;
+        defs.push(q.implies(&ok[bi]));
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    defs.extend(enc.take_side_axioms());
+    Ok(Vc {
+        ok,
+        succs,
+        labels: passive.blocks.iter().map(|b| b.label.name.clone()).collect(),
+        defs,
+        asserts,
+        block_asserts,
+        mentioned_candidates: mentioned,
+    })
+}
+
+fn note_candidates(e: &Expr, candidates: &HashSet<Name>, out: &mut HashSet<Name>) {
+    if candidates.is_empty() {
+        return;
+    }
+    for v in ivl::visit::free_vars(e) {
+        if candidates.contains(&v) {
+            out.insert(v);
+        }
+    }
+}
+
+impl Vc {
+    /// The formula whose satisfiability means "some assertion can fail".
+    pub fn negated(&self) -> Bool {
+        self.ok[0].not()
+    }
+
+    /// Follows a counterexample from the entry: the first assertion that is checked and does not
+    /// hold on the path of blocks whose `B_ok` is false. `None` when the model does not exhibit
+    /// a failure (possible for models of "unknown" results).
+    pub fn failure(&self, model: &Model) -> Option<Failure> {
+        let val = |b: &Bool| model.eval(b, true).and_then(|v| v.as_bool());
+        let mut trace = Vec::new();
+        let mut b = 0usize;
+        if val(&self.ok[0]) != Some(false) {
+            return None;
+        }
+        loop {
+            trace.push(b);
+            for &k in &self.block_asserts[b] {
+                let a = &self.asserts[k];
+                if val(&a.check) == Some(true) && val(&a.holds) == Some(false) {
+                    return Some(Failure { assert: k, trace });
+                }
+            }
+            let next = self.succs[b].iter().copied().find(|&s| val(&self.ok[s]) == Some(false))?;
+            b = next;
+        }
+    }
+}

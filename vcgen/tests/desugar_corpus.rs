@@ -1,0 +1,78 @@
+//! Every GPUVerify-generated file of the corpus (goto-form loops whose headers lead with
+//! `assert {:tag ..} _bN ==> inv` candidate invariants, `{:inline 1}` procedures, calls of
+//! contract-only procedures) desugars without diagnostics into acyclic, call-free, old-free
+//! bodies, and every candidate invariant stays an invariant check.
+
+use ivl::ast::StmtKind;
+use ivl::blocks::check_kind;
+use std::path::{Path, PathBuf};
+
+const CORPUS: &str = "/work/corpus/gpu/gpuverify";
+
+fn bpl_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            bpl_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "bpl") {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn gpuverify_corpus_prepares_without_diagnostics() {
+    let mut files = Vec::new();
+    bpl_files(Path::new(CORPUS), &mut files);
+    if files.is_empty() {
+        eprintln!("skipped: no corpus at {CORPUS}");
+        return;
+    }
+    files.sort();
+    let mut failures = Vec::new();
+    let (mut impls, mut candidate_checks) = (0, 0);
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        let (program, d) = ivl::parser::parse_program(&text);
+        if !d.is_empty() {
+            // The parser's own tests cover this; desugaring needs a parsed program.
+            failures.push(format!("{}: parse: {}", f.display(), d[0].message));
+            continue;
+        }
+        let inputs = match vcgen::desugar::prepare(&program) {
+            Ok(v) => v,
+            Err(d) => {
+                failures.push(format!("{}: {}", f.display(), d[0].message));
+                continue;
+            }
+        };
+        assert!(!inputs.is_empty(), "{}: nothing to verify", f.display());
+        for v in &inputs {
+            impls += 1;
+            let cfg = ivl::cfg::Cfg::new(&v.imp);
+            assert!(cfg.is_acyclic(), "{}: {} is cyclic", f.display(), v.imp.name.name);
+            assert_eq!(cfg.reverse_postorder().len(), v.imp.blocks.len(), "unreachable blocks left");
+            for b in &v.imp.blocks {
+                assert!(!vcgen::desugar::old::contains_old(&b.stmts), "{}: old left", f.display());
+                for s in &b.stmts {
+                    match &s.kind {
+                        StmtKind::Assert { attrs, expr } => {
+                            let kind = check_kind(attrs);
+                            let candidate = ivl::visit::free_vars(expr).iter().any(|n| n.starts_with("_b"));
+                            if candidate && ivl::ast::has_attr(attrs, "tag") {
+                                assert!(kind.starts_with("invariant-"), "{}: candidate checked as {kind}", f.display());
+                                candidate_checks += 1;
+                            }
+                        }
+                        StmtKind::Assume { .. } | StmtKind::Assign { .. } | StmtKind::Havoc(_) => {}
+                        _ => panic!("{}: unexpected statement {:?}", f.display(), s.kind),
+                    }
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} of {} files failed:\n{}", failures.len(), files.len(), failures.join("\n"));
+    eprintln!("{} files, {impls} implementations, {candidate_checks} candidate invariant checks", files.len());
+    assert!(candidate_checks > 0);
+}

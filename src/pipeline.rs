@@ -58,18 +58,18 @@ pub(crate) fn read_source(path: &Path) -> Result<SourceFile, FileReport> {
     }
 }
 
-/// Parse, resolve and type-check: the front end, on the salsa database.
+/// Parse, resolve and type-check: the front end, run as queries on the salsa database.
+/// When a file has syntax errors, only those are reported: type errors that follow from a
+/// declaration that did not parse would only be noise.
 fn front_end(source: &SourceFile) -> Result<Program, Vec<Diagnostic>> {
-    let (program, mut diags) = ivl::parser::parse_program(&source.text);
+    let db = ivl::db::Database::new();
+    let file = db.add_file(source.name.clone(), source.text.clone());
+    let diags = ivl::db::file_diagnostics(&db, file);
     if diags.is_empty() {
-        diags = ivl::check::check_program(&program);
+        return Ok(ivl::db::file_program(&db, file).as_ref().clone());
     }
-    if diags.is_empty() {
-        Ok(program)
-    } else {
-        diags.sort_by_key(|d| (d.primary.span.start, d.kind));
-        Err(diags)
-    }
+    let syntax: Vec<Diagnostic> = diags.iter().filter(|d| d.kind == ErrorKind::Syntax).cloned().collect();
+    Err(if syntax.is_empty() { diags.clone() } else { syntax })
 }
 
 /// The program every later stage starts from: checked, with the GPU prelude and inferred

@@ -18,16 +18,19 @@ pub enum ScheduleArg {
     RoundRobin,
 }
 
+/// Grid dimensions (a type name, so that clap reads one comma-separated value, not a list).
+type Dims = Vec<u64>;
+
 #[derive(clap::Args, Clone, Debug)]
 pub struct RunArgs {
     /// The kernel (or plain Boogie program, with --procedure) to run.
     pub file: PathBuf,
     /// Work-group size, 1-3 dimensions (`16` or `16,16`).
     #[arg(long, value_parser = crate::parse_dims)]
-    pub local_size: Option<Vec<u64>>,
+    pub local_size: Option<Dims>,
     /// Number of work-groups, 1-3 dimensions (default 1).
     #[arg(long, value_parser = crate::parse_dims)]
-    pub num_groups: Option<Vec<u64>>,
+    pub num_groups: Option<Dims>,
     /// How the next thread is chosen.
     #[arg(long, value_enum, default_value = "random")]
     pub schedule: ScheduleArg,
@@ -46,7 +49,7 @@ pub struct RunArgs {
     #[arg(long)]
     pub no_benign_tolerance: bool,
     /// Instructions per run (all threads together) before a run is abandoned.
-    #[arg(long, default_value_t = 50_000_000)]
+    #[arg(long, default_value_t = 20_000_000)]
     pub max_steps: u64,
     /// Run this procedure sequentially (one thread) instead of the kernel.
     #[arg(long)]
@@ -55,27 +58,44 @@ pub struct RunArgs {
 
 /// Runs `kivl run`; returns the exit status.
 pub fn run(args: &RunArgs) -> i32 {
+    match file_report(args) {
+        Ok(r) => finish(vec![r], args.format),
+        Err(why) => {
+            eprintln!("kivl: internal error in `kivl run`: {why}");
+            4
+        }
+    }
+}
+
+/// What `kivl run` found out about the file; `Err` for an internal error.
+fn file_report(args: &RunArgs) -> Result<FileReport, String> {
     let source = match crate::pipeline::read_source(&args.file) {
         Ok(s) => s,
-        Err(r) => return finish(vec![r], args.format),
+        Err(r) => return Ok(r),
     };
     let program = match crate::pipeline::checked_program(&source) {
         Ok(p) => p,
-        Err(d) => return finish(vec![FileReport::invalid(source, d)], args.format),
+        Err(d) => return Ok(FileReport::invalid(source, d)),
     };
     let inputs = match &args.inputs {
         None => Inputs::default(),
-        Some(path) => match std::fs::read_to_string(path).map_err(|e| e.to_string()).and_then(|t| Inputs::from_json(&t)) {
+        Some(path) => match std::fs::read_to_string(path)
+            .map_err(|e| e.to_string())
+            .and_then(|t| Inputs::from_json(&t))
+        {
             Ok(i) => i,
             Err(e) => {
-                let d = Diagnostic::syntax(format!("cannot use the inputs in `{}`: {e}", path.display()), Span::DUMMY);
-                return finish(vec![FileReport::invalid(source, vec![d])], args.format);
+                let d = Diagnostic::syntax(
+                    format!("cannot use the inputs in `{}`: {e}", path.display()),
+                    Span::DUMMY,
+                );
+                return Ok(FileReport::invalid(source, vec![d]));
             }
         },
     };
     let interp = match Interpreter::new(&program) {
         Ok(i) => i,
-        Err(d) => return finish(vec![FileReport::invalid(source, d)], args.format),
+        Err(d) => return Ok(FileReport::invalid(source, d)),
     };
     let cfg = RunConfig {
         local_size: args.local_size.clone(),
@@ -94,11 +114,10 @@ pub fn run(args: &RunArgs) -> i32 {
         Some(name) => il::run_many_with(&cfg, args.runs, |c| interp.run_procedure(name, c)),
         None => il::run_many(&interp, &cfg, args.runs),
     };
-    if let Some(why) = &summary.internal {
-        eprintln!("kivl: internal error in `kivl run`: {why}");
-        return 4;
+    match &summary.internal {
+        Some(why) => Err(why.clone()),
+        None => Ok(summary_report(source, &summary, args)),
     }
-    finish(vec![summary_report(source, &summary, args)], args.format)
 }
 
 fn summary_report(source: ivl::diag::SourceFile, s: &il::RunSummary, args: &RunArgs) -> FileReport {
@@ -111,9 +130,16 @@ fn summary_report(source: ivl::diag::SourceFile, s: &il::RunSummary, args: &RunA
     };
     let (verdict, errors, result) = match &s.error {
         Some((k, e)) => {
-            let mut d = e.diagnostic.clone();
-            d.notes.push(format!("run {} of {} (seed {})", k + 1, args.runs, e.seed));
-            (Verdict::Errors, vec![d], "errors")
+            let ds = e
+                .all()
+                .map(|e| {
+                    let mut d = e.diagnostic.clone();
+                    d.notes
+                        .push(format!("run {} of {} (seed {})", k + 1, args.runs, e.seed));
+                    d
+                })
+                .collect();
+            (Verdict::Errors, ds, "errors")
         }
         None if s.completed == 0 => (Verdict::Inconclusive, Vec::new(), "no-run-completed"),
         None => (Verdict::Verified, Vec::new(), "no-errors-found"),
@@ -164,4 +190,84 @@ fn summary_report(source: ivl::diag::SourceFile, s: &il::RunSummary, args: &RunA
 fn finish(reports: Vec<FileReport>, format: Format) -> i32 {
     report::print(&reports, format, None);
     report::exit_code(&reports)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        run: RunArgs,
+    }
+
+    fn report(text: &str, name: &str, args: &[&str]) -> FileReport {
+        let path = std::env::temp_dir().join(format!("kivl-run-{}-{name}.kbpl", std::process::id()));
+        std::fs::write(&path, text).unwrap();
+        let mut argv = vec!["kivl-run", path.to_str().unwrap()];
+        argv.extend_from_slice(args);
+        let cli = Cli::try_parse_from(argv).unwrap();
+        let r = file_report(&cli.run).unwrap();
+        let _ = std::fs::remove_file(&path);
+        r
+    }
+
+    const RACY: &str =
+        "var {:group_shared} A: [int]int;\nprocedure {:kernel} k()\n{\n  A[0] := local_id_x;\n}\n";
+
+    #[test]
+    fn a_race_is_an_error_report_with_both_locations() {
+        let r = report(
+            RACY,
+            "racy",
+            &["--local-size", "4", "--runs", "10", "--format", "json"],
+        );
+        assert_eq!(r.verdict, Verdict::Errors);
+        assert_eq!(report::exit_code(std::slice::from_ref(&r)), 1);
+        let json = serde_json::to_value(r.errors[0].to_json(&r.source)).unwrap();
+        assert_eq!(json["kind"], "race");
+        assert_eq!(json["locations"].as_array().unwrap().len(), 2);
+        assert_eq!(json["locations"][0]["line"], 4);
+        assert!(json["message"].as_str().unwrap().contains("write-write"));
+        assert_eq!(r.extra["result"], "errors");
+        assert_eq!(r.extra["runs"]["error_seed"], r.extra["runs"]["error_run"]);
+    }
+
+    #[test]
+    fn a_clean_kernel_reports_no_errors_found() {
+        let ok = "var {:group_shared} A: [int]int;\nprocedure {:kernel} k()\n{\n  A[local_id_x] := 1;\n}\n";
+        let r = report(
+            ok,
+            "clean",
+            &[
+                "--local-size",
+                "4,2",
+                "--num-groups",
+                "2",
+                "--runs",
+                "7",
+                "--seed",
+                "5",
+            ],
+        );
+        assert_eq!(r.verdict, Verdict::Verified);
+        assert_eq!(report::exit_code(std::slice::from_ref(&r)), 0);
+        assert_eq!(r.extra["result"], "no-errors-found");
+        assert_eq!(r.extra["runs"]["completed"], 7);
+        assert_eq!(r.extra["runs"]["first_seed"], 5);
+        assert!(r.info[0].contains("no error found"), "{:?}", r.info);
+    }
+
+    #[test]
+    fn missing_sizes_and_infeasible_runs() {
+        let r = report(RACY, "nosize", &[]);
+        assert_eq!(r.verdict, Verdict::Invalid);
+        assert_eq!(report::exit_code(std::slice::from_ref(&r)), 2);
+        let never = "procedure {:kernel} k()\n{\n  assume false;\n}\n";
+        let r = report(never, "never", &["--local-size", "2", "--runs", "3"]);
+        assert_eq!(r.verdict, Verdict::Inconclusive);
+        assert_eq!(r.extra["runs"]["infeasible"], 3);
+    }
 }

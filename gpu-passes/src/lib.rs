@@ -2,3 +2,4 @@ pub mod sort_order;
 pub mod preprocess;
 pub mod predication;
 pub mod interleaving;
+pub mod lockstep;

@@ -37,14 +37,24 @@ impl Labels {
 
     /// `base` if unused, else `base_1`, `base_2`, …; reserved from then on.
     pub(crate) fn fresh(&mut self, base: &str) -> Name {
-        let name = if self.0.contains(base) { ivl::visit::fresh_name(base, &self.0) } else { Name::from(base) };
+        let name = if self.0.contains(base) {
+            ivl::visit::fresh_name(base, &self.0)
+        } else {
+            Name::from(base)
+        };
         self.0.insert(name.clone());
         name
     }
 }
 
 fn assume_true(span: Span) -> Stmt {
-    Stmt::new(StmtKind::Assume { attrs: Vec::new(), expr: Expr::new(ExprKind::BoolLit(true), span) }, span)
+    Stmt::new(
+        StmtKind::Assume {
+            attrs: Vec::new(),
+            expr: Expr::new(ExprKind::BoolLit(true), span),
+        },
+        span,
+    )
 }
 
 fn goto(target: &Name, span: Span) -> Terminator {
@@ -76,12 +86,22 @@ pub fn insert_guards(imp: &BlockImpl) -> BlockImpl {
             if matches!(stmts[i].kind, StmtKind::Assume { .. }) {
                 let next = Ident::new(labels.fresh(&format!("{}_assume", b.label.name)), stmts[i].span);
                 let term = goto(&next.name, stmts[i].span);
-                blocks.push(Block { label, stmts: stmts[start..i].to_vec(), term, span: stmts[i].span });
+                blocks.push(Block {
+                    label,
+                    stmts: stmts[start..i].to_vec(),
+                    term,
+                    span: stmts[i].span,
+                });
                 label = next;
                 start = i;
             }
         }
-        blocks.push(Block { label, stmts: stmts[start..].to_vec(), term: b.term.clone(), span: b.span });
+        blocks.push(Block {
+            label,
+            stmts: stmts[start..].to_vec(),
+            term: b.term.clone(),
+            span: b.span,
+        });
     }
     let entry_ok = blocks.first().is_some_and(|e| {
         guard(e).is_some_and(Expr::is_true) && !imp.successors().iter().any(|ss| ss.contains(&0))
@@ -90,9 +110,20 @@ pub fn insert_guards(imp: &BlockImpl) -> BlockImpl {
         let old = blocks[0].label.clone();
         let start = Ident::new(labels.fresh("Start"), old.span);
         let span = blocks[0].label.span;
-        blocks.insert(0, Block { label: start, stmts: vec![assume_true(span)], term: goto(&old.name, span), span });
+        blocks.insert(
+            0,
+            Block {
+                label: start,
+                stmts: vec![assume_true(span)],
+                term: goto(&old.name, span),
+                span,
+            },
+        );
     }
-    BlockImpl { blocks, ..imp.clone() }
+    BlockImpl {
+        blocks,
+        ..imp.clone()
+    }
 }
 
 fn is_plain_barrier(s: &Stmt) -> bool {
@@ -103,8 +134,9 @@ fn is_plain_barrier(s: &Stmt) -> bool {
 /// block returns and its last statement is a plain `barrier`; otherwise every `return` jumps to
 /// a new block `assume true; barrier; return;`.
 pub fn terminate_with_barrier(imp: &BlockImpl) -> BlockImpl {
-    let returning: Vec<usize> =
-        (0..imp.blocks.len()).filter(|&i| imp.blocks[i].term == Terminator::Return).collect();
+    let returning: Vec<usize> = (0..imp.blocks.len())
+        .filter(|&i| imp.blocks[i].term == Terminator::Return)
+        .collect();
     if let [only] = returning[..] {
         if imp.blocks[only].stmts.last().is_some_and(is_plain_barrier) {
             return imp.clone();
@@ -119,7 +151,13 @@ pub fn terminate_with_barrier(imp: &BlockImpl) -> BlockImpl {
     for &i in &returning {
         out.blocks[i].term = goto(&end, out.blocks[i].span);
     }
-    let barrier = Stmt::new(StmtKind::Barrier { attrs: Vec::new(), invariants: Vec::new() }, span);
+    let barrier = Stmt::new(
+        StmtKind::Barrier {
+            attrs: Vec::new(),
+            invariants: Vec::new(),
+        },
+        span,
+    );
     out.blocks.push(Block {
         label: Ident::new(end, span),
         stmts: vec![assume_true(span), barrier],
@@ -139,7 +177,9 @@ pub fn split_loop_head_edges(imp: &BlockImpl) -> Result<BlockImpl, Vec<Diagnosti
     let mut out = imp.clone();
     let index = imp.label_index();
     for bi in 0..imp.blocks.len() {
-        let Terminator::Goto(targets) = &imp.blocks[bi].term else { continue };
+        let Terminator::Goto(targets) = &imp.blocks[bi].term else {
+            continue;
+        };
         let mut seen = HashSet::new();
         let mut headers = 0;
         let mut new_targets = Vec::with_capacity(targets.len());
@@ -179,8 +219,16 @@ fn barrier_call_attrs(args: &[Expr], span: Span) -> Vec<Attribute> {
         _ => None,
     };
     match (literal(args.first()), literal(args.get(1))) {
-        (Some(true), Some(false)) => vec![Attribute { name: Ident::new("local", span), args: vec![], span }],
-        (Some(false), Some(true)) => vec![Attribute { name: Ident::new("global", span), args: vec![], span }],
+        (Some(true), Some(false)) => vec![Attribute {
+            name: Ident::new("local", span),
+            args: vec![],
+            span,
+        }],
+        (Some(false), Some(true)) => vec![Attribute {
+            name: Ident::new("global", span),
+            args: vec![],
+            span,
+        }],
         _ => Vec::new(),
     }
 }
@@ -202,7 +250,10 @@ pub fn barrier_calls_to_statements(p: &Program) -> Program {
             if let StmtKind::Call { proc, args, outs, .. } = &s.kind {
                 if self.0.contains_key(&proc.name) && outs.is_empty() {
                     let attrs = barrier_call_attrs(args, s.span);
-                    s.kind = StmtKind::Barrier { attrs, invariants: Vec::new() };
+                    s.kind = StmtKind::Barrier {
+                        attrs,
+                        invariants: Vec::new(),
+                    };
                     return;
                 }
             }
@@ -243,10 +294,19 @@ pub fn check_preprocessed(imp: &BlockImpl) -> Result<(), String> {
         if guard(b).is_none() {
             return Err(format!("block {} has no guard", b.label.name));
         }
-        if b.stmts[1..].iter().any(|s| matches!(s.kind, StmtKind::Assume { .. })) {
+        if b.stmts[1..]
+            .iter()
+            .any(|s| matches!(s.kind, StmtKind::Assume { .. }))
+        {
             return Err(format!("block {} has an assume after its guard", b.label.name));
         }
-        if cfg.successors(i).iter().filter(|&&s| cfg.is_loop_header(s)).count() > 1 {
+        if cfg
+            .successors(i)
+            .iter()
+            .filter(|&&s| cfg.is_loop_header(s))
+            .count()
+            > 1
+        {
             return Err(format!("block {} jumps to two loop headers", b.label.name));
         }
     }
@@ -255,8 +315,16 @@ pub fn check_preprocessed(imp: &BlockImpl) -> Result<(), String> {
             return Err("the entry block must start with `assume true` and have no predecessors".into());
         }
     }
-    let returning: Vec<&Block> = imp.blocks.iter().filter(|b| b.term == Terminator::Return).collect();
-    if returning.len() > 1 || returning.iter().any(|b| !b.stmts.last().is_some_and(is_plain_barrier)) {
+    let returning: Vec<&Block> = imp
+        .blocks
+        .iter()
+        .filter(|b| b.term == Terminator::Return)
+        .collect();
+    if returning.len() > 1
+        || returning
+            .iter()
+            .any(|b| !b.stmts.last().is_some_and(is_plain_barrier))
+    {
         return Err("termination must be preceded by one common barrier".into());
     }
     Ok(())

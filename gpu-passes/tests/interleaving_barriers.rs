@@ -236,3 +236,56 @@ procedure {:kernel} k()
     let c = gpu_passes::interleaving::RunConfig { max_steps: 10_000, ..cfg(&[2], &[1]) };
     assert!(matches!(interp(k).run(&c), RunOutcome::Limit(_)));
 }
+
+#[test]
+fn access_log_builtins_in_invariants() {
+    let src = |offset: &str| {
+        format!(
+            r#"
+var {{:group_shared}} A: [int]int;
+procedure {{:kernel}} k()
+{{
+  var i: int;
+  i := 0;
+  while (i < 3)
+    invariant __write(A) ==> __write_offset(A) == local_id_x;
+    invariant !__read(A);
+  {{
+    A[local_id_x{offset}] := i;
+    i := i + 1;
+  }}
+}}
+"#
+        )
+    };
+    let s = many(&src(""), &cfg(&[4], &[1]), 50);
+    assert!(s.error.is_none() && s.invalid.is_none(), "{:#?} {:#?}", s.error, s.invalid);
+    let s = many(&src(" + 4"), &cfg(&[4], &[1]), 50);
+    assert_eq!(s.error.map(|(_, e)| e.kind), Some(ErrorKind::InvariantMaintained));
+}
+
+#[test]
+fn uniformity_is_compared_across_threads() {
+    // Compared among threads at the same place and loop iteration.
+    let src = |start: &str| {
+        format!(
+            r#"
+procedure {{:kernel}} k()
+{{
+  var i: int;
+  i := {start};
+  while (i < 4)
+    invariant __uniform(i);
+  {{
+    i := i + 1;
+  }}
+}}
+"#
+        )
+    };
+    let s = many(&src("0"), &cfg(&[4], &[2]), 50);
+    assert!(s.error.is_none() && s.invalid.is_none(), "{:#?} {:#?}", s.error, s.invalid);
+    let s = many(&src("local_id_x mod 2"), &cfg(&[4], &[1]), 50);
+    let (_, e) = s.error.expect("non-uniform loop counter");
+    assert!(e.diagnostic.message.contains("__uniform"), "{}", e.diagnostic.message);
+}

@@ -3,23 +3,21 @@
 //! of one top-level declaration — so that editing one procedure body re-parses and re-checks
 //! only that procedure (and the cheap whole-file queries that gather results).
 //!
-//! The dependency graph:
+//! The queries, each reading only what it needs:
 //!
-//! ```text
-//! SourceFile.text ──> decl_chunks ──> DeclChunk { text, offset }      (one per declaration)
-//!                                        │ text only
-//!                                        v
-//!                                   parse_decl_query ─────────────┐   (spans chunk-relative)
-//!                                        │                        │
-//!                       all chunks ──> env_and_diagnostics ──> item_index (firewall: GlobalEnv
-//!                                        │                        │     holds no spans or
-//!                                        │                        v     bodies, so it is
-//!                                        │                  check_decl_query  backdated when
-//!                                        v                        │     only a body changed)
-//!                                   file_program ──> program_rules│
-//!                                        │                        v
-//!                                        └──────────────> file_diagnostics (absolute spans)
-//! ```
+//! - `decl_chunks(file)` — [`crate::split::split_decls`] on the text: one [`DeclChunk`] per
+//!   declaration, with its `text` and `offset` as separate tracked fields;
+//! - `parse_decl_query(chunk)` — reads only the chunk's text; spans relative to the chunk;
+//! - `file_program(file)` — all parsed declarations, spans shifted to absolute offsets;
+//! - `env_and_diagnostics(file)` — [`crate::check::build_env`] on `file_program`;
+//! - `item_index(file)` — the [`GlobalEnv`] alone: a firewall. It holds no spans and no bodies,
+//!   so after a body edit it is equal to the previous one and salsa backdates it;
+//! - `check_decl_query(chunk)` — [`crate::check::check_decl`] on the parsed chunk against
+//!   `item_index`; spans relative to the chunk, so it re-runs only when its own text changes or
+//!   a signature somewhere changes;
+//! - `program_rules(file)` — [`crate::check::check_program_rules`] (rules spanning several
+//!   declarations) on `item_index` and `file_program`; re-runs on every edit (one linear walk);
+//! - `file_diagnostics(file)` — everything above, shifted to absolute spans, in source order.
 //!
 //! A chunk's identity is (keyword, name, occurrence of that pair in the file); its text and its
 //! byte offset are separate tracked fields, so moving a declaration (an edit above it) changes
@@ -37,7 +35,7 @@ use std::sync::{Arc, Mutex};
 /// The functions of the other front-end modules that the queries call.
 mod backend {
     pub use crate::check::{build_env, check_decl, check_program_rules};
-    pub use crate::parser::parse_decl;
+    pub use crate::parser::parse_decls;
     pub use crate::split::split_decls;
 }
 
@@ -91,25 +89,26 @@ pub fn decl_chunks(db: &dyn salsa::Database, file: SourceFile) -> Vec<DeclChunk<
         .collect()
 }
 
-/// The result of parsing one declaration; spans are relative to the chunk.
+/// The result of parsing one chunk; spans are relative to the chunk.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ParsedDecl {
-    pub decl: Option<Arc<Decl>>,
+    /// Usually one declaration; `type A, B;` gives one per type; none after a syntax error.
+    pub decls: Arc<[Decl]>,
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// Parses one declaration. Reads only the chunk's text, not its offset.
+/// Parses one chunk. Reads only the chunk's text, not its offset.
 #[salsa::tracked(returns(ref))]
 pub fn parse_decl_query<'db>(db: &'db dyn salsa::Database, chunk: DeclChunk<'db>) -> ParsedDecl {
-    let (decl, diagnostics) = backend::parse_decl(chunk.text(db));
-    ParsedDecl { decl: decl.map(Arc::new), diagnostics }
+    let (decls, diagnostics) = backend::parse_decls(chunk.text(db));
+    ParsedDecl { decls: decls.into(), diagnostics }
 }
 
 /// The declarations of a file as parsed, each with the offset of its chunk.
 fn parsed_decls(db: &dyn salsa::Database, file: SourceFile) -> impl Iterator<Item = (&Decl, u32)> {
-    decl_chunks(db, file).iter().filter_map(move |c| {
-        let parsed = parse_decl_query(db, *c);
-        parsed.decl.as_deref().map(|d| (d, c.offset(db)))
+    decl_chunks(db, file).iter().flat_map(move |c| {
+        let offset = c.offset(db);
+        parse_decl_query(db, *c).decls.iter().map(move |d| (d, offset))
     })
 }
 
@@ -143,10 +142,12 @@ pub fn item_index(db: &dyn salsa::Database, file: SourceFile) -> GlobalEnv {
 /// Type-checks one declaration against the item index; spans relative to the chunk.
 #[salsa::tracked(returns(ref))]
 pub fn check_decl_query<'db>(db: &'db dyn salsa::Database, chunk: DeclChunk<'db>) -> Vec<Diagnostic> {
-    match &parse_decl_query(db, chunk).decl {
-        Some(decl) => backend::check_decl(item_index(db, chunk.file(db)), decl),
-        None => Vec::new(),
+    let decls = &parse_decl_query(db, chunk).decls;
+    if decls.is_empty() {
+        return Vec::new();
     }
+    let env = item_index(db, chunk.file(db));
+    decls.iter().flat_map(|d| backend::check_decl(env, d)).collect()
 }
 
 /// The rules of the checker that relate several declarations (an implementation against its

@@ -460,7 +460,15 @@ pub fn lex(text: &str, base: u32) -> Lexed {
     let span = |s: usize, e: usize| Span { start: base + s as u32, end: base + e as u32 };
     let mut i = 0usize;
     while i < b.len() {
-        let c = b[i];
+        let mut c = b[i];
+        // Runs of blanks (indentation) first.
+        while matches!(c, b' ' | b'\t' | b'\n' | b'\r') {
+            i += 1;
+            match b.get(i) {
+                Some(&n) => c = n,
+                None => return out,
+            }
+        }
         let start = i;
         let tok = match c {
             b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' => {
@@ -543,11 +551,15 @@ pub fn lex(text: &str, base: u32) -> Lexed {
                 Tok::Ident(out.names.len() as u32 - 1)
             }
             _ if is_ident_start(c) => {
+                // Keywords are 2 to 14 lowercase letters: only such words are looked up.
+                let mut lower = c.is_ascii_lowercase();
                 i += 1;
                 while i < b.len() && is_ident_cont(b[i]) {
+                    lower &= b[i].is_ascii_lowercase();
                     i += 1;
                 }
-                match keyword(&b[start..i]) {
+                let kw = if lower && (2..=14).contains(&(i - start)) { keyword(&b[start..i]) } else { None };
+                match kw {
                     Some(k) => k,
                     None => {
                         out.names.push(SmolStr::new(&text[start..i]));

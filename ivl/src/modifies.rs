@@ -70,7 +70,9 @@ pub fn infer_modifies(p: &Program) -> Program {
     for d in &p.decls {
         let (name, ins, outs, body) = match &d.kind {
             DeclKind::Procedure(pd) => {
-                declared.entry(pd.name.name.clone()).or_insert_with(|| pd.modifies.iter().map(|m| m.name.clone()).collect());
+                declared
+                    .entry(pd.name.name.clone())
+                    .or_insert_with(|| pd.modifies.iter().map(|m| m.name.clone()).collect());
                 match &pd.body {
                     Some(b) => (&pd.name.name, &pd.ins, &pd.outs, b),
                     None => continue,
@@ -88,7 +90,10 @@ pub fn infer_modifies(p: &Program) -> Program {
         let f = facts.entry(name.clone()).or_default();
         walk_stmts(&body.stmts, &mut |s| {
             for v in written_vars(s) {
-                if globals.contains(&v.name) && !shadowed.contains(&v.name) && !f.direct.iter().any(|(n, _)| *n == v.name) {
+                if globals.contains(&v.name)
+                    && !shadowed.contains(&v.name)
+                    && !f.direct.iter().any(|(n, _)| *n == v.name)
+                {
                     f.direct.push((v.name.clone(), s.span));
                 }
             }
@@ -128,8 +133,8 @@ pub fn infer_modifies(p: &Program) -> Program {
             }
             let m = mods.get_mut(*name).expect("every procedure with facts has a set");
             for (g, span) in add {
-                if !m.contains_key(&g) {
-                    m.insert(g, span);
+                if let std::collections::btree_map::Entry::Vacant(v) = m.entry(g) {
+                    v.insert(span);
                     changed = true;
                 }
             }
@@ -142,7 +147,9 @@ pub fn infer_modifies(p: &Program) -> Program {
     let mut out = p.clone();
     for d in &mut out.decls {
         if let DeclKind::Procedure(pd) = &mut d.kind {
-            let Some(m) = mods.get(&pd.name.name) else { continue };
+            let Some(m) = mods.get(&pd.name.name) else {
+                continue;
+            };
             let have: HashSet<Name> = pd.modifies.iter().map(|i| i.name.clone()).collect();
             for (g, span) in m {
                 if !have.contains(g) {

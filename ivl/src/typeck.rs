@@ -92,7 +92,10 @@ impl Ty {
         match self {
             Ty::Param(i) => args.get(*i as usize).cloned().unwrap_or(Ty::Error),
             Ty::Ctor(n, xs) => Ty::Ctor(n.clone(), xs.iter().map(|x| x.substitute(args)).collect()),
-            Ty::Map(m) => Ty::map(m.args.iter().map(|x| x.substitute(args)).collect(), m.result.substitute(args)),
+            Ty::Map(m) => Ty::map(
+                m.args.iter().map(|x| x.substitute(args)).collect(),
+                m.result.substitute(args),
+            ),
             _ => self.clone(),
         }
     }
@@ -104,7 +107,10 @@ impl Ty {
             Ty::Int => TypeKind::Int,
             Ty::Real => TypeKind::Real,
             Ty::Bv(w) => TypeKind::Bv(*w),
-            Ty::Ctor(n, xs) => TypeKind::Named(Ident::new(n.clone(), Span::DUMMY), xs.iter().map(Ty::to_type).collect()),
+            Ty::Ctor(n, xs) => TypeKind::Named(
+                Ident::new(n.clone(), Span::DUMMY),
+                xs.iter().map(Ty::to_type).collect(),
+            ),
             Ty::Map(m) => TypeKind::Map {
                 type_params: Vec::new(),
                 args: m.args.iter().map(Ty::to_type).collect(),
@@ -151,8 +157,15 @@ impl fmt::Display for Ty {
 }
 
 /// The GPU specification built-ins of KBPL.md §2.
-pub const SPEC_BUILTINS: [&str; 7] =
-    ["__read", "__write", "__read_offset", "__write_offset", "__other", "__uniform", "__enabled"];
+pub const SPEC_BUILTINS: [&str; 7] = [
+    "__read",
+    "__write",
+    "__read_offset",
+    "__write_offset",
+    "__other",
+    "__uniform",
+    "__enabled",
+];
 
 /// Boogie's rounding-mode constants (floating-point arithmetic is unsupported).
 const ROUNDING_MODES: [&str; 10] = [
@@ -199,9 +212,19 @@ pub(crate) struct Ctx {
 
 impl Ctx {
     /// Inside a procedure body: two-state, globals allowed, no built-ins.
-    pub const BODY: Ctx = Ctx { no_old: None, no_globals: None, spec: false, trigger: false };
+    pub const BODY: Ctx = Ctx {
+        no_old: None,
+        no_globals: None,
+        spec: false,
+        trigger: false,
+    };
     /// Attributes: anything that resolves is fine (Boogie is permissive there).
-    pub const ATTR: Ctx = Ctx { no_old: None, no_globals: None, spec: true, trigger: false };
+    pub const ATTR: Ctx = Ctx {
+        no_old: None,
+        no_globals: None,
+        spec: true,
+        trigger: false,
+    };
 }
 
 enum VarRef<'e> {
@@ -209,6 +232,9 @@ enum VarRef<'e> {
     Local(Ty, LocalKind),
     Global(&'e GlobalInfo),
 }
+
+/// Types of locals given by a consumer of [`type_of`].
+type LocalTypes<'a> = dyn Fn(&str) -> Option<Ty> + 'a;
 
 /// The checker state for one declaration (or one expression, for [`type_of`]).
 pub(crate) struct Checker<'a> {
@@ -219,7 +245,7 @@ pub(crate) struct Checker<'a> {
     quiet: bool,
     /// Parameters and locals of the enclosing function/procedure/implementation.
     pub scope: HashMap<Name, Local>,
-    external: Option<&'a dyn Fn(&str) -> Option<Ty>>,
+    external: Option<&'a LocalTypes<'a>>,
     /// Quantifier and lambda bound variables, innermost last.
     bound: Vec<(Name, Ty)>,
     pub ctx: Ctx,
@@ -307,13 +333,23 @@ impl<'a> Checker<'a> {
     /// Adds a parameter or local to the scope; a second declaration of the name is an error.
     pub fn declare(&mut self, id: &Ident, ty: Ty, kind: LocalKind) {
         if let Some(prev) = self.scope.get(&id.name) {
-            let d = Diagnostic::type_error(format!("duplicate declaration of variable `{}`", id.name), id.span)
-                .with_label("declared again here")
-                .with_related(prev.span, "first declared here");
+            let d = Diagnostic::type_error(
+                format!("duplicate declaration of variable `{}`", id.name),
+                id.span,
+            )
+            .with_label("declared again here")
+            .with_related(prev.span, "first declared here");
             self.report(d);
             return;
         }
-        self.scope.insert(id.name.clone(), Local { ty, kind, span: id.span });
+        self.scope.insert(
+            id.name.clone(),
+            Local {
+                ty,
+                kind,
+                span: id.span,
+            },
+        );
     }
 
     fn lookup(&self, name: &str) -> Option<VarRef<'a>> {
@@ -391,7 +427,10 @@ impl<'a> Checker<'a> {
             ExprKind::RealLit(_) => Ty::Real,
             ExprKind::BvLit { value, width } => {
                 if *width == 0 {
-                    self.report(Diagnostic::unsupported("zero-width bit-vectors are not supported", e.span));
+                    self.report(Diagnostic::unsupported(
+                        "zero-width bit-vectors are not supported",
+                        e.span,
+                    ));
                     return Ty::Error;
                 }
                 if value.bits() > *width as u64 {
@@ -451,7 +490,12 @@ impl<'a> Checker<'a> {
                 let rt = self.select(&mt, idx, m.span, e.span);
                 let vt = self.expr(v);
                 if !vt.compatible(&rt) {
-                    self.mismatch(v.span, &rt, &vt, "the value stored must have the map's element type");
+                    self.mismatch(
+                        v.span,
+                        &rt,
+                        &vt,
+                        "the value stored must have the map's element type",
+                    );
                 }
                 if rt.is_error() && !mt.compatible(&Ty::Error) {
                     return Ty::Error;
@@ -485,7 +529,10 @@ impl<'a> Checker<'a> {
                     );
                 }
                 if hi == lo {
-                    self.report(Diagnostic::unsupported("zero-width bit extraction is not supported", e.span));
+                    self.report(Diagnostic::unsupported(
+                        "zero-width bit extraction is not supported",
+                        e.span,
+                    ));
                     return Ty::Error;
                 }
                 Ty::Bv(hi - lo)
@@ -585,7 +632,10 @@ impl<'a> Checker<'a> {
                 Ty::Bool
             }
             Subtype => {
-                self.report(Diagnostic::unsupported("the partial-order operator `<:` is not supported", e.span));
+                self.report(Diagnostic::unsupported(
+                    "the partial-order operator `<:` is not supported",
+                    e.span,
+                ));
                 Ty::Bool
             }
             Concat => match (&ta, &tb) {
@@ -647,7 +697,12 @@ impl<'a> Checker<'a> {
                 self.expr(i);
             }
             return self.type_error(
-                format!("map of type `{mt}` takes {} {}, found {}", m.args.len(), indices(m.args.len()), idx.len()),
+                format!(
+                    "map of type `{mt}` takes {} {}, found {}",
+                    m.args.len(),
+                    indices(m.args.len()),
+                    idx.len()
+                ),
                 span,
                 "wrong number of indices",
             );
@@ -719,8 +774,14 @@ impl<'a> Checker<'a> {
                 if !arity(self, 1) {
                     return Some(if name == "int" { Ty::Int } else { Ty::Real });
                 }
-                let (from, to) = if name == "int" { (Ty::Real, Ty::Int) } else { (Ty::Int, Ty::Real) };
-                self.expect(&args[0], &from, || format!("`{name}(e)` converts a `{from}` to `{to}`"));
+                let (from, to) = if name == "int" {
+                    (Ty::Real, Ty::Int)
+                } else {
+                    (Ty::Int, Ty::Real)
+                };
+                self.expect(&args[0], &from, || {
+                    format!("`{name}(e)` converts a `{from}` to `{to}`")
+                });
                 Some(to)
             }
             _ if SPEC_BUILTINS.contains(&name) => {
@@ -768,7 +829,8 @@ impl<'a> Checker<'a> {
 
     /// The argument of `__read(A)` and friends: a global variable of map type.
     fn shared_array_arg(&mut self, builtin: &str, a: &Expr) -> Ty {
-        let msg = || format!("the argument of `{builtin}` must be a shared array (a global variable of map type)");
+        let msg =
+            || format!("the argument of `{builtin}` must be a shared array (a global variable of map type)");
         let ExprKind::Var(id) = &a.kind else {
             self.expr(a);
             return self.type_error(msg(), a.span, "not a variable name");
@@ -789,7 +851,8 @@ impl<'a> Checker<'a> {
         if !q.type_params.is_empty() {
             let span = q.type_params[0].span;
             self.report(
-                Diagnostic::unsupported("polymorphic quantifiers are not supported", span).with_label("type parameter"),
+                Diagnostic::unsupported("polymorphic quantifiers are not supported", span)
+                    .with_label("type parameter"),
             );
             self.tvars.extend(q.type_params.iter().cloned());
         }
@@ -809,7 +872,11 @@ impl<'a> Checker<'a> {
                 );
             }
             if let Some(w) = &v.where_clause {
-                self.type_error("`where` clauses are not allowed on bound variables", w.span, "remove this clause");
+                self.type_error(
+                    "`where` clauses are not allowed on bound variables",
+                    w.span,
+                    "remove this clause",
+                );
             }
             self.bound.push((v.name.name.clone(), ty));
         }
@@ -818,7 +885,11 @@ impl<'a> Checker<'a> {
         self.attrs(&q.attrs);
         if q.kind == QuantKind::Lambda {
             if let Some(t) = q.triggers.first() {
-                self.type_error("triggers are not allowed in lambda expressions", t.span, "remove this trigger");
+                self.type_error(
+                    "triggers are not allowed in lambda expressions",
+                    t.span,
+                    "remove this trigger",
+                );
             }
         }
         for t in &q.triggers {
@@ -908,11 +979,18 @@ impl<'a> Checker<'a> {
                 _ => {}
             }
         }
-        if attrs.iter().all(|a| a.name.as_str() == "verified_under" || a.args.iter().all(|x| matches!(x, AttrArg::String(..)))) {
+        if attrs.iter().all(|a| {
+            a.name.as_str() == "verified_under" || a.args.iter().all(|x| matches!(x, AttrArg::String(..)))
+        }) {
             return;
         }
         let saved = self.ctx;
-        self.ctx = Ctx { no_old: None, no_globals: None, spec: true, trigger: false };
+        self.ctx = Ctx {
+            no_old: None,
+            no_globals: None,
+            spec: true,
+            trigger: false,
+        };
         for a in attrs.iter().filter(|a| a.name.as_str() != "verified_under") {
             let optimize = matches!(a.name.as_str(), "minimize" | "maximize") && a.args.len() == 1;
             for arg in &a.args {
@@ -942,7 +1020,10 @@ impl<'a> Checker<'a> {
             if let Some(a) = find_attr(&decl.attrs, "assumption")
                 .or_else(|| decl.vars.iter().find_map(|v| find_attr(&v.attrs, "assumption")))
             {
-                self.report(Diagnostic::unsupported("assumption variables (`{:assumption}`) are not supported", a.span));
+                self.report(Diagnostic::unsupported(
+                    "assumption variables (`{:assumption}`) are not supported",
+                    a.span,
+                ));
             }
             let tys = self.var_types(decl.vars.iter().map(|v| &v.ty));
             for (v, ty) in decl.vars.iter().zip(tys) {
@@ -951,7 +1032,12 @@ impl<'a> Checker<'a> {
             }
         }
         let saved = self.ctx;
-        self.ctx = Ctx { no_old: Some("a `where` clause"), no_globals: None, spec: false, trigger: false };
+        self.ctx = Ctx {
+            no_old: Some("a `where` clause"),
+            no_globals: None,
+            spec: false,
+            trigger: false,
+        };
         for decl in &body.locals {
             for v in &decl.vars {
                 if let Some(w) = &v.where_clause {
@@ -1009,7 +1095,10 @@ impl<'a> Checker<'a> {
                 continue;
             }
             // Labels written right before a structured statement name it (targets of `break L`).
-            let structured = matches!(s.kind, StmtKind::If { .. } | StmtKind::While { .. } | StmtKind::Block(_));
+            let structured = matches!(
+                s.kind,
+                StmtKind::If { .. } | StmtKind::While { .. } | StmtKind::Block(_)
+            );
             if !structured {
                 let n = self.enclosing_labels.len();
                 self.enclosing_labels.truncate(n - pending);
@@ -1032,7 +1121,10 @@ impl<'a> Checker<'a> {
     }
 
     fn spec_ctx(&self) -> Ctx {
-        Ctx { spec: true, ..self.ctx }
+        Ctx {
+            spec: true,
+            ..self.ctx
+        }
     }
 
     fn stmt(&mut self, s: &Stmt) {
@@ -1047,10 +1139,19 @@ impl<'a> Checker<'a> {
             }
             StmtKind::Assert { attrs, expr } | StmtKind::Assume { attrs, expr } => {
                 self.attrs(attrs);
-                let what = if matches!(s.kind, StmtKind::Assert { .. }) { "an assertion" } else { "an assumption" };
+                let what = if matches!(s.kind, StmtKind::Assert { .. }) {
+                    "an assertion"
+                } else {
+                    "an assumption"
+                };
                 self.with_ctx(self.spec_ctx(), |c| c.expect_bool(expr, what));
             }
-            StmtKind::Call { attrs, outs, proc, args } => {
+            StmtKind::Call {
+                attrs,
+                outs,
+                proc,
+                args,
+            } => {
                 self.attrs(attrs);
                 self.call_stmt(s, outs, proc, args);
             }
@@ -1068,7 +1169,11 @@ impl<'a> Checker<'a> {
             StmtKind::Return => {}
             StmtKind::Break(label) => match label {
                 None if self.loop_depth == 0 => {
-                    self.type_error("`break` outside a loop", s.span, "`break;` must be inside a `while` loop");
+                    self.type_error(
+                        "`break` outside a loop",
+                        s.span,
+                        "`break;` must be inside a `while` loop",
+                    );
                 }
                 Some(l) if !self.enclosing_labels.contains(&l.name) => {
                     self.type_error(
@@ -1098,7 +1203,11 @@ impl<'a> Checker<'a> {
                     }
                 }
             }
-            StmtKind::While { cond, invariants, body } => {
+            StmtKind::While {
+                cond,
+                invariants,
+                body,
+            } => {
                 if let Some(c) = cond {
                     self.expect_bool(c, "the condition of `while`");
                 }
@@ -1114,7 +1223,9 @@ impl<'a> Checker<'a> {
                 self.attrs(attrs);
                 for inv in invariants {
                     self.attrs(&inv.attrs);
-                    self.with_ctx(self.spec_ctx(), |c| c.expect_bool(&inv.expr, "a barrier invariant"));
+                    self.with_ctx(self.spec_ctx(), |c| {
+                        c.expect_bool(&inv.expr, "a barrier invariant")
+                    });
                 }
             }
             StmtKind::Block(ss) => self.stmts(ss),
@@ -1126,8 +1237,12 @@ impl<'a> Checker<'a> {
                         self.target(id, "havoc");
                     }
                 }
-                VectorStmt::Psi { lhs, rhs } => self.assign(s, std::slice::from_ref(lhs), std::slice::from_ref(rhs)),
-                VectorStmt::Assume(e) => self.with_ctx(self.spec_ctx(), |c| c.expect_bool(e, "an assumption")),
+                VectorStmt::Psi { lhs, rhs } => {
+                    self.assign(s, std::slice::from_ref(lhs), std::slice::from_ref(rhs))
+                }
+                VectorStmt::Assume(e) => {
+                    self.with_ctx(self.spec_ctx(), |c| c.expect_bool(e, "an assumption"))
+                }
                 VectorStmt::Assert(e) => self.with_ctx(self.spec_ctx(), |c| c.expect_bool(e, "an assertion")),
             },
         }
@@ -1138,9 +1253,12 @@ impl<'a> Checker<'a> {
         let mut seen: Vec<&Ident> = Vec::new();
         for id in ids {
             if let Some(prev) = seen.iter().find(|p| p.name == id.name) {
-                let d = Diagnostic::type_error(format!("variable `{}` is assigned twice by one {what}", id.name), id.span)
-                    .with_label("assigned again here")
-                    .with_related(prev.span, "first assigned here");
+                let d = Diagnostic::type_error(
+                    format!("variable `{}` is assigned twice by one {what}", id.name),
+                    id.span,
+                )
+                .with_label("assigned again here")
+                .with_related(prev.span, "first assigned here");
                 self.report(d);
             } else {
                 seen.push(id);
@@ -1154,7 +1272,11 @@ impl<'a> Checker<'a> {
         match self.lookup(&id.name) {
             None => self.var(id),
             Some(VarRef::Bound(t)) => {
-                self.type_error(format!("cannot {what} bound variable `{}`", id.name), id.span, "bound variables are immutable");
+                self.type_error(
+                    format!("cannot {what} bound variable `{}`", id.name),
+                    id.span,
+                    "bound variables are immutable",
+                );
                 t
             }
             Some(VarRef::Local(t, LocalKind::In)) => {
@@ -1168,7 +1290,11 @@ impl<'a> Checker<'a> {
             Some(VarRef::Local(t, _)) => t,
             Some(VarRef::Global(g)) => {
                 if let GlobalKind::Const { .. } = g.kind {
-                    self.type_error(format!("cannot {what} constant `{}`", id.name), id.span, "constants are immutable");
+                    self.type_error(
+                        format!("cannot {what} constant `{}`", id.name),
+                        id.span,
+                        "constants are immutable",
+                    );
                 } else if let Some(m) = &self.modifies {
                     if !m.contains(&id.name) {
                         let d = Diagnostic::type_error(
@@ -1178,7 +1304,10 @@ impl<'a> Checker<'a> {
                             ),
                             id.span,
                         )
-                        .with_label(format!("add `modifies {};` to procedure `{}`", id.name, self.proc_name));
+                        .with_label(format!(
+                            "add `modifies {};` to procedure `{}`",
+                            id.name, self.proc_name
+                        ));
                         self.report(d);
                     }
                 }
@@ -1202,7 +1331,13 @@ impl<'a> Checker<'a> {
                 self.expr(r);
             }
             self.type_error(
-                format!("{} left-hand side{} but {} right-hand side{}", lhss.len(), plural_s(lhss.len()), rhss.len(), plural_s(rhss.len())),
+                format!(
+                    "{} left-hand side{} but {} right-hand side{}",
+                    lhss.len(),
+                    plural_s(lhss.len()),
+                    rhss.len(),
+                    plural_s(rhss.len())
+                ),
                 s.span,
                 "a parallel assignment needs as many values as targets",
             );
@@ -1228,7 +1363,11 @@ impl<'a> Checker<'a> {
             } else {
                 "no procedure of this name is declared"
             };
-            self.type_error(format!("call to undeclared procedure `{}`", proc.name), proc.span, label);
+            self.type_error(
+                format!("call to undeclared procedure `{}`", proc.name),
+                proc.span,
+                label,
+            );
             return;
         };
         if pi.ins.len() != args.len() {
@@ -1236,7 +1375,13 @@ impl<'a> Checker<'a> {
                 self.expr(a);
             }
             self.type_error(
-                format!("procedure `{}` takes {} argument{}, found {}", proc.name, pi.ins.len(), plural_s(pi.ins.len()), args.len()),
+                format!(
+                    "procedure `{}` takes {} argument{}, found {}",
+                    proc.name,
+                    pi.ins.len(),
+                    plural_s(pi.ins.len()),
+                    args.len()
+                ),
                 s.span,
                 "wrong number of arguments",
             );
@@ -1265,15 +1410,27 @@ impl<'a> Checker<'a> {
             for (o, (pn, pt)) in outs.iter().zip(&pi.outs) {
                 let t = self.target(o, "assign to");
                 if !t.compatible(pt) {
-                    self.mismatch(o.span, pt, &t, format!("receives out-parameter `{pn}` of `{}`", proc.name));
+                    self.mismatch(
+                        o.span,
+                        pt,
+                        &t,
+                        format!("receives out-parameter `{pn}` of `{}`", proc.name),
+                    );
                 }
             }
         }
         if let Some(m) = &self.modifies {
-            let missing: Vec<&Name> =
-                pi.modifies.iter().filter(|g| !m.contains(*g) && env.global_var(g).is_some()).collect();
+            let missing: Vec<&Name> = pi
+                .modifies
+                .iter()
+                .filter(|g| !m.contains(*g) && env.global_var(g).is_some())
+                .collect();
             if !missing.is_empty() {
-                let list = missing.iter().map(|g| format!("`{g}`")).collect::<Vec<_>>().join(", ");
+                let list = missing
+                    .iter()
+                    .map(|g| format!("`{g}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
                 let d = Diagnostic::type_error(
                     format!(
                         "call to `{}` modifies {list}, which the modifies clause of `{}` does not include",

@@ -221,37 +221,41 @@ fn plain_idents() -> impl Strategy<Value = Vec<TypedIdent>> {
 fn body() -> impl Strategy<Value = Body> {
     let var_decl = (attrs(), prop::collection::vec(typed_ident(Some(expr())), 1..3))
         .prop_map(|(attrs, vars)| VarDecl { attrs, vars });
-    (prop::collection::vec(var_decl, 0..2), stmts()).prop_map(|(locals, stmts)| Body { locals, stmts, span: D })
+    (prop::collection::vec(var_decl, 0..2), stmts()).prop_map(|(locals, stmts)| Body {
+        locals,
+        stmts,
+        span: D,
+    })
 }
 
 fn decl() -> impl Strategy<Value = Decl> {
-    let fn_param = |named: bool| {
-        (ident(), ty()).prop_map(move |(n, ty)| FnParam { name: named.then_some(n), ty })
-    };
-    let contract = (any::<bool>(), any::<bool>(), attrs(), expr()).prop_map(|(ens, free, attrs, expr)| Contract {
-        kind: if ens { SpecKind::Ensures } else { SpecKind::Requires },
-        free,
-        attrs,
-        expr,
-        span: D,
-    });
+    let fn_param =
+        |named: bool| (ident(), ty()).prop_map(move |(n, ty)| FnParam { name: named.then_some(n), ty });
+    let contract =
+        (any::<bool>(), any::<bool>(), attrs(), expr()).prop_map(|(ens, free, attrs, expr)| Contract {
+            kind: if ens { SpecKind::Ensures } else { SpecKind::Requires },
+            free,
+            attrs,
+            expr,
+            span: D,
+        });
     prop_oneof![
-        (attrs(), any::<bool>(), ident(), prop::collection::vec(ident(), 0..3), prop::option::of(ty())).prop_map(
-            |(attrs, finite, name, params, synonym)| {
+        (attrs(), any::<bool>(), ident(), prop::collection::vec(ident(), 0..3), prop::option::of(ty()))
+            .prop_map(|(attrs, finite, name, params, synonym)| {
                 let finite = finite && synonym.is_none();
                 DeclKind::Type(TypeDecl { attrs, finite, name, params, synonym })
-            }
-        ),
-        (attrs(), any::<bool>(), prop::collection::vec(ident(), 1..3), ty())
-            .prop_map(|(attrs, unique, names, ty)| DeclKind::Const(ConstDecl {
+            }),
+        (attrs(), any::<bool>(), prop::collection::vec(ident(), 1..3), ty()).prop_map(
+            |(attrs, unique, names, ty)| DeclKind::Const(ConstDecl {
                 attrs,
                 unique,
                 names,
                 ty,
                 order_spec: None
-            })),
-        (attrs(), ident(), any::<bool>(), any::<bool>(), prop::option::of(expr()))
-            .prop_flat_map(move |(attrs, name, named, result_named, body)| {
+            })
+        ),
+        (attrs(), ident(), any::<bool>(), any::<bool>(), prop::option::of(expr())).prop_flat_map(
+            move |(attrs, name, named, result_named, body)| {
                 (prop::collection::vec(fn_param(named), 0..3), fn_param(result_named)).prop_map(
                     move |(params, result)| {
                         DeclKind::Function(FunctionDecl {
@@ -264,7 +268,8 @@ fn decl() -> impl Strategy<Value = Decl> {
                         })
                     },
                 )
-            }),
+            }
+        ),
         (attrs(), expr()).prop_map(|(attrs, expr)| DeclKind::Axiom(AxiomDecl { attrs, expr })),
         (
             attrs(),
@@ -288,9 +293,18 @@ fn decl() -> impl Strategy<Value = Decl> {
                 })
             }),
         // Boogie forbids `where` on an implementation's formals.
-        (attrs(), ident(), plain_idents(), plain_idents(), body()).prop_map(|(attrs, name, ins, outs, body)| {
-            DeclKind::Implementation(ImplementationDecl { attrs, name, type_params: vec![], ins, outs, body })
-        }),
+        (attrs(), ident(), plain_idents(), plain_idents(), body()).prop_map(
+            |(attrs, name, ins, outs, body)| {
+                DeclKind::Implementation(ImplementationDecl {
+                    attrs,
+                    name,
+                    type_params: vec![],
+                    ins,
+                    outs,
+                    body,
+                })
+            }
+        ),
     ]
     .prop_map(|kind| Decl { kind, span: D })
 }

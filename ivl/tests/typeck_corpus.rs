@@ -8,7 +8,9 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 fn corpus_root() -> PathBuf {
-    std::env::var_os("KIVL_CORPUS").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("/work/corpus/gpu"))
+    std::env::var_os("KIVL_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/work/corpus/gpu"))
 }
 
 fn bpl_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -25,6 +27,11 @@ fn bpl_files(dir: &Path, out: &mut Vec<PathBuf>) {
 
 #[test]
 fn gpu_corpus_checks_without_diagnostics() {
+    // Deeply nested generated expressions: run on a big stack, as `kivl` does.
+    std::thread::Builder::new().stack_size(256 << 20).spawn(run).unwrap().join().unwrap();
+}
+
+fn run() {
     let root = corpus_root();
     if !root.join("gpuverify").is_dir() {
         eprintln!("skipped: no GPU corpus at {}", root.display());
@@ -34,7 +41,11 @@ fn gpu_corpus_checks_without_diagnostics() {
     bpl_files(&root.join("gpuverify"), &mut files);
     bpl_files(&root.join("other"), &mut files);
     files.sort();
-    assert!(files.len() >= 1000, "expected the 1,036 corpus files, found {}", files.len());
+    assert!(
+        files.len() >= 1000,
+        "expected the 1,036 corpus files, found {}",
+        files.len()
+    );
     let (mut parse_time, mut check_time, mut bytes) = (Duration::ZERO, Duration::ZERO, 0usize);
     let mut failures = Vec::new();
     for f in &files {
@@ -49,7 +60,12 @@ fn gpu_corpus_checks_without_diagnostics() {
         let source = SourceFile::new(f.display().to_string(), text);
         for d in pd.iter().chain(&cd).take(3) {
             let (l, c) = source.line_col(d.primary.span.start);
-            failures.push(format!("{}:{l}:{c}: [{}] {}", f.display(), d.kind.as_str(), d.message));
+            failures.push(format!(
+                "{}:{l}:{c}: [{}] {}",
+                f.display(),
+                d.kind.as_str(),
+                d.message
+            ));
         }
     }
     eprintln!(
@@ -59,5 +75,10 @@ fn gpu_corpus_checks_without_diagnostics() {
         parse_time.as_secs_f64(),
         check_time.as_secs_f64()
     );
-    assert!(failures.is_empty(), "{} diagnostics, first ones:\n{}", failures.len(), failures[..failures.len().min(40)].join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} diagnostics, first ones:\n{}",
+        failures.len(),
+        failures[..failures.len().min(40)].join("\n")
+    );
 }

@@ -16,25 +16,67 @@ fn memory_spaces_on_map_variables() {
     accepts("var {:group_shared} A: [bv32]bv32; var {:global} B: [bv32][bv1]bv8;");
     // As GPUVerify emits them: on axioms and on boolean race-checking flags.
     accepts("axiom {:array_info \"$$A\"} {:global} {:elem_width 32} true;\nvar {:race_checking} {:group_shared} _READ_HAS_OCCURRED_$$A: bool;");
-    type_err("var {:group_shared} x: bv32;", "`{:group_shared}` variable `x` must have a map type, found `bv32`", 1, 24);
+    type_err(
+        "var {:group_shared} x: bv32;",
+        "`{:group_shared}` variable `x` must have a map type, found `bv32`",
+        1,
+        24,
+    );
     type_err("var {:global} x: bool;", "must have a map type", 1, 18);
-    type_err("const {:global} c: [int]int;", "memory-space attribute `{:global}` is not allowed on a constant", 1, 7);
-    type_err("procedure {:group_shared} p();", "not allowed on a procedure", 1, 11);
-    type_err("procedure p() { var {:global} m: [int]int; }", "not allowed on a local variable", 1, 21);
+    type_err(
+        "const {:global} c: [int]int;",
+        "memory-space attribute `{:global}` is not allowed on a constant",
+        1,
+        7,
+    );
+    type_err(
+        "procedure {:group_shared} p();",
+        "not allowed on a procedure",
+        1,
+        11,
+    );
+    type_err(
+        "procedure p() { var {:global} m: [int]int; }",
+        "not allowed on a local variable",
+        1,
+        21,
+    );
     type_err("var {:global} {:group_shared} m: [int]int;", "marked both", 1, 31);
 }
 
 #[test]
 fn thread_identity_constants() {
     accepts("const {:local_id_x} tid: bv32; const {:group_size_x} gs: int;");
-    type_err("const {:local_id_x} tid: bool;", "thread-identity constant must have type `int` or `bvN`, found `bool`", 1, 26);
-    type_err("var {:local_id_x} tid: int;", "thread-identity attribute `{:local_id_x}` is not allowed on a variable", 1, 5);
+    type_err(
+        "const {:local_id_x} tid: bool;",
+        "thread-identity constant must have type `int` or `bvN`, found `bool`",
+        1,
+        26,
+    );
+    type_err(
+        "var {:local_id_x} tid: int;",
+        "thread-identity attribute `{:local_id_x}` is not allowed on a variable",
+        1,
+        5,
+    );
     // Undeclared identity names are prelude constants of type int in GPU programs ...
-    accepts(&format!("{KERNEL}procedure p(); requires local_id_x >= 0 && group_size_y > 0 && num_groups_z > 0;"));
+    accepts(&format!(
+        "{KERNEL}procedure p(); requires local_id_x >= 0 && group_size_y > 0 && num_groups_z > 0;"
+    ));
     // ... and undeclared elsewhere.
-    type_err("procedure p(); requires local_id_x >= 0;", "undeclared identifier `local_id_x`", 1, 25);
+    type_err(
+        "procedure p(); requires local_id_x >= 0;",
+        "undeclared identifier `local_id_x`",
+        1,
+        25,
+    );
     // They are constants.
-    type_err(&format!("{KERNEL}procedure p() {{ local_id_x := 1; }}"), "cannot assign to constant `local_id_x`", 2, 17);
+    type_err(
+        &format!("{KERNEL}procedure p() {{ local_id_x := 1; }}"),
+        "cannot assign to constant `local_id_x`",
+        2,
+        17,
+    );
 }
 
 #[test]
@@ -48,7 +90,13 @@ fn barrier_only_in_kernels_and_their_callees() {
         2,
         17,
     );
-    rejects("procedure p() { barrier; }", ErrorKind::Type, "`barrier` outside a kernel", 1, 17);
+    rejects(
+        "procedure p() { barrier; }",
+        ErrorKind::Type,
+        "`barrier` outside a kernel",
+        1,
+        17,
+    );
 }
 
 #[test]
@@ -105,7 +153,12 @@ fn specification_builtins() {
         3,
         45,
     );
-    type_err(&format!("{decls}axiom __enabled();"), "the specification built-in `__enabled` cannot be used here", 3, 7);
+    type_err(
+        &format!("{decls}axiom __enabled();"),
+        "the specification built-in `__enabled` cannot be used here",
+        3,
+        7,
+    );
     // Not outside kernels.
     rejects(
         &format!("{decls}procedure {{:kernel}} k();\nprocedure p();\n  requires __read(A);"),
@@ -119,12 +172,23 @@ fn specification_builtins() {
 #[test]
 fn kernel_programs_infer_modifies() {
     // Plain Boogie: an error; with a kernel in the program: modifies clauses are inferred.
-    type_err("var g: int; procedure p() { g := 1; }", "not in the modifies clause", 1, 29);
+    type_err(
+        "var g: int; procedure p() { g := 1; }",
+        "not in the modifies clause",
+        1,
+        29,
+    );
     accepts("var g: int; procedure {:kernel} k() { g := 1; call p(); }\nprocedure p() { g := 2; }");
 }
 
 fn modifies_of(p: &ivl::ast::Program, name: &str) -> Vec<String> {
-    p.procedures().find(|d| d.name.as_str() == name).unwrap().modifies.iter().map(|m| m.name.to_string()).collect()
+    p.procedures()
+        .find(|d| d.name.as_str() == name)
+        .unwrap()
+        .modifies
+        .iter()
+        .map(|m| m.name.to_string())
+        .collect()
 }
 
 #[test]
@@ -156,10 +220,14 @@ fn type_of_expressions() {
     let (env, diags) = build_env(&p.decls);
     assert!(diags.is_empty());
     let (e, _) = ivl::parser::parse_program("axiom f(i) && A[i] == 0bv8 && (i ++ A[i])[40:8] == i;");
-    let DeclKind::Axiom(ax) = &e.decls[0].kind else { panic!() };
+    let DeclKind::Axiom(ax) = &e.decls[0].kind else {
+        panic!()
+    };
     let locals = |n: &str| if n == "i" { Some(Ty::Bv(32)) } else { None };
     assert_eq!(type_of(&env, &locals, &ax.expr), Some(Ty::Bool));
-    let ivl::ast::ExprKind::Binary(_, lhs, _) = &ax.expr.kind else { panic!() };
+    let ivl::ast::ExprKind::Binary(_, lhs, _) = &ax.expr.kind else {
+        panic!()
+    };
     assert_eq!(type_of(&env, &locals, lhs), Some(Ty::Bool));
     let none = |_: &str| None;
     assert_eq!(type_of(&env, &none, &ax.expr), None);

@@ -4,7 +4,15 @@ use vcgen::engine::{emit_stage, verify_program, EmitStage, VerifyOptions};
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let text = std::fs::read_to_string(&args[1]).expect("read");
+    let t0 = std::time::Instant::now();
     let (program, diags) = ivl::parser::parse_program(&text);
+    eprintln!("parse: {:?}", t0.elapsed());
+    let t1 = std::time::Instant::now();
+    let checked = ivl::check::check_program(&program);
+    eprintln!("check: {:?} ({} diagnostics)", t1.elapsed(), checked.len());
+    let t2 = std::time::Instant::now();
+    let prepared = vcgen::desugar::prepare(&program).map(|v| v.len());
+    eprintln!("prepare: {:?} ({:?} impls)", t2.elapsed(), prepared.as_ref().map_err(|e| e.len()));
     let file = ivl::diag::SourceFile::new(args[1].clone(), text.clone());
     for d in &diags {
         eprintln!("{}", d.render(&file, false));

@@ -10,7 +10,9 @@ use std::path::{Path, PathBuf};
 const CORPUS: &str = "/work/corpus/gpu/gpuverify";
 
 fn bpl_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     for e in entries.flatten() {
         let p = e.path();
         if p.is_dir() {
@@ -18,6 +20,39 @@ fn bpl_files(dir: &Path, out: &mut Vec<PathBuf>) {
         } else if p.extension().is_some_and(|x| x == "bpl") {
             out.push(p);
         }
+    }
+}
+
+/// Seed 000 §4.1 on real CFGs: the sort order lists each reachable block once, edges other than
+/// back edges go forward, and every loop is contiguous with its header first.
+fn check_sort_order(imp: &ivl::blocks::BlockImpl, f: &Path) {
+    let cfg = ivl::cfg::Cfg::new(imp);
+    assert!(cfg.is_reducible(), "{}: irreducible", f.display());
+    let order = cfg.sort_order();
+    assert_eq!(order.len(), cfg.reverse_postorder().len(), "{}", f.display());
+    let mut pos = vec![usize::MAX; imp.blocks.len()];
+    for (i, &b) in order.iter().enumerate() {
+        pos[b] = i;
+    }
+    for &u in &order {
+        for &v in cfg.successors(u) {
+            assert!(
+                cfg.is_back_edge(u, v) || pos[u] < pos[v],
+                "{}: edge goes backwards",
+                f.display()
+            );
+        }
+    }
+    for l in cfg.loops() {
+        let ps: Vec<usize> = l.body.iter().map(|&b| pos[b]).collect();
+        let lo = *ps.iter().min().unwrap();
+        assert_eq!(
+            ps.iter().max().unwrap() - lo + 1,
+            l.body.len(),
+            "{}: loop not contiguous",
+            f.display()
+        );
+        assert_eq!(order[lo], l.header, "{}", f.display());
     }
 }
 
@@ -40,6 +75,9 @@ fn gpuverify_corpus_prepares_without_diagnostics() {
             failures.push(format!("{}: parse: {}", f.display(), d[0].message));
             continue;
         }
+        for imp in program.implementations() {
+            check_sort_order(&ivl::lower::lower_body(imp).unwrap(), f);
+        }
         let inputs = match vcgen::desugar::prepare(&program) {
             Ok(v) => v,
             Err(d) => {
@@ -52,16 +90,28 @@ fn gpuverify_corpus_prepares_without_diagnostics() {
             impls += 1;
             let cfg = ivl::cfg::Cfg::new(&v.imp);
             assert!(cfg.is_acyclic(), "{}: {} is cyclic", f.display(), v.imp.name.name);
-            assert_eq!(cfg.reverse_postorder().len(), v.imp.blocks.len(), "unreachable blocks left");
+            assert_eq!(
+                cfg.reverse_postorder().len(),
+                v.imp.blocks.len(),
+                "unreachable blocks left"
+            );
             for b in &v.imp.blocks {
-                assert!(!vcgen::desugar::old::contains_old(&b.stmts), "{}: old left", f.display());
+                assert!(
+                    !vcgen::desugar::old::contains_old(&b.stmts),
+                    "{}: old left",
+                    f.display()
+                );
                 for s in &b.stmts {
                     match &s.kind {
                         StmtKind::Assert { attrs, expr } => {
                             let kind = check_kind(attrs);
                             let candidate = ivl::visit::free_vars(expr).iter().any(|n| n.starts_with("_b"));
                             if candidate && ivl::ast::has_attr(attrs, "tag") {
-                                assert!(kind.starts_with("invariant-"), "{}: candidate checked as {kind}", f.display());
+                                assert!(
+                                    kind.starts_with("invariant-"),
+                                    "{}: candidate checked as {kind}",
+                                    f.display()
+                                );
                                 candidate_checks += 1;
                             }
                         }
@@ -72,7 +122,16 @@ fn gpuverify_corpus_prepares_without_diagnostics() {
             }
         }
     }
-    assert!(failures.is_empty(), "{} of {} files failed:\n{}", failures.len(), files.len(), failures.join("\n"));
-    eprintln!("{} files, {impls} implementations, {candidate_checks} candidate invariant checks", files.len());
+    assert!(
+        failures.is_empty(),
+        "{} of {} files failed:\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n")
+    );
+    eprintln!(
+        "{} files, {impls} implementations, {candidate_checks} candidate invariant checks",
+        files.len()
+    );
     assert!(candidate_checks > 0);
 }

@@ -32,7 +32,10 @@ pub enum RTy {
     Int,
     Real,
     Bv(u32),
-    Map { args: Vec<TyId>, result: TyId },
+    Map {
+        args: Vec<TyId>,
+        result: TyId,
+    },
     /// An uninterpreted type (its number).
     Opaque(u32),
 }
@@ -89,6 +92,16 @@ pub enum Ex {
     Conv(Conv, Box<Ex>),
     Lambda(Rc<LambdaProto>),
     Quant(Box<QuantEx>),
+    /// `__read(A)`, `__write(A)` (`offset: false`) and `__read_offset(A)`, `__write_offset(A)`:
+    /// the access the enclosing [`Ex::SpecEnum`] chose from the thread's log.
+    SpecAccess {
+        var: u32,
+        write: bool,
+        offset: bool,
+    },
+    /// A specification over logged accesses: holds if the body holds for every choice of logged
+    /// access (or none) for each `(variable, write)` pair it mentions.
+    SpecEnum(Box<(Vec<(u32, bool)>, Ex)>),
     /// Evaluating this is an "unsupported in kivl run" error.
     Unsupported(Rc<Diagnostic>),
 }
@@ -213,7 +226,11 @@ pub enum Instr {
     Assign(Box<[Lhs]>, Box<[Ex]>),
     /// `havoc xs;` fused with the `assume`s that follow it, which constrain the new values.
     Havoc(Box<[Lhs]>, Box<[Ex]>),
-    Assert { e: Ex, kind: CheckKind, related: Option<Span> },
+    Assert {
+        e: Ex,
+        kind: CheckKind,
+        related: Option<Span>,
+    },
     Assume(Ex),
     Call(Box<CallSite>),
     Barrier(Box<BarrierSite>),
@@ -221,6 +238,13 @@ pub enum Instr {
     Branch(Ex, Edge, Edge),
     Goto(Box<[GuardedEdge]>),
     Return,
+    /// `assert __uniform(e)` (KBPL.md §2): `e` has the same value in every thread that reaches
+    /// this point with the same call stack and loop iterations. `site` numbers the check.
+    Uniform {
+        e: Ex,
+        kind: CheckKind,
+        site: u32,
+    },
     Unsupported(Rc<Diagnostic>),
 }
 
@@ -338,6 +362,8 @@ pub struct Compiled {
     pub axioms: Vec<Axiom>,
     pub bool_ty: TyId,
     pub int_ty: TyId,
+    /// Some specification reads the access logs (`__read(A)`, …).
+    pub uses_spec_access: bool,
 }
 
 impl Compiled {
@@ -371,7 +397,12 @@ struct FrameScope {
 
 impl FrameScope {
     fn new(captures: bool) -> FrameScope {
-        FrameScope { names: Vec::new(), next: 0, max: 0, captures: captures.then(Vec::new) }
+        FrameScope {
+            names: Vec::new(),
+            next: 0,
+            max: 0,
+            captures: captures.then(Vec::new),
+        }
     }
     fn alloc(&mut self) -> u32 {
         let s = self.next;
@@ -385,7 +416,11 @@ impl FrameScope {
         s
     }
     fn lookup(&self, name: &str, old: bool) -> Option<u32> {
-        self.names.iter().rev().find(|(n, o, _)| n == name && (!*o || old)).map(|(_, _, s)| *s)
+        self.names
+            .iter()
+            .rev()
+            .find(|(n, o, _)| n == name && (!*o || old))
+            .map(|(_, _, s)| *s)
     }
 }
 
@@ -411,6 +446,8 @@ struct Compiler<'p> {
     functions: Vec<FnInfo>,
     proc_index: HashMap<Name, u32>,
     is_gpu: bool,
+    uses_spec_access: bool,
+    uniform_sites: u32,
     diags: Vec<Diagnostic>,
     // Per-expression state.
     frames: Vec<FrameScope>,
@@ -429,9 +466,18 @@ fn unsupported(msg: impl Into<String>, span: Span) -> Ex {
 /// The error kind named by an assert's `{:check "KIND"}`.
 fn error_kind_named(s: &str) -> Option<ErrorKind> {
     use ErrorKind::*;
-    [Assertion, Precondition, Postcondition, InvariantEntry, InvariantMaintained, BarrierInvariant, Race, Divergence]
-        .into_iter()
-        .find(|k| k.as_str() == s)
+    [
+        Assertion,
+        Precondition,
+        Postcondition,
+        InvariantEntry,
+        InvariantMaintained,
+        BarrierInvariant,
+        Race,
+        Divergence,
+    ]
+    .into_iter()
+    .find(|k| k.as_str() == s)
 }
 
 impl<'p> Compiler<'p> {
@@ -539,12 +585,29 @@ impl<'p> Compiler<'p> {
         None
     }
 
-    fn add_identity_const(&mut self, name: Name, ty: TyId, attr: usize, span: Span, unique: bool) -> ConstRef {
+    fn add_identity_const(
+        &mut self,
+        name: Name,
+        ty: TyId,
+        attr: usize,
+        span: Span,
+        unique: bool,
+    ) -> ConstRef {
         let r = if attr < 6 {
-            self.tconsts.push(ThreadConst { name: name.clone(), ty, attr });
+            self.tconsts.push(ThreadConst {
+                name: name.clone(),
+                ty,
+                attr,
+            });
             ConstRef::Thread(self.tconsts.len() as u32 - 1)
         } else {
-            self.consts.push(ConstInfo { name: name.clone(), ty, unique, size_attr: Some(attr), span });
+            self.consts.push(ConstInfo {
+                name: name.clone(),
+                ty,
+                unique,
+                size_attr: Some(attr),
+                span,
+            });
             ConstRef::Uniform(self.consts.len() as u32 - 1)
         };
         self.const_index.insert(name, r);
@@ -566,6 +629,25 @@ impl<'p> Compiler<'p> {
     }
 
     // ----- expressions -----------------------------------------------------------------------
+
+    /// A specification (assertion, contract, invariant): compiled, and wrapped in an
+    /// [`Ex::SpecEnum`] when it reads the access logs.
+    fn spec(&mut self, e: &Expr) -> Ex {
+        let body = self.expr(e);
+        let mut pairs: Vec<(u32, bool)> = Vec::new();
+        visit_ex(&body, &mut |x| {
+            if let Ex::SpecAccess { var, write, .. } = x {
+                if !pairs.contains(&(*var, *write)) {
+                    pairs.push((*var, *write));
+                }
+            }
+        });
+        if pairs.is_empty() {
+            body
+        } else {
+            Ex::SpecEnum(Box::new((pairs, body)))
+        }
+    }
 
     fn exprs(&mut self, es: &[Expr]) -> Box<[Ex]> {
         es.iter().map(|e| self.expr(e)).collect()
@@ -646,7 +728,11 @@ impl<'p> Compiler<'p> {
             if let Ex::Global(g, _) = r {
                 levels.reverse();
                 let levels = levels.into_iter().map(|l| self.exprs(l)).collect();
-                return Ex::SharedSelect(Box::new(SharedSel { var: g, levels, span: e.span }));
+                return Ex::SharedSelect(Box::new(SharedSel {
+                    var: g,
+                    levels,
+                    span: e.span,
+                }));
             }
         }
         Ex::Select(Box::new(self.expr(m)), self.exprs(idx))
@@ -656,6 +742,26 @@ impl<'p> Compiler<'p> {
         let Some(&fid) = self.fn_index.get(&f.name) else {
             return match (f.as_str(), args) {
                 ("__enabled", []) => Ex::Lit(Value::Bool(true)),
+                (name @ ("__read" | "__write" | "__read_offset" | "__write_offset"), [a]) => {
+                    let global = match &a.kind {
+                        ExprKind::Var(id) => self.global_index.get(&id.name).copied(),
+                        _ => None,
+                    };
+                    match global {
+                        Some(var) => {
+                            self.uses_spec_access = true;
+                            Ex::SpecAccess {
+                                var,
+                                write: name.starts_with("__write"),
+                                offset: name.ends_with("offset"),
+                            }
+                        }
+                        None => unsupported(
+                            format!("`{name}` of something other than a shared variable"),
+                            span,
+                        ),
+                    }
+                }
                 ("real", [a]) => Ex::Conv(Conv::ToReal, Box::new(self.expr(a))),
                 ("int", [a]) => Ex::Conv(Conv::ToInt, Box::new(self.expr(a))),
                 (name, _) if name.starts_with("__") => {
@@ -679,7 +785,8 @@ impl<'p> Compiler<'p> {
             };
         }
         if let Some(op) = attr_string(&decl.attrs, "builtin") {
-            return builtin(op, args_ex).unwrap_or_else(|| unsupported(format!("the built-in \"{op}\""), span));
+            return builtin(op, args_ex)
+                .unwrap_or_else(|| unsupported(format!("the built-in \"{op}\""), span));
         }
         Ex::Call(fid, args_ex)
     }
@@ -757,7 +864,13 @@ impl<'p> Compiler<'p> {
         self.in_old = saved_old;
         let scope = self.frames.pop().unwrap();
         let (captures, capture_slots) = scope.captures.unwrap_or_default().into_iter().unzip();
-        Ex::Lambda(Rc::new(LambdaProto { nbound, frame: scope.max, captures, capture_slots, body }))
+        Ex::Lambda(Rc::new(LambdaProto {
+            nbound,
+            frame: scope.max,
+            captures,
+            capture_slots,
+            body,
+        }))
     }
 
     // ----- statements ------------------------------------------------------------------------
@@ -772,8 +885,11 @@ impl<'p> Compiler<'p> {
             return Place::Global(g);
         }
         self.diags.push(
-            Diagnostic::type_error(format!("`{}` is not a variable that can be assigned", id.name), id.span)
-                .with_label("not assignable"),
+            Diagnostic::type_error(
+                format!("`{}` is not a variable that can be assigned", id.name),
+                id.span,
+            )
+            .with_label("not assignable"),
         );
         Place::Local(0)
     }
@@ -781,7 +897,11 @@ impl<'p> Compiler<'p> {
     fn lhs(&mut self, l: &Lhs0) -> Lhs {
         let place = self.place(l.var);
         let levels = l.indices.iter().map(|i| self.exprs(i)).collect();
-        Lhs { place, levels, span: l.span }
+        Lhs {
+            place,
+            levels,
+            span: l.span,
+        }
     }
 }
 
@@ -851,7 +971,9 @@ fn int_bounds(x: &Name, later: &[&Name], conj: &[&Expr]) -> Option<(Expr, Expr)>
     let mut lo = None;
     let mut hi = None;
     for c in conj {
-        let ExprKind::Binary(op, a, b) = &c.kind else { continue };
+        let ExprKind::Binary(op, a, b) = &c.kind else {
+            continue;
+        };
         // Normalise to `x OP e`.
         let (op, e) = if is_x(a) && free(b) {
             (*op, (**b).clone())
@@ -918,6 +1040,8 @@ pub fn compile(program: &Program) -> Result<Compiled, Vec<Diagnostic>> {
         in_old: false,
         touches_shared: false,
         uses_old: false,
+        uses_spec_access: false,
+        uniform_sites: 0,
     };
     let bool_ty = c.intern(RTy::Bool);
     let int_ty = c.intern(RTy::Int);
@@ -931,7 +1055,8 @@ pub fn compile(program: &Program) -> Result<Compiled, Vec<Diagnostic>> {
                     attrs.extend(tv.attrs.iter().cloned());
                     let ty = c.ty_of(&tv.ty);
                     let is_map = matches!(c.types[ty as usize], RTy::Map { .. });
-                    c.global_index.insert(tv.name.name.clone(), c.globals.len() as u32);
+                    c.global_index
+                        .insert(tv.name.name.clone(), c.globals.len() as u32);
                     c.globals.push(GlobalVar {
                         name: tv.name.name.clone(),
                         ty,
@@ -944,12 +1069,15 @@ pub fn compile(program: &Program) -> Result<Compiled, Vec<Diagnostic>> {
             DeclKind::Const(k) => {
                 let ty = c.ty_of(&k.ty);
                 for n in &k.names {
-                    match identity_attr(&k.attrs).and_then(|(a, _)| IDENTITY_ATTRS.iter().position(|x| *x == a)) {
+                    match identity_attr(&k.attrs)
+                        .and_then(|(a, _)| IDENTITY_ATTRS.iter().position(|x| *x == a))
+                    {
                         Some(attr) => {
                             c.add_identity_const(n.name.clone(), ty, attr, n.span, k.unique);
                         }
                         None => {
-                            c.const_index.insert(n.name.clone(), ConstRef::Uniform(c.consts.len() as u32));
+                            c.const_index
+                                .insert(n.name.clone(), ConstRef::Uniform(c.consts.len() as u32));
                             c.consts.push(ConstInfo {
                                 name: n.name.clone(),
                                 ty,
@@ -979,8 +1107,11 @@ pub fn compile(program: &Program) -> Result<Compiled, Vec<Diagnostic>> {
             c.ty_of(&f.result.ty)
         } else {
             c.diags.push(
-                Diagnostic::unsupported("polymorphic functions are not supported by `kivl run`", f.name.span)
-                    .with_label("has type parameters"),
+                Diagnostic::unsupported(
+                    "polymorphic functions are not supported by `kivl run`",
+                    f.name.span,
+                )
+                .with_label("has type parameters"),
             );
             bool_ty
         };
@@ -988,7 +1119,10 @@ pub fn compile(program: &Program) -> Result<Compiled, Vec<Diagnostic>> {
             Some(body) => {
                 let mut scope = FrameScope::new(false);
                 for (i, p) in f.params.iter().enumerate() {
-                    let name = p.name.as_ref().map_or_else(|| Name::from(format!("#{i}")), |n| n.name.clone());
+                    let name = p
+                        .name
+                        .as_ref()
+                        .map_or_else(|| Name::from(format!("#{i}")), |n| n.name.clone());
                     scope.bind(name);
                 }
                 c.frames = vec![scope];
@@ -998,7 +1132,11 @@ pub fn compile(program: &Program) -> Result<Compiled, Vec<Diagnostic>> {
             }
             None => FnImpl::Uninterpreted,
         };
-        c.functions.push(FnInfo { name: f.name.name.clone(), result, imp });
+        c.functions.push(FnInfo {
+            name: f.name.name.clone(),
+            result,
+            imp,
+        });
     }
 
     // Axioms.
@@ -1009,7 +1147,11 @@ pub fn compile(program: &Program) -> Result<Compiled, Vec<Diagnostic>> {
             let n_tconsts = c.tconsts.len();
             let e = c.expr(&a.expr);
             let per_thread = c.tconsts.len() > n_tconsts || mentions_tconst(&e);
-            axioms.push(Axiom { e, span: a.expr.span, per_thread });
+            axioms.push(Axiom {
+                e,
+                span: a.expr.span,
+                per_thread,
+            });
         }
     }
 
@@ -1037,6 +1179,7 @@ pub fn compile(program: &Program) -> Result<Compiled, Vec<Diagnostic>> {
         axioms,
         bool_ty,
         int_ty,
+        uses_spec_access: c.uses_spec_access,
     })
 }
 
@@ -1051,7 +1194,8 @@ pub fn visit_ex(e: &Ex, f: &mut dyn FnMut(&Ex)) {
     f(e);
     match e {
         Ex::Lit(_) | Ex::Local(_) | Ex::Global(..) | Ex::OldGlobal(_) | Ex::Const(_) | Ex::TConst(_) => {}
-        Ex::Unsupported(_) => {}
+        Ex::Unsupported(_) | Ex::SpecAccess { .. } => {}
+        Ex::SpecEnum(p) => visit_ex(&p.1, f),
         Ex::Not(a) | Ex::Neg(a) | Ex::Conv(_, a) => visit_ex(a, f),
         Ex::Bin(_, p) | Ex::And(p) | Ex::Or(p) | Ex::Implies(p) | Ex::Iff(p) => {
             visit_ex(&p.0, f);
@@ -1066,7 +1210,11 @@ pub fn visit_ex(e: &Ex, f: &mut dyn FnMut(&Ex)) {
             visit_ex(m, f);
             idx.iter().for_each(|i| visit_ex(i, f));
         }
-        Ex::SharedSelect(s) => s.levels.iter().flat_map(|l| l.iter()).for_each(|i| visit_ex(i, f)),
+        Ex::SharedSelect(s) => s
+            .levels
+            .iter()
+            .flat_map(|l| l.iter())
+            .for_each(|i| visit_ex(i, f)),
         Ex::Store(p, idx) => {
             visit_ex(&p.0, f);
             visit_ex(&p.1, f);
@@ -1108,15 +1256,23 @@ impl Compiler<'_> {
         let mut requires = Vec::new();
         let mut ensures = Vec::new();
         for ct in &p.contracts {
-            let e = self.expr(&ct.expr);
-            let spec = Spec { e, free: ct.free, span: ct.expr.span };
+            let e = self.spec(&ct.expr);
+            let spec = Spec {
+                e,
+                free: ct.free,
+                span: ct.expr.span,
+            };
             match ct.kind {
                 SpecKind::Requires => requires.push(spec),
                 SpecKind::Ensures => ensures.push(spec),
             }
         }
         let mut frame_size = self.frames[0].max;
-        let modifies = p.modifies.iter().filter_map(|m| self.global_index.get(&m.name).copied()).collect();
+        let modifies = p
+            .modifies
+            .iter()
+            .filter_map(|m| self.global_index.get(&m.name).copied())
+            .collect();
 
         // The body: an implementation, or a body written in the procedure declaration.
         let lowered = match (imp, &p.body) {
@@ -1174,9 +1330,15 @@ impl Compiler<'_> {
             n_loops: loops.len() as u32,
             block_names: bi.blocks.iter().map(|b| b.label.name.clone()).collect(),
             block_loops: (0..nblocks)
-                .map(|b| (0..loops.len() as u32).filter(|&l| loops[l as usize].contains(b)).collect())
+                .map(|b| {
+                    (0..loops.len() as u32)
+                        .filter(|&l| loops[l as usize].contains(b))
+                        .collect()
+                })
                 .collect(),
-            entry_loops: (0..loops.len() as u32).filter(|&l| loops[l as usize].header == 0).collect(),
+            entry_loops: (0..loops.len() as u32)
+                .filter(|&l| loops[l as usize].header == 0)
+                .collect(),
             actions: vec![Box::new([])],
             ..Code::default()
         };
@@ -1184,7 +1346,12 @@ impl Compiler<'_> {
         let guard_count: Vec<usize> = bi
             .blocks
             .iter()
-            .map(|b| b.stmts.iter().take_while(|s| matches!(s.kind, StmtKind::Assume { .. })).count())
+            .map(|b| {
+                b.stmts
+                    .iter()
+                    .take_while(|s| matches!(s.kind, StmtKind::Assume { .. }))
+                    .count()
+            })
             .collect();
         let mut block_start = vec![0u32; nblocks];
         let mut guard_end = vec![0u32; nblocks];
@@ -1228,14 +1395,19 @@ impl Compiler<'_> {
                     code.actions.push(acts.into_boxed_slice());
                     code.actions.len() as u32 - 1
                 };
-                Edge { target: if guarded { guard_end[to] } else { block_start[to] }, act }
+                Edge {
+                    target: if guarded { guard_end[to] } else { block_start[to] },
+                    act,
+                }
             };
             let guards_of = |t: usize| &bi.blocks[t].stmts[..guard_count[t]];
             self.touches_shared = false;
             let instr = match targets.as_slice() {
                 [t] if guard_count[*t] == 0 => Instr::Jump(edge(&mut code, *t, false)),
                 [a, b2] if is_branch_pair(guards_of(*a), guards_of(*b2)) => {
-                    let StmtKind::Assume { expr, .. } = &guards_of(*a)[0].kind else { unreachable!() };
+                    let StmtKind::Assume { expr, .. } = &guards_of(*a)[0].kind else {
+                        unreachable!()
+                    };
                     let cond = self.expr(expr);
                     let ea = edge(&mut code, *a, true);
                     let eb = edge(&mut code, *b2, true);
@@ -1251,7 +1423,10 @@ impl Compiler<'_> {
                                 _ => unreachable!(),
                             })
                             .collect();
-                        es.push(GuardedEdge { edge: edge(&mut code, t, true), guards });
+                        es.push(GuardedEdge {
+                            edge: edge(&mut code, t, true),
+                            guards,
+                        });
                     }
                     Instr::Goto(es.into_boxed_slice())
                 }
@@ -1303,16 +1478,36 @@ impl Compiler<'_> {
                 Instr::Havoc(lhs.into_boxed_slice(), cons.into_boxed_slice())
             }
             StmtKind::Assert { attrs, expr } => {
-                let e = self.expr(expr);
                 let named = check_kind(attrs);
                 let kind = match (named, inv_loop) {
                     ("invariant" | "assertion", Some(l)) => CheckKind::LoopInvariant(l),
                     ("invariant", None) => CheckKind::Fixed(ErrorKind::InvariantMaintained),
                     (k, _) => CheckKind::Fixed(error_kind_named(k).unwrap_or(ErrorKind::Assertion)),
                 };
-                Instr::Assert { e, kind, related: related_span(attrs) }
+                // `__uniform(e)` conjuncts become cross-thread checks of their own.
+                let (uniform, rest): (Vec<&Expr>, Vec<&Expr>) = conjuncts(expr).into_iter().partition(|c| {
+                    matches!(&c.kind, ExprKind::Call(f, a) if f.as_str() == "__uniform" && a.len() == 1)
+                });
+                let mut instrs: Vec<Instr> = Vec::new();
+                for u in uniform {
+                    let ExprKind::Call(_, a) = &u.kind else { unreachable!() };
+                    let e = self.expr(&a[0]);
+                    self.uniform_sites += 1;
+                    instrs.push(Instr::Uniform { e, kind, site: self.uniform_sites - 1 });
+                }
+                if !rest.is_empty() || instrs.is_empty() {
+                    let mut it = rest.into_iter().cloned();
+                    let first = it.next().unwrap_or_else(|| Expr::bool(true));
+                    let e = self.spec(&it.fold(first, Expr::and));
+                    instrs.push(Instr::Assert { e, kind, related: related_span(attrs) });
+                }
+                let last = instrs.pop().unwrap();
+                for i in instrs {
+                    self.emit(code, i, s.span, block, false);
+                }
+                last
             }
-            StmtKind::Assume { expr, .. } => Instr::Assume(self.expr(expr)),
+            StmtKind::Assume { expr, .. } => Instr::Assume(self.spec(expr)),
             StmtKind::Call { outs, proc, args, .. } => {
                 visible = true;
                 let args = self.exprs(args);
@@ -1342,7 +1537,7 @@ impl Compiler<'_> {
                 let (l, g) = (has_attr(attrs, "local"), has_attr(attrs, "global"));
                 let both = !l && !g;
                 let fence = |b: bool| if b || both { Fence::Yes } else { Fence::No };
-                let invariants = invariants.iter().map(|i| (self.expr(&i.expr), i.span)).collect();
+                let invariants = invariants.iter().map(|i| (self.spec(&i.expr), i.span)).collect();
                 Instr::Barrier(Box::new(BarrierSite { local: fence(l), global: fence(g), invariants }))
             }
             StmtKind::Vector(_) => Instr::Unsupported(Rc::new(Diagnostic::unsupported(
@@ -1356,7 +1551,13 @@ impl Compiler<'_> {
         };
         // Checks other than plain assertions (invariants, contracts) are specifications: their
         // reads are not accesses of the program (and need no scheduling point).
-        let spec = matches!(&instr, Instr::Assert { kind, .. } if *kind != CheckKind::Fixed(ErrorKind::Assertion));
+        let spec = match &instr {
+            Instr::Assert { kind, e, .. } => {
+                *kind != CheckKind::Fixed(ErrorKind::Assertion) || matches!(e, Ex::SpecEnum(_))
+            }
+            Instr::Uniform { .. } => true,
+            _ => false,
+        };
         let visible = visible || (self.touches_shared && !spec);
         let span = match &s.kind {
             StmtKind::Havoc(_) if consumed > 1 => s.span.to(stmts[consumed - 1].span),

@@ -8,7 +8,7 @@
 //! log is switched off.
 
 use super::compile::{BinK, Closure, Compiled, Conv, Domain, Ex, FnImpl, LambdaProto, QuantEx};
-use super::race::{Access, RaceLog, RaceReport};
+use super::race::{Access, RaceLog};
 use super::rng::{derived_value, mix};
 use super::value::{bv_apply, int, real, BvOp, MapDefault, MapKey, MapValue, Value};
 use ivl::ast::Span;
@@ -22,7 +22,6 @@ use std::rc::Rc;
 /// Why evaluation (or a step) stopped early.
 #[derive(Debug)]
 pub enum Stop {
-    Race(Box<RaceReport>),
     /// An `assert` (or contract, invariant, barrier rule) failed.
     Fail(Box<Failure>),
     /// `assume false`: the run is infeasible.
@@ -67,6 +66,10 @@ pub struct Ctx<'a> {
     /// The source span reported for accesses that have no span of their own.
     pub span: Span,
     pub depth: u32,
+    /// The access logs that specifications read (`__read(A)`, …), when evaluating one.
+    pub spec_log: Option<&'a RaceLog>,
+    /// The logged access chosen for each `(variable, write)` while evaluating a specification.
+    pub spec_choice: Vec<(u32, bool, Option<Value>)>,
 }
 
 fn internal(what: &str, v: &Value) -> Stop {
@@ -128,7 +131,11 @@ impl Ctx<'_> {
             }
             Ex::SharedSelect(s) => {
                 let slot = self.slots[s.var as usize];
-                let keys = s.levels.iter().map(|l| self.key(l, frame)).collect::<Result<Vec<_>, _>>()?;
+                let keys = s
+                    .levels
+                    .iter()
+                    .map(|l| self.key(l, frame))
+                    .collect::<Result<Vec<_>, _>>()?;
                 self.access(slot, Some(flatten_keys(&keys)), Access::Read, s.span)?;
                 let globals = self.globals;
                 let mut cur = self.select(&globals[slot as usize], &keys[0])?;
@@ -144,7 +151,10 @@ impl Ctx<'_> {
                 map_store(m, key, v)?
             }
             Ex::Bv(op, args) => {
-                let vals = args.iter().map(|a| self.eval(a, frame)).collect::<Result<Vec<_>, _>>()?;
+                let vals = args
+                    .iter()
+                    .map(|a| self.eval(a, frame))
+                    .collect::<Result<Vec<_>, _>>()?;
                 bv_apply(*op, &vals).ok_or_else(|| {
                     Stop::Internal(format!(
                         "bit-vector operator {op:?} applied to {}",
@@ -153,7 +163,10 @@ impl Ctx<'_> {
                 })?
             }
             Ex::Call(f, args) => {
-                let vals = args.iter().map(|a| self.eval(a, frame)).collect::<Result<Vec<_>, _>>()?;
+                let vals = args
+                    .iter()
+                    .map(|a| self.eval(a, frame))
+                    .collect::<Result<Vec<_>, _>>()?;
                 self.apply_function(*f, vals)?
             }
             Ex::Conv(c, a) => {
@@ -166,52 +179,113 @@ impl Ctx<'_> {
                 }
             }
             Ex::Lambda(proto) => {
-                let captured = proto.captures.iter().map(|c| self.eval(c, frame)).collect::<Result<Vec<_>, _>>()?;
-                let closure = Closure { proto: proto.clone(), captured: captured.into_boxed_slice() };
+                let captured = proto
+                    .captures
+                    .iter()
+                    .map(|c| self.eval(c, frame))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let closure = Closure {
+                    proto: proto.clone(),
+                    captured: captured.into_boxed_slice(),
+                };
                 Value::Map(Rc::new(MapValue::new(MapDefault::Lambda(Rc::new(closure)))))
             }
             Ex::Quant(q) => {
                 let mut budget = QUANT_BUDGET;
                 Value::Bool(self.quant(q, 0, frame, &mut budget)?)
             }
+            Ex::SpecAccess { var, write, offset } => {
+                let choice = self.spec_choice.iter().find(|(v, w, _)| v == var && w == write);
+                match (choice, offset) {
+                    (Some((_, _, c)), false) => Value::Bool(c.is_some()),
+                    (Some((_, _, Some(o))), true) => o.clone(),
+                    // `__write_offset(A)` when nothing is logged: an arbitrary offset.
+                    (Some((_, _, None)), true) => Value::Int(0),
+                    (None, _) => {
+                        return Err(Stop::Unsupported(Rc::new(Diagnostic::unsupported(
+                            "`__read`/`__write` outside a specification (not supported by `kivl run`)",
+                            self.span,
+                        ))))
+                    }
+                }
+            }
+            Ex::SpecEnum(p) => Value::Bool(self.spec_enum(&p.0, &p.1, frame)?),
             Ex::Unsupported(d) => return Err(Stop::Unsupported(d.clone())),
         })
+    }
+
+    /// A specification over the access logs, evaluated with the thread's logged accesses.
+    fn spec_enum(&mut self, pairs: &[(u32, bool)], body: &Ex, frame: &mut [Value]) -> Result<bool, Stop> {
+        let choice = pairs
+            .iter()
+            .map(|&(var, write)| {
+                (
+                    var,
+                    write,
+                    self.spec_log
+                        .and_then(|l| l.logged(self.tid, var, write))
+                        .cloned(),
+                )
+            })
+            .collect();
+        let saved = std::mem::replace(&mut self.spec_choice, choice);
+        let r = self.eval_bool(body, frame);
+        self.spec_choice = saved;
+        r
     }
 
     fn key(&mut self, idx: &[Ex], frame: &mut [Value]) -> Result<MapKey, Stop> {
         if idx.len() == 1 {
             return Ok(MapKey::One(self.eval(&idx[0], frame)?));
         }
-        let vals = idx.iter().map(|i| self.eval(i, frame)).collect::<Result<Vec<_>, _>>()?;
+        let vals = idx
+            .iter()
+            .map(|i| self.eval(i, frame))
+            .collect::<Result<Vec<_>, _>>()?;
         Ok(MapKey::Many(vals.into_boxed_slice()))
     }
 
     pub fn access(&mut self, slot: u32, key: Option<MapKey>, kind: Access, span: Span) -> Result<(), Stop> {
         match self.log.as_deref_mut() {
-            Some(log) => log.access(slot, key, self.tid, kind, span).map_err(Stop::Race),
+            Some(log) => {
+                log.record(slot, key, self.tid, kind, span);
+                Ok(())
+            }
             None => Ok(()),
         }
     }
 
     /// `m[key]`, generating unwritten entries from the map's default.
     pub fn select(&mut self, m: &Value, key: &MapKey) -> Result<Value, Stop> {
-        let Value::Map(map) = m else { return Err(internal("map select", m)) };
+        let Value::Map(map) = m else {
+            return Err(internal("map select", m));
+        };
         if let Some(v) = map.entries.get(key) {
             return Ok(v.clone());
         }
         match &map.default {
-            MapDefault::Arbitrary { origin, elem } => Ok(derived_value(&self.prog.types, *elem, *origin, key)),
+            MapDefault::Arbitrary { origin, elem } => {
+                Ok(derived_value(&self.prog.types, *elem, *origin, key))
+            }
             MapDefault::Const(v) => Ok(v.clone()),
             MapDefault::Lambda(c) => self.apply_closure(c, key),
         }
     }
 
     fn apply_closure(&mut self, c: &Closure, key: &MapKey) -> Result<Value, Stop> {
-        let LambdaProto { nbound, frame, capture_slots, body, .. } = &*c.proto;
+        let LambdaProto {
+            nbound,
+            frame,
+            capture_slots,
+            body,
+            ..
+        } = &*c.proto;
         let mut f = vec![Value::Bool(false); *frame as usize];
         let vals = key.values();
         if vals.len() != *nbound as usize {
-            return Err(Stop::Internal("lambda applied to the wrong number of indices".into()));
+            return Err(Stop::Internal(
+                "lambda applied to the wrong number of indices".into(),
+            ));
         }
         f[..vals.len()].clone_from_slice(vals);
         for (slot, v) in capture_slots.iter().zip(c.captured.iter()) {
@@ -222,7 +296,9 @@ impl Ctx<'_> {
 
     fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T, Stop>) -> Result<T, Stop> {
         if self.depth >= MAX_CALL_DEPTH {
-            return Err(Stop::Limit(format!("function calls nested more than {MAX_CALL_DEPTH} deep")));
+            return Err(Stop::Limit(format!(
+                "function calls nested more than {MAX_CALL_DEPTH} deep"
+            )));
         }
         self.depth += 1;
         let r = f(self);
@@ -243,7 +319,12 @@ impl Ctx<'_> {
                 if let Some(v) = self.uf.get(&key) {
                     return Ok(v.clone());
                 }
-                Ok(derived_value(&self.prog.types, info.result, mix(self.seed, 0xf00d ^ f as u64), &key.1))
+                Ok(derived_value(
+                    &self.prog.types,
+                    info.result,
+                    mix(self.seed, 0xf00d ^ f as u64),
+                    &key.1,
+                ))
             }
         }
     }
@@ -251,7 +332,9 @@ impl Ctx<'_> {
     fn quant(&mut self, q: &QuantEx, i: usize, frame: &mut [Value], budget: &mut u64) -> Result<bool, Stop> {
         let Some(v) = q.vars.get(i) else {
             if *budget == 0 {
-                return Err(Stop::Limit("a quantifier's range is too large to enumerate".into()));
+                return Err(Stop::Limit(
+                    "a quantifier's range is too large to enumerate".into(),
+                ));
             }
             *budget -= 1;
             return self.eval_bool(&q.body, frame);
@@ -281,10 +364,14 @@ impl Ctx<'_> {
             Domain::Range(lo, hi) => {
                 let (lo, hi) = (self.eval(lo, frame)?, self.eval(hi, frame)?);
                 let (Value::Int(lo), Value::Int(hi)) = (lo, hi) else {
-                    return Err(Stop::Limit("a quantifier's range is too large to enumerate".into()));
+                    return Err(Stop::Limit(
+                        "a quantifier's range is too large to enumerate".into(),
+                    ));
                 };
                 if hi >= lo && (hi - lo) as u128 >= *budget as u128 {
-                    return Err(Stop::Limit("a quantifier's range is too large to enumerate".into()));
+                    return Err(Stop::Limit(
+                        "a quantifier's range is too large to enumerate".into(),
+                    ));
                 }
                 let mut x = lo;
                 while x <= hi {
@@ -342,7 +429,9 @@ impl Ctx<'_> {
                 _ => int::mul(&a, &b),
             },
             BinK::Add | BinK::Sub | BinK::Mul => {
-                let (Value::Real(x), Value::Real(y)) = (&a, &b) else { return Err(internal("arithmetic", &a)) };
+                let (Value::Real(x), Value::Real(y)) = (&a, &b) else {
+                    return Err(internal("arithmetic", &a));
+                };
                 Value::real(match k {
                     BinK::Add => &**x + &**y,
                     BinK::Sub => &**x - &**y,
@@ -419,7 +508,9 @@ impl Ctx<'_> {
 
 /// `m[key := v]` (copy-on-write: in place when the map is not shared).
 pub fn map_store(m: Value, key: MapKey, v: Value) -> Result<Value, Stop> {
-    let Value::Map(mut rc) = m else { return Err(internal("map store", &m)) };
+    let Value::Map(mut rc) = m else {
+        return Err(internal("map store", &m));
+    };
     Rc::make_mut(&mut rc).entries.insert(key, v);
     Ok(Value::Map(rc))
 }

@@ -88,7 +88,7 @@ impl Default for RunConfig {
             seed: 0,
             schedule: Schedule::Random,
             benign_tolerance: true,
-            max_steps: 50_000_000,
+            max_steps: 20_000_000,
             inputs: Inputs::default(),
             threads: None,
         }
@@ -110,7 +110,10 @@ pub struct FinalState {
 
 impl FinalState {
     pub fn global(&self, name: &str) -> Option<&Value> {
-        self.globals.iter().find(|(n, _)| n == name).and_then(|(_, v)| v.first())
+        self.globals
+            .iter()
+            .find(|(n, _)| n == name)
+            .and_then(|(_, v)| v.first())
     }
     pub fn out(&self, name: &str) -> Option<&Value> {
         self.outs.iter().find(|(n, _)| n == name).map(|(_, v)| v)
@@ -126,6 +129,16 @@ pub struct RuntimeError {
     /// The threads involved (first the one that failed or made the second access).
     pub threads: Vec<ThreadId>,
     pub seed: u64,
+    /// Errors the same run showed afterwards: a race does not end a run, which may go on to
+    /// diverge or fail an assertion.
+    pub later: Vec<RuntimeError>,
+}
+
+impl RuntimeError {
+    /// This error and the ones the run showed after it.
+    pub fn all(&self) -> impl Iterator<Item = &RuntimeError> {
+        std::iter::once(self).chain(self.later.iter())
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -161,7 +174,9 @@ pub struct Interpreter {
 
 impl Interpreter {
     pub fn new(program: &Program) -> Result<Interpreter, Vec<Diagnostic>> {
-        Ok(Interpreter { prog: compile::compile(program)? })
+        Ok(Interpreter {
+            prog: compile::compile(program)?,
+        })
     }
 
     pub fn has_kernel(&self) -> bool {
@@ -192,16 +207,30 @@ impl Interpreter {
             Ok(m) => m,
             Err(stop) => return self.outcome_of_stop(stop, None, cfg),
         };
-        match m.run() {
-            Ok(()) => RunOutcome::Completed(final_state(&m)),
-            Err(stop) => self.outcome_of_stop(stop, Some(&m), cfg),
+        let result = m.run();
+        let race = m.race.as_mut().and_then(|l| l.first.take());
+        match (result, race) {
+            (Ok(()), None) => RunOutcome::Completed(final_state(&m)),
+            (Ok(()), Some(r)) => RunOutcome::Error(self.race_error(&r, &m, cfg)),
+            (Err(Stop::Fail(f)), Some(r)) => {
+                let mut e = self.race_error(&r, &m, cfg);
+                e.later.push(self.fail_error(&f, Some(&m), cfg));
+                RunOutcome::Error(e)
+            }
+            (Err(Stop::Limit(why)), Some(r)) => {
+                let mut e = self.race_error(&r, &m, cfg);
+                e.diagnostic
+                    .notes
+                    .push(format!("the run was abandoned afterwards: {why}"));
+                RunOutcome::Error(e)
+            }
+            // A race in a run that ends infeasible is no race (Definition 3.1).
+            (Err(stop), _) => self.outcome_of_stop(stop, Some(&m), cfg),
         }
     }
 
-    fn outcome_of_stop(&self, stop: Stop, m: Option<&sched::Machine>, cfg: &RunConfig) -> RunOutcome {
-        let tid = |t: u32| m.map(|m| m.infos[t as usize].id).unwrap_or_default();
-        let name = |t: u32| tid(t).to_string();
-        let seed_note = format!(
+    fn seed_note(cfg: &RunConfig) -> String {
+        format!(
             "found by `kivl run` with seed {} ({} schedule); `--seed {} --runs 1` replays it",
             cfg.seed,
             match cfg.schedule {
@@ -209,65 +238,91 @@ impl Interpreter {
                 Schedule::RoundRobin => "round-robin",
             },
             cfg.seed
-        );
+        )
+    }
+
+    fn race_error(&self, r: &race::RaceReport, m: &sched::Machine, cfg: &RunConfig) -> RuntimeError {
+        let tid = |t: u32| m.infos[t as usize].id;
+        let var = &self.prog.globals[r.var as usize];
+        let mut loc = var.name.to_string();
+        if let Some(k) = &r.key {
+            loc = format!("{loc}[{k}]");
+        }
+        let what = |a: &race::RaceAccess| {
+            let verb = if a.write { "write" } else { "read" };
+            match (&a.value, a.write) {
+                (Some(v), true) => format!("{verb} of {v} by {}", tid(a.tid)),
+                _ => format!("{verb} by {}", tid(a.tid)),
+            }
+        };
+        let mut d = Diagnostic::new(
+            ErrorKind::Race,
+            format!(
+                "data race ({}) on `{loc}` between {} and {}",
+                r.kind.as_str(),
+                tid(r.first.tid),
+                tid(r.second.tid)
+            ),
+            r.second.span,
+        )
+        .with_label(what(&r.second))
+        .with_related(r.first.span, what(&r.first));
+        if var.group_shared {
+            d = d.with_note(format!(
+                "`{}` is group-shared: both threads use group {}'s copy",
+                var.name,
+                tid(r.second.tid).group[0]
+            ));
+        }
+        d = d
+            .with_note("no barrier separates the two accesses")
+            .with_note(Self::seed_note(cfg));
+        RuntimeError {
+            kind: ErrorKind::Race,
+            diagnostic: d,
+            threads: vec![tid(r.second.tid), tid(r.first.tid)],
+            seed: cfg.seed,
+            later: Vec::new(),
+        }
+    }
+
+    fn fail_error(&self, f: &eval::Failure, m: Option<&sched::Machine>, cfg: &RunConfig) -> RuntimeError {
+        let tid = |t: u32| m.map(|m| m.infos[t as usize].id).unwrap_or_default();
+        let threads: Vec<ThreadId> = f.threads.iter().map(|&t| tid(t)).collect();
+        let message = match (f.kind, f.threads.first()) {
+            (ErrorKind::Divergence | ErrorKind::BarrierInvariant, _) | (_, None) => f.message.clone(),
+            (_, Some(_)) if f.message.contains("thread") => f.message.clone(),
+            (_, Some(&t)) => format!("{} in {}", f.message, tid(t)),
+        };
+        let mut d = Diagnostic::new(f.kind, message, f.span).with_label(f.label.clone());
+        for (s, l) in &f.related {
+            d = d.with_related(*s, l.clone());
+        }
+        if let Some(m) = m {
+            if !m.params.is_empty() {
+                let root = &self.prog.procs[m.root as usize];
+                let ps: Vec<String> = root
+                    .in_names
+                    .iter()
+                    .zip(&m.params)
+                    .map(|(n, v)| format!("{n} = {v}"))
+                    .collect();
+                d = d.with_note(format!("inputs: {}", ps.join(", ")));
+            }
+        }
+        d = d.with_note(Self::seed_note(cfg));
+        RuntimeError {
+            kind: f.kind,
+            diagnostic: d,
+            threads,
+            seed: cfg.seed,
+            later: Vec::new(),
+        }
+    }
+
+    fn outcome_of_stop(&self, stop: Stop, m: Option<&sched::Machine>, cfg: &RunConfig) -> RunOutcome {
         match stop {
-            Stop::Race(r) => {
-                let var = &self.prog.globals[r.var as usize];
-                let mut loc = var.name.to_string();
-                if let Some(k) = &r.key {
-                    loc = format!("{loc}[{k}]");
-                }
-                let what = |a: &race::RaceAccess| {
-                    let verb = if a.write { "write" } else { "read" };
-                    match (&a.value, a.write) {
-                        (Some(v), true) => format!("{verb} of {v} by {}", name(a.tid)),
-                        _ => format!("{verb} by {}", name(a.tid)),
-                    }
-                };
-                let mut d = Diagnostic::new(
-                    ErrorKind::Race,
-                    format!(
-                        "data race ({}) on `{loc}` between {} and {}",
-                        r.kind.as_str(),
-                        name(r.first.tid),
-                        name(r.second.tid)
-                    ),
-                    r.second.span,
-                )
-                .with_label(what(&r.second))
-                .with_related(r.first.span, what(&r.first));
-                if var.group_shared {
-                    d = d.with_note(format!("`{}` is group-shared: both threads use group {}'s copy", var.name, tid(r.second.tid).group[0]));
-                }
-                d = d.with_note("no barrier separates the two accesses".to_string()).with_note(seed_note);
-                RunOutcome::Error(RuntimeError {
-                    kind: ErrorKind::Race,
-                    diagnostic: d,
-                    threads: vec![tid(r.second.tid), tid(r.first.tid)],
-                    seed: cfg.seed,
-                })
-            }
-            Stop::Fail(f) => {
-                let threads: Vec<ThreadId> = f.threads.iter().map(|&t| tid(t)).collect();
-                let message = match (f.kind, f.threads.first()) {
-                    (ErrorKind::Divergence | ErrorKind::BarrierInvariant, _) | (_, None) => f.message.clone(),
-                    (_, Some(&t)) => format!("{} in {}", f.message, name(t)),
-                };
-                let mut d = Diagnostic::new(f.kind, message, f.span).with_label(f.label.clone());
-                for (s, l) in &f.related {
-                    d = d.with_related(*s, l.clone());
-                }
-                if let Some(m) = m {
-                    if !m.params.is_empty() {
-                        let root = &self.prog.procs[m.root as usize];
-                        let ps: Vec<String> =
-                            root.in_names.iter().zip(&m.params).map(|(n, v)| format!("{n} = {v}")).collect();
-                        d = d.with_note(format!("inputs: {}", ps.join(", ")));
-                    }
-                }
-                d = d.with_note(seed_note);
-                RunOutcome::Error(RuntimeError { kind: f.kind, diagnostic: d, threads, seed: cfg.seed })
-            }
+            Stop::Fail(f) => RunOutcome::Error(self.fail_error(&f, m, cfg)),
             Stop::Infeasible(why) => RunOutcome::Infeasible(why),
             Stop::Unsupported(d) => RunOutcome::Invalid(vec![(*d).clone()]),
             Stop::Limit(why) => RunOutcome::Limit(why),
@@ -284,14 +339,31 @@ fn final_state(m: &sched::Machine) -> FinalState {
         .enumerate()
         .map(|(g, var)| {
             let copies = if var.group_shared { m.mem.slots.len() } else { 1 };
-            let vals = (0..copies).map(|c| m.mem.globals[m.mem.slots[c][g] as usize].clone()).collect();
+            let vals = (0..copies)
+                .map(|c| m.mem.globals[m.mem.slots[c][g] as usize].clone())
+                .collect();
             (var.name.clone(), vals)
         })
         .collect();
     let root = &prog.procs[m.root as usize];
-    let params = root.in_names.iter().cloned().zip(m.params.iter().cloned()).collect();
-    let outs = root.out_names.iter().cloned().zip(m.threads[0].outs.iter().cloned()).collect();
-    FinalState { globals, params, outs, steps: m.steps() }
+    let params = root
+        .in_names
+        .iter()
+        .cloned()
+        .zip(m.params.iter().cloned())
+        .collect();
+    let outs = root
+        .out_names
+        .iter()
+        .cloned()
+        .zip(m.threads[0].outs.iter().cloned())
+        .collect();
+    FinalState {
+        globals,
+        params,
+        outs,
+        steps: m.steps(),
+    }
 }
 
 /// One run of a program's kernel (see [`Interpreter::run`]).
@@ -305,7 +377,10 @@ pub fn run_program(program: &Program, cfg: &RunConfig) -> RunOutcome {
 /// A sequential run of a plain Boogie procedure with the given inputs (others arbitrary, seed
 /// 0): the oracle for tests of program transformations.
 pub fn run_procedure(program: &Program, name: &str, inputs: &Inputs) -> RunOutcome {
-    let cfg = RunConfig { inputs: inputs.clone(), ..RunConfig::default() };
+    let cfg = RunConfig {
+        inputs: inputs.clone(),
+        ..RunConfig::default()
+    };
     match Interpreter::new(program) {
         Ok(i) => i.run_procedure(name, &cfg),
         Err(d) => RunOutcome::Invalid(d),
@@ -315,7 +390,11 @@ pub fn run_procedure(program: &Program, name: &str, inputs: &Inputs) -> RunOutco
 /// Replays a counterexample: only `threads` run, with fixed inputs (parameters, memory,
 /// constants) and the given sizes and seed.
 pub fn replay(program: &Program, threads: &[ThreadId], inputs: &Inputs, cfg: &RunConfig) -> RunOutcome {
-    let cfg = RunConfig { threads: Some(threads.to_vec()), inputs: inputs.clone(), ..cfg.clone() };
+    let cfg = RunConfig {
+        threads: Some(threads.to_vec()),
+        inputs: inputs.clone(),
+        ..cfg.clone()
+    };
     run_program(program, &cfg)
 }
 
@@ -343,10 +422,17 @@ pub fn run_many(interp: &Interpreter, cfg: &RunConfig, runs: u64) -> RunSummary 
 }
 
 /// Runs `run` with seeds `cfg.seed, cfg.seed + 1, …` and sums up, stopping at the first error.
-pub fn run_many_with(cfg: &RunConfig, runs: u64, mut run: impl FnMut(&RunConfig) -> RunOutcome) -> RunSummary {
+pub fn run_many_with(
+    cfg: &RunConfig,
+    runs: u64,
+    mut run: impl FnMut(&RunConfig) -> RunOutcome,
+) -> RunSummary {
     let mut s = RunSummary::default();
     for k in 0..runs {
-        let c = RunConfig { seed: cfg.seed.wrapping_add(k), ..cfg.clone() };
+        let c = RunConfig {
+            seed: cfg.seed.wrapping_add(k),
+            ..cfg.clone()
+        };
         s.runs += 1;
         match run(&c) {
             RunOutcome::Completed(f) => {

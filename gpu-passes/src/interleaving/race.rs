@@ -94,7 +94,10 @@ impl Interval {
                 }
                 self.read.map(|sp| (RaceKind::ReadWrite, sp, None))
             }
-            Access::Read => self.write.as_ref().map(|(w, sp)| (RaceKind::WriteRead, *sp, Some(w.clone()))),
+            Access::Read => self
+                .write
+                .as_ref()
+                .map(|(w, sp)| (RaceKind::WriteRead, *sp, Some(w.clone()))),
         }
     }
 }
@@ -116,19 +119,28 @@ struct SlotLog {
     whole: Vec<Rec>,
 }
 
-/// The locations one thread accessed in a variable during its current barrier interval (for
-/// the specification built-ins `__read(A)`, `__write_offset(A)`, … of KBPL.md §2).
+/// The access a thread's log holds for a variable in its current barrier interval (for the
+/// specification built-ins `__read(A)`, `__write_offset(A)`, … of KBPL.md §2). Like GPUVerify's
+/// instrumentation, the log holds one access chosen nondeterministically among those made: here
+/// uniformly at random (reservoir sampling, from the run's seed), so that many runs explore the
+/// choices while each check costs O(1).
 #[derive(Clone, Debug, Default)]
 struct Trace {
     epoch: u32,
-    reads: Vec<Value>,
-    writes: Vec<Value>,
+    reads: u64,
+    writes: u64,
+    read: Option<Value>,
+    write: Option<Value>,
 }
 
 #[derive(Clone, Debug)]
 pub struct RaceLog {
+    /// The first race of the run. A race does not end a run (it is not a termination status of
+    /// seed 000 Fig. 4), so the run goes on and may still end in divergence or a failure.
+    pub first: Option<Box<RaceReport>>,
     /// Per thread, per variable: the accessed offsets (only when the program asks for them).
     traces: Option<Vec<FxHashMap<u32, Trace>>>,
+    rng: super::rng::Rng,
     slots: Vec<SlotLog>,
     slot_var: Vec<u32>,
     slot_group_shared: Vec<bool>,
@@ -141,9 +153,17 @@ pub struct RaceLog {
 impl RaceLog {
     /// `slot_var[s]`: the variable of storage slot `s`; `thread_group[t]`: the group of thread
     /// `t`.
-    pub fn new(slot_var: Vec<u32>, slot_group_shared: Vec<bool>, thread_group: Vec<u32>, n_groups: usize, benign: bool) -> RaceLog {
+    pub fn new(
+        slot_var: Vec<u32>,
+        slot_group_shared: Vec<bool>,
+        thread_group: Vec<u32>,
+        n_groups: usize,
+        benign: bool,
+    ) -> RaceLog {
         RaceLog {
+            first: None,
             traces: None,
+            rng: super::rng::Rng::new(0),
             slots: vec![SlotLog::default(); slot_var.len()],
             slot_var,
             slot_group_shared,
@@ -154,43 +174,58 @@ impl RaceLog {
         }
     }
 
-    /// Also remember, per thread, the offsets it accesses (for `__read_offset(A)` and co.).
-    pub fn track_offsets(&mut self) {
+    /// Also keep, per thread, a logged access per variable (for `__read_offset(A)` and co.),
+    /// chosen with randomness from `seed`.
+    pub fn track_offsets(&mut self, seed: u64) {
         self.traces = Some(vec![FxHashMap::default(); self.thread_group.len()]);
+        self.rng = super::rng::Rng::new(super::rng::mix(seed, 0x106));
     }
 
-    /// The offsets thread `tid` read (or wrote) in variable `var` during its current barrier
-    /// interval.
-    pub fn offsets(&self, tid: u32, var: u32, write: bool) -> &[Value] {
-        let Some(traces) = &self.traces else { return &[] };
-        let Some(tr) = traces[tid as usize].get(&var) else { return &[] };
+    /// The offset of the read (or write) of `var` in thread `tid`'s log for its current barrier
+    /// interval; `None` when nothing is logged.
+    pub fn logged(&self, tid: u32, var: u32, write: bool) -> Option<&Value> {
+        let tr = self.traces.as_ref()?[tid as usize].get(&var)?;
         let gs = self.var_group_shared(var);
         if tr.epoch != self.epoch(gs, self.thread_group[tid as usize]) {
-            return &[];
+            return None;
         }
         if write {
-            &tr.writes
+            tr.write.as_ref()
         } else {
-            &tr.reads
+            tr.read.as_ref()
         }
     }
 
     fn var_group_shared(&self, var: u32) -> bool {
-        self.slot_var.iter().position(|v| *v == var).is_some_and(|s| self.slot_group_shared[s])
+        self.slot_var
+            .iter()
+            .position(|v| *v == var)
+            .is_some_and(|s| self.slot_group_shared[s])
     }
 
     fn trace(&mut self, slot: u32, key: &Option<MapKey>, tid: u32, write: bool) {
         let Some(MapKey::One(offset)) = key else { return };
         let var = self.slot_var[slot as usize];
-        let epoch = self.epoch(self.slot_group_shared[slot as usize], self.thread_group[tid as usize]);
+        let epoch = self.epoch(
+            self.slot_group_shared[slot as usize],
+            self.thread_group[tid as usize],
+        );
         let Some(traces) = &mut self.traces else { return };
         let tr = traces[tid as usize].entry(var).or_default();
         if tr.epoch != epoch {
-            *tr = Trace { epoch, ..Trace::default() };
+            *tr = Trace {
+                epoch,
+                ..Trace::default()
+            };
         }
-        let list = if write { &mut tr.writes } else { &mut tr.reads };
-        if !list.contains(offset) {
-            list.push(offset.clone());
+        let (count, slot) = if write {
+            (&mut tr.writes, &mut tr.write)
+        } else {
+            (&mut tr.reads, &mut tr.read)
+        };
+        *count += 1;
+        if self.rng.below(*count) == 0 {
+            *slot = Some(offset.clone());
         }
     }
 
@@ -212,21 +247,57 @@ impl RaceLog {
         }
     }
 
+    /// Logs an access; the first race of the run is kept in [`RaceLog::first`].
+    pub fn record(&mut self, slot: u32, key: Option<MapKey>, tid: u32, access: Access, span: Span) {
+        if let Err(r) = self.access(slot, key, tid, access, span) {
+            self.first.get_or_insert(r);
+        }
+    }
+
     /// Logs an access by thread `tid`; reports the first conflicting earlier access.
-    pub fn access(&mut self, slot: u32, key: Option<MapKey>, tid: u32, access: Access, span: Span) -> Result<(), Box<RaceReport>> {
+    pub fn access(
+        &mut self,
+        slot: u32,
+        key: Option<MapKey>,
+        tid: u32,
+        access: Access,
+        span: Span,
+    ) -> Result<(), Box<RaceReport>> {
         let group = self.thread_group[tid as usize];
         let gs = self.slot_group_shared[slot as usize];
-        let me = Me { tid, group, epoch: self.epoch(gs, group), gs };
+        let me = Me {
+            tid,
+            group,
+            epoch: self.epoch(gs, group),
+            gs,
+        };
         let benign = self.benign;
         let var = self.slot_var[slot as usize];
         let report = |kind: RaceKind, other: u32, sp: Span, val: Option<Value>, key: &Option<MapKey>| {
-            let first = RaceAccess { tid: other, span: sp, write: kind != RaceKind::ReadWrite, value: val };
+            let first = RaceAccess {
+                tid: other,
+                span: sp,
+                write: kind != RaceKind::ReadWrite,
+                value: val,
+            };
             let value = match &access {
                 Access::Write(v) => Some(v.clone()),
                 Access::Read => None,
             };
-            let second = RaceAccess { tid, span, write: matches!(access, Access::Write(_)), value };
-            Box::new(RaceReport { kind, slot, var, key: key.clone(), first, second })
+            let second = RaceAccess {
+                tid,
+                span,
+                write: matches!(access, Access::Write(_)),
+                value,
+            };
+            Box::new(RaceReport {
+                kind,
+                slot,
+                var,
+                key: key.clone(),
+                first,
+                second,
+            })
         };
         if self.traces.is_some() {
             self.trace(slot, &key, tid, matches!(access, Access::Write(_)));
@@ -264,7 +335,12 @@ struct Me {
 }
 
 impl Me {
-    fn check(&self, recs: &[Rec], access: &Access, benign: bool) -> Option<(RaceKind, u32, Span, Option<Value>)> {
+    fn check(
+        &self,
+        recs: &[Rec],
+        access: &Access,
+        benign: bool,
+    ) -> Option<(RaceKind, u32, Span, Option<Value>)> {
         for r in recs {
             if r.tid == self.tid {
                 continue;
@@ -333,9 +409,14 @@ mod tests {
     fn read_write_in_one_interval_races_and_a_barrier_separates() {
         let mut l = log(true);
         l.access(0, k(1), 0, Access::Read, sp(1)).unwrap();
-        let r = l.access(0, k(1), 1, Access::Write(Value::Int(3)), sp(2)).unwrap_err();
+        let r = l
+            .access(0, k(1), 1, Access::Write(Value::Int(3)), sp(2))
+            .unwrap_err();
         assert_eq!(r.kind, RaceKind::ReadWrite);
-        assert_eq!((r.first.tid, r.second.tid, r.first.span, r.second.span), (0, 1, sp(1), sp(2)));
+        assert_eq!(
+            (r.first.tid, r.second.tid, r.first.span, r.second.span),
+            (0, 1, sp(1), sp(2))
+        );
 
         let mut l = log(true);
         l.access(0, k(1), 0, Access::Read, sp(1)).unwrap();
@@ -366,7 +447,9 @@ mod tests {
         l.barrier(0, true, true);
         l.barrier(1, true, true);
         l.access(1, k(5), 0, Access::Read, sp(3)).unwrap();
-        let r = l.access(1, k(5), 2, Access::Write(Value::Int(0)), sp(2)).unwrap_err();
+        let r = l
+            .access(1, k(5), 2, Access::Write(Value::Int(0)), sp(2))
+            .unwrap_err();
         assert_eq!((r.kind, r.first.tid, r.second.tid), (RaceKind::ReadWrite, 0, 2));
     }
 
@@ -375,7 +458,9 @@ mod tests {
         let mut l = log(true);
         l.access(0, k(0), 0, Access::Write(Value::Int(7)), sp(1)).unwrap();
         l.access(0, k(0), 1, Access::Write(Value::Int(7)), sp(2)).unwrap();
-        let r = l.access(0, k(0), 1, Access::Write(Value::Int(8)), sp(3)).unwrap_err();
+        let r = l
+            .access(0, k(0), 1, Access::Write(Value::Int(8)), sp(3))
+            .unwrap_err();
         assert_eq!(r.kind, RaceKind::WriteWrite);
 
         let mut l = log(false);

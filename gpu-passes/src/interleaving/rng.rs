@@ -55,16 +55,17 @@ pub fn hash_of<T: Hash + ?Sized>(x: &T) -> u64 {
 /// collide), sometimes large, occasionally huge.
 fn gen_int(rng: &mut Rng) -> Value {
     let r = rng.below(100);
-    let v: i128 = if r < 45 {
+    let sign = |rng: &mut Rng| if rng.coin() { 1 } else { -1 };
+    let v: i128 = if r < 50 {
         rng.below(8) as i128
-    } else if r < 60 {
+    } else if r < 65 {
         -(rng.below(8) as i128) - 1
-    } else if r < 80 {
-        rng.below(1024) as i128 - 256
-    } else if r < 95 {
-        (rng.next_u64() >> 33) as i128 * if rng.coin() { 1 } else { -1 }
+    } else if r < 90 {
+        rng.below(300) as i128 - 40
+    } else if r < 97 {
+        rng.below(1 << 16) as i128 * sign(rng)
     } else {
-        (rng.next_u64() as i64) as i128 * (rng.next_u64() >> 1) as i128
+        (rng.next_u64() >> 24) as i128 * sign(rng)
     };
     Value::Int(v)
 }
@@ -78,7 +79,11 @@ fn gen_bv(w: u32, rng: &mut Rng) -> Value {
         let v = if r < 50 {
             num_bigint::BigUint::from(rng.below(8))
         } else {
-            num_bigint::BigUint::from_slice(&(0..w.div_ceil(32)).map(|_| rng.next_u64() as u32).collect::<Vec<_>>())
+            num_bigint::BigUint::from_slice(
+                &(0..w.div_ceil(32))
+                    .map(|_| rng.next_u64() as u32)
+                    .collect::<Vec<_>>(),
+            )
         };
         return Value::bv_from_biguint(w, v);
     }
@@ -111,9 +116,10 @@ pub fn gen_value(types: &[RTy], ty: TyId, rng: &mut Rng) -> Value {
             Value::real(BigRational::new(n, d))
         }
         RTy::Bv(w) => gen_bv(*w, rng),
-        RTy::Map { result, .. } => {
-            Value::Map(Rc::new(MapValue::new(MapDefault::Arbitrary { origin: rng.next_u64(), elem: *result })))
-        }
+        RTy::Map { result, .. } => Value::Map(Rc::new(MapValue::new(MapDefault::Arbitrary {
+            origin: rng.next_u64(),
+            elem: *result,
+        }))),
         // Values of an uninterpreted type come from a small pool so that equalities happen.
         RTy::Opaque(t) => Value::Opaque(*t, rng.below(6)),
     }
@@ -143,7 +149,15 @@ mod tests {
 
     #[test]
     fn generated_values_have_their_type() {
-        let types = vec![RTy::Bv(5), RTy::Bv(200), RTy::Int, RTy::Map { args: vec![2], result: 0 }];
+        let types = vec![
+            RTy::Bv(5),
+            RTy::Bv(200),
+            RTy::Int,
+            RTy::Map {
+                args: vec![2],
+                result: 0,
+            },
+        ];
         let mut rng = Rng::new(3);
         for _ in 0..200 {
             assert!(matches!(gen_value(&types, 0, &mut rng), Value::Bv(5, v) if v < 32));
@@ -151,6 +165,9 @@ mod tests {
             assert!(matches!(gen_value(&types, 2, &mut rng), Value::Int(_)));
             assert!(matches!(gen_value(&types, 3, &mut rng), Value::Map(_)));
         }
-        assert_eq!(derived_value(&types, 2, 5, &Value::Int(3)), derived_value(&types, 2, 5, &Value::Int(3)));
+        assert_eq!(
+            derived_value(&types, 2, 5, &Value::Int(3)),
+            derived_value(&types, 2, 5, &Value::Int(3))
+        );
     }
 }

@@ -87,7 +87,7 @@ pub struct Machine<'p> {
     pub infos: Vec<ThreadInfo>,
     pub threads: Vec<Thread>,
     groups: Vec<GroupState>,
-    race: Option<RaceLog>,
+    pub race: Option<RaceLog>,
     runnable: Vec<u32>,
     pos: Vec<u32>,
     rr: usize,
@@ -98,6 +98,8 @@ pub struct Machine<'p> {
     pub root: u32,
     /// The uniform parameter values of the root procedure.
     pub params: Vec<Value>,
+    /// Values of `__uniform` checks seen so far, by site and place.
+    uniform: rustc_hash::FxHashMap<(u32, Vec<u32>), (Value, u32)>,
 }
 
 /// What the run is about.
@@ -122,15 +124,25 @@ macro_rules! ctx {
             tid: $t as u32,
             span: $span,
             depth: 0,
+            spec_log: None,
+            spec_choice: Vec::new(),
         }
     };
 }
 
 fn fail(kind: ErrorKind, message: String, span: Span, label: &str, threads: Vec<u32>) -> Stop {
-    Stop::Fail(Box::new(Failure { kind, message, span, label: label.into(), related: Vec::new(), threads }))
+    Stop::Fail(Box::new(Failure {
+        kind,
+        message,
+        span,
+        label: label.into(),
+        related: Vec::new(),
+        threads,
+    }))
 }
 
-/// `(target, rhs)` for every conjunct `target == rhs` (both orientations).
+/// `(target, rhs)` for every conjunct `target == rhs` (both orientations). Bugle's encoding of
+/// a Boolean as a bit, `(if c then 1bv1 else 0bv1) != 0bv1`, counts as `c`.
 fn definitions(e: &Ex) -> Vec<(&Ex, &Ex)> {
     let mut out = Vec::new();
     let mut stack = vec![e];
@@ -139,6 +151,13 @@ fn definitions(e: &Ex) -> Vec<(&Ex, &Ex)> {
             Ex::And(p) => {
                 stack.push(&p.1);
                 stack.push(&p.0);
+            }
+            Ex::Bin(BinK::Neq, p) if matches!(&p.1, Ex::Lit(Value::Bv(1, 0))) => {
+                if let Ex::Ite(t) = &p.0 {
+                    if matches!((&t.1, &t.2), (Ex::Lit(Value::Bv(1, 1)), Ex::Lit(Value::Bv(1, 0)))) {
+                        stack.push(&t.0);
+                    }
+                }
             }
             Ex::Bin(BinK::Eq, p) => {
                 out.push((&p.0, &p.1));
@@ -151,7 +170,13 @@ fn definitions(e: &Ex) -> Vec<(&Ex, &Ex)> {
 }
 
 fn dims3(v: &Option<Vec<u64>>) -> Option<[u64; 3]> {
-    v.as_ref().map(|d| [d.first().copied().unwrap_or(1), d.get(1).copied().unwrap_or(1), d.get(2).copied().unwrap_or(1)])
+    v.as_ref().map(|d| {
+        [
+            d.first().copied().unwrap_or(1),
+            d.get(1).copied().unwrap_or(1),
+            d.get(2).copied().unwrap_or(1),
+        ]
+    })
 }
 
 /// Writes `v` at `keys` (a path of indices) into `base`.
@@ -159,7 +184,11 @@ fn store_path(cx: &mut Ctx, base: Value, keys: &[MapKey], v: Value) -> Result<Va
     match keys {
         [] => Ok(v),
         [k, rest @ ..] => {
-            let inner = if rest.is_empty() { Value::Bool(false) } else { cx.select(&base, k)? };
+            let inner = if rest.is_empty() {
+                Value::Bool(false)
+            } else {
+                cx.select(&base, k)?
+            };
             let new_inner = store_path(cx, inner, rest, v)?;
             super::eval::map_store(base, k.clone(), new_inner)
         }
@@ -190,7 +219,12 @@ impl<'p> Machine<'p> {
             prog,
             seed: cfg.seed,
             rng: Rng::new(cfg.seed),
-            mem: Mem { consts: Vec::new(), globals: Vec::new(), slots: Vec::new(), uf: UfTable::default() },
+            mem: Mem {
+                consts: Vec::new(),
+                globals: Vec::new(),
+                slots: Vec::new(),
+                uf: UfTable::default(),
+            },
             infos: Vec::new(),
             threads: Vec::new(),
             groups: Vec::new(),
@@ -204,15 +238,25 @@ impl<'p> Machine<'p> {
             empty: Rc::from(Vec::new()),
             root,
             params: Vec::new(),
+            uniform: Default::default(),
         };
         let (local, groups) = m.setup_constants(cfg, inputs, kernel_mode)?;
         m.setup_threads(cfg, local, groups, kernel_mode)?;
         m.setup_memory_and_params(inputs)?;
         if kernel_mode {
-            let slot_var = (0..m.mem.globals.len() as u32).map(|s| m.slot_var(s)).collect::<Vec<_>>();
-            let slot_gs = slot_var.iter().map(|&g| prog.globals[g as usize].group_shared).collect();
+            let slot_var = (0..m.mem.globals.len() as u32)
+                .map(|s| m.slot_var(s))
+                .collect::<Vec<_>>();
+            let slot_gs = slot_var
+                .iter()
+                .map(|&g| prog.globals[g as usize].group_shared)
+                .collect();
             let tg = m.infos.iter().map(|i| i.group).collect();
-            m.race = Some(RaceLog::new(slot_var, slot_gs, tg, m.groups.len(), cfg.benign_tolerance));
+            let mut log = RaceLog::new(slot_var, slot_gs, tg, m.groups.len(), cfg.benign_tolerance);
+            if prog.uses_spec_access {
+                log.track_offsets(cfg.seed);
+            }
+            m.race = Some(log);
         }
         Ok(m)
     }
@@ -232,13 +276,22 @@ impl<'p> Machine<'p> {
 
     /// Constants: sizes from the configuration, then the definitions axioms make
     /// (`axiom c == e;`, `axiom f(1) == 2;`), then arbitrary values; uniform axioms must hold.
-    fn setup_constants(&mut self, cfg: &RunConfig, inputs: &Inputs, kernel: bool) -> Result<([u64; 3], [u64; 3]), Stop> {
+    fn setup_constants(
+        &mut self,
+        cfg: &RunConfig,
+        inputs: &Inputs,
+        kernel: bool,
+    ) -> Result<([u64; 3], [u64; 3]), Stop> {
         let prog = self.prog;
         let n = prog.consts.len();
         let mut last_failure = None;
         for _attempt in 0..SOLVE_TRIES {
             let mut vals: Vec<Option<Value>> = vec![None; n];
-            let (cfg_local, cfg_groups) = if kernel { (dims3(&cfg.local_size), dims3(&cfg.num_groups)) } else { (Some([1; 3]), Some([1; 3])) };
+            let (cfg_local, cfg_groups) = if kernel {
+                (dims3(&cfg.local_size), dims3(&cfg.num_groups))
+            } else {
+                (Some([1; 3]), Some([1; 3]))
+            };
             for (i, c) in prog.consts.iter().enumerate() {
                 if let Some(attr) = c.size_attr {
                     let dims = if attr < 9 { cfg_local } else { cfg_groups };
@@ -247,7 +300,10 @@ impl<'p> Machine<'p> {
                     }
                 }
                 if let Some(v) = inputs.constant(&c.name) {
-                    vals[i] = Some(to_value(&prog.types, c.ty, v, &mut self.rng).map_err(|e| Self::invalid(format!("input constant `{}`: {e}", c.name), c.span))?);
+                    vals[i] =
+                        Some(to_value(&prog.types, c.ty, v, &mut self.rng).map_err(|e| {
+                            Self::invalid(format!("input constant `{}`: {e}", c.name), c.span)
+                        })?);
                 }
             }
             self.mem.uf.clear();
@@ -256,9 +312,14 @@ impl<'p> Machine<'p> {
             for (i, c) in prog.consts.iter().enumerate() {
                 if let (Some(attr), None) = (c.size_attr, &vals[i]) {
                     if attr < 9 {
+                        let span = if c.span == Span::DUMMY {
+                            prog.procs[self.root as usize].span
+                        } else {
+                            c.span
+                        };
                         return Err(Self::invalid(
                             format!("`kivl run` needs a concrete work-group size: pass --local-size (nothing fixes `{}`)", c.name),
-                            c.span,
+                            span,
                         ));
                     }
                     vals[i] = Some(int_value_of_type(&prog.types, c.ty, 1));
@@ -293,7 +354,15 @@ impl<'p> Machine<'p> {
             }
         }
         let f = last_failure.unwrap();
-        Err(Self::invalid(format!("`kivl run` could not find constants that satisfy this axiom in {SOLVE_TRIES} tries"), f.span))
+        let hint = if kernel && (cfg.local_size.is_some() || cfg.num_groups.is_some()) {
+            " (do --local-size and --num-groups agree with it?)"
+        } else {
+            ""
+        };
+        Err(Self::invalid(
+            format!("`kivl run` could not find constants that satisfy this axiom in {SOLVE_TRIES} tries{hint}"),
+            f.span,
+        ))
     }
 
     fn define_from_axioms(&mut self, vals: &mut [Option<Value>]) -> Result<(), Stop> {
@@ -313,7 +382,10 @@ impl<'p> Machine<'p> {
                     if !settable || !ready(rhs, vals) {
                         continue;
                     }
-                    let consts: Vec<Value> = vals.iter().map(|v| v.clone().unwrap_or(Value::Bool(false))).collect();
+                    let consts: Vec<Value> = vals
+                        .iter()
+                        .map(|v| v.clone().unwrap_or(Value::Bool(false)))
+                        .collect();
                     let empty: Vec<Value> = Vec::new();
                     let mut cx = Ctx {
                         prog,
@@ -328,12 +400,17 @@ impl<'p> Machine<'p> {
                         tid: 0,
                         span: ax.span,
                         depth: 0,
+                        spec_log: None,
+                        spec_choice: Vec::new(),
                     };
                     let v = cx.eval(rhs, &mut [])?;
                     match target {
                         Ex::Const(i) => vals[*i as usize] = Some(v),
                         Ex::Call(f, args) => {
-                            let a = args.iter().map(|a| cx.eval(a, &mut [])).collect::<Result<Vec<_>, _>>()?;
+                            let a = args
+                                .iter()
+                                .map(|a| cx.eval(a, &mut []))
+                                .collect::<Result<Vec<_>, _>>()?;
                             let key = (*f, MapKey::from_vec(a));
                             if self.mem.uf.contains_key(&key) {
                                 continue;
@@ -378,11 +455,19 @@ impl<'p> Machine<'p> {
     /// Checks the axioms (uniform ones, or per-thread ones in every thread).
     fn check_axioms(&mut self, per_thread: bool) -> Result<(), Stop> {
         let prog = self.prog;
-        let threads: Vec<usize> = if per_thread { (0..self.infos.len()).collect() } else { vec![usize::MAX] };
+        let threads: Vec<usize> = if per_thread {
+            (0..self.infos.len()).collect()
+        } else {
+            vec![usize::MAX]
+        };
         let empty_t: Box<[Value]> = Box::new([]);
         for ax in prog.axioms.iter().filter(|a| a.per_thread == per_thread) {
             for &t in &threads {
-                let tconsts = if t == usize::MAX { &empty_t } else { &self.infos[t].tconsts };
+                let tconsts = if t == usize::MAX {
+                    &empty_t
+                } else {
+                    &self.infos[t].tconsts
+                };
                 let empty: Vec<Value> = Vec::new();
                 let mut cx = Ctx {
                     prog,
@@ -397,28 +482,49 @@ impl<'p> Machine<'p> {
                     tid: 0,
                     span: ax.span,
                     depth: 0,
+                    spec_log: None,
+                    spec_choice: Vec::new(),
                 };
                 if !cx.eval_bool(&ax.e, &mut [])? {
-                    return Err(fail(ErrorKind::Assertion, "axiom does not hold".into(), ax.span, "", vec![]));
+                    return Err(fail(
+                        ErrorKind::Assertion,
+                        "axiom does not hold".into(),
+                        ax.span,
+                        "",
+                        vec![],
+                    ));
                 }
             }
         }
         Ok(())
     }
 
-    fn setup_threads(&mut self, cfg: &RunConfig, local: [u64; 3], groups: [u64; 3], kernel: bool) -> Result<(), Stop> {
+    fn setup_threads(
+        &mut self,
+        cfg: &RunConfig,
+        local: [u64; 3],
+        groups: [u64; 3],
+        kernel: bool,
+    ) -> Result<(), Stop> {
         let prog = self.prog;
         let per_group: u64 = local.iter().product();
         let n_groups: u64 = groups.iter().product();
         if per_group.saturating_mul(n_groups) > MAX_THREADS {
             return Err(Self::invalid(
-                format!("`kivl run` runs at most {MAX_THREADS} threads; this grid has {}", per_group.saturating_mul(n_groups)),
+                format!(
+                    "`kivl run` runs at most {MAX_THREADS} threads; this grid has {}",
+                    per_group.saturating_mul(n_groups)
+                ),
                 prog.procs[self.root as usize].span,
             ));
         }
         self.groups = (0..n_groups).map(|_| GroupState::default()).collect();
         for g in 0..n_groups {
-            let gid = [g % groups[0], (g / groups[0]) % groups[1], g / (groups[0] * groups[1])];
+            let gid = [
+                g % groups[0],
+                (g / groups[0]) % groups[1],
+                g / (groups[0] * groups[1]),
+            ];
             for l in 0..per_group {
                 let lid = [l % local[0], (l / local[0]) % local[1], l / (local[0] * local[1])];
                 let id = ThreadId {
@@ -436,17 +542,28 @@ impl<'p> Machine<'p> {
                     .tconsts
                     .iter()
                     .map(|tc| {
-                        let v = if tc.attr < 3 { lid[tc.attr] } else { gid[tc.attr - 3] };
+                        let v = if tc.attr < 3 {
+                            lid[tc.attr]
+                        } else {
+                            gid[tc.attr - 3]
+                        };
                         int_value_of_type(&prog.types, tc.ty, v)
                     })
                     .collect();
                 let tid = self.infos.len() as u32;
-                self.infos.push(ThreadInfo { id, group: g as u32, tconsts });
+                self.infos.push(ThreadInfo {
+                    id,
+                    group: g as u32,
+                    tconsts,
+                });
                 self.groups[g as usize].members.push(tid);
             }
         }
         if self.infos.is_empty() {
-            return Err(Self::invalid("no thread of the grid was selected".into(), Span::DUMMY));
+            return Err(Self::invalid(
+                "no thread of the grid was selected".into(),
+                Span::DUMMY,
+            ));
         }
         if let Err(Stop::Fail(f)) = self.check_axioms(true) {
             return Err(Self::invalid(
@@ -482,12 +599,18 @@ impl<'p> Machine<'p> {
         }
         for (name, _) in inputs.params.iter() {
             if !root.in_names.iter().any(|n| n == name) {
-                return Err(Self::invalid(format!("`{}` has no parameter `{name}` (from the inputs)", root.name), root.span));
+                return Err(Self::invalid(
+                    format!("`{}` has no parameter `{name}` (from the inputs)", root.name),
+                    root.span,
+                ));
             }
         }
         for (name, _) in inputs.memory.iter() {
             if prog.global_named(name).is_none() {
-                return Err(Self::invalid(format!("there is no global variable `{name}` (from the inputs)"), Span::DUMMY));
+                return Err(Self::invalid(
+                    format!("there is no global variable `{name}` (from the inputs)"),
+                    Span::DUMMY,
+                ));
             }
         }
         let mut last_fail = None;
@@ -499,8 +622,9 @@ impl<'p> Machine<'p> {
                 for c in 0..copies {
                     let slot = self.mem.slots[c][g] as usize;
                     globals[slot] = match inputs.memory(&var.name) {
-                        Some(v) => to_value(&prog.types, var.ty, v, &mut self.rng)
-                            .map_err(|e| Self::invalid(format!("input memory `{}`: {e}", var.name), var.span))?,
+                        Some(v) => to_value(&prog.types, var.ty, v, &mut self.rng).map_err(|e| {
+                            Self::invalid(format!("input memory `{}`: {e}", var.name), var.span)
+                        })?,
                         None => gen_value(&prog.types, var.ty, &mut self.rng),
                     };
                 }
@@ -519,19 +643,30 @@ impl<'p> Machine<'p> {
                     None => gen_value(&prog.types, ty, &mut self.rng),
                 });
             }
-            let fixed_mem: Vec<bool> = prog.globals.iter().map(|g| inputs.memory(&g.name).is_some()).collect();
+            let fixed_mem: Vec<bool> = prog
+                .globals
+                .iter()
+                .map(|g| inputs.memory(&g.name).is_some())
+                .collect();
             // Frames.
             self.threads.clear();
             for _ in 0..self.infos.len() {
                 let locals = self.fresh_frame_locals(self.root, params.clone());
-                self.threads.push(Thread { frames: Vec::new(), state: TState::Running, done_span: Span::DUMMY, outs: Vec::new() });
+                self.threads.push(Thread {
+                    frames: Vec::new(),
+                    state: TState::Running,
+                    done_span: Span::DUMMY,
+                    outs: Vec::new(),
+                });
                 let t = self.threads.len() - 1;
                 let frame = self.new_frame(self.root, locals, self.empty.clone());
                 self.threads[t].frames.push(frame);
             }
             // Definitions from the requires, in the first thread of every group.
             for grp in 0..n_groups {
-                let Some(&t) = self.groups[grp].members.first() else { continue };
+                let Some(&t) = self.groups[grp].members.first() else {
+                    continue;
+                };
                 for r in &root.requires {
                     for (target, rhs) in definitions(&r.e) {
                         self.define(t as usize, target, rhs, &fixed, &fixed_mem, n_ins)?;
@@ -543,7 +678,11 @@ impl<'p> Machine<'p> {
             for th in &mut self.threads {
                 th.frames[0].locals[..n_ins].clone_from_slice(&p0);
             }
-            let old: Rc<[Value]> = if root.uses_old { Rc::from(self.mem.globals.clone()) } else { self.empty.clone() };
+            let old: Rc<[Value]> = if root.uses_old {
+                Rc::from(self.mem.globals.clone())
+            } else {
+                self.empty.clone()
+            };
             for th in &mut self.threads {
                 th.frames[0].old = old.clone();
             }
@@ -569,7 +708,15 @@ impl<'p> Machine<'p> {
     }
 
     /// Applies a definition `target := rhs` in thread `t`'s root frame, if `target` is an input.
-    fn define(&mut self, t: usize, target: &Ex, rhs: &Ex, fixed: &[bool], fixed_mem: &[bool], n_ins: usize) -> Result<(), Stop> {
+    fn define(
+        &mut self,
+        t: usize,
+        target: &Ex,
+        rhs: &Ex,
+        fixed: &[bool],
+        fixed_mem: &[bool],
+        n_ins: usize,
+    ) -> Result<(), Stop> {
         let ok = match target {
             Ex::Local(s) => (*s as usize) < n_ins && !fixed[*s as usize],
             Ex::Global(g, _) => !fixed_mem[*g as usize],
@@ -598,7 +745,10 @@ impl<'p> Machine<'p> {
                     .levels
                     .iter()
                     .map(|l| {
-                        let vals = l.iter().map(|i| cx.eval(i, &mut frame.locals)).collect::<Result<Vec<_>, _>>()?;
+                        let vals = l
+                            .iter()
+                            .map(|i| cx.eval(i, &mut frame.locals))
+                            .collect::<Result<Vec<_>, _>>()?;
                         Ok(MapKey::from_vec(vals))
                     })
                     .collect::<Result<Vec<_>, Stop>>()?;
@@ -621,7 +771,13 @@ impl<'p> Machine<'p> {
             let mut cx = ctx!(self, t, &frame.old, None, Span::DUMMY);
             for r in &root.requires {
                 if !cx.eval_bool(&r.e, &mut frame.locals)? {
-                    return Err(fail(ErrorKind::Precondition, String::new(), r.span, "", vec![t as u32]));
+                    return Err(fail(
+                        ErrorKind::Precondition,
+                        String::new(),
+                        r.span,
+                        "",
+                        vec![t as u32],
+                    ));
                 }
             }
         }
@@ -633,7 +789,10 @@ impl<'p> Machine<'p> {
         for &ty in &p.slot_tys[ins.len().min(p.slot_tys.len())..] {
             ins.push(gen_value(&self.prog.types, ty, &mut self.rng));
         }
-        ins.resize(p.frame_size.max(p.slot_tys.len() as u32) as usize, Value::Bool(false));
+        ins.resize(
+            p.frame_size.max(p.slot_tys.len() as u32) as usize,
+            Value::Bool(false),
+        );
         ins
     }
 
@@ -646,7 +805,13 @@ impl<'p> Machine<'p> {
                 loops[l as usize] = 1;
             }
         }
-        Frame { proc, pc: 0, locals, loops, old }
+        Frame {
+            proc,
+            pc: 0,
+            locals,
+            loops,
+            old,
+        }
     }
 
     // ----- scheduling ------------------------------------------------------------------------
@@ -676,7 +841,9 @@ impl<'p> Machine<'p> {
             return None;
         }
         match self.schedule {
-            Schedule::Random => Some(self.runnable[self.rng.below(self.runnable.len() as u64) as usize] as usize),
+            Schedule::Random => {
+                Some(self.runnable[self.rng.below(self.runnable.len() as u64) as usize] as usize)
+            }
             Schedule::RoundRobin => {
                 let n = self.threads.len();
                 for k in 0..n {
@@ -696,8 +863,14 @@ impl<'p> Machine<'p> {
         while let Some(t) = self.pick() {
             self.step(t)?;
         }
-        if let Some(t) = self.threads.iter().position(|th| !matches!(th.state, TState::Done)) {
-            return Err(Stop::Internal(format!("thread {t} is blocked but no thread can run")));
+        if let Some(t) = self
+            .threads
+            .iter()
+            .position(|th| !matches!(th.state, TState::Done))
+        {
+            return Err(Stop::Internal(format!(
+                "thread {t} is blocked but no thread can run"
+            )));
         }
         Ok(())
     }
@@ -708,9 +881,19 @@ impl<'p> Machine<'p> {
         let prog: &'p Compiled = self.prog;
         let th = &mut self.threads[t];
         let frame = th.frames.last_mut().expect("a running thread has a frame");
-        let code = prog.procs[frame.proc as usize].body.as_ref().expect("frames run bodies");
-        let Frame { locals, old, pc: fpc, loops, .. } = frame;
+        let code = prog.procs[frame.proc as usize]
+            .body
+            .as_ref()
+            .expect("frames run bodies");
+        let Frame {
+            locals,
+            old,
+            pc: fpc,
+            loops,
+            ..
+        } = frame;
         let mut cx = ctx!(self, t, old, None, Span::DUMMY);
+        cx.spec_log = self.race.as_ref();
         let budget = self.max_steps.saturating_sub(self.steps);
         let mut n: u64 = 0;
         let mut pc = *fpc;
@@ -734,7 +917,12 @@ impl<'p> Machine<'p> {
                 Instr::Jump(edge) => apply_edge(code, loops, &mut pc, edge),
                 Instr::Assume(e) => match cx.eval_bool(e, locals) {
                     Ok(true) => pc += 1,
-                    Ok(false) => break Err(Stop::Infeasible(format!("an assume is false (byte {})", code.spans[i].start))),
+                    Ok(false) => {
+                        break Err(Stop::Infeasible(format!(
+                            "an assume is false (byte {})",
+                            code.spans[i].start
+                        )))
+                    }
                     Err(e) => break Err(e),
                 },
                 Instr::Assert { e, kind, related } => match cx.eval_bool(e, locals) {
@@ -758,17 +946,34 @@ impl<'p> Machine<'p> {
             self.run_private(t)?;
             self.steps += 1;
             if self.steps > self.max_steps {
-                return Err(Stop::Limit(format!("step limit of {} reached (use --max-steps)", self.max_steps)));
+                return Err(Stop::Limit(format!(
+                    "step limit of {} reached (use --max-steps)",
+                    self.max_steps
+                )));
             }
             let th = &mut self.threads[t];
             let frame = th.frames.last_mut().expect("a running thread has a frame");
-            let code = prog.procs[frame.proc as usize].body.as_ref().expect("frames run bodies");
+            let code = prog.procs[frame.proc as usize]
+                .body
+                .as_ref()
+                .expect("frames run bodies");
             let pc = frame.pc as usize;
             let visible = code.visible[pc];
             let span = code.spans[pc];
-            let Frame { locals, old, pc: fpc, loops, .. } = frame;
-            let log = if visible { self.race.as_mut() } else { None };
+            let Frame {
+                locals,
+                old,
+                pc: fpc,
+                loops,
+                ..
+            } = frame;
+            let (log, spec_log) = if visible {
+                (self.race.as_mut(), None)
+            } else {
+                (None, self.race.as_ref())
+            };
             let mut cx = ctx!(self, t, old, log, span);
+            cx.spec_log = spec_log;
             match &code.instrs[pc] {
                 Instr::SetLocal(s, e) => {
                     let v = cx.eval(e, locals)?;
@@ -777,7 +982,10 @@ impl<'p> Machine<'p> {
                 }
                 Instr::Assume(e) => {
                     if !cx.eval_bool(e, locals)? {
-                        return Err(Stop::Infeasible(format!("an assume is false (byte {})", span.start)));
+                        return Err(Stop::Infeasible(format!(
+                            "an assume is false (byte {})",
+                            span.start
+                        )));
                     }
                     *fpc += 1;
                 }
@@ -811,7 +1019,12 @@ impl<'p> Machine<'p> {
                         }
                     }
                     let chosen = match feasible.len() {
-                        0 => return Err(Stop::Infeasible(format!("no target of a goto is feasible (byte {})", span.start))),
+                        0 => {
+                            return Err(Stop::Infeasible(format!(
+                                "no target of a goto is feasible (byte {})",
+                                span.start
+                            )))
+                        }
                         1 => feasible[0],
                         n => feasible[self.rng.below(n as u64) as usize],
                     };
@@ -842,6 +1055,12 @@ impl<'p> Machine<'p> {
                     self.barrier(t, site, span)?;
                     return Ok(());
                 }
+                Instr::Uniform { e, kind, site } => {
+                    let v = cx.eval(e, locals)?;
+                    let kind = *kind;
+                    self.uniform(t, *site, v, kind, span)?;
+                    self.threads[t].frames.last_mut().unwrap().pc += 1;
+                }
                 Instr::Unsupported(d) => return Err(Stop::Unsupported(d.clone())),
             }
             if visible {
@@ -852,18 +1071,38 @@ impl<'p> Machine<'p> {
 
     // ----- statements ------------------------------------------------------------------------
 
-    fn eval_keys(&mut self, t: usize, levels: &[Box<[Ex]>], log: bool, span: Span) -> Result<Vec<MapKey>, Stop> {
+    fn eval_keys(
+        &mut self,
+        t: usize,
+        levels: &[Box<[Ex]>],
+        log: bool,
+        span: Span,
+    ) -> Result<Vec<MapKey>, Stop> {
         let frame = self.threads[t].frames.last_mut().unwrap();
         let log = if log { self.race.as_mut() } else { None };
         let mut cx = ctx!(self, t, &frame.old, log, span);
         levels
             .iter()
-            .map(|l| Ok(MapKey::from_vec(l.iter().map(|i| cx.eval(i, &mut frame.locals)).collect::<Result<Vec<_>, _>>()?)))
+            .map(|l| {
+                Ok(MapKey::from_vec(
+                    l.iter()
+                        .map(|i| cx.eval(i, &mut frame.locals))
+                        .collect::<Result<Vec<_>, _>>()?,
+                ))
+            })
             .collect()
     }
 
     /// Writes a value to a place (logging writes to shared memory when `log`).
-    fn write(&mut self, t: usize, place: Place, keys: &[MapKey], v: Value, span: Span, log: bool) -> Result<(), Stop> {
+    fn write(
+        &mut self,
+        t: usize,
+        place: Place,
+        keys: &[MapKey],
+        v: Value,
+        span: Span,
+        log: bool,
+    ) -> Result<(), Stop> {
         match place {
             Place::Local(s) => {
                 let frame = self.threads[t].frames.last_mut().unwrap();
@@ -880,8 +1119,12 @@ impl<'p> Machine<'p> {
                 let slot = self.mem.slots[self.infos[t].group as usize][g as usize];
                 if log {
                     if let Some(r) = self.race.as_mut() {
-                        let key = if keys.is_empty() { None } else { Some(flatten_keys(keys)) };
-                        r.access(slot, key, t as u32, Access::Write(v.clone()), span).map_err(Stop::Race)?;
+                        let key = if keys.is_empty() {
+                            None
+                        } else {
+                            Some(flatten_keys(keys))
+                        };
+                        r.record(slot, key, t as u32, Access::Write(v.clone()), span);
                     }
                 }
                 if keys.is_empty() {
@@ -902,7 +1145,9 @@ impl<'p> Machine<'p> {
         let vals = {
             let frame = self.threads[t].frames.last_mut().unwrap();
             let mut cx = ctx!(self, t, &frame.old, self.race.as_mut(), span);
-            rhss.iter().map(|e| cx.eval(e, &mut frame.locals)).collect::<Result<Vec<_>, _>>()?
+            rhss.iter()
+                .map(|e| cx.eval(e, &mut frame.locals))
+                .collect::<Result<Vec<_>, _>>()?
         };
         let mut keys = Vec::with_capacity(lhss.len());
         for l in lhss {
@@ -970,11 +1215,7 @@ impl<'p> Machine<'p> {
                     let v = {
                         let frame = self.threads[t].frames.last_mut().unwrap();
                         let mut cx = ctx!(self, t, &frame.old, None, span);
-                        match cx.eval(rhs, &mut frame.locals) {
-                            Ok(v) => v,
-                            Err(Stop::Race(_)) => continue,
-                            Err(e) => return Err(e),
-                        }
+                        cx.eval(rhs, &mut frame.locals)?
                     };
                     self.write(t, place, &[], v, span, false)?;
                 }
@@ -988,7 +1229,10 @@ impl<'p> Machine<'p> {
             }
         }
         if !ok && !cons.is_empty() {
-            return Err(Stop::Infeasible(format!("no value satisfies the assumption after a havoc (byte {})", span.start)));
+            return Err(Stop::Infeasible(format!(
+                "no value satisfies the assumption after a havoc (byte {})",
+                span.start
+            )));
         }
         // Log the accesses for real: the writes, then the reads of the constraints.
         for (l, &p) in lhss.iter().zip(&places) {
@@ -1011,18 +1255,29 @@ impl<'p> Machine<'p> {
         let args = {
             let frame = self.threads[t].frames.last_mut().unwrap();
             let mut cx = ctx!(self, t, &frame.old, self.race.as_mut(), span);
-            site.args.iter().map(|e| cx.eval(e, &mut frame.locals)).collect::<Result<Vec<_>, _>>()?
+            site.args
+                .iter()
+                .map(|e| cx.eval(e, &mut frame.locals))
+                .collect::<Result<Vec<_>, _>>()?
         };
-        let old: Rc<[Value]> = if callee.uses_old { Rc::from(self.mem.globals.clone()) } else { self.empty.clone() };
+        let old: Rc<[Value]> = if callee.uses_old {
+            Rc::from(self.mem.globals.clone())
+        } else {
+            self.empty.clone()
+        };
         let mut locals = self.fresh_frame_locals(site.proc, args);
         // Preconditions: checked (free ones assumed). Contracts are specifications: their reads
         // are not accesses of the program.
         {
             let mut cx = ctx!(self, t, &old, None, span);
+            cx.spec_log = self.race.as_ref();
             for r in &callee.requires {
                 if !cx.eval_bool(&r.e, &mut locals)? {
                     if r.free {
-                        return Err(Stop::Infeasible(format!("a free precondition of `{}` is false", callee.name)));
+                        return Err(Stop::Infeasible(format!(
+                            "a free precondition of `{}` is false",
+                            callee.name
+                        )));
                     }
                     let mut f = Failure {
                         kind: ErrorKind::Precondition,
@@ -1047,7 +1302,11 @@ impl<'p> Machine<'p> {
         // No body: outputs and modified globals get arbitrary values satisfying the ensures.
         let n_ins = callee.n_ins();
         let outs = n_ins..n_ins + callee.n_outs();
-        let saved: Vec<Value> = callee.modifies.iter().map(|&g| self.read_place(t, Place::Global(g))).collect();
+        let saved: Vec<Value> = callee
+            .modifies
+            .iter()
+            .map(|&g| self.read_place(t, Place::Global(g)))
+            .collect();
         let mut ok = false;
         let mut changed: Vec<(u32, Option<Vec<MapKey>>)> = Vec::new();
         for attempt in 0..HAVOC_TRIES {
@@ -1057,7 +1316,11 @@ impl<'p> Machine<'p> {
             }
             for (k, &g) in callee.modifies.iter().enumerate() {
                 // First try: globals unchanged (a havoc may pick the old values).
-                let v = if attempt == 0 { saved[k].clone() } else { gen_value(&prog.types, prog.globals[g as usize].ty, &mut self.rng) };
+                let v = if attempt == 0 {
+                    saved[k].clone()
+                } else {
+                    gen_value(&prog.types, prog.globals[g as usize].ty, &mut self.rng)
+                };
                 if attempt > 0 {
                     changed.push((g, None));
                 }
@@ -1082,7 +1345,13 @@ impl<'p> Machine<'p> {
                             let keys: Result<Vec<MapKey>, Stop> = s
                                 .levels
                                 .iter()
-                                .map(|l| Ok(MapKey::from_vec(l.iter().map(|i| cx.eval(i, &mut locals)).collect::<Result<Vec<_>, _>>()?)))
+                                .map(|l| {
+                                    Ok(MapKey::from_vec(
+                                        l.iter()
+                                            .map(|i| cx.eval(i, &mut locals))
+                                            .collect::<Result<Vec<_>, _>>()?,
+                                    ))
+                                })
                                 .collect();
                             if let (Ok(keys), Ok(v)) = (keys, cx.eval(rhs, &mut locals)) {
                                 changed.push((s.var, Some(keys.clone())));
@@ -1129,7 +1398,7 @@ impl<'p> Machine<'p> {
                 None => (None, whole),
             };
             if let Some(r) = self.race.as_mut() {
-                r.access(slot, key, t as u32, Access::Write(written), span).map_err(Stop::Race)?;
+                r.record(slot, key, t as u32, Access::Write(written), span);
             }
         }
         let out_vals: Vec<Value> = locals[outs].to_vec();
@@ -1147,12 +1416,20 @@ impl<'p> Machine<'p> {
         {
             let frame = self.threads[t].frames.last_mut().unwrap();
             let mut cx = ctx!(self, t, &frame.old, None, span);
+            cx.spec_log = self.race.as_ref();
             for e in &p.ensures {
                 if !cx.eval_bool(&e.e, &mut frame.locals)? {
                     if e.free {
-                        return Err(Stop::Infeasible(format!("a free postcondition of `{}` is false", p.name)));
+                        return Err(Stop::Infeasible(format!(
+                            "a free postcondition of `{}` is false",
+                            p.name
+                        )));
                     }
-                    let threads = if self.threads.len() == 1 { vec![] } else { vec![t as u32] };
+                    let threads = if self.threads.len() == 1 {
+                        vec![]
+                    } else {
+                        vec![t as u32]
+                    };
                     return Err(Stop::Fail(Box::new(Failure {
                         kind: ErrorKind::Postcondition,
                         message: format!("postcondition of `{}` does not hold", p.name),
@@ -1185,7 +1462,14 @@ impl<'p> Machine<'p> {
         };
         let call_span = code.spans[caller.pc as usize];
         for (l, v) in site.outs.iter().zip(outs) {
-            self.write(t, l.place, &[], v, if l.span == Span::DUMMY { call_span } else { l.span }, true)?;
+            self.write(
+                t,
+                l.place,
+                &[],
+                v,
+                if l.span == Span::DUMMY { call_span } else { l.span },
+                true,
+            )?;
         }
         self.threads[t].frames.last_mut().unwrap().pc += 1;
         Ok(())
@@ -1205,7 +1489,22 @@ impl<'p> Machine<'p> {
         };
         let local = fence(&site.local, self)?;
         let global = fence(&site.global, self)?;
-        // The barrier variables: the barrier (with its call stack) and enclosing loop counters.
+        let sig = self.signature(t);
+        self.threads[t].state = TState::Waiting(Box::new(Wait {
+            sig,
+            local,
+            global,
+            span,
+        }));
+        self.make_unrunnable(t);
+        let g = self.infos[t].group as usize;
+        self.groups[g].waiting += 1;
+        self.try_release(g)
+    }
+
+    /// Where thread `t` is, as the barrier variables of seed 000 §3 see it: the instruction with
+    /// the call stack that led to it, and the iteration counts of the loops around each.
+    fn signature(&self, t: usize) -> Vec<u32> {
         let mut sig = Vec::new();
         for f in &self.threads[t].frames {
             let code = self.prog.procs[f.proc as usize].body.as_ref().unwrap();
@@ -1215,11 +1514,34 @@ impl<'p> Machine<'p> {
                 sig.push(f.loops[l as usize]);
             }
         }
-        self.threads[t].state = TState::Waiting(Box::new(Wait { sig, local, global, span }));
-        self.make_unrunnable(t);
-        let g = self.infos[t].group as usize;
-        self.groups[g].waiting += 1;
-        self.try_release(g)
+        sig
+    }
+
+    /// `__uniform(e)` at check `site`: the value must agree with every other thread that was at
+    /// the same place (same call stack, same loop iterations).
+    fn uniform(&mut self, t: usize, site: u32, v: Value, kind: CheckKind, span: Span) -> Result<(), Stop> {
+        let key = (site, self.signature(t));
+        match self.uniform.get(&key) {
+            None => {
+                self.uniform.insert(key, (v, t as u32));
+                Ok(())
+            }
+            Some((w, _)) if *w == v => Ok(()),
+            Some((w, other)) => {
+                let other = *other;
+                let loops = &self.threads[t].frames.last().unwrap().loops;
+                let Stop::Fail(mut f) = assert_failure(kind, loops, span, None, t) else {
+                    unreachable!()
+                };
+                f.message = format!(
+                    "`__uniform` does not hold: the value is {v} in {} but {w} in {}",
+                    self.thread_name(t as u32),
+                    self.thread_name(other)
+                );
+                f.threads.push(other);
+                Err(Stop::Fail(f))
+            }
+        }
     }
 
     /// If every thread of group `g` is at a barrier or finished: continue, or report divergence.
@@ -1229,12 +1551,20 @@ impl<'p> Machine<'p> {
             return Ok(());
         }
         let members = gs.members.clone();
-        let waiting: Vec<u32> = members.iter().copied().filter(|&m| matches!(self.threads[m as usize].state, TState::Waiting(_))).collect();
+        let waiting: Vec<u32> = members
+            .iter()
+            .copied()
+            .filter(|&m| matches!(self.threads[m as usize].state, TState::Waiting(_)))
+            .collect();
         let w0 = waiting[0];
         if gs.done > 0 {
-            let d = members.iter().copied().find(|&m| matches!(self.threads[m as usize].state, TState::Done)).unwrap();
+            let d = members
+                .iter()
+                .copied()
+                .find(|&m| matches!(self.threads[m as usize].state, TState::Done))
+                .unwrap();
             let msg = format!(
-                "barrier divergence: {} waits at this barrier, but {} of the same group finished without reaching it",
+                "barrier divergence: {} waits at this barrier, but {} finished without reaching it",
                 self.thread_name(w0),
                 self.thread_name(d)
             );
@@ -1248,7 +1578,8 @@ impl<'p> Machine<'p> {
             };
             let ds = self.threads[d as usize].done_span;
             if ds != Span::DUMMY {
-                f.related.push((ds, format!("{} finished here", self.thread_name(d))));
+                f.related
+                    .push((ds, format!("{} finished here", self.thread_name(d))));
             }
             return Err(Stop::Fail(Box::new(f)));
         }
@@ -1264,7 +1595,7 @@ impl<'p> Machine<'p> {
                     )
                 } else {
                     format!(
-                        "barrier divergence: {} and {} of the same group wait at different barriers (rule B1)",
+                        "barrier divergence: {} and {} wait at different barriers (rule B1)",
                         self.thread_name(w0),
                         self.thread_name(w)
                     )
@@ -1292,6 +1623,7 @@ impl<'p> Machine<'p> {
                 for (inv, ispan) in &site.invariants {
                     let frame = self.threads[w as usize].frames.last_mut().unwrap();
                     let mut cx = ctx!(self, w as usize, &frame.old, None, *ispan);
+                    cx.spec_log = self.race.as_ref();
                     if !cx.eval_bool(inv, &mut frame.locals)? {
                         return Err(fail(
                             ErrorKind::BarrierInvariant,
@@ -1366,7 +1698,10 @@ fn assert_failure(kind: CheckKind, loops: &[u32], span: Span, related: Option<Sp
         CheckKind::LoopInvariant(_) => ErrorKind::InvariantMaintained,
     };
     let (message, label) = match kind {
-        ErrorKind::InvariantEntry => ("loop invariant does not hold on entry", "fails on entry to the loop"),
+        ErrorKind::InvariantEntry => (
+            "loop invariant does not hold on entry",
+            "fails on entry to the loop",
+        ),
         ErrorKind::InvariantMaintained => ("loop invariant is not maintained", "fails after an iteration"),
         ErrorKind::Precondition => ("precondition does not hold", "this call"),
         ErrorKind::Postcondition => ("postcondition does not hold", "on this return"),

@@ -53,12 +53,22 @@ fn stmt(kind: StmtKind) -> Stmt {
 }
 
 fn assign(x: &str, e: Expr) -> Stmt {
-    let lhs = Lhs { var: Ident::new(x, Span::DUMMY), indices: vec![], span: Span::DUMMY };
-    stmt(StmtKind::Assign { lhss: vec![lhs], rhss: vec![e] })
+    let lhs = Lhs {
+        var: Ident::new(x, Span::DUMMY),
+        indices: vec![],
+        span: Span::DUMMY,
+    };
+    stmt(StmtKind::Assign {
+        lhss: vec![lhs],
+        rhss: vec![e],
+    })
 }
 
 fn assume(e: Expr) -> Stmt {
-    stmt(StmtKind::Assume { attrs: vec![], expr: e })
+    stmt(StmtKind::Assume {
+        attrs: vec![],
+        expr: e,
+    })
 }
 
 struct Gen<'a> {
@@ -86,7 +96,12 @@ impl Gen<'_> {
         } else {
             Terminator::Goto(targets.into_iter().map(|t| Ident::new(t, Span::DUMMY)).collect())
         };
-        self.blocks.push(Block { label: Ident::new(label.clone(), Span::DUMMY), stmts, term, span: Span::DUMMY });
+        self.blocks.push(Block {
+            label: Ident::new(label.clone(), Span::DUMMY),
+            stmts,
+            term,
+            span: Span::DUMMY,
+        });
     }
 
     fn atom(&mut self) -> Expr {
@@ -108,17 +123,34 @@ impl Gen<'_> {
             let x = VARS[self.rng.below(3) as usize];
             match self.rng.below(20) {
                 0 => out.push(stmt(StmtKind::Havoc(vec![Ident::new(x, Span::DUMMY)]))),
-                1 => out.push(stmt(StmtKind::Assert { attrs: vec![], expr: Expr::binary(BinOp::Neq, var(x), int(5)) })),
-                2 => out.push(stmt(StmtKind::Barrier { attrs: vec![], invariants: vec![] })),
+                1 => out.push(stmt(StmtKind::Assert {
+                    attrs: vec![],
+                    expr: Expr::binary(BinOp::Neq, var(x), int(2)),
+                })),
+                2 => out.push(stmt(StmtKind::Barrier {
+                    attrs: vec![],
+                    invariants: vec![],
+                })),
                 3 => out.push(assume(Expr::binary(BinOp::Ge, var(x), int(-1)))),
                 4 => {
                     // A parallel assignment (swap).
-                    let lhs = |n: &str| Lhs { var: Ident::new(n, Span::DUMMY), indices: vec![], span: Span::DUMMY };
-                    out.push(stmt(StmtKind::Assign { lhss: vec![lhs("x"), lhs("y")], rhss: vec![var("y"), var("x")] }))
+                    let lhs = |n: &str| Lhs {
+                        var: Ident::new(n, Span::DUMMY),
+                        indices: vec![],
+                        span: Span::DUMMY,
+                    };
+                    out.push(stmt(StmtKind::Assign {
+                        lhss: vec![lhs("x"), lhs("y")],
+                        rhss: vec![var("y"), var("x")],
+                    }))
                 }
                 _ => {
                     let op = [BinOp::Add, BinOp::Sub][self.rng.below(2) as usize];
-                    let e = if self.rng.chance(50) { Expr::binary(op, self.atom(), self.atom()) } else { self.atom() };
+                    let e = if self.rng.chance(50) {
+                        Expr::binary(op, self.atom(), self.atom())
+                    } else {
+                        self.atom()
+                    };
                     out.push(assign(x, e));
                 }
             }
@@ -167,7 +199,11 @@ impl Gen<'_> {
                 let (a1, a2, b1) = (self.label("a"), self.label("na"), self.label("b"));
                 let (then, els) = (self.label("sct"), self.label("sce"));
                 self.push(&entry, stmts, vec![a1.clone(), a2.clone()]);
-                let (on_a, on_na) = if and { (b1.clone(), els.clone()) } else { (then.clone(), b1.clone()) };
+                let (on_a, on_na) = if and {
+                    (b1.clone(), els.clone())
+                } else {
+                    (then.clone(), b1.clone())
+                };
                 self.push(&a1, vec![assume(a.clone())], vec![on_a]);
                 self.push(&a2, vec![assume(Expr::not(a))], vec![on_na]);
                 // b1 is the block evaluating `b`; it branches to b-true / b-false.
@@ -189,12 +225,19 @@ impl Gen<'_> {
                     let guard = if (i as i64) < n {
                         Expr::eq(var(v), int(i as i64))
                     } else {
-                        (0..n).map(|k| Expr::binary(BinOp::Neq, var(v), int(k))).reduce(Expr::and).unwrap()
+                        (0..n)
+                            .map(|k| Expr::binary(BinOp::Neq, var(v), int(k)))
+                            .reduce(Expr::and)
+                            .unwrap()
                     };
                     self.push(&cases[i], vec![assume(guard)], vec![bodies[i].clone()]);
                 }
                 for i in 0..=n as usize {
-                    let next = if i < n as usize && self.rng.chance(30) { bodies[i + 1].clone() } else { cont.clone() };
+                    let next = if i < n as usize && self.rng.chance(30) {
+                        bodies[i + 1].clone()
+                    } else {
+                        cont.clone()
+                    };
                     self.region(bodies[i].clone(), None, next, depth + 1);
                 }
             }
@@ -203,7 +246,12 @@ impl Gen<'_> {
                 self.counters += 1;
                 let i = format!("i{}", self.counters);
                 let bound = self.rng.below(3) as i64;
-                let (head, body, exit, after) = (self.label("head"), self.label("body"), self.label("exit"), self.label("after"));
+                let (head, body, exit, after) = (
+                    self.label("head"),
+                    self.label("body"),
+                    self.label("exit"),
+                    self.label("after"),
+                );
                 stmts.push(assign(&i, int(0)));
                 self.push(&entry, stmts, vec![head.clone()]);
                 let head_stmts = self.simple_stmts();
@@ -211,7 +259,14 @@ impl Gen<'_> {
                 self.loops.push((head.clone(), after.clone()));
                 let inner = self.label("in");
                 let lt = Expr::binary(BinOp::Lt, var(&i), int(bound));
-                self.push(&body, vec![assume(lt.clone()), assign(&i, Expr::binary(BinOp::Add, var(&i), int(1)))], vec![inner.clone()]);
+                self.push(
+                    &body,
+                    vec![
+                        assume(lt.clone()),
+                        assign(&i, Expr::binary(BinOp::Add, var(&i), int(1))),
+                    ],
+                    vec![inner.clone()],
+                );
                 self.region(inner, None, head, depth + 1);
                 self.loops.pop();
                 self.push(&exit, vec![assume(Expr::not(lt))], vec![after.clone()]);
@@ -222,12 +277,21 @@ impl Gen<'_> {
                 self.counters += 1;
                 let i = format!("i{}", self.counters);
                 let bound = 1 + self.rng.below(2) as i64;
-                let (head, latch, back, exit, after) =
-                    (self.label("dohead"), self.label("latch"), self.label("back"), self.label("doexit"), self.label("after"));
+                let (head, latch, back, exit, after) = (
+                    self.label("dohead"),
+                    self.label("latch"),
+                    self.label("back"),
+                    self.label("doexit"),
+                    self.label("after"),
+                );
                 stmts.push(assign(&i, int(0)));
                 self.push(&entry, stmts, vec![head.clone()]);
                 let inner = self.label("in");
-                self.push(&head, vec![assign(&i, Expr::binary(BinOp::Add, var(&i), int(1)))], vec![inner.clone()]);
+                self.push(
+                    &head,
+                    vec![assign(&i, Expr::binary(BinOp::Add, var(&i), int(1)))],
+                    vec![inner.clone()],
+                );
                 // `continue` in a do-while goes to the condition.
                 self.loops.push((latch.clone(), after.clone()));
                 self.region(inner, None, latch.clone(), depth + 1);
@@ -244,7 +308,11 @@ impl Gen<'_> {
                 let (t, e) = (self.label("jump"), self.label("stay"));
                 self.push(&entry, stmts, vec![t.clone(), e.clone()]);
                 let k = self.loops.len() - 1 - (self.rng.below(self.loops.len().min(2) as u64) as usize);
-                let target = if self.rng.chance(60) { self.loops[k].1.clone() } else { self.loops[k].0.clone() };
+                let target = if self.rng.chance(60) {
+                    self.loops[k].1.clone()
+                } else {
+                    self.loops[k].0.clone()
+                };
                 self.push(&t, vec![assume(c.clone())], vec![target]);
                 self.region(e, Some(Expr::not(c)), cont, depth + 1);
             }
@@ -261,6 +329,39 @@ impl Gen<'_> {
             }
         }
     }
+}
+
+/// A random reducible program of at least `blocks` blocks: a sequence of random regions of
+/// about 15 shapes each (for benchmarks).
+pub fn random_large_impl(seed: u64, blocks: usize) -> BlockImpl {
+    let mut imp = random_impl(seed, 0);
+    let mut rng = Rng::new(seed);
+    let mut g = Gen {
+        rng: &mut rng,
+        blocks: Vec::new(),
+        counter: 0,
+        loops: Vec::new(),
+        end: Name::from("End"),
+        budget: 0,
+        counters: 0,
+        switch_vars: 0,
+    };
+    let mut entry = Name::from("Start");
+    while g.blocks.len() < blocks {
+        let next = g.label("chunk");
+        g.budget = 15;
+        g.region(entry, None, next.clone(), 0);
+        entry = next;
+    }
+    g.push(&entry, vec![], vec![Name::from("End")]);
+    g.push(&Name::from("End"), vec![], vec![]);
+    let start = g.blocks.iter().position(|b| b.label.name == "Start").unwrap();
+    let b = g.blocks.remove(start);
+    g.blocks.insert(0, b);
+    let typed = |n: &str| TypedIdent { name: Ident::new(n, Span::DUMMY), ty: Type::int(), where_clause: None, attrs: vec![] };
+    imp.locals.extend((1..=g.counters).map(|i| typed(&format!("i{i}"))));
+    imp.blocks = g.blocks;
+    imp
 }
 
 /// A random reducible program with about `budget` shapes. Inputs `x`, `y`, `z` are the
@@ -285,7 +386,12 @@ pub fn random_impl(seed: u64, budget: usize) -> BlockImpl {
     let entry = g.blocks.iter().position(|b| b.label.name == "Start").unwrap();
     let b = g.blocks.remove(entry);
     g.blocks.insert(0, b);
-    let typed = |n: &str| TypedIdent { name: Ident::new(n, Span::DUMMY), ty: Type::int(), where_clause: None, attrs: vec![] };
+    let typed = |n: &str| TypedIdent {
+        name: Ident::new(n, Span::DUMMY),
+        ty: Type::int(),
+        where_clause: None,
+        attrs: vec![],
+    };
     let mut locals: Vec<TypedIdent> = VARS.iter().map(|v| typed(v)).collect();
     locals.extend((1..=g.counters).map(|i| typed(&format!("i{i}"))));
     BlockImpl {
@@ -324,7 +430,10 @@ pub fn eval(e: &Expr, s: &Store) -> Val {
     match &e.kind {
         ExprKind::BoolLit(b) => Val::Bool(*b),
         ExprKind::IntLit(v) => Val::Int(u64::try_from(v).unwrap() as i128),
-        ExprKind::Var(x) => s.get(&x.name).cloned().unwrap_or_else(|| panic!("unbound {}", x.name)),
+        ExprKind::Var(x) => s
+            .get(&x.name)
+            .cloned()
+            .unwrap_or_else(|| panic!("unbound {}", x.name)),
         ExprKind::Unary(UnOp::Not, a) => Val::Bool(!as_bool(eval(a, s))),
         ExprKind::Unary(UnOp::Neg, a) => Val::Int(-as_int(eval(a, s))),
         ExprKind::Binary(op, a, b) => {
@@ -401,7 +510,11 @@ fn havoc_domain(x: &Name, next: Option<&Stmt>, ty_bool: bool) -> Vec<Val> {
         return vec![Val::Bool(false), Val::Bool(true)];
     }
     let mut vals: Vec<i128> = (-1..=2).collect();
-    if let Some(Stmt { kind: StmtKind::Assume { expr, .. }, .. }) = next {
+    if let Some(Stmt {
+        kind: StmtKind::Assume { expr, .. },
+        ..
+    }) = next
+    {
         eq_constants(x, expr, &mut vals);
     }
     vals.sort();
@@ -413,8 +526,19 @@ fn havoc_domain(x: &Name, next: Option<&Stmt>, ty_bool: bool) -> Vec<Val> {
 /// `havoc` values from [`havoc_domain`]); paths ending in a false `assume` are infeasible and
 /// dropped. `observe` lists the variables whose final values are compared. Panics after `fuel`
 /// executed blocks (a generated program that does not terminate).
-pub fn outcomes(imp: &BlockImpl, init: &Store, observe: &[Name], bools: &[Name], fuel: usize) -> Vec<Outcome> {
-    let index: HashMap<&str, usize> = imp.blocks.iter().enumerate().map(|(i, b)| (b.label.as_str(), i)).collect();
+pub fn outcomes(
+    imp: &BlockImpl,
+    init: &Store,
+    observe: &[Name],
+    bools: &[Name],
+    fuel: usize,
+) -> Vec<Outcome> {
+    let index: HashMap<&str, usize> = imp
+        .blocks
+        .iter()
+        .enumerate()
+        .map(|(i, b)| (b.label.as_str(), i))
+        .collect();
     let mut result = std::collections::BTreeSet::new();
     // (block, statement index, store)
     let mut stack: Vec<(usize, usize, Store)> = vec![(0, 0, init.clone())];
@@ -485,7 +609,10 @@ pub fn outcomes(imp: &BlockImpl, init: &Store, observe: &[Name], bools: &[Name],
         match &block.term {
             Terminator::Return => {
                 result.insert(Outcome::Done(
-                    observe.iter().map(|x| (x.clone(), s.get(x).cloned().expect("observed variable"))).collect(),
+                    observe
+                        .iter()
+                        .map(|x| (x.clone(), s.get(x).cloned().expect("observed variable")))
+                        .collect(),
                 ));
             }
             Terminator::Goto(ts) => {

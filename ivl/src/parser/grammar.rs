@@ -441,8 +441,7 @@ fn expr_parser<E: PErr>(ident: B<Ident, E>, ty: B<Type, E>) -> impl P<PE, E> {
             .foldr(coerce, |(op, s), (a, d)| {
                 let span = s.to(a.span);
                 node(ExprKind::Unary(op, Box::new(a)), span, d)
-            })
-            .labelled("expression");
+            });
         // All binary operators in one loop; `resolve` builds the tree by Boogie's precedence.
         let binop = select! {
             Tok::Iff => BinOp::Iff,
@@ -468,7 +467,7 @@ fn expr_parser<E: PErr>(ident: B<Ident, E>, ty: B<Type, E>) -> impl P<PE, E> {
         .map_with(|op, e| (op, e.span()));
         let binary = unary
             .clone()
-            .then(binop.then(unary).repeated().collect::<Vec<_>>())
+            .then(binop.then(unary.labelled("expression")).repeated().collect::<Vec<_>>())
             .validate(|(first, rest), _, emitter| {
                 if rest.is_empty() {
                     return first;

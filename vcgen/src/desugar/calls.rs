@@ -27,13 +27,26 @@ use std::rc::Rc;
 
 /// Replaces every `call` of `imp` by its contract.
 pub fn desugar_calls(ctx: &Context, imp: &mut BlockImpl, fresh: &mut Fresh) -> Result<(), Vec<Diagnostic>> {
-    let has_calls = imp.blocks.iter().flat_map(|b| &b.stmts).any(|s| matches!(s.kind, StmtKind::Call { .. }));
+    let has_calls = imp
+        .blocks
+        .iter()
+        .flat_map(|b| &b.stmts)
+        .any(|s| matches!(s.kind, StmtKind::Call { .. }));
     if !has_calls {
         return Ok(());
     }
     let scope: HashSet<Name> = contracts::local_scope(imp).keys().cloned().collect();
     let wheres = contracts::where_clauses(ctx, imp);
-    let mut st = CallDesugarer { ctx, fresh, scope, wheres, locals: Vec::new(), counter: 0, infos: HashMap::new(), diags: Vec::new() };
+    let mut st = CallDesugarer {
+        ctx,
+        fresh,
+        scope,
+        wheres,
+        locals: Vec::new(),
+        counter: 0,
+        infos: HashMap::new(),
+        diags: Vec::new(),
+    };
     for b in &mut imp.blocks {
         if !b.stmts.iter().any(|s| matches!(s.kind, StmtKind::Call { .. })) {
             continue;
@@ -94,7 +107,12 @@ impl CallDesugarer<'_, '_, '_, '_> {
         let mut seen = HashSet::new();
         ensures_old.retain(|v| seen.insert(v.clone()));
         let info = Rc::new(ProcInfo {
-            formals: proc.ins.iter().chain(&proc.outs).map(|f| f.name.name.clone()).collect(),
+            formals: proc
+                .ins
+                .iter()
+                .chain(&proc.outs)
+                .map(|f| f.name.name.clone())
+                .collect(),
             contract_vars,
             ensures_old,
         });
@@ -104,7 +122,12 @@ impl CallDesugarer<'_, '_, '_, '_> {
 
     fn temp(&mut self, base: String, ty: &Type, span: Span) -> Name {
         let name = self.fresh.make(&base);
-        self.locals.push(TypedIdent { name: Ident::new(name.clone(), span), ty: ty.clone(), where_clause: None, attrs: Vec::new() });
+        self.locals.push(TypedIdent {
+            name: Ident::new(name.clone(), span),
+            ty: ty.clone(),
+            where_clause: None,
+            attrs: Vec::new(),
+        });
         name
     }
 
@@ -113,10 +136,21 @@ impl CallDesugarer<'_, '_, '_, '_> {
     }
 
     fn call(&mut self, s: &Stmt, out: &mut Vec<Stmt>) {
-        let StmtKind::Call { outs, proc: pname, args, attrs } = &s.kind else { return };
+        let StmtKind::Call {
+            outs,
+            proc: pname,
+            args,
+            attrs,
+        } = &s.kind
+        else {
+            return;
+        };
         let span = s.span;
         let Some(proc) = self.ctx.procedure(&pname.name) else {
-            self.diags.push(Diagnostic::type_error(format!("call of undeclared procedure `{}`", pname.name), pname.span));
+            self.diags.push(Diagnostic::type_error(
+                format!("call of undeclared procedure `{}`", pname.name),
+                pname.span,
+            ));
             return;
         };
         if args.len() != proc.ins.len() || outs.len() != proc.outs.len() {
@@ -136,11 +170,18 @@ impl CallDesugarer<'_, '_, '_, '_> {
         let info = self.info(proc);
         let formals = &info.formals;
         // Globals named by the contract or the modifies clause must not be shadowed here.
-        for name in info.contract_vars.iter().chain(proc.modifies.iter().map(|m| &m.name)) {
+        for name in info
+            .contract_vars
+            .iter()
+            .chain(proc.modifies.iter().map(|m| &m.name))
+        {
             if !formals.contains(name) && self.scope.contains(name) && self.ctx.global(name).is_some() {
                 self.diags.push(
                     Diagnostic::unsupported(
-                        format!("local `{name}` shadows the global `{name}` that the contract of `{}` refers to", pname.name),
+                        format!(
+                            "local `{name}` shadows the global `{name}` that the contract of `{}` refers to",
+                            pname.name
+                        ),
                         span,
                     )
                     .with_label("in this call"),
@@ -151,8 +192,11 @@ impl CallDesugarer<'_, '_, '_, '_> {
         let n = self.counter;
         self.counter += 1;
 
-        let written: HashSet<Name> =
-            outs.iter().map(|o| o.name.clone()).chain(proc.modifies.iter().map(|m| m.name.clone())).collect();
+        let written: HashSet<Name> = outs
+            .iter()
+            .map(|o| o.name.clone())
+            .chain(proc.modifies.iter().map(|m| m.name.clone()))
+            .collect();
         let mut map: HashMap<Name, Expr> = HashMap::new();
         for (f, a) in proc.ins.iter().zip(args) {
             if free_vars(a).iter().any(|v| written.contains(v)) {
@@ -165,12 +209,19 @@ impl CallDesugarer<'_, '_, '_, '_> {
         }
         let no_old = HashMap::new();
         // Boogie's `call {:verified_under e}`: the preconditions are checked only where `e` fails.
-        let under = attrs.iter().filter(|a| a.name.as_str() == "verified_under").filter_map(|a| match a.args.first() {
-            Some(AttrArg::Expr(e)) => Some(e.clone()),
-            _ => None,
-        });
+        let under = attrs
+            .iter()
+            .filter(|a| a.name.as_str() == "verified_under")
+            .filter_map(|a| match a.args.first() {
+                Some(AttrArg::Expr(e)) => Some(e.clone()),
+                _ => None,
+            });
         let under = under.reduce(Expr::and);
-        for c in proc.contracts.iter().filter(|c| c.kind == SpecKind::Requires && !c.free) {
+        for c in proc
+            .contracts
+            .iter()
+            .filter(|c| c.kind == SpecKind::Requires && !c.free)
+        {
             let attrs = with_check(&c.attrs, "precondition", Some(c.span));
             let mut expr = subst_expr(&c.expr, &map, &no_old);
             if let Some(u) = &under {
@@ -179,7 +230,11 @@ impl CallDesugarer<'_, '_, '_, '_> {
             out.push(Stmt::new(StmtKind::Assert { attrs, expr }, span));
         }
 
-        let ensures: Vec<&Contract> = proc.contracts.iter().filter(|c| c.kind == SpecKind::Ensures).collect();
+        let ensures: Vec<&Contract> = proc
+            .contracts
+            .iter()
+            .filter(|c| c.kind == SpecKind::Ensures)
+            .collect();
         let mut old_map = HashMap::new();
         for g in &info.ensures_old {
             if formals.contains(g) || !written.contains(g) || !self.is_global(g) {
@@ -210,17 +265,32 @@ impl CallDesugarer<'_, '_, '_, '_> {
             }
         }
         if !havoc.is_empty() {
-            out.push(Stmt::new(StmtKind::Havoc(havoc.iter().map(|h| Ident::new(h.clone(), span)).collect()), span));
+            out.push(Stmt::new(
+                StmtKind::Havoc(havoc.iter().map(|h| Ident::new(h.clone(), span)).collect()),
+                span,
+            ));
             out.extend(where_assumes(&havoc, &|h| self.wheres.get(h).cloned(), span));
         }
         // The callee's out-parameters satisfy their `where` clauses.
         for r in &proc.outs {
             if let Some(w) = &r.where_clause {
-                out.push(Stmt::new(StmtKind::Assume { attrs: Vec::new(), expr: subst_expr(w, &map, &no_old) }, span));
+                out.push(Stmt::new(
+                    StmtKind::Assume {
+                        attrs: Vec::new(),
+                        expr: subst_expr(w, &map, &no_old),
+                    },
+                    span,
+                ));
             }
         }
         for c in ensures {
-            out.push(Stmt::new(StmtKind::Assume { attrs: c.attrs.clone(), expr: subst_expr(&c.expr, &map, &old_map) }, span));
+            out.push(Stmt::new(
+                StmtKind::Assume {
+                    attrs: c.attrs.clone(),
+                    expr: subst_expr(&c.expr, &map, &old_map),
+                },
+                span,
+            ));
         }
         for (x, t) in copy_back {
             out.push(assign(&x.name, Expr::var(t, span), span));

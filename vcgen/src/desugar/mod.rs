@@ -76,11 +76,19 @@ pub struct DesugarOptions {
     pub drop_candidates: bool,
     /// Stop after this pass (the result is then not necessarily acyclic or call-free).
     pub stop_after: Stage,
+    /// Complete the `modifies` clauses with [`ivl::modifies::infer_modifies`] first when the
+    /// program has a `{:kernel}` procedure (GPUVerify's output relies on Boogie's
+    /// `/doModSetAnalysis`, KBPL.md §1). Turn off when the caller has done it already.
+    pub infer_modifies: bool,
 }
 
 impl Default for DesugarOptions {
     fn default() -> Self {
-        DesugarOptions { drop_candidates: false, stop_after: Stage::Calls }
+        DesugarOptions {
+            drop_candidates: false,
+            stop_after: Stage::Calls,
+            infer_modifies: true,
+        }
     }
 }
 
@@ -89,7 +97,10 @@ pub fn prepare(program: &Program) -> Result<Vec<VcInput>, Vec<Diagnostic>> {
     prepare_with_options(program, &DesugarOptions::default())
 }
 
-pub fn prepare_with_options(program: &Program, opts: &DesugarOptions) -> Result<Vec<VcInput>, Vec<Diagnostic>> {
+pub fn prepare_with_options(
+    program: &Program,
+    opts: &DesugarOptions,
+) -> Result<Vec<VcInput>, Vec<Diagnostic>> {
     let dropped;
     let program = if opts.drop_candidates {
         dropped = drop_candidates(program);
@@ -99,7 +110,7 @@ pub fn prepare_with_options(program: &Program, opts: &DesugarOptions) -> Result<
     };
     // GPUVerify's output relies on Boogie's /doModSetAnalysis (KBPL.md §1).
     let inferred;
-    let program = if program.procedures().any(|p| has_attr(&p.attrs, "kernel")) {
+    let program = if opts.infer_modifies && program.procedures().any(|p| has_attr(&p.attrs, "kernel")) {
         inferred = ivl::modifies::infer_modifies(program);
         &inferred
     } else {
@@ -130,9 +141,13 @@ pub fn desugared_program(program: &Program, opts: &DesugarOptions) -> Result<Pro
         .iter()
         .filter(|d| !matches!(d.kind, DeclKind::Implementation(_)))
         .map(|d| match &d.kind {
-            DeclKind::Procedure(p) if p.body.is_some() => {
-                Decl { kind: DeclKind::Procedure(ProcedureDecl { body: None, ..p.clone() }), span: d.span }
-            }
+            DeclKind::Procedure(p) if p.body.is_some() => Decl {
+                kind: DeclKind::Procedure(ProcedureDecl {
+                    body: None,
+                    ..p.clone()
+                }),
+                span: d.span,
+            },
             _ => d.clone(),
         })
         .collect();
@@ -176,12 +191,16 @@ impl<'p> Context<'p> {
                 DeclKind::Procedure(p) => {
                     procs.insert(p.name.name.clone(), p);
                     if p.body.is_some() {
-                        bodies.entry(p.name.name.clone()).or_insert(BodySource::Procedure(p));
+                        bodies
+                            .entry(p.name.name.clone())
+                            .or_insert(BodySource::Procedure(p));
                     }
                     top_names.insert(p.name.name.clone());
                 }
                 DeclKind::Implementation(i) => {
-                    bodies.entry(i.name.name.clone()).or_insert(BodySource::Implementation(i));
+                    bodies
+                        .entry(i.name.name.clone())
+                        .or_insert(BodySource::Implementation(i));
                 }
                 DeclKind::Var(v) => {
                     for x in &v.vars {
@@ -211,9 +230,21 @@ impl<'p> Context<'p> {
                 ));
             }
         }
-        let mut ctx = Context { program, procs, bodies, globals, top_names, global_values, inline_bodies: HashMap::new() };
-        let inlinable: Vec<Name> =
-            ctx.bodies.keys().filter(|n| ctx.inline_depth(n).is_some()).cloned().collect();
+        let mut ctx = Context {
+            program,
+            procs,
+            bodies,
+            globals,
+            top_names,
+            global_values,
+            inline_bodies: HashMap::new(),
+        };
+        let inlinable: Vec<Name> = ctx
+            .bodies
+            .keys()
+            .filter(|n| ctx.inline_depth(n).is_some())
+            .cloned()
+            .collect();
         for name in inlinable {
             match ctx.lower_source(ctx.bodies[&name]) {
                 Ok(b) => {
@@ -258,15 +289,11 @@ impl<'p> Context<'p> {
     pub fn inline_depth(&self, proc: &str) -> Option<u64> {
         let body = self.bodies.get(proc)?;
         let p = self.procs.get(proc)?;
-        let int_attr = |attrs: &[Attribute]| match find_attr(attrs, "inline").and_then(|a| a.args.first()) {
-            Some(AttrArg::Expr(Expr { kind: ExprKind::IntLit(v), .. })) => u64::try_from(v).ok(),
-            _ => None,
-        };
         let from_impl = match body {
-            BodySource::Implementation(i) => int_attr(&i.attrs),
+            BodySource::Implementation(i) => inline_attr(&i.attrs),
             BodySource::Procedure(_) => None,
         };
-        int_attr(&p.attrs).or(from_impl)
+        inline_attr(&p.attrs).or(from_impl)
     }
 
     /// The lowered body of an inlinable procedure.
@@ -287,12 +314,16 @@ impl<'p> Context<'p> {
         for d in &self.program.decls {
             let (name, attrs, src) = match &d.kind {
                 DeclKind::Implementation(i) => (&i.name.name, &i.attrs, BodySource::Implementation(i)),
-                DeclKind::Procedure(p) if p.body.is_some() => (&p.name.name, &p.attrs, BodySource::Procedure(p)),
+                DeclKind::Procedure(p) if p.body.is_some() => {
+                    (&p.name.name, &p.attrs, BodySource::Procedure(p))
+                }
                 _ => continue,
             };
-            let Some(proc) = self.procedure(name) else { continue };
-            let inline_only = |a: &[Attribute]| has_attr(a, "inline");
-            if inline_only(attrs) || inline_only(&proc.attrs) || self.inline_depth(name).is_some() {
+            let Some(proc) = self.procedure(name) else {
+                continue;
+            };
+            // Only inlined, as under Boogie's /inline:assume.
+            if inline_attr(attrs).is_some() || inline_attr(&proc.attrs).is_some() {
                 continue;
             }
             if verify_false(attrs) || verify_false(&proc.attrs) {
@@ -304,11 +335,25 @@ impl<'p> Context<'p> {
     }
 }
 
+/// The depth N of an integer `{:inline N}` attribute.
+fn inline_attr(attrs: &[Attribute]) -> Option<u64> {
+    match find_attr(attrs, "inline").and_then(|a| a.args.first()) {
+        Some(AttrArg::Expr(Expr {
+            kind: ExprKind::IntLit(v),
+            ..
+        })) => u64::try_from(v).ok(),
+        _ => None,
+    }
+}
+
 /// `{:verify false}`.
 fn verify_false(attrs: &[Attribute]) -> bool {
     matches!(
         find_attr(attrs, "verify").and_then(|a| a.args.first()),
-        Some(AttrArg::Expr(Expr { kind: ExprKind::BoolLit(false), .. }))
+        Some(AttrArg::Expr(Expr {
+            kind: ExprKind::BoolLit(false),
+            ..
+        }))
     )
 }
 
@@ -334,10 +379,16 @@ pub fn prepare_one(
         fresh.reserve(&b.label.name);
     }
     rename_shadowing(ctx, &mut imp, &mut fresh);
-    let proc_out = ProcedureDecl { body: None, ..proc.clone() };
+    let proc_out = ProcedureDecl {
+        body: None,
+        ..proc.clone()
+    };
     let done = |mut imp: BlockImpl, fresh: &mut Fresh| {
         rename_clashing_binders(ctx, &mut imp, fresh);
-        Ok(VcInput { imp, proc: proc_out.clone() })
+        Ok(VcInput {
+            imp,
+            proc: proc_out.clone(),
+        })
     };
     if opts.stop_after == Stage::Lowered {
         return done(imp, &mut fresh);
@@ -388,9 +439,13 @@ fn rename_clashing_binders(ctx: &Context, imp: &mut BlockImpl, fresh: &mut Fresh
                         ivl::visit::rename_vars(w, &renaming);
                     }
                 }
-                q.attrs.iter_mut().for_each(|a| ivl::visit::rename_vars(a, &renaming));
+                q.attrs
+                    .iter_mut()
+                    .for_each(|a| ivl::visit::rename_vars(a, &renaming));
                 for t in &mut q.triggers {
-                    t.exprs.iter_mut().for_each(|e| ivl::visit::rename_vars(e, &renaming));
+                    t.exprs
+                        .iter_mut()
+                        .for_each(|e| ivl::visit::rename_vars(e, &renaming));
                 }
                 ivl::visit::rename_vars(&mut q.body, &renaming);
             }
@@ -400,8 +455,19 @@ fn rename_clashing_binders(ctx: &Context, imp: &mut BlockImpl, fresh: &mut Fresh
             self.bound.truncate(depth);
         }
     }
-    let scope = imp.ins.iter().chain(&imp.outs).chain(&imp.locals).map(|x| x.name.name.clone()).collect();
-    let mut b = Binders { scope, globals: &ctx.global_values, bound: Vec::new(), fresh };
+    let scope = imp
+        .ins
+        .iter()
+        .chain(&imp.outs)
+        .chain(&imp.locals)
+        .map(|x| x.name.name.clone())
+        .collect();
+    let mut b = Binders {
+        scope,
+        globals: &ctx.global_values,
+        bound: Vec::new(),
+        fresh,
+    };
     for blk in &mut imp.blocks {
         blk.stmts.accept_mut(&mut b);
     }
@@ -412,7 +478,12 @@ fn rename_clashing_binders(ctx: &Context, imp: &mut BlockImpl, fresh: &mut Fresh
 /// resolves names before inlining; we rename instead).
 fn rename_shadowing(ctx: &Context, imp: &mut BlockImpl, fresh: &mut Fresh) {
     let mut renaming: HashMap<Name, Name> = HashMap::new();
-    for x in imp.ins.iter_mut().chain(imp.outs.iter_mut()).chain(imp.locals.iter_mut()) {
+    for x in imp
+        .ins
+        .iter_mut()
+        .chain(imp.outs.iter_mut())
+        .chain(imp.locals.iter_mut())
+    {
         if ctx.global_values.contains(&x.name.name) {
             let new = fresh.make(&format!("{}$local", x.name.name));
             renaming.insert(x.name.name.clone(), new.clone());
@@ -422,7 +493,12 @@ fn rename_shadowing(ctx: &Context, imp: &mut BlockImpl, fresh: &mut Fresh) {
     if renaming.is_empty() {
         return;
     }
-    for x in imp.ins.iter_mut().chain(imp.outs.iter_mut()).chain(imp.locals.iter_mut()) {
+    for x in imp
+        .ins
+        .iter_mut()
+        .chain(imp.outs.iter_mut())
+        .chain(imp.locals.iter_mut())
+    {
         if let Some(w) = &mut x.where_clause {
             ivl::visit::rename_vars(w, &renaming);
         }
@@ -462,8 +538,16 @@ pub fn rename_targets(s: &mut Stmt, renaming: &HashMap<Name, Name>) {
 pub fn where_assumes(names: &[Name], where_of: &dyn Fn(&Name) -> Option<Expr>, span: Span) -> Vec<Stmt> {
     names
         .iter()
-        .filter_map(|n| where_of(n))
-        .map(|e| Stmt::new(StmtKind::Assume { attrs: Vec::new(), expr: e }, span))
+        .filter_map(where_of)
+        .map(|e| {
+            Stmt::new(
+                StmtKind::Assume {
+                    attrs: Vec::new(),
+                    expr: e,
+                },
+                span,
+            )
+        })
         .collect()
 }
 

@@ -1,0 +1,855 @@
+//! Verification of the lock-step program: data races by Definition 4.1 of seed 000, barrier
+//! divergence by the barrier assertions of Table 3, and assertion failures, with the VC engine.
+//!
+//! Definition 4.1: a race is a write by thread `t` and an access by a distinct thread `t'` to
+//! the same shared location with no barrier in between; a thread accesses in a step only when it
+//! is enabled (`v_active$t == B`), and reads everything the step evaluates — for guards, only
+//! what short-circuit evaluation reaches (a guard `v_next == Bi ==> g` reads `g` only when the
+//! thread goes to `Bi`). Expressions of `assert` statements are specifications, not accesses.
+//!
+//! Instrumentation, per shared variable `v` and thread `t` (ghost locals, all over the location
+//! type of `v`; a scalar has one location):
+//! - `W_v$t[l]` / `R_v$t[l]`: the access site (a number, `0` for none) of `t`'s last write /
+//!   read of `l` since the last barrier that fences `v`'s memory;
+//! - `WV_v$t[l]`: the value `t` last wrote to `l`; `MV_v$t[l]`: `t` wrote two different values.
+//!
+//! Before each statement, for each of its accesses by an enabled thread `t` at `l` and every
+//! other thread `t'`: a read checks `W_v$t'[l] != s` for each write site `s` of `v`; a write
+//! checks `R_v$t'[l] != s` for each read site, and `W_v$t'[l] != s` for each write site —
+//! unless (benign tolerance, KBPL.md §2) every write of `t'` to `l` wrote the value being
+//! written. One assertion per site makes the error name both accesses. Accesses of two
+//! threads in the same statement are checked against each other directly. Then the logs are
+//! updated, then the statement runs. A barrier executed by the threads (its barrier assertion
+//! already requires all or none) empties the logs of the memory it fences (`barrier {:local}`:
+//! group-shared variables; `{:global}`: global ones; plain: both).
+//!
+//! Loops: each loop header gets the checked invariant that every thread is at the header, at
+//! the header of an enclosing loop, or at a block after the loop that some block up to the
+//! loop's end jumps to (`v_active` only grows, except along back edges), and Houdini candidates — some thread is at the header, the logs are empty, private
+//! variables are equal in all threads — from which Houdini keeps the inductive ones. A kernel whose axioms and
+//! preconditions are inconsistent with `TS` threads (say, a fixed `group_size_x`) is refused
+//! rather than reported verified.
+
+use super::{build, map_depth, map_levels, shared_write, Instrument, KernelCtx, SharedVar};
+use crate::predication::{int_lit, stmt, PredicatedImpl};
+use ivl::ast::*;
+use ivl::blocks::check_attrs;
+use ivl::diag::{Diagnostic, ErrorKind};
+use ivl::resolve::MemSpace;
+use ivl::visit::free_vars;
+use std::collections::HashMap;
+use vcgen::engine::{verify_program, Outcome, ProgramResult, VerifyOptions};
+
+/// Options of the race checks.
+#[derive(Clone, Copy, Debug)]
+pub struct RaceChecks {
+    /// Two writes of the same value are not a race (GPUVerify's default).
+    pub benign_tolerance: bool,
+}
+
+impl Default for RaceChecks {
+    fn default() -> Self {
+        RaceChecks {
+            benign_tolerance: true,
+        }
+    }
+}
+
+/// One access of a predicated statement, for a generic thread (expressions before `φ_t`).
+#[derive(Clone, Debug)]
+struct Access {
+    var: Name,
+    write: bool,
+    /// The location: the indices of every `[...]` level, flattened (empty for a scalar).
+    loc: Vec<Expr>,
+    /// When the thread makes the access.
+    cond: Expr,
+    value: Option<Expr>,
+    span: Span,
+}
+
+fn and(a: &Expr, b: Expr) -> Expr {
+    if a.is_true() {
+        b
+    } else {
+        Expr::and(a.clone(), b)
+    }
+}
+
+/// The shared reads of an expression evaluated under `pc`.
+fn reads(
+    shared: &HashMap<Name, SharedVar>,
+    e: &Expr,
+    pc: &Expr,
+    out: &mut Vec<Access>,
+) -> Result<(), Diagnostic> {
+    let mut go = |x: &Expr, c: &Expr| reads(shared, x, c, out);
+    match &e.kind {
+        ExprKind::Var(x) if shared.contains_key(&x.name) => {
+            if map_depth(&shared[&x.name].ty) > 0 {
+                return Err(whole_map(&x.name, e.span));
+            }
+            out.push(Access {
+                var: x.name.clone(),
+                write: false,
+                loc: vec![],
+                cond: pc.clone(),
+                value: None,
+                span: e.span,
+            });
+            Ok(())
+        }
+        ExprKind::Select(..) => {
+            // The whole chain m[i][j].
+            let mut chain: Vec<&Vec<Expr>> = Vec::new();
+            let mut base = e;
+            while let ExprKind::Select(m, idx) = &base.kind {
+                chain.push(idx);
+                base = m;
+            }
+            chain.reverse();
+            match &base.kind {
+                ExprKind::Var(x) if shared.contains_key(&x.name) => {
+                    if chain.len() != map_depth(&shared[&x.name].ty) {
+                        return Err(whole_map(&x.name, e.span));
+                    }
+                    for idx in &chain {
+                        for i in idx.iter() {
+                            reads(shared, i, pc, out)?;
+                        }
+                    }
+                    let loc = chain.into_iter().flatten().cloned().collect();
+                    out.push(Access {
+                        var: x.name.clone(),
+                        write: false,
+                        loc,
+                        cond: pc.clone(),
+                        value: None,
+                        span: e.span,
+                    });
+                    Ok(())
+                }
+                _ => {
+                    reads(shared, base, pc, out)?;
+                    for idx in chain {
+                        for i in idx {
+                            reads(shared, i, pc, out)?;
+                        }
+                    }
+                    Ok(())
+                }
+            }
+        }
+        ExprKind::Binary(BinOp::Implies | BinOp::And, a, b) => {
+            go(a, pc)?;
+            go(b, &and(pc, (**a).clone()))
+        }
+        ExprKind::Binary(BinOp::Or, a, b) => {
+            go(a, pc)?;
+            go(b, &and(pc, Expr::not((**a).clone())))
+        }
+        ExprKind::Binary(BinOp::Explies, a, b) => {
+            go(b, pc)?;
+            go(a, &and(pc, (**b).clone()))
+        }
+        ExprKind::Binary(_, a, b) => {
+            go(a, pc)?;
+            go(b, pc)
+        }
+        ExprKind::IfThenElse(c, a, b) => {
+            go(c, pc)?;
+            go(a, &and(pc, (**c).clone()))?;
+            go(b, &and(pc, Expr::not((**c).clone())))
+        }
+        ExprKind::Old(_) => Ok(()),
+        ExprKind::Quant(q) => match free_vars(&q.body).into_iter().find(|x| shared.contains_key(x)) {
+            Some(x) => Err(Diagnostic::unsupported(
+                format!("race checking of `{x}` inside a quantifier or lambda is not supported"),
+                e.span,
+            )),
+            None => Ok(()),
+        },
+        ExprKind::Unary(_, a) | ExprKind::Extract(a, _, _) | ExprKind::Coerce(a, _) => go(a, pc),
+        ExprKind::Call(_, args) => args.iter().try_for_each(|a| go(a, pc)),
+        ExprKind::Store(m, idx, v) => {
+            go(m, pc)?;
+            idx.iter().try_for_each(|i| go(i, pc))?;
+            go(v, pc)
+        }
+        ExprKind::Var(_)
+        | ExprKind::BoolLit(_)
+        | ExprKind::IntLit(_)
+        | ExprKind::RealLit(_)
+        | ExprKind::BvLit { .. } => Ok(()),
+    }
+}
+
+fn whole_map(x: &Name, span: Span) -> Diagnostic {
+    Diagnostic::unsupported(
+        format!(
+            "race checking of a use of the whole shared map `{x}` (not one location of it) is not supported"
+        ),
+        span,
+    )
+}
+
+/// The accesses of a predicated statement (reads before writes, as a step evaluates them).
+fn accesses(shared: &HashMap<Name, SharedVar>, s: &Stmt) -> Result<Vec<Access>, Diagnostic> {
+    let mut out = Vec::new();
+    let mut writes = Vec::new();
+    let t = Expr::bool(true);
+    match &s.kind {
+        StmtKind::Assign { lhss, rhss } => {
+            for (l, r) in lhss.iter().zip(rhss) {
+                if shared.contains_key(&l.var.name) {
+                    let w = shared_write(l, r, s.span);
+                    if w.path.len() != map_depth(&shared[&l.var.name].ty) {
+                        return Err(whole_map(&l.var.name, s.span));
+                    }
+                    reads(shared, &w.cond, &t, &mut out)?;
+                    for i in w.path.iter().flatten() {
+                        reads(shared, i, &w.cond, &mut out)?;
+                    }
+                    reads(shared, &w.value, &w.cond, &mut out)?;
+                    writes.push(Access {
+                        var: l.var.name.clone(),
+                        write: true,
+                        loc: w.path.into_iter().flatten().collect(),
+                        cond: w.cond,
+                        value: Some(w.value),
+                        span: s.span,
+                    });
+                } else {
+                    for i in l.indices.iter().flatten() {
+                        reads(shared, i, &t, &mut out)?;
+                    }
+                    reads(shared, r, &t, &mut out)?;
+                }
+            }
+        }
+        StmtKind::Assume { expr, .. } => reads(shared, expr, &t, &mut out)?,
+        _ => {}
+    }
+    out.extend(writes);
+    Ok(out)
+}
+
+/// The ghost logs of one shared variable.
+struct Logs {
+    w: Vec<Name>,
+    r: Vec<Name>,
+    wv: Vec<Name>,
+    mv: Vec<Name>,
+    /// The "nothing accessed" values of the site logs and of the multi-value flags.
+    empty_site: Expr,
+    empty_flag: Expr,
+    space: MemSpace,
+}
+
+struct Site {
+    var: Name,
+    write: bool,
+    span: Span,
+}
+
+struct RaceInstrument {
+    checks: RaceChecks,
+    sites: Vec<Site>,
+    logs: HashMap<Name, Logs>,
+    /// Private variables whose equality across threads is a loop-invariant candidate.
+    uniform_candidates: Vec<Name>,
+}
+
+fn race_assert(kind: &str, var: &Name, primary: Span, related: Span, e: Expr) -> Stmt {
+    let mut attrs = check_attrs("race", Some(related));
+    attrs.push(Attribute {
+        name: Ident::new("msg", primary),
+        args: vec![AttrArg::String(
+            format!("possible {kind} race on `{var}`").into(),
+            primary,
+        )],
+        span: primary,
+    });
+    stmt(StmtKind::Assert { attrs, expr: e }, primary)
+}
+
+fn select(m: &Name, loc: &[Expr], span: Span) -> Expr {
+    let v = Expr::var(m.clone(), span);
+    if loc.is_empty() {
+        v
+    } else {
+        Expr::new(ExprKind::Select(Box::new(v), loc.to_vec()), span)
+    }
+}
+
+fn lhs(m: &Name, loc: &[Expr], span: Span) -> Lhs {
+    let indices = if loc.is_empty() {
+        vec![]
+    } else {
+        vec![loc.to_vec()]
+    };
+    Lhs {
+        var: Ident::new(m.clone(), span),
+        indices,
+        span,
+    }
+}
+
+fn map_type(args: &[Type], result: Type) -> Type {
+    if args.is_empty() {
+        result
+    } else {
+        Type::new(
+            TypeKind::Map {
+                type_params: vec![],
+                args: args.to_vec(),
+                result: Box::new(result),
+            },
+            Span::DUMMY,
+        )
+    }
+}
+
+impl RaceInstrument {
+    fn site_id(&self, a: &Access) -> u64 {
+        1 + self
+            .sites
+            .iter()
+            .position(|s| s.var == a.var && s.write == a.write && s.span == a.span)
+            .expect("site") as u64
+    }
+
+    fn sites_of(&self, var: &Name, write: bool) -> Vec<(u64, Span)> {
+        self.sites
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| &s.var == var && s.write == write)
+            .map(|(i, s)| (i as u64 + 1, s.span))
+            .collect()
+    }
+
+    /// A constant map (`[T..]int` all zero, or `[T..]bool` all false), declared once.
+    fn empty_map(kc: &mut KernelCtx, args: &[Type], result: Type, zero: Expr) -> Expr {
+        if args.is_empty() {
+            return zero;
+        }
+        let ty = map_type(args, result);
+        let key = format!("empty {}", ivl::printer::print_type(&ty));
+        if let Some((_, d)) = kc.new_globals.iter().find(|(k, _)| *k == key) {
+            if let DeclKind::Const(c) = &d.kind {
+                return Expr::var(c.names[0].name.clone(), Span::DUMMY);
+            }
+        }
+        let name = kc.names.fresh("race$empty");
+        let vars: Vec<TypedIdent> = args
+            .iter()
+            .enumerate()
+            .map(|(i, t)| crate::predication::typed(&Name::from(format!("i{i}")), t.clone()))
+            .collect();
+        let body = Expr::eq(
+            select(
+                &name,
+                &vars
+                    .iter()
+                    .map(|v| Expr::var(v.name.name.clone(), Span::DUMMY))
+                    .collect::<Vec<_>>(),
+                Span::DUMMY,
+            ),
+            zero,
+        );
+        let q = Quantifier {
+            kind: QuantKind::Forall,
+            type_params: vec![],
+            vars,
+            attrs: vec![],
+            triggers: vec![],
+            body,
+        };
+        let cdecl = Decl {
+            kind: DeclKind::Const(ConstDecl {
+                attrs: vec![],
+                unique: false,
+                names: vec![Ident::new(name.clone(), Span::DUMMY)],
+                ty,
+                order_spec: None,
+            }),
+            span: Span::DUMMY,
+        };
+        let ax = Decl {
+            kind: DeclKind::Axiom(AxiomDecl {
+                attrs: vec![],
+                expr: Expr::new(ExprKind::Quant(Box::new(q)), Span::DUMMY),
+            }),
+            span: Span::DUMMY,
+        };
+        kc.new_globals.push((key, cdecl));
+        kc.new_globals.push((format!("axiom {name}"), ax));
+        Expr::var(name, Span::DUMMY)
+    }
+
+    fn make_logs(&mut self, kc: &mut KernelCtx, var: &Name) -> Result<(), Diagnostic> {
+        if self.logs.contains_key(var) {
+            return Ok(());
+        }
+        let sv = kc.shared[var].clone();
+        let (levels, value_ty) = map_levels(&sv.ty, map_depth(&sv.ty)).expect("full depth");
+        let args: Vec<Type> = levels.into_iter().flatten().collect();
+        let ts = kc.th.ts;
+        let mut mk = |kind: &str, result: Type| -> Vec<Name> {
+            (1..=ts)
+                .map(|t| kc.fresh_local(&format!("{kind}_{var}${t}"), map_type(&args, result.clone())))
+                .collect()
+        };
+        let logs = Logs {
+            w: mk("W", Type::int()),
+            r: mk("R", Type::int()),
+            wv: mk("WV", value_ty.clone()),
+            mv: mk("MV", Type::bool()),
+            empty_site: Expr::bool(false),
+            empty_flag: Expr::bool(false),
+            space: sv.space,
+        };
+        let empty_site = Self::empty_map(kc, &args, Type::int(), int_lit(0, Span::DUMMY));
+        let empty_flag = Self::empty_map(kc, &args, Type::bool(), Expr::bool(false));
+        self.logs.insert(
+            var.clone(),
+            Logs {
+                empty_site,
+                empty_flag,
+                ..logs
+            },
+        );
+        Ok(())
+    }
+
+    /// `W, R, MV := empty` for thread `t` of `var`, when `cond` holds.
+    fn reset(&self, var: &Name, cond: Option<&Expr>, span: Span, out: &mut Vec<Stmt>) {
+        let l = &self.logs[var];
+        let (mut lhss, mut rhss) = (Vec::new(), Vec::new());
+        for t in 0..l.w.len() {
+            for (m, empty) in [
+                (&l.w[t], &l.empty_site),
+                (&l.r[t], &l.empty_site),
+                (&l.mv[t], &l.empty_flag),
+            ] {
+                lhss.push(lhs(m, &[], span));
+                rhss.push(match cond {
+                    Some(c) => Expr::ite(c.clone(), empty.clone(), Expr::var(m.clone(), span)),
+                    None => empty.clone(),
+                });
+            }
+        }
+        out.push(stmt(StmtKind::Assign { lhss, rhss }, span));
+    }
+}
+
+fn loc_eq(a: &[Expr], b: &[Expr]) -> Option<Expr> {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| Expr::eq(x.clone(), y.clone()))
+        .reduce(Expr::and)
+}
+
+impl Instrument for RaceInstrument {
+    fn before(&mut self, kc: &mut KernelCtx, s: &Stmt, out: &mut Vec<Stmt>) -> Result<(), Diagnostic> {
+        let acc = accesses(kc.shared, s)?;
+        if acc.is_empty() {
+            return Ok(());
+        }
+        let ts = kc.th.ts;
+        let benign = self.checks.benign_tolerance;
+        // Per thread: condition, location and value of each access.
+        let inst: Vec<Vec<(Expr, Vec<Expr>, Option<Expr>)>> = acc
+            .iter()
+            .map(|a| {
+                (0..ts)
+                    .map(|t| {
+                        (
+                            kc.th.phi(&a.cond, t),
+                            a.loc.iter().map(|e| kc.th.phi(e, t)).collect(),
+                            a.value.as_ref().map(|v| kc.th.phi(v, t)),
+                        )
+                    })
+                    .collect()
+            })
+            .collect();
+        // Against the logs of the other threads.
+        for (ai, a) in acc.iter().enumerate() {
+            let l = &self.logs[&a.var];
+            for t in 0..ts {
+                let (pc, loc, val) = &inst[ai][t];
+                for u in (0..ts).filter(|&u| u != t) {
+                    if a.write {
+                        for (sid, sspan) in self.sites_of(&a.var, false) {
+                            let e =
+                                Expr::binary(BinOp::Neq, select(&l.r[u], loc, a.span), int_lit(sid, a.span));
+                            out.push(race_assert(
+                                "read-write",
+                                &a.var,
+                                a.span,
+                                sspan,
+                                Expr::implies(pc.clone(), e),
+                            ));
+                        }
+                        for (sid, sspan) in self.sites_of(&a.var, true) {
+                            let logged = Expr::eq(select(&l.w[u], loc, a.span), int_lit(sid, a.span));
+                            let conflict = if benign {
+                                let differs = Expr::binary(
+                                    BinOp::Neq,
+                                    select(&l.wv[u], loc, a.span),
+                                    val.clone().expect("a value"),
+                                );
+                                Expr::and(logged, Expr::or(select(&l.mv[u], loc, a.span), differs))
+                            } else {
+                                logged
+                            };
+                            out.push(race_assert(
+                                "write-write",
+                                &a.var,
+                                a.span,
+                                sspan,
+                                Expr::implies(pc.clone(), Expr::not(conflict)),
+                            ));
+                        }
+                    } else {
+                        for (sid, sspan) in self.sites_of(&a.var, true) {
+                            let e =
+                                Expr::binary(BinOp::Neq, select(&l.w[u], loc, a.span), int_lit(sid, a.span));
+                            out.push(race_assert(
+                                "write-read",
+                                &a.var,
+                                a.span,
+                                sspan,
+                                Expr::implies(pc.clone(), e),
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        // Between threads within this statement.
+        for i in 0..acc.len() {
+            for j in i..acc.len() {
+                let (a, b) = (&acc[i], &acc[j]);
+                if a.var != b.var || !(a.write || b.write) {
+                    continue;
+                }
+                for t in 0..ts {
+                    for u in (0..ts).filter(|&u| u != t && (i != j || u > t)) {
+                        let (pa, la, va) = &inst[i][t];
+                        let (pb, lb, vb) = &inst[j][u];
+                        let mut clash = Expr::and(pa.clone(), pb.clone());
+                        if let Some(eq) = loc_eq(la, lb) {
+                            clash = Expr::and(clash, eq);
+                        }
+                        if a.write && b.write && benign {
+                            clash = Expr::and(
+                                clash,
+                                Expr::binary(BinOp::Neq, va.clone().unwrap(), vb.clone().unwrap()),
+                            );
+                        }
+                        let kind = if a.write && b.write {
+                            "write-write"
+                        } else {
+                            "read-write"
+                        };
+                        out.push(race_assert(kind, &a.var, b.span, a.span, Expr::not(clash)));
+                    }
+                }
+            }
+        }
+        // Log the accesses.
+        for (ai, a) in acc.iter().enumerate() {
+            let l = &self.logs[&a.var];
+            let sid = int_lit(self.site_id(a), a.span);
+            for t in 0..ts {
+                let (pc, loc, val) = &inst[ai][t];
+                let sp = a.span;
+                let keep = |m: &Name, new: Expr| Expr::ite(pc.clone(), new, select(m, loc, sp));
+                if a.write {
+                    let val = val.clone().unwrap();
+                    let two_values = Expr::and(
+                        pc.clone(),
+                        Expr::and(
+                            Expr::binary(BinOp::Neq, select(&l.w[t], loc, sp), int_lit(0, sp)),
+                            Expr::binary(BinOp::Neq, select(&l.wv[t], loc, sp), val.clone()),
+                        ),
+                    );
+                    let lhss = vec![
+                        lhs(&l.w[t], loc, sp),
+                        lhs(&l.wv[t], loc, sp),
+                        lhs(&l.mv[t], loc, sp),
+                    ];
+                    let rhss = vec![
+                        keep(&l.w[t], sid.clone()),
+                        keep(&l.wv[t], val),
+                        Expr::or(select(&l.mv[t], loc, sp), two_values),
+                    ];
+                    out.push(stmt(StmtKind::Assign { lhss, rhss }, sp));
+                } else {
+                    out.push(stmt(
+                        StmtKind::Assign {
+                            lhss: vec![lhs(&l.r[t], loc, sp)],
+                            rhss: vec![keep(&l.r[t], sid.clone())],
+                        },
+                        sp,
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn after_barrier(&mut self, kc: &mut KernelCtx, attrs: &[Attribute], cond: &Expr, out: &mut Vec<Stmt>) {
+        let (local, global) = (has_attr(attrs, "local"), has_attr(attrs, "global"));
+        let fences = |space: MemSpace| match space {
+            MemSpace::GroupShared => local || !global,
+            MemSpace::Global | MemSpace::Unmarked => global || !local,
+        };
+        let executed = kc.th.any(cond);
+        let mut vars: Vec<&Name> = self.logs.keys().filter(|v| fences(self.logs[*v].space)).collect();
+        vars.sort();
+        for v in vars {
+            self.reset(v, Some(&executed), cond.span, out);
+        }
+    }
+
+    fn at_header(&mut self, kc: &mut KernelCtx, pred: &PredicatedImpl, header: &Name, out: &mut Vec<Stmt>) {
+        let Some(lp) = pred.loops.iter().find(|l| &l.header == header) else {
+            return;
+        };
+        let sp = Span::DUMMY;
+        // Where a thread can be when the lock-step program is at this header: at the header, at
+        // the header of an enclosing loop (a `continue` taken earlier), or at a block after the
+        // loop that a block up to the loop's end jumped to (an exit taken earlier, or the loop
+        // skipped). Every other block before the header has run and been left.
+        let enclosing = |h: u64| {
+            pred.loops
+                .iter()
+                .any(|o| o.header_id == h && o.header_id < lp.header_id && o.last_id >= lp.last_id)
+        };
+        let mut ids: Vec<u64> = pred
+            .edges
+            .iter()
+            .filter(|&&(s, t)| s <= lp.last_id && (t > lp.last_id || enclosing(t)))
+            .map(|&(_, t)| t)
+            .collect();
+        ids.push(lp.header_id);
+        ids.sort_unstable();
+        ids.dedup();
+        let active = Expr::var(pred.active.clone(), sp);
+        let allowed = ids
+            .iter()
+            .map(|&i| Expr::eq(active.clone(), int_lit(i, sp)))
+            .reduce(Expr::or)
+            .expect("the header");
+        let inv = kc.th.all(&allowed);
+        out.push(stmt(
+            StmtKind::Assert {
+                attrs: check_attrs("invariant", None),
+                expr: inv,
+            },
+            sp,
+        ));
+        let candidate = |e: Expr| {
+            let attrs = vec![Attribute {
+                name: Ident::new("candidate", sp),
+                args: vec![],
+                span: sp,
+            }];
+            stmt(StmtKind::Assert { attrs, expr: e }, sp)
+        };
+        // Some thread is in the loop (true unless every thread skips it).
+        out.push(candidate(
+            kc.th.any(&Expr::eq(active.clone(), int_lit(lp.header_id, sp))),
+        ));
+        let mut vars: Vec<&Name> = self.logs.keys().collect();
+        vars.sort();
+        for v in vars {
+            let l = &self.logs[v];
+            for t in 0..l.w.len() {
+                for (m, empty) in [
+                    (&l.w[t], &l.empty_site),
+                    (&l.r[t], &l.empty_site),
+                    (&l.mv[t], &l.empty_flag),
+                ] {
+                    out.push(candidate(Expr::eq(Expr::var(m.clone(), sp), empty.clone())));
+                }
+            }
+        }
+        for x in &self.uniform_candidates {
+            let c = &kc.th.copies[x];
+            for t in 1..c.len() {
+                out.push(candidate(Expr::eq(
+                    Expr::var(c[0].clone(), sp),
+                    Expr::var(c[t].clone(), sp),
+                )));
+            }
+        }
+    }
+}
+
+/// Prepares the instrumentation of one predicated kernel: its access sites and logs, the
+/// candidates, and the statements that empty the logs at the start.
+fn prepare(
+    kc: &mut KernelCtx,
+    pred: &PredicatedImpl,
+    checks: RaceChecks,
+) -> Result<(RaceInstrument, Vec<Stmt>), Diagnostic> {
+    let mut ri = RaceInstrument {
+        checks,
+        sites: Vec::new(),
+        logs: HashMap::new(),
+        uniform_candidates: Vec::new(),
+    };
+    for b in &pred.imp.blocks {
+        for s in &b.stmts {
+            for a in accesses(kc.shared, s)? {
+                if !ri
+                    .sites
+                    .iter()
+                    .any(|x| x.var == a.var && x.write == a.write && x.span == a.span)
+                {
+                    ri.sites.push(Site {
+                        var: a.var.clone(),
+                        write: a.write,
+                        span: a.span,
+                    });
+                }
+                ri.make_logs(kc, &a.var)?;
+            }
+        }
+    }
+    let fresh: Vec<&Name> = pred
+        .fresh_locals
+        .iter()
+        .map(|v| &v.name.name)
+        .filter(|n| **n != pred.active)
+        .collect();
+    ri.uniform_candidates = pred
+        .imp
+        .locals
+        .iter()
+        .map(|v| v.name.name.clone())
+        .filter(|n| !fresh.contains(&n))
+        .collect();
+    let mut init = Vec::new();
+    let mut vars: Vec<Name> = ri.logs.keys().cloned().collect();
+    vars.sort();
+    for v in &vars {
+        ri.reset(v, None, pred.imp.span, &mut init);
+    }
+    Ok((ri, init))
+}
+
+/// [`verify_lockstep_with`] with GPUVerify's default: benign write-write races tolerated.
+pub fn verify_lockstep(p: &Program, n: usize, opts: &VerifyOptions) -> ProgramResult {
+    verify_lockstep_with(p, n, opts, RaceChecks::default())
+}
+
+/// The lock-step program with the race checks, loop invariants and candidates that
+/// [`verify_lockstep_with`] verifies (for inspection), and per kernel the name of its vacuity
+/// check procedure.
+pub fn checked_lockstep_program(
+    p: &Program,
+    n: usize,
+    checks: RaceChecks,
+) -> Result<(Program, Vec<(Name, Name)>), Vec<Diagnostic>> {
+    let built = build(p, n, &mut |kc, pred| {
+        let (ri, init) = prepare(kc, pred, checks)?;
+        Ok((Box::new(ri) as Box<dyn Instrument>, init))
+    })?;
+    let mut program = built.program;
+    // One vacuity check per kernel: `assert false` under the axioms and the preconditions.
+    let mut vacuity = Vec::new();
+    for k in &built.kernels {
+        let Some(pr) = program.procedures().find(|pr| &pr.name.name == k).cloned() else {
+            continue;
+        };
+        let name = crate::predication::FreshNames(crate::predication::all_names(&program))
+            .fresh(&format!("{k}$vacuity"));
+        let requires: Vec<Contract> = pr
+            .contracts
+            .iter()
+            .filter(|c| c.kind == SpecKind::Requires)
+            .cloned()
+            .collect();
+        let body = Body {
+            locals: vec![],
+            stmts: vec![stmt(
+                StmtKind::Assert {
+                    attrs: vec![],
+                    expr: Expr::bool(false),
+                },
+                pr.name.span,
+            )],
+            span: pr.name.span,
+        };
+        program.decls.push(Decl {
+            kind: DeclKind::Procedure(ProcedureDecl {
+                attrs: vec![],
+                name: Ident::new(name.clone(), pr.name.span),
+                type_params: vec![],
+                ins: pr.ins.clone(),
+                outs: vec![],
+                contracts: requires,
+                modifies: vec![],
+                body: Some(body),
+            }),
+            span: Span::DUMMY,
+        });
+        vacuity.push((name, k.clone()));
+    }
+    Ok((program, vacuity))
+}
+
+/// `kivl verify --lockstep N`: verifies the kernels of `p` for a work-group of `n` threads run
+/// in lock-step — data races (Definition 4.1), barrier divergence (barrier assertions) and
+/// assertion failures — with the VC engine. Errors point at the source.
+pub fn verify_lockstep_with(
+    p: &Program,
+    n: usize,
+    opts: &VerifyOptions,
+    checks: RaceChecks,
+) -> ProgramResult {
+    // The user's `{:candidate}`s count only with --houdini; ours always go through Houdini.
+    let source = if opts.houdini {
+        p.clone()
+    } else {
+        vcgen::desugar::drop_candidates(p)
+    };
+    let (program, vacuity) = match checked_lockstep_program(&source, n, checks) {
+        Ok(x) => x,
+        Err(errors) => {
+            return ProgramResult {
+                errors,
+                ..Default::default()
+            }
+        }
+    };
+    let vopts = VerifyOptions {
+        houdini: true,
+        ..opts.clone()
+    };
+    let mut result = verify_program(&program, &vopts);
+    for (name, kernel) in vacuity {
+        if let Some(i) = result.impls.iter().position(|r| r.name == name.as_str()) {
+            let r = result.impls.remove(i);
+            if matches!(r.outcome, Outcome::Verified) {
+                let span = p
+                    .procedures()
+                    .find(|pr| pr.name.name == kernel)
+                    .map_or(Span::DUMMY, |pr| pr.name.span);
+                result.errors.push(
+                    Diagnostic::new(
+                        ErrorKind::Unsupported,
+                        format!("the axioms and preconditions of kernel `{kernel}` are inconsistent with a work-group of {n} threads"),
+                        span,
+                    )
+                    .with_note("a kernel that cannot run with this many threads is not reported verified; check fixed `group_size` axioms"),
+                );
+            }
+        }
+    }
+    result
+}

@@ -1,0 +1,121 @@
+//! The command-line contract of shared/KBPL.md §3: exit statuses, the JSON shape, diagnostics
+//! that point at the source, and `transform` output that parses again.
+
+mod common;
+use common::*;
+use std::io::Write;
+
+fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("kivl-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::File::create(&path).unwrap().write_all(text.as_bytes()).unwrap();
+    path
+}
+
+#[test]
+fn check_accepts_a_correct_program() {
+    let p = temp_file("ok.bpl", "procedure P(x: int) returns (y: int) ensures y > x; { y := x + 1; }\n");
+    let run = kivl(&["check", "--format", "json", p.to_str().unwrap()]);
+    assert_eq!(run.code, 0);
+    assert_eq!(run.verdict(), "verified");
+    assert!(run.errors().is_empty());
+}
+
+#[test]
+fn syntax_errors_are_reported_per_declaration_with_locations() {
+    let text = "procedure P() {\n  x := ;\n}\nvar g: int;\nprocedure Q() {\n  assert (1 < );\n}\n";
+    let p = temp_file("syntax.bpl", text);
+    let run = kivl(&["check", "--format", "json", p.to_str().unwrap()]);
+    assert_eq!(run.code, 2);
+    assert_eq!(run.verdict(), "invalid");
+    let errs = run.error_summary();
+    assert!(errs.len() >= 2, "one error per bad declaration, got {errs:?}");
+    assert!(errs.iter().all(|(k, _)| k == "syntax"));
+    assert!(errs.iter().any(|(_, l)| *l == 2) && errs.iter().any(|(_, l)| *l == 6), "{errs:?}");
+    let col = run.errors()[0]["locations"][0]["column"].as_u64().unwrap();
+    assert_eq!(col, 8, "the column of the unexpected `;`");
+}
+
+#[test]
+fn type_errors_point_at_the_expression() {
+    let p = temp_file("type.bpl", "procedure P() {\n  var b: bool;\n  b := 1 + 2;\n}\n");
+    let run = kivl(&["check", "--format", "json", p.to_str().unwrap()]);
+    assert_eq!(run.code, 2);
+    assert_eq!(run.error_summary(), vec![("type".to_string(), 3)]);
+}
+
+#[test]
+fn human_output_underlines_the_offending_text() {
+    let p = temp_file("human.bpl", "procedure P() {\n  assert undeclared_name;\n}\n");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kivl")).args(["check", p.to_str().unwrap()]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("undeclared_name"), "{text}");
+    assert!(text.contains("human.bpl:2:"), "file:line:column header expected:\n{text}");
+}
+
+#[test]
+fn verify_reports_failures_and_exit_status() {
+    let ok = temp_file("v_ok.bpl", "procedure P(x: int) returns (y: int) ensures y > x; { y := x + 1; }\n");
+    let bad = temp_file("v_bad.bpl", "procedure P(x: int) returns (y: int)\n  ensures y > x;\n{\n  y := x;\n}\n");
+    let run = kivl(&["verify", "--format", "json", ok.to_str().unwrap()]);
+    assert_eq!((run.code, run.verdict()), (0, "verified"));
+    let run = kivl(&["verify", "--format", "json", bad.to_str().unwrap()]);
+    assert_eq!((run.code, run.verdict()), (1, "errors"));
+    let e = &run.errors()[0];
+    assert_eq!(e["kind"], "postcondition");
+    let lines: Vec<u64> = e["locations"].as_array().unwrap().iter().map(|l| l["line"].as_u64().unwrap()).collect();
+    assert!(lines.contains(&2), "the violated ensures is a related location: {lines:?}");
+}
+
+#[test]
+fn the_worst_file_decides_the_exit_status() {
+    let ok = temp_file("m_ok.bpl", "procedure P() { assert true; }\n");
+    let bad = temp_file("m_bad.bpl", "procedure P() { assert false; }\n");
+    let broken = temp_file("m_broken.bpl", "procedure P() { assert ; }\n");
+    let run = kivl(&["verify", "--format", "json", ok.to_str().unwrap(), bad.to_str().unwrap()]);
+    assert_eq!(run.code, 1);
+    assert_eq!(run.json["files"].as_array().unwrap().len(), 2);
+    let run = kivl(&["verify", "--format", "json", bad.to_str().unwrap(), broken.to_str().unwrap()]);
+    assert_eq!(run.code, 2);
+}
+
+#[test]
+fn usage_errors_and_missing_files_exit_2() {
+    assert_eq!(kivl(&["verify"]).code, 2);
+    assert_eq!(kivl(&["verify", "--local-size", "0", "x.kbpl"]).code, 2);
+    let run = kivl(&["check", "--format", "json", "/nonexistent/file.kbpl"]);
+    assert_eq!(run.code, 2);
+    assert!(run.errors()[0]["message"].as_str().unwrap().contains("cannot read"));
+}
+
+#[test]
+fn a_timeout_is_inconclusive() {
+    // Factoring a 60-bit semiprime by bit-blasting: far beyond a one-second budget.
+    let text = "function {:bvbuiltin \"bvmul\"} mul(bv64, bv64): bv64;\n\
+                function {:bvbuiltin \"bvugt\"} ugt(bv64, bv64): bool;\n\
+                function {:bvbuiltin \"bvult\"} ult(bv64, bv64): bool;\n\
+                procedure P(x: bv64, y: bv64)\n\
+                  requires ugt(x, 1bv64) && ugt(y, 1bv64) && ult(x, 4294967296bv64) && ult(y, 4294967296bv64);\n\
+                {\n  assert mul(x, y) != 1000000016000000063bv64;\n}\n";
+    let p = temp_file("hard.bpl", text);
+    let run = kivl(&["verify", "--format", "json", "--timeout", "1", p.to_str().unwrap()]);
+    assert_eq!((run.code, run.verdict()), (3, "inconclusive"), "{:?}", run.error_summary());
+}
+
+#[test]
+fn transform_output_parses_again() {
+    let text = "var g: int;\nprocedure P(n: int) modifies g;\n{\n  var i: int;\n  i := 0;\n  while (i < n) invariant i >= 0; { i := i + 1; g := g + i; }\n}\n";
+    let p = temp_file("t.bpl", text);
+    for stage in ["parsed", "checked", "desugared", "passified"] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_kivl"))
+            .args(["transform", "--emit", stage, p.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{stage}: {}", String::from_utf8_lossy(&out.stdout));
+        let again = temp_file(&format!("t_{stage}.bpl"), &String::from_utf8_lossy(&out.stdout));
+        let run = kivl(&["check", "--format", "json", again.to_str().unwrap()]);
+        assert_eq!(run.code, 0, "{stage} output does not check: {:?}", run.error_summary());
+    }
+}

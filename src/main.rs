@@ -72,6 +72,10 @@ struct VerifyArgs {
     error_limit: usize,
     #[arg(long, value_enum, default_value = "human")]
     format: Format,
+    /// Check the kernel exactly for N threads of one group on the lock-step program (seed 000)
+    /// instead of the two-thread abstraction.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=64))]
+    lockstep: Option<u64>,
     #[command(flatten)]
     kernel: KernelArgs,
 }
@@ -82,6 +86,9 @@ struct TransformArgs {
     /// The stage whose output is printed.
     #[arg(long, value_enum)]
     emit: pipeline::Stage,
+    /// Threads of the lock-step program (`--emit lockstep`).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=64))]
+    threads: u64,
     #[command(flatten)]
     kernel: KernelArgs,
 }
@@ -129,6 +136,7 @@ fn real_main() -> i32 {
                 timeout_secs: a.timeout,
                 jobs: a.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
                 error_limit: a.error_limit,
+                lockstep: a.lockstep.map(|n| n as usize),
                 kernel: a.kernel,
             };
             let reports: Vec<_> = a.files.iter().map(|f| pipeline::verify_file(f, &opts)).collect();
@@ -140,7 +148,7 @@ fn real_main() -> i32 {
             report::exit_code(&reports)
         }
         Command::Run(a) => run_cmd::run(&a),
-        Command::Transform(a) => match pipeline::transform_file(&a.file, a.emit, &a.kernel) {
+        Command::Transform(a) => match pipeline::transform_file(&a.file, a.emit, &a.kernel, a.threads as usize) {
             Ok(text) => {
                 print!("{text}");
                 0

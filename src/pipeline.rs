@@ -27,6 +27,10 @@ pub enum Stage {
     Passified,
     /// The verification conditions as SMT-LIB (not .kbpl).
     Vc,
+    /// Kernels predicated (seed 000 §4.1, Tables 1 and 2).
+    Predicated,
+    /// The lock-step program for `--threads N` threads (seed 000 §4.2, Table 3).
+    Lockstep,
 }
 
 pub struct VerifyConfig {
@@ -35,6 +39,9 @@ pub struct VerifyConfig {
     pub timeout_secs: u64,
     pub jobs: usize,
     pub error_limit: usize,
+    /// Verify on the lock-step program of exactly this many threads (seed 000), not the
+    /// two-thread abstraction.
+    pub lockstep: Option<usize>,
     pub kernel: KernelArgs,
 }
 
@@ -107,9 +114,6 @@ pub fn verify_file(path: &Path, cfg: &VerifyConfig) -> FileReport {
         Ok(p) => p,
         Err(diags) => return FileReport::invalid(source, diags),
     };
-    if let Some(d) = unsupported_kernel(&program) {
-        return FileReport::invalid(source, vec![d]);
-    }
     let opts = vcgen::engine::VerifyOptions {
         jobs: cfg.jobs,
         timeout_secs: Some(cfg.timeout_secs),
@@ -117,6 +121,18 @@ pub fn verify_file(path: &Path, cfg: &VerifyConfig) -> FileReport {
         print_assignment: cfg.print_assignment,
         error_limit: cfg.error_limit,
     };
+    if let Some(n) = cfg.lockstep {
+        let result = gpu_passes::lockstep::verify_lockstep_with(
+            &program,
+            n,
+            &opts,
+            gpu_passes::lockstep::RaceChecks { benign_tolerance: !cfg.kernel.no_benign_tolerance },
+        );
+        return engine_report(source, result, cfg.print_assignment);
+    }
+    if let Some(d) = unsupported_kernel(&program) {
+        return FileReport::invalid(source, vec![d]);
+    }
     let result = vcgen::engine::verify_program(&program, &opts);
     engine_report(source, result, cfg.print_assignment)
 }
@@ -210,7 +226,7 @@ pub fn is_two_thread_program(program: &Program) -> bool {
     local_id_x >= 2
 }
 
-pub fn transform_file(path: &Path, stage: Stage, _kernel: &KernelArgs) -> Result<String, FileReport> {
+pub fn transform_file(path: &Path, stage: Stage, kernel: &KernelArgs, threads: usize) -> Result<String, FileReport> {
     let source = read_source(path)?;
     let fail = |source: SourceFile, diags| FileReport::invalid(source, diags);
     let text = match stage {
@@ -225,6 +241,21 @@ pub fn transform_file(path: &Path, stage: Stage, _kernel: &KernelArgs) -> Result
             Ok(p) => ivl::printer::print_program(&p),
             Err(d) => return Err(fail(source, d)),
         },
+        Stage::Predicated | Stage::Lockstep => {
+            let program = match checked_program(&source) {
+                Ok(p) => p,
+                Err(d) => return Err(fail(source, d)),
+            };
+            let _ = kernel;
+            let out = match stage {
+                Stage::Predicated => gpu_passes::predication::predicate_program(&program),
+                _ => gpu_passes::lockstep::lockstep_program(&program, threads),
+            };
+            match out {
+                Ok(p) => ivl::printer::print_program(&p),
+                Err(d) => return Err(fail(source, d)),
+            }
+        }
         Stage::Desugared | Stage::Passified | Stage::Vc => {
             let program = match checked_program(&source) {
                 Ok(p) => p,

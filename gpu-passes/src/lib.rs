@@ -3,3 +3,5 @@ pub mod preprocess;
 pub mod predication;
 pub mod interleaving;
 pub mod lockstep;
+pub mod invariants;
+pub mod two_thread;

@@ -44,6 +44,7 @@
 mod races;
 
 pub use races::{checked_lockstep_program, verify_lockstep, verify_lockstep_with, RaceChecks};
+pub(crate) use races::{accesses, Access};
 
 use crate::predication::{
     all_names, barrier_enabled, global_var_types, int_lit, is_selected, predicate_preprocessed, simple_lhs,
@@ -74,12 +75,7 @@ pub(crate) struct Threads {
 impl Threads {
     fn new(ts: usize, copies: HashMap<Name, Vec<Name>>) -> Threads {
         let substs = (0..ts)
-            .map(|t| {
-                copies
-                    .iter()
-                    .map(|(k, v)| (k.clone(), Expr::var(v[t].clone(), Span::DUMMY)))
-                    .collect()
-            })
+            .map(|t| copies.iter().map(|(k, v)| (k.clone(), Expr::var(v[t].clone(), Span::DUMMY))).collect())
             .collect();
         Threads { ts, copies, substs }
     }
@@ -107,10 +103,7 @@ impl Threads {
         if !self.is_per_thread(e) {
             return e.clone();
         }
-        (0..self.ts)
-            .map(|t| self.phi(e, t))
-            .reduce(op)
-            .expect("at least one thread")
+        (0..self.ts).map(|t| self.phi(e, t)).reduce(op).expect("at least one thread")
     }
 
     pub fn copy(&self, x: &Name, t: usize) -> Option<&Name> {
@@ -166,13 +159,7 @@ pub(crate) fn shared_write(lhs: &Lhs, rhs: &Expr, span: Span) -> SharedWrite {
         _ => (Expr::bool(true), crate::predication::map_update(lhs, rhs.clone())),
     };
     let (path, value) = split_update(&v.name, &new);
-    SharedWrite {
-        var: v.clone(),
-        cond,
-        path,
-        value,
-        span,
-    }
+    SharedWrite { var: v.clone(), cond, path, value, span }
 }
 
 /// The index types of each `[...]` level of a map type, and the type left after `depth` levels.
@@ -181,11 +168,7 @@ pub(crate) fn map_levels(ty: &Type, depth: usize) -> Option<(Vec<Vec<Type>>, Typ
     let mut cur = ty.clone();
     for _ in 0..depth {
         match cur.kind {
-            TypeKind::Map {
-                type_params,
-                args,
-                result,
-            } if type_params.is_empty() => {
+            TypeKind::Map { type_params, args, result } if type_params.is_empty() => {
                 levels.push(args);
                 cur = *result;
             }
@@ -212,6 +195,13 @@ pub(crate) trait Instrument {
     fn after_barrier(&mut self, kc: &mut KernelCtx, attrs: &[Attribute], cond: &Expr, out: &mut Vec<Stmt>);
     /// Statements at the start of each loop header.
     fn at_header(&mut self, kc: &mut KernelCtx, pred: &PredicatedImpl, header: &Name, out: &mut Vec<Stmt>);
+    /// How predicated statement `s` is modelled (the two-thread reduction's hook: shared state
+    /// abstracted and instrumented instead of ψ-assigned). Statements pushed to `out` come
+    /// first; the returned statement then gets the Table 3 translation, `None` skips it.
+    /// Default: `s` itself.
+    fn rewrite(&mut self, _kc: &mut KernelCtx, s: &Stmt, _out: &mut Vec<Stmt>) -> Result<Option<Stmt>, Diagnostic> {
+        Ok(Some(s.clone()))
+    }
 }
 
 /// No instrumentation: the plain Table 3 construction.
@@ -270,22 +260,14 @@ impl KernelCtx<'_> {
         })?;
         let index_tys: Vec<Type> = levels.into_iter().flatten().collect();
         let v = w.var.name.clone();
-        let mut temps = PsiTemps {
-            guard: Vec::new(),
-            index: Vec::new(),
-            value: Vec::new(),
-        };
+        let mut temps = PsiTemps { guard: Vec::new(), index: Vec::new(), value: Vec::new() };
         for t in 1..=self.th.ts {
-            temps
-                .guard
-                .push(self.fresh_local(&format!("{v}$psi_g{t}"), Type::bool()));
+            temps.guard.push(self.fresh_local(&format!("{v}$psi_g{t}"), Type::bool()));
             let idx = (0..index_tys.len())
                 .map(|k| self.fresh_local(&format!("{v}$psi_i{k}_{t}"), index_tys[k].clone()))
                 .collect();
             temps.index.push(idx);
-            temps
-                .value
-                .push(self.fresh_local(&format!("{v}$psi_v{t}"), value_ty.clone()));
+            temps.value.push(self.fresh_local(&format!("{v}$psi_v{t}"), value_ty.clone()));
         }
         self.psi_temps.insert(key, temps.clone());
         Ok(temps)
@@ -295,9 +277,8 @@ impl KernelCtx<'_> {
         if let Some(p) = &self.priorities {
             return p.clone();
         }
-        let p: Vec<Name> = (1..=self.th.ts)
-            .map(|t| self.fresh_local(&format!("psi$prio{t}"), Type::int()))
-            .collect();
+        let p: Vec<Name> =
+            (1..=self.th.ts).map(|t| self.fresh_local(&format!("psi$prio{t}"), Type::int())).collect();
         self.priorities = Some(p.clone());
         p
     }
@@ -335,10 +316,7 @@ impl KernelCtx<'_> {
         let prio = if ts > 1 { self.priorities() } else { Vec::new() };
         if ts > 1 {
             let sp = writes[0].span;
-            out.push(stmt(
-                StmtKind::Havoc(prio.iter().map(|p| Ident::new(p.clone(), sp)).collect()),
-                sp,
-            ));
+            out.push(stmt(StmtKind::Havoc(prio.iter().map(|p| Ident::new(p.clone(), sp)).collect()), sp));
         }
         for (w, tp) in writes.iter().zip(&temps) {
             let sp = w.span;
@@ -377,31 +355,19 @@ impl KernelCtx<'_> {
                 // Thread t's write takes effect unless a higher-priority enabled thread writes there.
                 let mut wins = var(&tp.guard[t]);
                 for s in (0..ts).filter(|&s| s != t) {
-                    let mut beats = Expr::and(
-                        var(&tp.guard[s]),
-                        Expr::binary(BinOp::Gt, var(&prio[s]), var(&prio[t])),
-                    );
+                    let mut beats =
+                        Expr::and(var(&tp.guard[s]), Expr::binary(BinOp::Gt, var(&prio[s]), var(&prio[t])));
                     if let Some(eq) = same_loc(s, t) {
                         beats = Expr::and(beats, eq);
                     }
                     wins = Expr::and(wins, Expr::not(beats));
                 }
-                let lhs = Lhs {
-                    var: w.var.clone(),
-                    indices: paths[t].clone(),
-                    span: sp,
-                };
+                let lhs = Lhs { var: w.var.clone(), indices: paths[t].clone(), span: sp };
                 let old = paths[t].iter().fold(var(&w.var.name), |m, idx| {
                     Expr::new(ExprKind::Select(Box::new(m), idx.clone()), sp)
                 });
                 let rhs = Expr::ite(wins, var(&tp.value[t]), old);
-                out.push(stmt(
-                    StmtKind::Assign {
-                        lhss: vec![lhs],
-                        rhss: vec![rhs],
-                    },
-                    sp,
-                ));
+                out.push(stmt(StmtKind::Assign { lhss: vec![lhs], rhss: vec![rhs] }, sp));
             }
         }
         Ok(())
@@ -436,19 +402,17 @@ impl KernelCtx<'_> {
                     } else if self.shared.contains_key(&l.var.name) {
                         writes.push(shared_write(l, r, sp));
                     } else {
-                        plhs.push(l.clone());
-                        prhs.push(r.clone());
+                        // A variable with one copy (a uniform value of the two-thread
+                        // reduction): every thread computes the same value, take thread 1's.
+                        let mut l1 = l.clone();
+                        l1.indices =
+                            l.indices.iter().map(|ix| ix.iter().map(|e| self.th.phi(e, 0)).collect()).collect();
+                        plhs.push(l1);
+                        prhs.push(self.th.phi(r, 0));
                     }
                 }
-                let private = (!plhs.is_empty()).then(|| {
-                    stmt(
-                        StmtKind::Assign {
-                            lhss: plhs,
-                            rhss: prhs,
-                        },
-                        sp,
-                    )
-                });
+                let private =
+                    (!plhs.is_empty()).then(|| stmt(StmtKind::Assign { lhss: plhs, rhss: prhs }, sp));
                 if writes.is_empty() {
                     out.extend(private);
                     Ok(())
@@ -461,6 +425,8 @@ impl KernelCtx<'_> {
                 for x in xs {
                     match self.th.copies.get(&x.name) {
                         Some(c) => ys.extend(c.iter().map(|n| Ident::new(n.clone(), x.span))),
+                        // One copy (a uniform value of the two-thread reduction).
+                        None if !self.shared.contains_key(&x.name) => ys.push(x.clone()),
                         None => {
                             return Err(Diagnostic::unsupported(
                                 format!("`havoc {}` of a shared variable outside predicated form", x.name),
@@ -473,29 +439,13 @@ impl KernelCtx<'_> {
                 Ok(())
             }
             StmtKind::Assert { attrs, expr } => {
-                out.push(stmt(
-                    StmtKind::Assert {
-                        attrs: attrs.clone(),
-                        expr: self.th.all(expr),
-                    },
-                    sp,
-                ));
+                out.push(stmt(StmtKind::Assert { attrs: attrs.clone(), expr: self.th.all(expr) }, sp));
                 Ok(())
             }
             StmtKind::Assume { attrs, expr } => {
                 ins.before(self, s, out)?;
-                let e = if back_block {
-                    self.th.any(expr)
-                } else {
-                    self.th.all(expr)
-                };
-                out.push(stmt(
-                    StmtKind::Assume {
-                        attrs: attrs.clone(),
-                        expr: e,
-                    },
-                    sp,
-                ));
+                let e = if back_block { self.th.any(expr) } else { self.th.all(expr) };
+                out.push(stmt(StmtKind::Assume { attrs: attrs.clone(), expr: e }, sp));
                 Ok(())
             }
             StmtKind::Barrier { attrs, invariants } => {
@@ -506,9 +456,7 @@ impl KernelCtx<'_> {
                     )
                     .with_note("barrier invariants are supported by the two-thread reduction"));
                 }
-                let cond = barrier_enabled(attrs)
-                    .cloned()
-                    .unwrap_or_else(|| Expr::bool(true));
+                let cond = barrier_enabled(attrs).cloned().unwrap_or_else(|| Expr::bool(true));
                 let e = Expr::implies(self.th.any(&cond), self.th.all(&cond));
                 let mut a = check_attrs("divergence", None);
                 a.push(Attribute {
@@ -523,14 +471,10 @@ impl KernelCtx<'_> {
                 ins.after_barrier(self, attrs, &cond, out);
                 Ok(())
             }
-            StmtKind::Call { .. } | StmtKind::Vector(_) => Err(Diagnostic::unsupported(
-                "this statement has no lock-step form",
-                sp,
-            )),
-            _ => Err(Diagnostic::unsupported(
-                "structured statement in a block body",
-                sp,
-            )),
+            StmtKind::Call { .. } | StmtKind::Vector(_) => {
+                Err(Diagnostic::unsupported("this statement has no lock-step form", sp))
+            }
+            _ => Err(Diagnostic::unsupported("structured statement in a block body", sp)),
         }
     }
 }
@@ -554,28 +498,13 @@ fn per_thread_consts(p: &Program) -> Vec<(Name, Type, &'static str)> {
 fn literal(ty: &Type, v: u64, span: Span) -> Result<Expr, Diagnostic> {
     match ty.kind {
         TypeKind::Int => Ok(int_lit(v, span)),
-        TypeKind::Bv(w) => Ok(Expr::new(
-            ExprKind::BvLit {
-                value: v.into(),
-                width: w,
-            },
-            span,
-        )),
-        _ => Err(Diagnostic::unsupported(
-            "thread identity constants must be `int` or bit-vectors",
-            ty.span,
-        )),
+        TypeKind::Bv(w) => Ok(Expr::new(ExprKind::BvLit { value: v.into(), width: w }, span)),
+        _ => Err(Diagnostic::unsupported("thread identity constants must be `int` or bit-vectors", ty.span)),
     }
 }
 
 fn axiom(e: Expr) -> Decl {
-    Decl {
-        kind: DeclKind::Axiom(AxiomDecl {
-            attrs: Vec::new(),
-            expr: e,
-        }),
-        span: Span::DUMMY,
-    }
+    Decl { kind: DeclKind::Axiom(AxiomDecl { attrs: Vec::new(), expr: e }), span: Span::DUMMY }
 }
 
 /// The lock-step program, with instrumentation `ins` (none for [`lockstep_program`]).
@@ -599,23 +528,17 @@ pub(crate) fn build(p: &Program, ts: usize, make_ins: &mut MakeInstrument) -> Re
     let p = barrier_calls_to_statements(p);
     let mut names = FreshNames(all_names(&p));
     let globals = global_var_types(&p);
-    let shared: HashMap<Name, SharedVar> = p
-        .decls
-        .iter()
-        .filter_map(|d| match &d.kind {
-            DeclKind::Var(v) => Some(v.vars.iter().map(|x| {
-                (
-                    x.name.name.clone(),
-                    SharedVar {
-                        ty: x.ty.clone(),
-                        space: mem_space(&v.attrs),
-                    },
-                )
-            })),
-            _ => None,
-        })
-        .flatten()
-        .collect();
+    let shared: HashMap<Name, SharedVar> =
+        p.decls
+            .iter()
+            .filter_map(|d| match &d.kind {
+                DeclKind::Var(v) => Some(v.vars.iter().map(|x| {
+                    (x.name.name.clone(), SharedVar { ty: x.ty.clone(), space: mem_space(&v.attrs) })
+                })),
+                _ => None,
+            })
+            .flatten()
+            .collect();
     let mut diags = Vec::new();
     let mut new_decls: Vec<Decl> = Vec::new();
     let mut new_globals: Vec<(String, Decl)> = Vec::new();
@@ -683,11 +606,9 @@ pub(crate) fn build(p: &Program, ts: usize, make_ins: &mut MakeInstrument) -> Re
     for d in &mut out.decls {
         let (attrs, name, body) = match &d.kind {
             DeclKind::Implementation(i) => (i.attrs.clone(), i.name.clone(), Some(ivl::lower::lower_body(i))),
-            DeclKind::Procedure(pr) if pr.body.is_some() => (
-                pr.attrs.clone(),
-                pr.name.clone(),
-                Some(ivl::lower::lower_procedure_body(pr)),
-            ),
+            DeclKind::Procedure(pr) if pr.body.is_some() => {
+                (pr.attrs.clone(), pr.name.clone(), Some(ivl::lower::lower_procedure_body(pr)))
+            }
             _ => continue,
         };
         if !is_selected(&p, &attrs, &name.name, gpu) {
@@ -696,15 +617,7 @@ pub(crate) fn build(p: &Program, ts: usize, make_ins: &mut MakeInstrument) -> Re
         let result = body.expect("a body").and_then(|b| {
             let pre = preprocess(&b)?;
             let pred = predicate_preprocessed(&pre, &globals, &mut names)?;
-            lockstep_impl(
-                &pred,
-                ts,
-                &shared,
-                &const_copies,
-                &mut names,
-                &mut new_globals,
-                make_ins,
-            )
+            lockstep_impl(&pred, ts, &shared, &const_copies, &mut names, &mut new_globals, make_ins, &HashSet::new())
         });
         match result {
             Ok((imp, outs)) => {
@@ -750,15 +663,16 @@ pub(crate) fn build(p: &Program, ts: usize, make_ins: &mut MakeInstrument) -> Re
     }
     out.decls.extend(new_decls);
     out.decls.extend(new_globals.into_iter().map(|(_, d)| d));
-    Ok(Built {
-        program: out,
-        kernels,
-    })
+    Ok(Built { program: out, kernels })
 }
 
 /// Table 3b: the lock-step form of a predicated implementation. Returns the implementation and
 /// its out-parameters (each original one replaced by its `TS` copies, in order).
-fn lockstep_impl(
+///
+/// Locals and outs named in `single` keep one copy (the uniform values of the two-thread
+/// reduction; empty for the plain construction): their assignments take thread 1's value.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn lockstep_impl(
     pred: &PredicatedImpl,
     ts: usize,
     shared: &HashMap<Name, SharedVar>,
@@ -766,32 +680,35 @@ fn lockstep_impl(
     names: &mut FreshNames,
     new_globals: &mut Vec<(String, Decl)>,
     make_ins: &mut MakeInstrument,
+    single: &HashSet<Name>,
 ) -> Result<(BlockImpl, Vec<TypedIdent>), Vec<Diagnostic>> {
     let imp = &pred.imp;
     let mut copies = const_copies.clone();
     let mut locals = Vec::new();
     let mut outs = Vec::new();
-    for (v, is_out) in imp
-        .locals
-        .iter()
-        .map(|v| (v, false))
-        .chain(imp.outs.iter().map(|v| (v, true)))
-    {
-        let c: Vec<Name> = (1..=ts)
-            .map(|t| names.fresh(&format!("{}${t}", v.name.name)))
-            .collect();
-        for n in &c {
+    // The thread of every entry of `locals` / `outs` (single copies: thread 1).
+    let (mut local_threads, mut out_threads) = (Vec::new(), Vec::new());
+    for (v, is_out) in imp.locals.iter().map(|v| (v, false)).chain(imp.outs.iter().map(|v| (v, true))) {
+        let (list, threads) = if is_out { (&mut outs, &mut out_threads) } else { (&mut locals, &mut local_threads) };
+        if single.contains(&v.name.name) {
+            list.push(v.clone());
+            threads.push(0);
+            continue;
+        }
+        let c: Vec<Name> = (1..=ts).map(|t| names.fresh(&format!("{}${t}", v.name.name))).collect();
+        for (t, n) in c.iter().enumerate() {
             let mut tv = v.clone();
             tv.name.name = n.clone();
-            (if is_out { &mut outs } else { &mut locals }).push(tv);
+            list.push(tv);
+            threads.push(t);
         }
         copies.insert(v.name.name.clone(), c);
     }
     let th = Threads::new(ts, copies);
     // Where-clauses of the copies talk about the copies.
-    for (i, v) in locals.iter_mut().chain(outs.iter_mut()).enumerate() {
+    for (v, &t) in locals.iter_mut().zip(&local_threads).chain(outs.iter_mut().zip(&out_threads)) {
         if let Some(w) = &v.where_clause {
-            v.where_clause = Some(th.phi(w, i % ts));
+            v.where_clause = Some(th.phi(w, t));
         }
     }
     let mut kc = KernelCtx {
@@ -818,37 +735,26 @@ fn lockstep_impl(
         }
         let back = pred.back_of(&b.label.name).is_some();
         for s in &b.stmts {
-            if let Err(d) = kc.statement(s, back, ins, &mut stmts) {
+            let result = match ins.rewrite(&mut kc, s, &mut stmts) {
+                Ok(Some(s)) => kc.statement(&s, back, ins, &mut stmts),
+                Ok(None) => Ok(()),
+                Err(d) => Err(d),
+            };
+            if let Err(d) = result {
                 diags.push(d);
             }
         }
-        blocks.push(Block {
-            label: b.label.clone(),
-            stmts,
-            term: b.term.clone(),
-            span: b.span,
-        });
+        blocks.push(Block { label: b.label.clone(), stmts, term: b.term.clone(), span: b.span });
     }
     if !diags.is_empty() {
         return Err(diags);
     }
     locals.extend(kc.new_locals);
-    Ok((
-        BlockImpl {
-            locals,
-            outs: outs.clone(),
-            blocks,
-            ..imp.clone()
-        },
-        outs,
-    ))
+    Ok((BlockImpl { locals, outs: outs.clone(), blocks, ..imp.clone() }, outs))
 }
 
 /// `kivl transform --emit lockstep --threads N`: every kernel (every body of a program without
 /// kernels) as the lock-step program of seed 000 Table 3 for `ts` threads.
 pub fn lockstep_program(p: &Program, ts: usize) -> Result<Program, Vec<Diagnostic>> {
-    Ok(build(p, ts, &mut |_, _| {
-        Ok((Box::new(Plain) as Box<dyn Instrument>, Vec::new()))
-    })?
-    .program)
+    Ok(build(p, ts, &mut |_, _| Ok((Box::new(Plain) as Box<dyn Instrument>, Vec::new())))?.program)
 }

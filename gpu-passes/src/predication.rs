@@ -87,6 +87,26 @@ impl PredicatedImpl {
     pub fn exit_of(&self, label: &str) -> Option<&LoopLayout> {
         self.loops.iter().find(|l| l.exit == label)
     }
+    /// Where a thread can be (the `v_active` values) whenever the lock-step program is at the
+    /// header of loop `lp`: at the header, at the header of an enclosing loop (a `continue`
+    /// taken earlier), or at a block after the loop that a block up to the loop's end jumps to
+    /// (an exit taken earlier, or the loop skipped). Every other block before the header has
+    /// run and been left: `v_active` only grows, except along back edges. Sorted.
+    pub fn header_positions(&self, lp: &LoopLayout) -> Vec<u64> {
+        let enclosing = |h: u64| {
+            self.loops.iter().any(|o| o.header_id == h && o.header_id < lp.header_id && o.last_id >= lp.last_id)
+        };
+        let mut ids: Vec<u64> = self
+            .edges
+            .iter()
+            .filter(|&&(s, t)| s <= lp.last_id && (t > lp.last_id || enclosing(t)))
+            .map(|&(_, t)| t)
+            .collect();
+        ids.push(lp.header_id);
+        ids.sort_unstable();
+        ids.dedup();
+        ids
+    }
 }
 
 pub(crate) fn int_lit(v: u64, span: Span) -> Expr {
@@ -98,30 +118,15 @@ pub(crate) fn stmt(kind: StmtKind, span: Span) -> Stmt {
 }
 
 pub(crate) fn simple_lhs(name: &Name, span: Span) -> Lhs {
-    Lhs {
-        var: Ident::new(name.clone(), span),
-        indices: Vec::new(),
-        span,
-    }
+    Lhs { var: Ident::new(name.clone(), span), indices: Vec::new(), span }
 }
 
 pub(crate) fn assign1(name: &Name, rhs: Expr, span: Span) -> Stmt {
-    stmt(
-        StmtKind::Assign {
-            lhss: vec![simple_lhs(name, span)],
-            rhss: vec![rhs],
-        },
-        span,
-    )
+    stmt(StmtKind::Assign { lhss: vec![simple_lhs(name, span)], rhss: vec![rhs] }, span)
 }
 
 pub(crate) fn typed(name: &Name, ty: Type) -> TypedIdent {
-    TypedIdent {
-        name: Ident::new(name.clone(), Span::DUMMY),
-        ty,
-        where_clause: None,
-        attrs: Vec::new(),
-    }
+    TypedIdent { name: Ident::new(name.clone(), Span::DUMMY), ty, where_clause: None, attrs: Vec::new() }
 }
 
 /// Boogie's meaning of `m[i1][i2] := e`: the whole-map value `m[i1 := m[i1][i2 := e]]`.
@@ -133,10 +138,7 @@ pub fn map_update(lhs: &Lhs, rhs: Expr) -> Expr {
                 let span = base.span;
                 let inner = Expr::new(ExprKind::Select(Box::new(base.clone()), first.clone()), span);
                 let value = go(inner, rest, rhs);
-                Expr::new(
-                    ExprKind::Store(Box::new(base), first.clone(), Box::new(value)),
-                    span,
-                )
+                Expr::new(ExprKind::Store(Box::new(base), first.clone(), Box::new(value)), span)
             }
         }
     }
@@ -161,11 +163,8 @@ pub(crate) struct FreshNames(pub(crate) HashSet<Name>);
 
 impl FreshNames {
     pub(crate) fn fresh(&mut self, base: &str) -> Name {
-        let name = if self.0.contains(base) {
-            ivl::visit::fresh_name(base, &self.0)
-        } else {
-            Name::from(base)
-        };
+        let name =
+            if self.0.contains(base) { ivl::visit::fresh_name(base, &self.0) } else { Name::from(base) };
         self.0.insert(name.clone());
         name
     }
@@ -199,10 +198,8 @@ impl Predicator<'_> {
             return Some(h.clone());
         }
         let Some(ty) = self.types.get(&x.name).cloned() else {
-            self.diags.push(Diagnostic::type_error(
-                format!("`havoc` of unknown variable `{}`", x.name),
-                x.span,
-            ));
+            self.diags
+                .push(Diagnostic::type_error(format!("`havoc` of unknown variable `{}`", x.name), x.span));
             return None;
         };
         let h = self.names.fresh(&format!("{}_havoc", x.name));
@@ -223,13 +220,7 @@ impl Predicator<'_> {
                     .zip(rhss)
                     .map(|(l, r)| keep(&l.var.name, map_update(l, r.clone()), self.active_is(id, sp)))
                     .collect();
-                out.push(stmt(
-                    StmtKind::Assign {
-                        lhss: new_lhss,
-                        rhss: new_rhss,
-                    },
-                    sp,
-                ));
+                out.push(stmt(StmtKind::Assign { lhss: new_lhss, rhss: new_rhss }, sp));
             }
             StmtKind::Havoc(xs) => {
                 let mut hs = Vec::new();
@@ -254,49 +245,26 @@ impl Predicator<'_> {
             }
             StmtKind::Assert { attrs, expr } => {
                 let e = Expr::implies(self.active_is(id, expr.span), expr.clone());
-                out.push(stmt(
-                    StmtKind::Assert {
-                        attrs: attrs.clone(),
-                        expr: e,
-                    },
-                    sp,
-                ));
+                out.push(stmt(StmtKind::Assert { attrs: attrs.clone(), expr: e }, sp));
             }
             StmtKind::Assume { attrs, expr } => {
                 let e = Expr::implies(self.active_is(id, expr.span), expr.clone());
-                out.push(stmt(
-                    StmtKind::Assume {
-                        attrs: attrs.clone(),
-                        expr: e,
-                    },
-                    sp,
-                ));
+                out.push(stmt(StmtKind::Assume { attrs: attrs.clone(), expr: e }, sp));
             }
             StmtKind::Barrier { attrs, invariants } => {
                 let mut attrs = attrs.clone();
                 attrs.insert(0, enabled_attr(self.active_is(id, sp), sp));
-                out.push(stmt(
-                    StmtKind::Barrier {
-                        attrs,
-                        invariants: invariants.clone(),
-                    },
-                    sp,
-                ));
+                out.push(stmt(StmtKind::Barrier { attrs, invariants: invariants.clone() }, sp));
             }
             StmtKind::Call { proc, .. } => self.diags.push(
                 Diagnostic::unsupported(
-                    format!(
-                        "predication of a call to `{}` in a kernel is not supported",
-                        proc.name
-                    ),
+                    format!("predication of a call to `{}` in a kernel is not supported", proc.name),
                     sp,
                 )
                 .with_label("this call")
                 .with_note("inline the procedure ({:inline 1}) before predication"),
             ),
-            _ => self
-                .diags
-                .push(Diagnostic::unsupported("this statement cannot be predicated", sp)),
+            _ => self.diags.push(Diagnostic::unsupported("this statement cannot be predicated", sp)),
         }
     }
 
@@ -328,11 +296,7 @@ impl Predicator<'_> {
         if bi == self.cfg.entry() {
             stmts.push(assign1(&self.active, int_lit(id, b.label.span), b.label.span));
         }
-        let body = if guard(b).is_some() {
-            &b.stmts[1..]
-        } else {
-            &b.stmts[..]
-        };
+        let body = if guard(b).is_some() { &b.stmts[1..] } else { &b.stmts[..] };
         for s in body {
             self.statement(s, id, &mut stmts);
         }
@@ -345,13 +309,7 @@ impl Predicator<'_> {
             .map(|&(t, _)| Expr::eq(next_var(), int_lit(t, sp)))
             .reduce(Expr::or)
             .expect("a target");
-        stmts.push(stmt(
-            StmtKind::Assume {
-                attrs: Vec::new(),
-                expr: choice,
-            },
-            sp,
-        ));
+        stmts.push(stmt(StmtKind::Assume { attrs: Vec::new(), expr: choice }, sp));
         // assume v_active == B ==> /\ (v_next == Bi ==> guard(Bi))
         let guards = targets
             .iter()
@@ -362,20 +320,10 @@ impl Predicator<'_> {
             .reduce(Expr::and);
         if let Some(g) = guards {
             let e = Expr::implies(self.active_is(id, sp), g);
-            stmts.push(stmt(
-                StmtKind::Assume {
-                    attrs: Vec::new(),
-                    expr: e,
-                },
-                sp,
-            ));
+            stmts.push(stmt(StmtKind::Assume { attrs: Vec::new(), expr: e }, sp));
         }
         // v_active := v_active == B ? v_next : v_active
-        let upd = Expr::ite(
-            self.active_is(id, sp),
-            next_var(),
-            Expr::var(self.active.clone(), sp),
-        );
+        let upd = Expr::ite(self.active_is(id, sp), next_var(), Expr::var(self.active.clone(), sp));
         stmts.push(assign1(&self.active, upd, sp));
 
         let after = match self.so.next(bi) {
@@ -383,12 +331,7 @@ impl Predicator<'_> {
             None => Terminator::Return,
         };
         let ending = self.so.loops_ending_at(&self.cfg, bi);
-        let mut out = vec![Block {
-            label: b.label.clone(),
-            stmts,
-            term: after.clone(),
-            span: sp,
-        }];
+        let mut out = vec![Block { label: b.label.clone(), stmts, term: after.clone(), span: sp }];
         for l in ending {
             let h = self.cfg.loops()[l].header;
             let header = src.blocks[h].label.clone();
@@ -398,32 +341,17 @@ impl Predicator<'_> {
                 Terminator::Goto(vec![Ident::new(back.clone(), sp), Ident::new(exit.clone(), sp)]);
             out.last_mut().expect("the block").term = term_of_prev;
             let is_h = self.active_is(self.ids[h], sp);
-            let not_h = Expr::binary(
-                BinOp::Neq,
-                Expr::var(self.active.clone(), sp),
-                int_lit(self.ids[h], sp),
-            );
+            let not_h =
+                Expr::binary(BinOp::Neq, Expr::var(self.active.clone(), sp), int_lit(self.ids[h], sp));
             out.push(Block {
                 label: Ident::new(back.clone(), sp),
-                stmts: vec![stmt(
-                    StmtKind::Assume {
-                        attrs: Vec::new(),
-                        expr: is_h,
-                    },
-                    sp,
-                )],
+                stmts: vec![stmt(StmtKind::Assume { attrs: Vec::new(), expr: is_h }, sp)],
                 term: goto(&header.name, sp),
                 span: sp,
             });
             out.push(Block {
                 label: Ident::new(exit.clone(), sp),
-                stmts: vec![stmt(
-                    StmtKind::Assume {
-                        attrs: Vec::new(),
-                        expr: not_h,
-                    },
-                    sp,
-                )],
+                stmts: vec![stmt(StmtKind::Assume { attrs: Vec::new(), expr: not_h }, sp)],
                 term: after.clone(),
                 span: sp,
             });
@@ -445,11 +373,7 @@ fn goto(target: &Name, span: Span) -> Terminator {
 
 /// The attribute that makes `barrier` the paper's `barrier e` (executed only when `e` holds).
 pub fn enabled_attr(e: Expr, span: Span) -> Attribute {
-    Attribute {
-        name: Ident::new("enabled", span),
-        args: vec![AttrArg::Expr(e)],
-        span,
-    }
+    Attribute { name: Ident::new("enabled", span), args: vec![AttrArg::Expr(e)], span }
 }
 
 /// The condition of a predicated barrier (`barrier {:enabled e}`), if it has one.
@@ -512,27 +436,14 @@ pub(crate) fn predicate_preprocessed(
         .so
         .order
         .iter()
-        .flat_map(|&b| {
-            pr.target_ids(&imp.blocks[b])
-                .into_iter()
-                .map(move |(t, _)| (b, t))
-        })
+        .flat_map(|&b| pr.target_ids(&imp.blocks[b]).into_iter().map(move |(t, _)| (b, t)))
         .map(|(b, t)| (pr.ids[b], t))
         .collect();
-    let block_ids = pr
-        .so
-        .order
-        .iter()
-        .map(|&b| (imp.blocks[b].label.name.clone(), pr.ids[b]))
-        .collect();
+    let block_ids = pr.so.order.iter().map(|&b| (imp.blocks[b].label.name.clone(), pr.ids[b])).collect();
     let mut locals = imp.locals.clone();
     locals.extend(pr.fresh_locals.iter().cloned());
     Ok(PredicatedImpl {
-        imp: BlockImpl {
-            locals,
-            blocks,
-            ..imp.clone()
-        },
+        imp: BlockImpl { locals, blocks, ..imp.clone() },
         active: pr.active,
         next: pr.next,
         block_ids,
@@ -566,8 +477,7 @@ pub(crate) fn global_var_types(p: &Program) -> HashMap<Name, Type> {
 /// Whether a program declares kernels; if so only they are transformed, else every body is.
 pub(crate) fn is_selected(p: &Program, attrs: &[Attribute], name: &str, gpu: bool) -> bool {
     !gpu || has_attr(attrs, "kernel")
-        || p.procedures()
-            .any(|pr| pr.name.name == name && has_attr(&pr.attrs, "kernel"))
+        || p.procedures().any(|pr| pr.name.name == name && has_attr(&pr.attrs, "kernel"))
 }
 
 /// Applies `f` to the block form of every selected body (the kernels of a GPU program, every

@@ -37,24 +37,15 @@ impl Labels {
 
     /// `base` if unused, else `base_1`, `base_2`, …; reserved from then on.
     pub(crate) fn fresh(&mut self, base: &str) -> Name {
-        let name = if self.0.contains(base) {
-            ivl::visit::fresh_name(base, &self.0)
-        } else {
-            Name::from(base)
-        };
+        let name =
+            if self.0.contains(base) { ivl::visit::fresh_name(base, &self.0) } else { Name::from(base) };
         self.0.insert(name.clone());
         name
     }
 }
 
 fn assume_true(span: Span) -> Stmt {
-    Stmt::new(
-        StmtKind::Assume {
-            attrs: Vec::new(),
-            expr: Expr::new(ExprKind::BoolLit(true), span),
-        },
-        span,
-    )
+    Stmt::new(StmtKind::Assume { attrs: Vec::new(), expr: Expr::new(ExprKind::BoolLit(true), span) }, span)
 }
 
 fn goto(target: &Name, span: Span) -> Terminator {
@@ -86,22 +77,12 @@ pub fn insert_guards(imp: &BlockImpl) -> BlockImpl {
             if matches!(stmts[i].kind, StmtKind::Assume { .. }) {
                 let next = Ident::new(labels.fresh(&format!("{}_assume", b.label.name)), stmts[i].span);
                 let term = goto(&next.name, stmts[i].span);
-                blocks.push(Block {
-                    label,
-                    stmts: stmts[start..i].to_vec(),
-                    term,
-                    span: stmts[i].span,
-                });
+                blocks.push(Block { label, stmts: stmts[start..i].to_vec(), term, span: stmts[i].span });
                 label = next;
                 start = i;
             }
         }
-        blocks.push(Block {
-            label,
-            stmts: stmts[start..].to_vec(),
-            term: b.term.clone(),
-            span: b.span,
-        });
+        blocks.push(Block { label, stmts: stmts[start..].to_vec(), term: b.term.clone(), span: b.span });
     }
     let entry_ok = blocks.first().is_some_and(|e| {
         guard(e).is_some_and(Expr::is_true) && !imp.successors().iter().any(|ss| ss.contains(&0))
@@ -112,18 +93,10 @@ pub fn insert_guards(imp: &BlockImpl) -> BlockImpl {
         let span = blocks[0].label.span;
         blocks.insert(
             0,
-            Block {
-                label: start,
-                stmts: vec![assume_true(span)],
-                term: goto(&old.name, span),
-                span,
-            },
+            Block { label: start, stmts: vec![assume_true(span)], term: goto(&old.name, span), span },
         );
     }
-    BlockImpl {
-        blocks,
-        ..imp.clone()
-    }
+    BlockImpl { blocks, ..imp.clone() }
 }
 
 fn is_plain_barrier(s: &Stmt) -> bool {
@@ -134,9 +107,8 @@ fn is_plain_barrier(s: &Stmt) -> bool {
 /// block returns and its last statement is a plain `barrier`; otherwise every `return` jumps to
 /// a new block `assume true; barrier; return;`.
 pub fn terminate_with_barrier(imp: &BlockImpl) -> BlockImpl {
-    let returning: Vec<usize> = (0..imp.blocks.len())
-        .filter(|&i| imp.blocks[i].term == Terminator::Return)
-        .collect();
+    let returning: Vec<usize> =
+        (0..imp.blocks.len()).filter(|&i| imp.blocks[i].term == Terminator::Return).collect();
     if let [only] = returning[..] {
         if imp.blocks[only].stmts.last().is_some_and(is_plain_barrier) {
             return imp.clone();
@@ -151,13 +123,7 @@ pub fn terminate_with_barrier(imp: &BlockImpl) -> BlockImpl {
     for &i in &returning {
         out.blocks[i].term = goto(&end, out.blocks[i].span);
     }
-    let barrier = Stmt::new(
-        StmtKind::Barrier {
-            attrs: Vec::new(),
-            invariants: Vec::new(),
-        },
-        span,
-    );
+    let barrier = Stmt::new(StmtKind::Barrier { attrs: Vec::new(), invariants: Vec::new() }, span);
     out.blocks.push(Block {
         label: Ident::new(end, span),
         stmts: vec![assume_true(span), barrier],
@@ -219,16 +185,8 @@ fn barrier_call_attrs(args: &[Expr], span: Span) -> Vec<Attribute> {
         _ => None,
     };
     match (literal(args.first()), literal(args.get(1))) {
-        (Some(true), Some(false)) => vec![Attribute {
-            name: Ident::new("local", span),
-            args: vec![],
-            span,
-        }],
-        (Some(false), Some(true)) => vec![Attribute {
-            name: Ident::new("global", span),
-            args: vec![],
-            span,
-        }],
+        (Some(true), Some(false)) => vec![Attribute { name: Ident::new("local", span), args: vec![], span }],
+        (Some(false), Some(true)) => vec![Attribute { name: Ident::new("global", span), args: vec![], span }],
         _ => Vec::new(),
     }
 }
@@ -250,10 +208,7 @@ pub fn barrier_calls_to_statements(p: &Program) -> Program {
             if let StmtKind::Call { proc, args, outs, .. } = &s.kind {
                 if self.0.contains_key(&proc.name) && outs.is_empty() {
                     let attrs = barrier_call_attrs(args, s.span);
-                    s.kind = StmtKind::Barrier {
-                        attrs,
-                        invariants: Vec::new(),
-                    };
+                    s.kind = StmtKind::Barrier { attrs, invariants: Vec::new() };
                     return;
                 }
             }
@@ -287,6 +242,12 @@ pub fn preprocess(imp: &BlockImpl) -> Result<BlockImpl, Vec<Diagnostic>> {
     Ok(imp)
 }
 
+/// [`preprocess`] as a program-to-program pass (after [`barrier_calls_to_statements`]): every
+/// kernel (every body of a program without kernels) in preprocessed block form.
+pub fn preprocess_program(p: &Program) -> Result<Program, Vec<Diagnostic>> {
+    crate::predication::map_bodies(&barrier_calls_to_statements(p), preprocess)
+}
+
 /// Checks the restrictions [`preprocess`] establishes (for debug assertions and tests).
 pub fn check_preprocessed(imp: &BlockImpl) -> Result<(), String> {
     let cfg = Cfg::new(imp);
@@ -294,19 +255,10 @@ pub fn check_preprocessed(imp: &BlockImpl) -> Result<(), String> {
         if guard(b).is_none() {
             return Err(format!("block {} has no guard", b.label.name));
         }
-        if b.stmts[1..]
-            .iter()
-            .any(|s| matches!(s.kind, StmtKind::Assume { .. }))
-        {
+        if b.stmts[1..].iter().any(|s| matches!(s.kind, StmtKind::Assume { .. })) {
             return Err(format!("block {} has an assume after its guard", b.label.name));
         }
-        if cfg
-            .successors(i)
-            .iter()
-            .filter(|&&s| cfg.is_loop_header(s))
-            .count()
-            > 1
-        {
+        if cfg.successors(i).iter().filter(|&&s| cfg.is_loop_header(s)).count() > 1 {
             return Err(format!("block {} jumps to two loop headers", b.label.name));
         }
     }
@@ -315,17 +267,105 @@ pub fn check_preprocessed(imp: &BlockImpl) -> Result<(), String> {
             return Err("the entry block must start with `assume true` and have no predecessors".into());
         }
     }
-    let returning: Vec<&Block> = imp
-        .blocks
-        .iter()
-        .filter(|b| b.term == Terminator::Return)
-        .collect();
-    if returning.len() > 1
-        || returning
-            .iter()
-            .any(|b| !b.stmts.last().is_some_and(is_plain_barrier))
-    {
+    let returning: Vec<&Block> = imp.blocks.iter().filter(|b| b.term == Terminator::Return).collect();
+    if returning.len() > 1 || returning.iter().any(|b| !b.stmts.last().is_some_and(is_plain_barrier)) {
         return Err("termination must be preceded by one common barrier".into());
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn body(src: &str) -> BlockImpl {
+        let (p, d) = ivl::parser::parse_program(src);
+        assert!(d.is_empty(), "{d:?}");
+        let imp = ivl::lower::lower_body(p.implementations().next().unwrap()).unwrap();
+        imp
+    }
+
+    fn shape(imp: &BlockImpl) -> Vec<String> {
+        imp.blocks
+            .iter()
+            .map(|b| {
+                let stmts: Vec<String> =
+                    b.stmts.iter().map(|s| ivl::printer::print_stmt(s).trim().to_string()).collect();
+                let term = match &b.term {
+                    Terminator::Return => "return".to_string(),
+                    Terminator::Goto(ts) => {
+                        format!("goto {}", ts.iter().map(|t| t.as_str()).collect::<Vec<_>>().join(","))
+                    }
+                };
+                let mut parts = vec![format!("{}:", b.label.name)];
+                parts.extend(stmts);
+                parts.push(term);
+                parts.join(" ")
+            })
+            .collect()
+    }
+
+    #[test]
+    fn guards_are_inserted_and_assumes_split() {
+        let imp = body("procedure P(); implementation P() { var x: int; L: x := 1; assume x > 0; x := 2; goto L2; L2: return; }");
+        let g = insert_guards(&imp);
+        assert_eq!(
+            shape(&g),
+            [
+                "L: assume true; x := 1; goto L_assume",
+                "L_assume: assume x > 0; x := 2; goto L2",
+                "L2: assume true; return",
+            ]
+        );
+        assert_eq!(insert_guards(&g), g, "idempotent");
+    }
+
+    #[test]
+    fn entry_that_is_a_loop_head_gets_a_new_start() {
+        let imp = body("procedure P(); implementation P() { L: goto L, M; M: return; }");
+        let g = insert_guards(&imp);
+        assert_eq!(g.blocks[0].label.name, "Start");
+        assert_eq!(shape(&g)[0], "Start: assume true; goto L");
+    }
+
+    #[test]
+    fn one_barrier_before_termination() {
+        let imp = body(
+            "procedure {:kernel} P(); implementation P() { var x: int; if (x > 0) { return; } x := 1; }",
+        );
+        let t = terminate_with_barrier(&imp);
+        let returning: Vec<&Block> = t.blocks.iter().filter(|b| b.term == Terminator::Return).collect();
+        assert_eq!(returning.len(), 1);
+        assert_eq!(shape(&t).last().unwrap(), "End: assume true; barrier; return");
+        assert_eq!(terminate_with_barrier(&t), t, "idempotent");
+    }
+
+    #[test]
+    fn second_loop_header_is_reached_through_a_new_block() {
+        let imp = body("procedure P(); implementation P() { A: goto H1, H2; H1: goto H1, X; H2: goto H2, X; X: return; }");
+        let s = split_loop_head_edges(&imp).unwrap();
+        let sh = shape(&s);
+        assert_eq!(sh[0], "A: goto H1,A_to_H2");
+        assert!(sh.contains(&"A_to_H2: assume true; goto H2".to_string()));
+        assert_eq!(check_preprocessed(&preprocess(&imp).unwrap()), Ok(()));
+    }
+
+    #[test]
+    fn irreducible_input_is_reported() {
+        let imp =
+            body("procedure P(); implementation P() { var b: bool; A: goto B, C; B: goto C; C: goto B; }");
+        let d = preprocess(&imp).unwrap_err();
+        assert_eq!(d[0].kind, ivl::diag::ErrorKind::Unsupported);
+    }
+
+    #[test]
+    fn barrier_procedure_calls_become_barriers() {
+        let src = "procedure {:barrier} $bugle_barrier(a: bv1, b: bv1);\nprocedure {:kernel} K();\nimplementation K() { call $bugle_barrier(1bv1, 0bv1); call $bugle_barrier(1bv1, 1bv1); }";
+        let (p, d) = ivl::parser::parse_program(src);
+        assert!(d.is_empty(), "{d:?}");
+        let out = barrier_calls_to_statements(&p);
+        let text = ivl::printer::print_program(&out);
+        let calls = text.matches("call ").count();
+        assert!(text.contains("barrier {:local};") && text.contains("barrier;\n") && calls == 0, "{text}");
+    }
 }

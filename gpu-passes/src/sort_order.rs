@@ -41,18 +41,9 @@ impl SortOrder {
         let last = cfg
             .loops()
             .iter()
-            .map(|lp| {
-                *lp.body
-                    .iter()
-                    .max_by_key(|&&b| position[b])
-                    .expect("a loop has a header")
-            })
+            .map(|lp| *lp.body.iter().max_by_key(|&&b| position[b]).expect("a loop has a header"))
             .collect();
-        let so = SortOrder {
-            order,
-            position,
-            last,
-        };
+        let so = SortOrder { order, position, last };
         debug_assert_eq!(check_sort_order(cfg, &so.order), Ok(()));
         Ok(so)
     }
@@ -103,15 +94,9 @@ pub fn check_sort_order(cfg: &Cfg, order: &[usize]) -> Result<(), String> {
     }
     for lp in cfg.loops() {
         let ps: Vec<usize> = lp.body.iter().filter_map(|&b| position[b]).collect();
-        let (lo, hi) = (
-            ps.iter().min().copied().unwrap_or(0),
-            ps.iter().max().copied().unwrap_or(0),
-        );
+        let (lo, hi) = (ps.iter().min().copied().unwrap_or(0), ps.iter().max().copied().unwrap_or(0));
         if hi + 1 - lo != ps.len() {
-            return Err(format!(
-                "condition 2: the loop headed by block {} is not contiguous",
-                lp.header
-            ));
+            return Err(format!("condition 2: the loop headed by block {} is not contiguous", lp.header));
         }
         if position[lp.header] != Some(lo) {
             return Err(format!("the header {} is not first in its loop", lp.header));
@@ -150,11 +135,7 @@ mod tests {
         let so = SortOrder::of(&c).unwrap();
         assert_eq!(check_sort_order(&c, &so.order), Ok(()));
         assert_eq!(so.order[..2], [0, 1]);
-        assert_eq!(
-            so.order[8..],
-            [8, 9],
-            "Wlast is last in the loop, Wend last overall"
-        );
+        assert_eq!(so.order[8..], [8, 9], "Wlast is last in the loop, Wend last overall");
         assert_eq!(so.loops_ending_at(&c, 8), vec![0]);
         assert_eq!(so.next(8), Some(9));
         assert_eq!(so.next(9), None);
@@ -169,11 +150,7 @@ mod tests {
         assert!(check_sort_order(&c, &[0, 1, 4, 2, 3, 5, 6, 7, 8, 9]).is_err());
         // Missing block.
         assert!(check_sort_order(&c, &[0, 1, 2, 3, 4, 5, 6, 7, 8]).is_err());
-        assert_eq!(
-            check_sort_order(&c, &[0, 1, 3, 2, 4, 6, 5, 7, 8, 9]),
-            Ok(()),
-            "the paper's allowed swap"
-        );
+        assert_eq!(check_sort_order(&c, &[0, 1, 3, 2, 4, 6, 5, 7, 8, 9]), Ok(()), "the paper's allowed swap");
     }
 
     #[test]

@@ -13,10 +13,10 @@ fn corpus_no_panics() {
         let p = ivl::modifies::infer_modifies(&ivl::prelude::with_prelude(p));
         let r = std::panic::catch_unwind(|| {
             let i = match Interpreter::new(&p) { Ok(i) => i, Err(d) => return format!("compile: {}", d[0].message) };
-            let c = RunConfig { local_size: Some(vec![16,2]), num_groups: Some(vec![2,2]), max_steps: 300_000, ..Default::default() };
+            let c = RunConfig { max_steps: 300_000, ..Default::default() };
             let s = il::run_many(&i, &c, 2);
             if let Some((_, e)) = s.error { return format!("error {}", e.kind.as_str()) }
-            if let Some(d) = s.invalid { return format!("invalid {}", d[0].message.chars().take(60).collect::<String>()) }
+            if let Some(d) = s.invalid { return format!("invalid {} @{}", d[0].message.chars().take(60).collect::<String>(), text[d[0].primary.span.start as usize..d[0].primary.span.end as usize].chars().take(60).collect::<String>()) }
             if let Some(w) = s.internal { println!("INTERNAL {f}: {w}"); return "internal".into() }
             format!("ok c{} i{} l{}", s.completed, s.infeasible, s.limited)
         });

@@ -7,9 +7,7 @@ use ivl::ast::*;
 use std::path::PathBuf;
 
 fn golden(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/golden")
-        .join(name)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden").join(name)
 }
 
 fn parse_file(path: &PathBuf) -> Program {
@@ -25,11 +23,7 @@ fn check_golden(name: &str, text: &str) {
         std::fs::write(&path, text).unwrap();
     }
     let expected = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        expected == text,
-        "{} differs from the output:\n{text}",
-        path.display()
-    );
+    assert!(expected == text, "{} differs from the output:\n{text}", path.display());
 }
 
 fn lockstep(ts: usize) -> Program {
@@ -38,10 +32,7 @@ fn lockstep(ts: usize) -> Program {
 
 fn block_text(p: &Program, label: &str) -> Vec<String> {
     let stmts = &p.implementations().next().unwrap().body.stmts;
-    let start = stmts
-        .iter()
-        .position(|s| matches!(&s.kind, StmtKind::Label(l) if l.name == label))
-        .unwrap();
+    let start = stmts.iter().position(|s| matches!(&s.kind, StmtKind::Label(l) if l.name == label)).unwrap();
     stmts[start + 1..]
         .iter()
         .take_while(|s| !matches!(s.kind, StmtKind::Label(_)))
@@ -82,14 +73,8 @@ fn fig3_lockstep_blocks_are_figure_7() {
             "goto W_back, W_exit;",
         ]
     );
-    assert_eq!(
-        block_text(&p, "W_back"),
-        ["assume v_active$1 == 2 || v_active$2 == 2;", "goto W;"]
-    );
-    assert_eq!(
-        block_text(&p, "W_exit"),
-        ["assume v_active$1 != 2 && v_active$2 != 2;", "goto Wend;"]
-    );
+    assert_eq!(block_text(&p, "W_back"), ["assume v_active$1 == 2 || v_active$2 == 2;", "goto W;"]);
+    assert_eq!(block_text(&p, "W_exit"), ["assume v_active$1 != 2 && v_active$2 != 2;", "goto Wend;"]);
 }
 
 /// The ψ-assignment of the shared write in I2 and the per-thread copies of `tid`.

@@ -97,7 +97,7 @@ fn prepare(text: &str) -> ivl::ast::Program {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 150, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
 
     #[test]
     fn interleaving_errors_are_never_verified_in_lockstep(seed in any::<u64>(), ts in 2u64..4) {
@@ -116,12 +116,19 @@ proptest! {
     }
 }
 
-/// Both outcomes occur among the generated kernels, so the property is not vacuous.
+/// Both outcomes occur among the generated kernels, and the interpreter finds errors in many,
+/// so the property is not vacuous.
 #[test]
 fn generated_kernels_have_both_verdicts() {
-    let (mut verified, mut failing) = (0, 0);
+    let (mut verified, mut failing, mut found) = (0, 0, 0);
     for seed in 0..40 {
         let program = prepare(&kernel(seed));
+        let interp = Interpreter::new(&program).unwrap();
+        let cfg =
+            RunConfig { local_size: Some(vec![2]), num_groups: Some(vec![1]), seed, ..RunConfig::default() };
+        if run_many(&interp, &cfg, 40).error.is_some() {
+            found += 1;
+        }
         let r = verify_lockstep(&program, 2, &VerifyOptions { jobs: 1, ..VerifyOptions::default() });
         if r.impls.iter().all(|i| matches!(i.outcome, Outcome::Verified)) {
             verified += 1;
@@ -129,5 +136,8 @@ fn generated_kernels_have_both_verdicts() {
             failing += 1;
         }
     }
-    assert!(verified >= 5 && failing >= 5, "verified {verified}, failing {failing}");
+    assert!(
+        verified >= 5 && failing >= 5 && found >= 5,
+        "verified {verified}, failing {failing}, interleaving errors {found}"
+    );
 }

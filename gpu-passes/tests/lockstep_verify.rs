@@ -15,11 +15,7 @@ fn parse(src: &str) -> Program {
 }
 
 fn opts() -> VerifyOptions {
-    VerifyOptions {
-        jobs: 1,
-        timeout_secs: Some(120),
-        ..VerifyOptions::default()
-    }
+    VerifyOptions { jobs: 1, timeout_secs: Some(120), ..VerifyOptions::default() }
 }
 
 /// Every error as (kind, message, primary line, related lines).
@@ -33,12 +29,7 @@ fn errors(src: &str, r: &ProgramResult) -> Vec<(ErrorKind, String, usize, Vec<us
             Outcome::Errors(ds) => {
                 for d in ds {
                     let related = d.related.iter().map(|l| file.line_col(l.span.start).0).collect();
-                    out.push((
-                        d.kind,
-                        d.message.clone(),
-                        file.line_col(d.primary.span.start).0,
-                        related,
-                    ));
+                    out.push((d.kind, d.message.clone(), file.line_col(d.primary.span.start).0, related));
                 }
             }
             Outcome::Inconclusive(m) => panic!("inconclusive: {m}"),
@@ -72,29 +63,17 @@ fn fig1a_scan_is_verified() {
     );
     // A loop invariant of the user's (a leading assert of the header, as `while` lowers) carries over.
     let src = fig3()
-        .replace(
-            "    offset := 1;\n    goto W, Wend;",
-            "    offset := 1;\n    goto W;",
-        )
+        .replace("    offset := 1;\n    goto W, Wend;", "    offset := 1;\n    goto W;")
         .replace(
             "  W:\n    assume offset < TS;\n",
             "  W:\n    assert offset >= 1;\n    goto Wbody, Wend;\n  Wbody:\n    assume offset < TS;\n",
         )
-        .replace(
-            "    offset := 2 * offset;\n    goto W, Wend;",
-            "    offset := 2 * offset;\n    goto W;",
-        )
-        .replace(
-            "    assume offset >= TS;\n",
-            "    assume offset >= TS;\n    assert offset >= 1;\n",
-        );
+        .replace("    offset := 2 * offset;\n    goto W, Wend;", "    offset := 2 * offset;\n    goto W;")
+        .replace("    assume offset >= TS;\n", "    assume offset >= TS;\n    assert offset >= 1;\n");
     assert_eq!(verify(&src, 4), vec![]);
     let bad = src.replace("  W:\n    assert offset >= 1;", "  W:\n    assert offset >= 2;");
     assert_ne!(bad, src);
-    assert_eq!(
-        verify(&bad, 4).iter().map(|e| e.0).collect::<Vec<_>>(),
-        vec![ErrorKind::InvariantEntry]
-    );
+    assert_eq!(verify(&bad, 4).iter().map(|e| e.0).collect::<Vec<_>>(), vec![ErrorKind::InvariantEntry]);
 }
 
 #[test]
@@ -106,11 +85,7 @@ fn fig1a_without_first_barrier_races() {
     for (kind, msg, line, related) in &errs {
         assert_eq!(*kind, ErrorKind::Race);
         assert_eq!(msg, "possible read-write race on `sum`", "{errs:?}");
-        assert_eq!(
-            (*line, related.as_slice()),
-            (31, &[22][..]),
-            "the write in I2, the read in I1"
-        );
+        assert_eq!((*line, related.as_slice()), (31, &[22][..]), "the write in I2, the read in I1");
     }
 }
 
@@ -147,12 +122,7 @@ fn write_read_race_between_statements() {
     let src = kernel("  A[tid] := 1;\n  x := A[tid + 1];\n");
     assert_eq!(
         verify(&src, 2),
-        vec![(
-            ErrorKind::Race,
-            "possible write-read race on `A`".into(),
-            12,
-            vec![11]
-        )]
+        vec![(ErrorKind::Race, "possible write-read race on `A`".into(), 12, vec![11])]
     );
     // A barrier in between separates them.
     let src = kernel("  A[tid] := 1;\n  barrier;\n  x := A[tid + 1];\n");
@@ -165,23 +135,14 @@ fn write_write_races_and_benign_writes() {
     let errs = verify(&src, 2);
     assert!(
         !errs.is_empty()
-            && errs
-                .iter()
-                .all(|e| e.0 == ErrorKind::Race && e.1.contains("write-write") && e.2 == 11),
+            && errs.iter().all(|e| e.0 == ErrorKind::Race && e.1.contains("write-write") && e.2 == 11),
         "{errs:?}"
     );
     // Same value: benign by default, a race without benign tolerance.
     for body in ["  A[0] := 7;\n", "  x := 1;\n  s := 1;\n"] {
         let src = kernel(body);
         assert_eq!(verify(&src, 3), vec![]);
-        let strict = verify_lockstep_with(
-            &parse(&src),
-            3,
-            &opts(),
-            RaceChecks {
-                benign_tolerance: false,
-            },
-        );
+        let strict = verify_lockstep_with(&parse(&src), 3, &opts(), RaceChecks { benign_tolerance: false });
         let errs = errors(&src, &strict);
         assert_eq!(errs.len(), 1, "{errs:?}");
         assert_eq!(
@@ -199,11 +160,7 @@ fn write_write_races_and_benign_writes() {
     // A thread that wrote two different values is not benign with one that wrote the same.
     let src = kernel("  if (tid == 0) { A[0] := 1; A[0] := 2; }\n  if (tid == 1) { A[0] := 2; }\n");
     let errs = verify(&src, 2);
-    assert!(
-        errs.iter()
-            .any(|e| e.0 == ErrorKind::Race && e.1.contains("write-write")),
-        "{errs:?}"
-    );
+    assert!(errs.iter().any(|e| e.0 == ErrorKind::Race && e.1.contains("write-write")), "{errs:?}");
 }
 
 #[test]
@@ -217,10 +174,7 @@ fn barrier_fences_only_its_memory() {
     // A is group-shared: a global-only barrier does not separate its accesses.
     let src = kernel("  A[tid] := 1;\n  barrier {:global};\n  x := A[1 - tid];\n");
     let errs = verify(&src, 2);
-    assert!(
-        errs.iter().any(|e| e.1 == "possible write-read race on `A`"),
-        "{errs:?}"
-    );
+    assert!(errs.iter().any(|e| e.1 == "possible write-read race on `A`"), "{errs:?}");
     let src = kernel("  A[tid] := 1;\n  barrier {:local};\n  x := A[1 - tid];\n");
     assert_eq!(verify(&src, 2), vec![]);
     let src = kernel("  G[tid] := 1;\n  barrier {:local};\n  x := G[1 - tid];\n");
@@ -234,11 +188,7 @@ fn reads_in_untaken_guards_are_not_accesses() {
     assert_eq!(verify(&src, 2), vec![]);
     let src = kernel("  if (tid == 1) { A[0] := 5; }\n  if (A[0] == 5) { x := 1; }\n");
     let errs = verify(&src, 2);
-    assert!(
-        errs.iter()
-            .any(|e| e.1 == "possible write-read race on `A`" && e.2 == 12),
-        "{errs:?}"
-    );
+    assert!(errs.iter().any(|e| e.1 == "possible write-read race on `A`" && e.2 == 12), "{errs:?}");
 }
 
 #[test]

@@ -8,9 +8,7 @@ use ivl::ast::*;
 use std::path::PathBuf;
 
 fn golden(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/golden")
-        .join(name)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden").join(name)
 }
 
 fn parse(path: &PathBuf) -> Program {
@@ -27,11 +25,7 @@ pub fn check_golden(name: &str, text: &str) {
         std::fs::write(&path, text).unwrap();
     }
     let expected = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        expected == text,
-        "{} differs from the output:\n{text}",
-        path.display()
-    );
+    assert!(expected == text, "{} differs from the output:\n{text}", path.display());
 }
 
 fn predicated() -> Program {
@@ -45,10 +39,7 @@ fn body_of(p: &Program) -> &Body {
 /// The printed statements of block `label` (up to the next label), one per line.
 fn block_text(p: &Program, label: &str) -> Vec<String> {
     let stmts = &body_of(p).stmts;
-    let start = stmts
-        .iter()
-        .position(|s| matches!(&s.kind, StmtKind::Label(l) if l.name == label))
-        .unwrap();
+    let start = stmts.iter().position(|s| matches!(&s.kind, StmtKind::Label(l) if l.name == label)).unwrap();
     stmts[start + 1..]
         .iter()
         .take_while(|s| !matches!(s.kind, StmtKind::Label(_)))
@@ -113,14 +104,8 @@ fn fig3_predicated_blocks_are_figure_5() {
 #[test]
 fn fig3_predicated_statements_follow_table_1() {
     let p = predicated();
-    assert_eq!(
-        block_text(&p, "I1")[0],
-        "temp := if v_active == 4 then sum[tid - offset] else temp;"
-    );
-    assert_eq!(
-        block_text(&p, "I2")[0],
-        "sum := if v_active == 7 then sum[tid := sum[tid] + temp] else sum;"
-    );
+    assert_eq!(block_text(&p, "I1")[0], "temp := if v_active == 4 then sum[tid - offset] else temp;");
+    assert_eq!(block_text(&p, "I2")[0], "sum := if v_active == 7 then sum[tid := sum[tid] + temp] else sum;");
     assert!(block_text(&p, "W").contains(
         &"assume v_active == 2 ==> (v_next == 4 ==> tid >= offset) && (v_next == 3 ==> tid < offset);"
             .to_string()

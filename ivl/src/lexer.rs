@@ -227,7 +227,9 @@ static CLASS: [u8; 256] = {
     let mut c = 0;
     while c < 256 {
         let b = c as u8;
-        if b.is_ascii_alphabetic() || matches!(b, b'\'' | b'~' | b'#' | b'$' | b'^' | b'_' | b'.' | b'?' | b'`') {
+        if b.is_ascii_alphabetic()
+            || matches!(b, b'\'' | b'~' | b'#' | b'$' | b'^' | b'_' | b'.' | b'?' | b'`')
+        {
             t[c] = IDENT_START | IDENT_CONT;
         } else if b.is_ascii_digit() {
             t[c] = IDENT_CONT;
@@ -348,7 +350,10 @@ fn digits_end(b: &[u8], mut i: usize) -> usize {
 fn scan_number(b: &[u8], start: usize) -> (usize, NumKind) {
     let i = digits_end(b, start);
     // Bit-vector literal: digits `bv` digits.
-    if b.get(i) == Some(&b'b') && b.get(i + 1) == Some(&b'v') && b.get(i + 2).is_some_and(|c| c.is_ascii_digit()) {
+    if b.get(i) == Some(&b'b')
+        && b.get(i + 1) == Some(&b'v')
+        && b.get(i + 2).is_some_and(|c| c.is_ascii_digit())
+    {
         return (digits_end(b, i + 2), NumKind::Bv(i));
     }
     // Floating-point literals.
@@ -457,7 +462,10 @@ pub fn lex(text: &str, base: u32) -> Lexed {
         errors: Vec::new(),
         end: base + b.len() as u32,
     };
-    let span = |s: usize, e: usize| Span { start: base + s as u32, end: base + e as u32 };
+    let span = |s: usize, e: usize| Span {
+        start: base + s as u32,
+        end: base + e as u32,
+    };
     let mut i = 0usize;
     while i < b.len() {
         let mut c = b[i];
@@ -558,7 +566,11 @@ pub fn lex(text: &str, base: u32) -> Lexed {
                     lower &= b[i].is_ascii_lowercase();
                     i += 1;
                 }
-                let kw = if lower && (2..=14).contains(&(i - start)) { keyword(&b[start..i]) } else { None };
+                let kw = if lower && (2..=14).contains(&(i - start)) {
+                    keyword(&b[start..i])
+                } else {
+                    None
+                };
                 match kw {
                     Some(k) => k,
                     None => {
@@ -574,6 +586,10 @@ pub fn lex(text: &str, base: u32) -> Lexed {
                     // Unknown or non-ASCII: take the whole character.
                     let ch = text[start..].chars().next().map_or(1, char::len_utf8);
                     i = start + ch;
+                    if &text[start..i] == "\u{feff}" {
+                        // A byte-order mark is blank.
+                        continue;
+                    }
                     unicode_op(&text[start..i]).unwrap_or(Tok::Unknown)
                 } else {
                     tok
@@ -658,29 +674,45 @@ mod tests {
     #[test]
     fn operators_longest_match() {
         use Tok::*;
-        assert_eq!(kinds("<==> <== <= <: < ==> == = := :: :"), vec![
-            Iff, Explies, Le, Subtype, Lt, Implies, EqEq, EqSign, Assign, ColonColon, Colon
-        ]);
-        assert_eq!(kinds("a++b || c && !d != e"), vec![
-            Ident(0), Concat, Ident(1), Or, Ident(2), And, Not, Ident(3), Neq, Ident(4)
-        ]);
+        assert_eq!(
+            kinds("<==> <== <= <: < ==> == = := :: :"),
+            vec![Iff, Explies, Le, Subtype, Lt, Implies, EqEq, EqSign, Assign, ColonColon, Colon]
+        );
+        assert_eq!(
+            kinds("a++b || c && !d != e"),
+            vec![
+                Ident(0),
+                Concat,
+                Ident(1),
+                Or,
+                Ident(2),
+                And,
+                Not,
+                Ident(3),
+                Neq,
+                Ident(4)
+            ]
+        );
     }
 
     #[test]
     fn numbers_and_identifiers() {
         let l = lex("5bv32 12 1.5 2e3 2.0e-3 x.y$1 \\true bv8 1e", 10);
-        assert_eq!(l.toks, vec![
-            Tok::Bv(0, 32),
-            Tok::Int(1),
-            Tok::Real(2),
-            Tok::Real(3),
-            Tok::Real(4),
-            Tok::Ident(5),
-            Tok::Ident(6),
-            Tok::Ident(7),
-            Tok::Int(8),
-            Tok::Ident(9)
-        ]);
+        assert_eq!(
+            l.toks,
+            vec![
+                Tok::Bv(0, 32),
+                Tok::Int(1),
+                Tok::Real(2),
+                Tok::Real(3),
+                Tok::Real(4),
+                Tok::Ident(5),
+                Tok::Ident(6),
+                Tok::Ident(7),
+                Tok::Int(8),
+                Tok::Ident(9)
+            ]
+        );
         assert_eq!(l.names[0], "5");
         assert_eq!(l.names[5], "x.y$1");
         assert_eq!(l.names[6], "true");
@@ -698,16 +730,25 @@ mod tests {
 
     #[test]
     fn unicode_and_unknown() {
-        assert_eq!(kinds("∀ x • x ⇒ y @"), vec![
-            Tok::Forall,
-            Tok::Ident(0),
-            Tok::ColonColon,
-            Tok::Ident(1),
-            Tok::Implies,
-            Tok::Ident(2),
-            Tok::Unknown
-        ]);
-        for f in ["0x1.8e0f24e8", "0x1.0e-2f53e11", "0NaN24e8", "0+oo53e11", "0x0.0e0f24e8"] {
+        assert_eq!(
+            kinds("∀ x • x ⇒ y @"),
+            vec![
+                Tok::Forall,
+                Tok::Ident(0),
+                Tok::ColonColon,
+                Tok::Ident(1),
+                Tok::Implies,
+                Tok::Ident(2),
+                Tok::Unknown
+            ]
+        );
+        for f in [
+            "0x1.8e0f24e8",
+            "0x1.0e-2f53e11",
+            "0NaN24e8",
+            "0+oo53e11",
+            "0x0.0e0f24e8",
+        ] {
             assert_eq!(kinds(f), vec![Tok::Float(0)], "{f}");
         }
         assert_eq!(kinds("0x1"), vec![Tok::Int(0), Tok::Ident(1)]);

@@ -51,8 +51,17 @@ pub fn split_decls(text: &str) -> Vec<Chunk> {
     let mut i = 0usize;
     let close = |chunks: &mut Vec<Chunk>, cur: Option<(usize, &'static str)>, last_end: usize| {
         if let Some((start, keyword)) = cur {
-            let name = if keyword.is_empty() || keyword == "axiom" { None } else { decl_name(text, start + keyword.len()) };
-            chunks.push(Chunk { start: start as u32, end: last_end.max(start) as u32, keyword, name });
+            let name = if keyword.is_empty() || keyword == "axiom" {
+                None
+            } else {
+                decl_name(text, start + keyword.len())
+            };
+            chunks.push(Chunk {
+                start: start as u32,
+                end: last_end.max(start) as u32,
+                keyword,
+                name,
+            });
         }
     };
     while i < b.len() {
@@ -113,6 +122,10 @@ pub fn split_decls(text: &str) -> Vec<Chunk> {
                 i += 1;
                 while i < b.len() && (b[i] & 0xC0) == 0x80 {
                     i += 1;
+                }
+                if &b[start..i] == "\u{feff}".as_bytes() {
+                    // A byte-order mark is blank, as in the lexer.
+                    continue;
                 }
             }
         }
@@ -198,7 +211,13 @@ mod tests {
     fn summary(text: &str) -> Vec<(String, &'static str, Option<String>)> {
         split_decls(text)
             .into_iter()
-            .map(|c| (text[c.start as usize..c.end as usize].to_string(), c.keyword, c.name))
+            .map(|c| {
+                (
+                    text[c.start as usize..c.end as usize].to_string(),
+                    c.keyword,
+                    c.name,
+                )
+            })
             .collect()
     }
 
@@ -206,12 +225,23 @@ mod tests {
     fn splits_at_keywords_outside_bodies_comments_and_strings() {
         let text = "// header\ntype T;\nconst {:a \"var x\"} unique c: int; /* procedure Q */\n\
                     procedure P() { var x: int; x := 1; }\naxiom true;\n";
-        assert_eq!(summary(text), vec![
-            ("type T;".into(), "type", Some("T".into())),
-            ("const {:a \"var x\"} unique c: int;".into(), "const", Some("c".into())),
-            ("procedure P() { var x: int; x := 1; }".into(), "procedure", Some("P".into())),
-            ("axiom true;".into(), "axiom", None),
-        ]);
+        assert_eq!(
+            summary(text),
+            vec![
+                ("type T;".into(), "type", Some("T".into())),
+                (
+                    "const {:a \"var x\"} unique c: int;".into(),
+                    "const",
+                    Some("c".into())
+                ),
+                (
+                    "procedure P() { var x: int; x := 1; }".into(),
+                    "procedure",
+                    Some("P".into())
+                ),
+                ("axiom true;".into(), "axiom", None),
+            ]
+        );
     }
 
     #[test]
@@ -234,6 +264,14 @@ mod tests {
         let s = summary("var type.x: int; var x_type: int; var \\type: int;");
         assert_eq!(s.len(), 3);
         assert_eq!(s[2].2.as_deref(), Some("type"));
+    }
+
+    #[test]
+    fn byte_order_mark_is_blank() {
+        assert_eq!(
+            summary("\u{feff}var x: int;"),
+            vec![("var x: int;".into(), "var", Some("x".into()))]
+        );
     }
 
     #[test]

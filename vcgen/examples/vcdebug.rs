@@ -29,6 +29,12 @@ fn main() {
             for d in r.errors.iter().chain(&r.notes) {
                 eprintln!("{}", d.render(&file, false));
             }
+            if let Some(h) = &r.houdini {
+                eprintln!("houdini: {} rounds, {} checks, {:?}, kept {}/{}", h.rounds, h.checks, h.time, h.kept, h.candidates.len());
+            }
+            for i in &r.impls {
+                eprintln!("impl {}: {:?}", i.name, i.time);
+            }
             if let Some(a) = &r.assignment_text {
                 print!("{a}");
             }

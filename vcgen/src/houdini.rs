@@ -49,6 +49,8 @@ pub struct HoudiniStats {
     pub rounds: usize,
     /// Number of VC checks run by Houdini (not counting the final verification).
     pub checks: usize,
+    /// Wall time of the Houdini phase.
+    pub time: std::time::Duration,
     /// Where `{:candidate}` clauses came from (their generated guard and the clause's span).
     pub origins: Vec<(Name, Span)>,
 }
@@ -111,6 +113,7 @@ pub fn fixpoint<F>(candidates: &[Name], mentions: &[HashSet<Name>], mut run_roun
 where
     F: FnMut(&Assignment, &[usize]) -> Vec<(usize, ImplRound, usize)>,
 {
+    let start = std::time::Instant::now();
     let mut assignment: Assignment = candidates.iter().map(|c| (c.clone(), true)).collect();
     let mut worklist: Vec<usize> = (0..mentions.len()).collect();
     let mut stats = HoudiniStats { candidates: candidates.to_vec(), ..Default::default() };
@@ -138,6 +141,7 @@ where
             .collect();
     }
     stats.kept = assignment.values().filter(|v| **v).count();
+    stats.time = start.elapsed();
     stats.assignment = assignment;
     stats
 }

@@ -49,23 +49,21 @@ pub struct RaceChecks {
 
 impl Default for RaceChecks {
     fn default() -> Self {
-        RaceChecks {
-            benign_tolerance: true,
-        }
+        RaceChecks { benign_tolerance: true }
     }
 }
 
 /// One access of a predicated statement, for a generic thread (expressions before `φ_t`).
 #[derive(Clone, Debug)]
-struct Access {
-    var: Name,
-    write: bool,
+pub(crate) struct Access {
+    pub var: Name,
+    pub write: bool,
     /// The location: the indices of every `[...]` level, flattened (empty for a scalar).
-    loc: Vec<Expr>,
+    pub loc: Vec<Expr>,
     /// When the thread makes the access.
-    cond: Expr,
-    value: Option<Expr>,
-    span: Span,
+    pub cond: Expr,
+    pub value: Option<Expr>,
+    pub span: Span,
 }
 
 fn and(a: &Expr, b: Expr) -> Expr {
@@ -194,7 +192,7 @@ fn whole_map(x: &Name, span: Span) -> Diagnostic {
 }
 
 /// The accesses of a predicated statement (reads before writes, as a step evaluates them).
-fn accesses(shared: &HashMap<Name, SharedVar>, s: &Stmt) -> Result<Vec<Access>, Diagnostic> {
+pub(crate) fn accesses(shared: &HashMap<Name, SharedVar>, s: &Stmt) -> Result<Vec<Access>, Diagnostic> {
     let mut out = Vec::new();
     let mut writes = Vec::new();
     let t = Expr::bool(true);
@@ -264,10 +262,7 @@ fn race_assert(kind: &str, var: &Name, primary: Span, related: Span, e: Expr) ->
     let mut attrs = check_attrs("race", Some(related));
     attrs.push(Attribute {
         name: Ident::new("msg", primary),
-        args: vec![AttrArg::String(
-            format!("possible {kind} race on `{var}`").into(),
-            primary,
-        )],
+        args: vec![AttrArg::String(format!("possible {kind} race on `{var}`").into(), primary)],
         span: primary,
     });
     stmt(StmtKind::Assert { attrs, expr: e }, primary)
@@ -283,16 +278,8 @@ fn select(m: &Name, loc: &[Expr], span: Span) -> Expr {
 }
 
 fn lhs(m: &Name, loc: &[Expr], span: Span) -> Lhs {
-    let indices = if loc.is_empty() {
-        vec![]
-    } else {
-        vec![loc.to_vec()]
-    };
-    Lhs {
-        var: Ident::new(m.clone(), span),
-        indices,
-        span,
-    }
+    let indices = if loc.is_empty() { vec![] } else { vec![loc.to_vec()] };
+    Lhs { var: Ident::new(m.clone(), span), indices, span }
 }
 
 fn map_type(args: &[Type], result: Type) -> Type {
@@ -300,11 +287,7 @@ fn map_type(args: &[Type], result: Type) -> Type {
         result
     } else {
         Type::new(
-            TypeKind::Map {
-                type_params: vec![],
-                args: args.to_vec(),
-                result: Box::new(result),
-            },
+            TypeKind::Map { type_params: vec![], args: args.to_vec(), result: Box::new(result) },
             Span::DUMMY,
         )
     }
@@ -349,10 +332,7 @@ impl RaceInstrument {
         let body = Expr::eq(
             select(
                 &name,
-                &vars
-                    .iter()
-                    .map(|v| Expr::var(v.name.name.clone(), Span::DUMMY))
-                    .collect::<Vec<_>>(),
+                &vars.iter().map(|v| Expr::var(v.name.name.clone(), Span::DUMMY)).collect::<Vec<_>>(),
                 Span::DUMMY,
             ),
             zero,
@@ -411,14 +391,7 @@ impl RaceInstrument {
         };
         let empty_site = Self::empty_map(kc, &args, Type::int(), int_lit(0, Span::DUMMY));
         let empty_flag = Self::empty_map(kc, &args, Type::bool(), Expr::bool(false));
-        self.logs.insert(
-            var.clone(),
-            Logs {
-                empty_site,
-                empty_flag,
-                ..logs
-            },
-        );
+        self.logs.insert(var.clone(), Logs { empty_site, empty_flag, ..logs });
         Ok(())
     }
 
@@ -427,11 +400,8 @@ impl RaceInstrument {
         let l = &self.logs[var];
         let (mut lhss, mut rhss) = (Vec::new(), Vec::new());
         for t in 0..l.w.len() {
-            for (m, empty) in [
-                (&l.w[t], &l.empty_site),
-                (&l.r[t], &l.empty_site),
-                (&l.mv[t], &l.empty_flag),
-            ] {
+            for (m, empty) in [(&l.w[t], &l.empty_site), (&l.r[t], &l.empty_site), (&l.mv[t], &l.empty_flag)]
+            {
                 lhss.push(lhs(m, &[], span));
                 rhss.push(match cond {
                     Some(c) => Expr::ite(c.clone(), empty.clone(), Expr::var(m.clone(), span)),
@@ -444,10 +414,7 @@ impl RaceInstrument {
 }
 
 fn loc_eq(a: &[Expr], b: &[Expr]) -> Option<Expr> {
-    a.iter()
-        .zip(b)
-        .map(|(x, y)| Expr::eq(x.clone(), y.clone()))
-        .reduce(Expr::and)
+    a.iter().zip(b).map(|(x, y)| Expr::eq(x.clone(), y.clone())).reduce(Expr::and)
 }
 
 impl Instrument for RaceInstrument {
@@ -548,11 +515,7 @@ impl Instrument for RaceInstrument {
                                 Expr::binary(BinOp::Neq, va.clone().unwrap(), vb.clone().unwrap()),
                             );
                         }
-                        let kind = if a.write && b.write {
-                            "write-write"
-                        } else {
-                            "read-write"
-                        };
+                        let kind = if a.write && b.write { "write-write" } else { "read-write" };
                         out.push(race_assert(kind, &a.var, b.span, a.span, Expr::not(clash)));
                     }
                 }
@@ -575,11 +538,7 @@ impl Instrument for RaceInstrument {
                             Expr::binary(BinOp::Neq, select(&l.wv[t], loc, sp), val.clone()),
                         ),
                     );
-                    let lhss = vec![
-                        lhs(&l.w[t], loc, sp),
-                        lhs(&l.wv[t], loc, sp),
-                        lhs(&l.mv[t], loc, sp),
-                    ];
+                    let lhss = vec![lhs(&l.w[t], loc, sp), lhs(&l.wv[t], loc, sp), lhs(&l.mv[t], loc, sp)];
                     let rhss = vec![
                         keep(&l.w[t], sid.clone()),
                         keep(&l.wv[t], val),
@@ -644,35 +603,21 @@ impl Instrument for RaceInstrument {
             .reduce(Expr::or)
             .expect("the header");
         let inv = kc.th.all(&allowed);
-        out.push(stmt(
-            StmtKind::Assert {
-                attrs: check_attrs("invariant", None),
-                expr: inv,
-            },
-            sp,
-        ));
+        out.push(stmt(StmtKind::Assert { attrs: check_attrs("invariant", None), expr: inv }, sp));
         let candidate = |e: Expr| {
-            let attrs = vec![Attribute {
-                name: Ident::new("candidate", sp),
-                args: vec![],
-                span: sp,
-            }];
+            let attrs = vec![Attribute { name: Ident::new("candidate", sp), args: vec![], span: sp }];
             stmt(StmtKind::Assert { attrs, expr: e }, sp)
         };
         // Some thread is in the loop (true unless every thread skips it).
-        out.push(candidate(
-            kc.th.any(&Expr::eq(active.clone(), int_lit(lp.header_id, sp))),
-        ));
+        out.push(candidate(kc.th.any(&Expr::eq(active.clone(), int_lit(lp.header_id, sp)))));
         let mut vars: Vec<&Name> = self.logs.keys().collect();
         vars.sort();
         for v in vars {
             let l = &self.logs[v];
             for t in 0..l.w.len() {
-                for (m, empty) in [
-                    (&l.w[t], &l.empty_site),
-                    (&l.r[t], &l.empty_site),
-                    (&l.mv[t], &l.empty_flag),
-                ] {
+                for (m, empty) in
+                    [(&l.w[t], &l.empty_site), (&l.r[t], &l.empty_site), (&l.mv[t], &l.empty_flag)]
+                {
                     out.push(candidate(Expr::eq(Expr::var(m.clone(), sp), empty.clone())));
                 }
             }
@@ -680,10 +625,7 @@ impl Instrument for RaceInstrument {
         for x in &self.uniform_candidates {
             let c = &kc.th.copies[x];
             for t in 1..c.len() {
-                out.push(candidate(Expr::eq(
-                    Expr::var(c[0].clone(), sp),
-                    Expr::var(c[t].clone(), sp),
-                )));
+                out.push(candidate(Expr::eq(Expr::var(c[0].clone(), sp), Expr::var(c[t].clone(), sp))));
             }
         }
     }
@@ -696,43 +638,22 @@ fn prepare(
     pred: &PredicatedImpl,
     checks: RaceChecks,
 ) -> Result<(RaceInstrument, Vec<Stmt>), Diagnostic> {
-    let mut ri = RaceInstrument {
-        checks,
-        sites: Vec::new(),
-        logs: HashMap::new(),
-        uniform_candidates: Vec::new(),
-    };
+    let mut ri =
+        RaceInstrument { checks, sites: Vec::new(), logs: HashMap::new(), uniform_candidates: Vec::new() };
     for b in &pred.imp.blocks {
         for s in &b.stmts {
             for a in accesses(kc.shared, s)? {
-                if !ri
-                    .sites
-                    .iter()
-                    .any(|x| x.var == a.var && x.write == a.write && x.span == a.span)
-                {
-                    ri.sites.push(Site {
-                        var: a.var.clone(),
-                        write: a.write,
-                        span: a.span,
-                    });
+                if !ri.sites.iter().any(|x| x.var == a.var && x.write == a.write && x.span == a.span) {
+                    ri.sites.push(Site { var: a.var.clone(), write: a.write, span: a.span });
                 }
                 ri.make_logs(kc, &a.var)?;
             }
         }
     }
-    let fresh: Vec<&Name> = pred
-        .fresh_locals
-        .iter()
-        .map(|v| &v.name.name)
-        .filter(|n| **n != pred.active)
-        .collect();
-    ri.uniform_candidates = pred
-        .imp
-        .locals
-        .iter()
-        .map(|v| v.name.name.clone())
-        .filter(|n| !fresh.contains(&n))
-        .collect();
+    let fresh: Vec<&Name> =
+        pred.fresh_locals.iter().map(|v| &v.name.name).filter(|n| **n != pred.active).collect();
+    ri.uniform_candidates =
+        pred.imp.locals.iter().map(|v| v.name.name.clone()).filter(|n| !fresh.contains(&n)).collect();
     let mut init = Vec::new();
     let mut vars: Vec<Name> = ri.logs.keys().cloned().collect();
     vars.sort();
@@ -768,21 +689,11 @@ pub fn checked_lockstep_program(
         };
         let name = crate::predication::FreshNames(crate::predication::all_names(&program))
             .fresh(&format!("{k}$vacuity"));
-        let requires: Vec<Contract> = pr
-            .contracts
-            .iter()
-            .filter(|c| c.kind == SpecKind::Requires)
-            .cloned()
-            .collect();
+        let requires: Vec<Contract> =
+            pr.contracts.iter().filter(|c| c.kind == SpecKind::Requires).cloned().collect();
         let body = Body {
             locals: vec![],
-            stmts: vec![stmt(
-                StmtKind::Assert {
-                    attrs: vec![],
-                    expr: Expr::bool(false),
-                },
-                pr.name.span,
-            )],
+            stmts: vec![stmt(StmtKind::Assert { attrs: vec![], expr: Expr::bool(false) }, pr.name.span)],
             span: pr.name.span,
         };
         program.decls.push(Decl {
@@ -813,33 +724,19 @@ pub fn verify_lockstep_with(
     checks: RaceChecks,
 ) -> ProgramResult {
     // The user's `{:candidate}`s count only with --houdini; ours always go through Houdini.
-    let source = if opts.houdini {
-        p.clone()
-    } else {
-        vcgen::desugar::drop_candidates(p)
-    };
+    let source = if opts.houdini { p.clone() } else { vcgen::desugar::drop_candidates(p) };
     let (program, vacuity) = match checked_lockstep_program(&source, n, checks) {
         Ok(x) => x,
-        Err(errors) => {
-            return ProgramResult {
-                errors,
-                ..Default::default()
-            }
-        }
+        Err(errors) => return ProgramResult { errors, ..Default::default() },
     };
-    let vopts = VerifyOptions {
-        houdini: true,
-        ..opts.clone()
-    };
+    let vopts = VerifyOptions { houdini: true, ..opts.clone() };
     let mut result = verify_program(&program, &vopts);
     for (name, kernel) in vacuity {
         if let Some(i) = result.impls.iter().position(|r| r.name == name.as_str()) {
             let r = result.impls.remove(i);
             if matches!(r.outcome, Outcome::Verified) {
-                let span = p
-                    .procedures()
-                    .find(|pr| pr.name.name == kernel)
-                    .map_or(Span::DUMMY, |pr| pr.name.span);
+                let span =
+                    p.procedures().find(|pr| pr.name.name == kernel).map_or(Span::DUMMY, |pr| pr.name.span);
                 result.errors.push(
                     Diagnostic::new(
                         ErrorKind::Unsupported,

@@ -53,22 +53,12 @@ fn stmt(kind: StmtKind) -> Stmt {
 }
 
 fn assign(x: &str, e: Expr) -> Stmt {
-    let lhs = Lhs {
-        var: Ident::new(x, Span::DUMMY),
-        indices: vec![],
-        span: Span::DUMMY,
-    };
-    stmt(StmtKind::Assign {
-        lhss: vec![lhs],
-        rhss: vec![e],
-    })
+    let lhs = Lhs { var: Ident::new(x, Span::DUMMY), indices: vec![], span: Span::DUMMY };
+    stmt(StmtKind::Assign { lhss: vec![lhs], rhss: vec![e] })
 }
 
 fn assume(e: Expr) -> Stmt {
-    stmt(StmtKind::Assume {
-        attrs: vec![],
-        expr: e,
-    })
+    stmt(StmtKind::Assume { attrs: vec![], expr: e })
 }
 
 struct Gen<'a> {
@@ -127,18 +117,12 @@ impl Gen<'_> {
                     attrs: vec![],
                     expr: Expr::binary(BinOp::Neq, var(x), int(2)),
                 })),
-                2 => out.push(stmt(StmtKind::Barrier {
-                    attrs: vec![],
-                    invariants: vec![],
-                })),
+                2 => out.push(stmt(StmtKind::Barrier { attrs: vec![], invariants: vec![] })),
                 3 => out.push(assume(Expr::binary(BinOp::Ge, var(x), int(-1)))),
                 4 => {
                     // A parallel assignment (swap).
-                    let lhs = |n: &str| Lhs {
-                        var: Ident::new(n, Span::DUMMY),
-                        indices: vec![],
-                        span: Span::DUMMY,
-                    };
+                    let lhs =
+                        |n: &str| Lhs { var: Ident::new(n, Span::DUMMY), indices: vec![], span: Span::DUMMY };
                     out.push(stmt(StmtKind::Assign {
                         lhss: vec![lhs("x"), lhs("y")],
                         rhss: vec![var("y"), var("x")],
@@ -199,11 +183,7 @@ impl Gen<'_> {
                 let (a1, a2, b1) = (self.label("a"), self.label("na"), self.label("b"));
                 let (then, els) = (self.label("sct"), self.label("sce"));
                 self.push(&entry, stmts, vec![a1.clone(), a2.clone()]);
-                let (on_a, on_na) = if and {
-                    (b1.clone(), els.clone())
-                } else {
-                    (then.clone(), b1.clone())
-                };
+                let (on_a, on_na) = if and { (b1.clone(), els.clone()) } else { (then.clone(), b1.clone()) };
                 self.push(&a1, vec![assume(a.clone())], vec![on_a]);
                 self.push(&a2, vec![assume(Expr::not(a))], vec![on_na]);
                 // b1 is the block evaluating `b`; it branches to b-true / b-false.
@@ -225,10 +205,7 @@ impl Gen<'_> {
                     let guard = if (i as i64) < n {
                         Expr::eq(var(v), int(i as i64))
                     } else {
-                        (0..n)
-                            .map(|k| Expr::binary(BinOp::Neq, var(v), int(k)))
-                            .reduce(Expr::and)
-                            .unwrap()
+                        (0..n).map(|k| Expr::binary(BinOp::Neq, var(v), int(k))).reduce(Expr::and).unwrap()
                     };
                     self.push(&cases[i], vec![assume(guard)], vec![bodies[i].clone()]);
                 }
@@ -246,12 +223,8 @@ impl Gen<'_> {
                 self.counters += 1;
                 let i = format!("i{}", self.counters);
                 let bound = self.rng.below(3) as i64;
-                let (head, body, exit, after) = (
-                    self.label("head"),
-                    self.label("body"),
-                    self.label("exit"),
-                    self.label("after"),
-                );
+                let (head, body, exit, after) =
+                    (self.label("head"), self.label("body"), self.label("exit"), self.label("after"));
                 stmts.push(assign(&i, int(0)));
                 self.push(&entry, stmts, vec![head.clone()]);
                 let head_stmts = self.simple_stmts();
@@ -261,10 +234,7 @@ impl Gen<'_> {
                 let lt = Expr::binary(BinOp::Lt, var(&i), int(bound));
                 self.push(
                     &body,
-                    vec![
-                        assume(lt.clone()),
-                        assign(&i, Expr::binary(BinOp::Add, var(&i), int(1))),
-                    ],
+                    vec![assume(lt.clone()), assign(&i, Expr::binary(BinOp::Add, var(&i), int(1)))],
                     vec![inner.clone()],
                 );
                 self.region(inner, None, head, depth + 1);
@@ -308,11 +278,8 @@ impl Gen<'_> {
                 let (t, e) = (self.label("jump"), self.label("stay"));
                 self.push(&entry, stmts, vec![t.clone(), e.clone()]);
                 let k = self.loops.len() - 1 - (self.rng.below(self.loops.len().min(2) as u64) as usize);
-                let target = if self.rng.chance(60) {
-                    self.loops[k].1.clone()
-                } else {
-                    self.loops[k].0.clone()
-                };
+                let target =
+                    if self.rng.chance(60) { self.loops[k].1.clone() } else { self.loops[k].0.clone() };
                 self.push(&t, vec![assume(c.clone())], vec![target]);
                 self.region(e, Some(Expr::not(c)), cont, depth + 1);
             }
@@ -358,7 +325,12 @@ pub fn random_large_impl(seed: u64, blocks: usize) -> BlockImpl {
     let start = g.blocks.iter().position(|b| b.label.name == "Start").unwrap();
     let b = g.blocks.remove(start);
     g.blocks.insert(0, b);
-    let typed = |n: &str| TypedIdent { name: Ident::new(n, Span::DUMMY), ty: Type::int(), where_clause: None, attrs: vec![] };
+    let typed = |n: &str| TypedIdent {
+        name: Ident::new(n, Span::DUMMY),
+        ty: Type::int(),
+        where_clause: None,
+        attrs: vec![],
+    };
     imp.locals.extend((1..=g.counters).map(|i| typed(&format!("i{i}"))));
     imp.blocks = g.blocks;
     imp
@@ -430,10 +402,7 @@ pub fn eval(e: &Expr, s: &Store) -> Val {
     match &e.kind {
         ExprKind::BoolLit(b) => Val::Bool(*b),
         ExprKind::IntLit(v) => Val::Int(u64::try_from(v).unwrap() as i128),
-        ExprKind::Var(x) => s
-            .get(&x.name)
-            .cloned()
-            .unwrap_or_else(|| panic!("unbound {}", x.name)),
+        ExprKind::Var(x) => s.get(&x.name).cloned().unwrap_or_else(|| panic!("unbound {}", x.name)),
         ExprKind::Unary(UnOp::Not, a) => Val::Bool(!as_bool(eval(a, s))),
         ExprKind::Unary(UnOp::Neg, a) => Val::Int(-as_int(eval(a, s))),
         ExprKind::Binary(op, a, b) => {
@@ -510,11 +479,7 @@ fn havoc_domain(x: &Name, next: Option<&Stmt>, ty_bool: bool) -> Vec<Val> {
         return vec![Val::Bool(false), Val::Bool(true)];
     }
     let mut vals: Vec<i128> = (-1..=2).collect();
-    if let Some(Stmt {
-        kind: StmtKind::Assume { expr, .. },
-        ..
-    }) = next
-    {
+    if let Some(Stmt { kind: StmtKind::Assume { expr, .. }, .. }) = next {
         eq_constants(x, expr, &mut vals);
     }
     vals.sort();
@@ -533,12 +498,8 @@ pub fn outcomes(
     bools: &[Name],
     fuel: usize,
 ) -> Vec<Outcome> {
-    let index: HashMap<&str, usize> = imp
-        .blocks
-        .iter()
-        .enumerate()
-        .map(|(i, b)| (b.label.as_str(), i))
-        .collect();
+    let index: HashMap<&str, usize> =
+        imp.blocks.iter().enumerate().map(|(i, b)| (b.label.as_str(), i)).collect();
     let mut result = std::collections::BTreeSet::new();
     // (block, statement index, store)
     let mut stack: Vec<(usize, usize, Store)> = vec![(0, 0, init.clone())];

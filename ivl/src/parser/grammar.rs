@@ -118,7 +118,13 @@ fn nested<O: 'static, E: PErr>(inner: impl P<O, E>) -> impl P<O, E> {
     enter().ignore_then(inner).then_ignore(exit())
 }
 
+/// An identifier (the contextual keywords included), labelled for messages.
 fn ident_p<E: PErr>() -> impl P<Ident, E> {
+    ident_unlabelled().labelled("identifier")
+}
+
+/// An identifier, for positions whose enclosing parser has a label already (expressions).
+fn ident_unlabelled<E: PErr>() -> impl P<Ident, E> {
     select! {
         Tok::Ident(i) = e => { let s = sp(e.span()); Ident::new(name_of(e, i), s) },
         Tok::Barrier = e => Ident::new(SmolStr::new_static("barrier"), sp(e.span())),
@@ -128,7 +134,6 @@ fn ident_p<E: PErr>() -> impl P<Ident, E> {
         Tok::Par = e => Ident::new(SmolStr::new_static("par"), sp(e.span())),
         Tok::Async = e => Ident::new(SmolStr::new_static("async"), sp(e.span())),
     }
-    .labelled("identifier")
 }
 
 fn comma_list<O: 'static, E: PErr>(p: impl P<O, E>) -> impl P<Vec<O>, E> {
@@ -174,22 +179,41 @@ fn type_parser<E: PErr>(ident: B<Ident, E>) -> impl P<Type, E> {
             Tok::Real_ => TypeKind::Real,
         }
         .map_with(|k, e| Type::new(k, sp(e.span())));
-        let paren = ty.clone().delimited_by(t(Tok::LParen), t(Tok::RParen)).map_with(|mut x: Type, e| {
-            x.span = sp(e.span());
-            x
-        });
+        let paren = ty
+            .clone()
+            .delimited_by(t(Tok::LParen), t(Tok::RParen))
+            .map_with(|mut x: Type, e| {
+                x.span = sp(e.span());
+                x
+            });
         let atom = basic.or(paren);
         let map = type_params(ident.clone())
             .or_not()
-            .then(ty.clone().separated_by(t(Tok::Comma)).collect::<Vec<_>>().delimited_by(t(Tok::LBracket), t(Tok::RBracket)))
+            .then(
+                ty.clone()
+                    .separated_by(t(Tok::Comma))
+                    .collect::<Vec<_>>()
+                    .delimited_by(t(Tok::LBracket), t(Tok::RBracket)),
+            )
             .then(ty.clone())
             .map_with(|((tps, args), result), e| {
                 Type::new(
-                    TypeKind::Map { type_params: tps.unwrap_or_default(), args, result: Box::new(result) },
+                    TypeKind::Map {
+                        type_params: tps.unwrap_or_default(),
+                        args,
+                        result: Box::new(result),
+                    },
                     sp(e.span()),
                 )
             });
-        let arg = choice((atom.clone(), ident.clone().map(|id| { let s = id.span; named_type(id, vec![], s) }), map.clone()));
+        let arg = choice((
+            atom.clone(),
+            ident.clone().map(|id| {
+                let s = id.span;
+                named_type(id, vec![], s)
+            }),
+            map.clone(),
+        ));
         let named = ident
             .clone()
             .then(arg.repeated().collect::<Vec<_>>())
@@ -219,7 +243,14 @@ fn attribute_pe<E: PErr>(ident: B<Ident, E>, expr: impl P<PE, E>) -> impl P<(Att
         .then_ignore(t(Tok::RBrace))
         .map_with(|(name, args), e| {
             let d = args.iter().map(|a| a.1).max().unwrap_or(0);
-            (Attribute { name, args: args.into_iter().map(|a| a.0).collect(), span: sp(e.span()) }, d)
+            (
+                Attribute {
+                    name,
+                    args: args.into_iter().map(|a| a.0).collect(),
+                    span: sp(e.span()),
+                },
+                d,
+            )
         })
 }
 
@@ -229,15 +260,25 @@ fn attr_or_trigger_pe<E: PErr>(ident: B<Ident, E>, expr: impl P<PE, E>) -> impl 
         .ignore_then(choice((
             t(Tok::Colon)
                 .ignore_then(ident)
-                .then(attr_arg(expr.clone()).separated_by(t(Tok::Comma)).collect::<Vec<_>>())
+                .then(
+                    attr_arg(expr.clone())
+                        .separated_by(t(Tok::Comma))
+                        .collect::<Vec<_>>(),
+                )
                 .map(|(name, args)| {
                     let d = args.iter().map(|a| a.1).max().unwrap_or(0);
-                    (Ok::<_, Vec<Expr>>((name, args.into_iter().map(|a| a.0).collect::<Vec<_>>())), d)
+                    (
+                        Ok::<_, Vec<Expr>>((name, args.into_iter().map(|a| a.0).collect::<Vec<_>>())),
+                        d,
+                    )
                 }),
-            expr.separated_by(t(Tok::Comma)).at_least(1).collect::<Args>().map(|es| {
-                let d = es.depth;
-                (Err(es.exprs), d)
-            }),
+            expr.separated_by(t(Tok::Comma))
+                .at_least(1)
+                .collect::<Args>()
+                .map(|es| {
+                    let d = es.depth;
+                    (Err(es.exprs), d)
+                }),
         )))
         .then_ignore(t(Tok::RBrace))
         .map_with(|(x, d), e| {
@@ -286,16 +327,22 @@ fn expr_parser<E: PErr>(ident: B<Ident, E>, ty: B<Type, E>) -> impl P<PE, E> {
         }
         .map_with(|k, e| (Expr::new(k, sp(e.span())), 1));
         let float = select! { Tok::Float(_) = e => e.span() }.validate(|s: SS, _, emitter| {
-            emitter.emit(E::custom(s, ErrorKind::Unsupported, "floating-point literals are not supported"));
+            emitter.emit(E::custom(
+                s,
+                ErrorKind::Unsupported,
+                "floating-point literals are not supported",
+            ));
             (Expr::new(ExprKind::BoolLit(false), sp(s)), 1)
         });
-        let var_or_call = ident_p::<E>().then(args.clone().or_not()).map_with(|(id, args), e| match args {
-            None => {
-                let s = id.span;
-                (Expr::new(ExprKind::Var(id), s), 1)
-            }
-            Some(a) => node(ExprKind::Call(id, a.exprs), sp(e.span()), a.depth),
-        });
+        let var_or_call = ident_unlabelled::<E>()
+            .then(args.clone().or_not())
+            .map_with(|(id, args), e| match args {
+                None => {
+                    let s = id.span;
+                    (Expr::new(ExprKind::Var(id), s), 1)
+                }
+                Some(a) => node(ExprKind::Call(id, a.exprs), sp(e.span()), a.depth),
+            });
         let old = t(Tok::Old)
             .ignore_then(paren_expr.clone())
             .map_with(|(x, d), e| node(ExprKind::Old(Box::new(x)), sp(e.span()), d));
@@ -311,7 +358,11 @@ fn expr_parser<E: PErr>(ident: B<Ident, E>, ty: B<Type, E>) -> impl P<PE, E> {
             .then(expr.clone())
             .map_with(|((c, a), b), e| {
                 let d = c.1.max(a.1).max(b.1);
-                node(ExprKind::IfThenElse(Box::new(c.0), Box::new(a.0), Box::new(b.0)), sp(e.span()), d)
+                node(
+                    ExprKind::IfThenElse(Box::new(c.0), Box::new(a.0), Box::new(b.0)),
+                    sp(e.span()),
+                    d,
+                )
             });
 
         // Quantifiers and lambdas: `(forall <T> x: T, y: U :: {:attr} {trigger} body)`.
@@ -335,7 +386,12 @@ fn expr_parser<E: PErr>(ident: B<Ident, E>, ty: B<Type, E>) -> impl P<PE, E> {
                 let attrs: Vec<Attribute> = attrs.into_iter().map(|a| a.0).collect();
                 let vars: Vec<TypedIdent> = names
                     .into_iter()
-                    .map(|name| TypedIdent { name, ty: ty.clone(), where_clause: None, attrs: attrs.clone() })
+                    .map(|name| TypedIdent {
+                        name,
+                        ty: ty.clone(),
+                        where_clause: None,
+                        attrs: attrs.clone(),
+                    })
                     .collect();
                 (vars, d)
             });
@@ -378,7 +434,14 @@ fn expr_parser<E: PErr>(ident: B<Ident, E>, ty: B<Type, E>) -> impl P<PE, E> {
                         }
                     }
                 }
-                let q = Quantifier { kind, type_params, vars, attrs, triggers, body: body.0 };
+                let q = Quantifier {
+                    kind,
+                    type_params,
+                    vars,
+                    attrs,
+                    triggers,
+                    body: body.0,
+                };
                 node(ExprKind::Quant(Box::new(q)), sp(e.span()), d)
             });
         let paren = t(Tok::LParen)
@@ -389,14 +452,36 @@ fn expr_parser<E: PErr>(ident: B<Ident, E>, ty: B<Type, E>) -> impl P<PE, E> {
                 (x, d)
             });
 
-        let atom = choice((literal, var_or_call, paren, old, coercion_fn, ite, float));
+        // Boogie's code expressions `|{ ... }|` are not supported.
+        let code_expr = t(Tok::Bar)
+            .then(t(Tok::LBrace))
+            .then(any().and_is(t(Tok::RBrace).then(t(Tok::Bar)).not()).repeated())
+            .then(t(Tok::RBrace).then(t(Tok::Bar)))
+            .map_with(|_, e| e.span())
+            .validate(|s: SS, _, emitter| {
+                emitter.emit(E::custom(
+                    s,
+                    ErrorKind::Unsupported,
+                    "code expressions `|{ ... }|` are not supported",
+                ));
+                (Expr::new(ExprKind::BoolLit(false), sp(s)), 1)
+            });
+        let atom = choice((
+            literal,
+            var_or_call,
+            paren,
+            old,
+            coercion_fn,
+            ite,
+            float,
+            code_expr,
+        ));
 
         // Postfix: `m[i, j]`, `m[i := v]`, `e[hi:lo]`.
         let u32_lit = select! { Tok::Int(i) = e => name_of(e, i).parse::<u32>().ok() };
         let suffix = t(Tok::LBracket)
             .ignore_then(choice((
                 u32_lit
-                    .clone()
                     .then_ignore(t(Tok::Colon))
                     .then(u32_lit)
                     .then_ignore(t(Tok::RBracket))
@@ -412,21 +497,29 @@ fn expr_parser<E: PErr>(ident: B<Ident, E>, ty: B<Type, E>) -> impl P<PE, E> {
             )))
             .validate(|s, e, emitter| {
                 if let Suffix::Extract(None, _) | Suffix::Extract(_, None) = s {
-                    emitter.emit(E::custom(e.span(), ErrorKind::Syntax, "bit-vector extraction bounds are too large"));
+                    emitter.emit(E::custom(
+                        e.span(),
+                        ErrorKind::Syntax,
+                        "bit-vector extraction bounds are too large",
+                    ));
                 }
                 (s, sp(e.span()))
             });
         let postfix = atom.foldl(suffix.repeated(), |(a, da), (s, s_span)| {
             let span = a.span.to(s_span);
             match s {
-                Suffix::Select(idx) => node(ExprKind::Select(Box::new(a), idx.exprs), span, da.max(idx.depth)),
+                Suffix::Select(idx) => {
+                    node(ExprKind::Select(Box::new(a), idx.exprs), span, da.max(idx.depth))
+                }
                 Suffix::Store(idx, v) => {
                     let d = da.max(idx.depth).max(v.1);
                     node(ExprKind::Store(Box::new(a), idx.exprs, Box::new(v.0)), span, d)
                 }
-                Suffix::Extract(hi, lo) => {
-                    node(ExprKind::Extract(Box::new(a), hi.unwrap_or(0), lo.unwrap_or(0)), span, da)
-                }
+                Suffix::Extract(hi, lo) => node(
+                    ExprKind::Extract(Box::new(a), hi.unwrap_or(0), lo.unwrap_or(0)),
+                    span,
+                    da,
+                ),
             }
         });
         // Coercion `e : T`.
@@ -435,13 +528,12 @@ fn expr_parser<E: PErr>(ident: B<Ident, E>, ty: B<Type, E>) -> impl P<PE, E> {
             node(ExprKind::Coerce(Box::new(a), ty), span, d)
         });
         // Unary `!` and `-`.
-        let unop = select! { Tok::Not => UnOp::Not, Tok::Minus => UnOp::Neg }.map_with(|op, e| (op, sp(e.span())));
-        let unary = unop
-            .repeated()
-            .foldr(coerce, |(op, s), (a, d)| {
-                let span = s.to(a.span);
-                node(ExprKind::Unary(op, Box::new(a)), span, d)
-            });
+        let unop =
+            select! { Tok::Not => UnOp::Not, Tok::Minus => UnOp::Neg }.map_with(|op, e| (op, sp(e.span())));
+        let unary = unop.repeated().foldr(coerce, |(op, s), (a, d)| {
+            let span = s.to(a.span);
+            node(ExprKind::Unary(op, Box::new(a)), span, d)
+        });
         // All binary operators in one loop; `resolve` builds the tree by Boogie's precedence.
         let binop = select! {
             Tok::Iff => BinOp::Iff,
@@ -467,20 +559,18 @@ fn expr_parser<E: PErr>(ident: B<Ident, E>, ty: B<Type, E>) -> impl P<PE, E> {
         .map_with(|op, e| (op, e.span()));
         let binary = unary
             .clone()
-            .then(binop.then(unary.labelled("expression")).repeated().collect::<Vec<_>>())
+            .then(
+                binop
+                    .then(unary.labelled("expression"))
+                    .repeated()
+                    .collect::<Vec<_>>(),
+            )
             .validate(|(first, rest), _, emitter| {
                 if rest.is_empty() {
                     return first;
                 }
-                let mut operands = Vec::with_capacity(rest.len() + 1);
-                let mut ops = Vec::with_capacity(rest.len());
-                operands.push(Some(first));
-                for ((op, s), x) in rest {
-                    ops.push((op, s));
-                    operands.push(Some(x));
-                }
                 let mut report = |s: SS, msg: &str| emitter.emit(E::custom(s, ErrorKind::Syntax, msg));
-                resolve(&mut operands, &ops, 0, &mut report)
+                resolve(first, rest, &mut report)
             });
         nested(binary.labelled("expression"))
     })
@@ -498,64 +588,59 @@ fn level(op: BinOp) -> u8 {
         BinOp::Mul | BinOp::Div | BinOp::Mod | BinOp::RealDiv => 6,
     }
 }
-const LEVELS: u8 = 7;
 
-/// Builds the tree of `operands[0] ops[0] operands[1] ... ops[n-1] operands[n]` for operators of
-/// level `lvl` and tighter: the operators of level `lvl` are the roots, the stretches between
-/// them are built one level tighter. Associativity: `<==>`, `&&`, `||`, `<==`, `++`, `+ -`,
-/// `* div mod /` to the left, `==>` to the right; relations do not associate; `&&` with `||` and
-/// `==>` with `<==` do not mix. Recursion depth is bounded by the number of levels.
-fn resolve(operands: &mut [Option<PE>], ops: &[(BinOp, SS)], lvl: u8, report: &mut dyn FnMut(SS, &str)) -> PE {
-    debug_assert_eq!(operands.len(), ops.len() + 1);
-    if ops.is_empty() || lvl == LEVELS {
-        return operands[0].take().expect("each operand is used once");
+/// Builds the tree of `first op1 x1 op2 x2 ...` by operator precedence (one pass, an operator
+/// stack). Associativity: `<==>`, `&&`, `||`, `<==`, `++`, `+ -`, `* div mod /` to the left,
+/// `==>` to the right; relations do not associate; `&&` with `||` and `==>` with `<==` do not
+/// mix without parentheses (the first such error is reported, at its later operator).
+fn resolve(first: PE, rest: Vec<((BinOp, SS), PE)>, report: &mut dyn FnMut(SS, &str)) -> PE {
+    if rest.len() == 1 {
+        let ((op, _), b) = rest.into_iter().next().expect("one");
+        return bin(first, (op, b));
     }
-    // Split at the operators of this level.
-    let mut parts: Vec<PE> = Vec::new();
-    let mut roots: Vec<(BinOp, SS)> = Vec::new();
-    let mut start = 0;
-    for (i, &(op, s)) in ops.iter().enumerate() {
-        if level(op) == lvl {
-            parts.push(resolve(&mut operands[start..=i], &ops[start..i], lvl + 1, report));
-            roots.push((op, s));
-            start = i + 1;
-        }
+    let mut vals: Vec<PE> = Vec::with_capacity(rest.len() + 1);
+    let mut ops: Vec<BinOp> = Vec::with_capacity(rest.len());
+    fn reduce(vals: &mut Vec<PE>, ops: &mut Vec<BinOp>) {
+        let op = ops.pop().expect("an operator");
+        let b = vals.pop().expect("a right operand");
+        let a = vals.pop().expect("a left operand");
+        vals.push(bin(a, (op, b)));
     }
-    let last = resolve(&mut operands[start..], &ops[start..], lvl + 1, report);
-    if roots.is_empty() {
-        return last;
-    }
-    parts.push(last);
-    let op0 = roots[0].0;
-    match lvl {
-        1 => {
-            if let Some(&(_, s)) = roots.iter().find(|r| r.0 != op0) {
-                report(s, "illegal mixture of `==>` and `<==`, use parentheses to disambiguate");
+    vals.push(first);
+    let mut reported = false;
+    for ((op, s), x) in rest {
+        let l = level(op);
+        while let Some(&top) = ops.last() {
+            let tl = level(top);
+            if tl < l {
+                break;
             }
-        }
-        2 => {
-            if let Some(&(_, s)) = roots.iter().find(|r| r.0 != op0) {
-                report(s, "`&&` and `||` cannot be mixed without parentheses");
+            if tl == l && !reported {
+                let msg = match l {
+                    1 if top != op => "illegal mixture of `==>` and `<==`, use parentheses to disambiguate",
+                    2 if top != op => "`&&` and `||` cannot be mixed without parentheses",
+                    3 => "comparisons do not associate, use parentheses",
+                    _ => "",
+                };
+                if !msg.is_empty() {
+                    report(s, msg);
+                    reported = true;
+                }
             }
-        }
-        3 => {
-            if roots.len() > 1 {
-                report(roots[1].1, "comparisons do not associate, use parentheses");
+            if tl == l {
+                if op == BinOp::Implies && top == BinOp::Implies {
+                    break;
+                }
             }
+            reduce(&mut vals, &mut ops);
         }
-        _ => {}
+        ops.push(op);
+        vals.push(x);
     }
-    if op0 == BinOp::Implies {
-        let mut acc = parts.pop().expect("non-empty");
-        while let Some(a) = parts.pop() {
-            acc = bin(a, (BinOp::Implies, acc));
-        }
-        acc
-    } else {
-        let mut it = parts.into_iter();
-        let first = it.next().expect("non-empty");
-        it.zip(roots).fold(first, |a, (b, (op, _))| bin(a, (op, b)))
+    while !ops.is_empty() {
+        reduce(&mut vals, &mut ops);
     }
+    vals.pop().expect("the whole expression")
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -574,23 +659,48 @@ fn stmt_parser<E: PErr>(p: &StmtParts<E>) -> impl P<Stmt, E> {
     let attrs = p.attrs.clone();
     let semi = || t::<E>(Tok::Semi);
     let idents1 = comma_list(ident.clone()).boxed();
-    let exprs0 = expr.clone().separated_by(t(Tok::Comma)).collect::<Vec<_>>().boxed();
+    let exprs0 = expr
+        .clone()
+        .separated_by(t(Tok::Comma))
+        .collect::<Vec<_>>()
+        .boxed();
     let exprs1 = comma_list(expr.clone()).boxed();
     let lhs = ident
         .clone()
-        .then(exprs0.clone().delimited_by(t(Tok::LBracket), t(Tok::RBracket)).repeated().collect::<Vec<_>>())
-        .map_with(|(var, indices), e| Lhs { var, indices, span: sp(e.span()) })
+        .then(
+            exprs0
+                .clone()
+                .delimited_by(t(Tok::LBracket), t(Tok::RBracket))
+                .repeated()
+                .collect::<Vec<_>>(),
+        )
+        .map_with(|(var, indices), e| Lhs {
+            var,
+            indices,
+            span: sp(e.span()),
+        })
         .boxed();
-    let assignment = comma_list(lhs.clone()).then_ignore(t(Tok::Assign)).then(exprs1.clone()).then_ignore(semi()).boxed();
+    let assignment = comma_list(lhs.clone())
+        .then_ignore(t(Tok::Assign))
+        .then(exprs1.clone())
+        .then_ignore(semi())
+        .boxed();
 
     recursive(move |stmt| {
-        let block = stmt.clone().repeated().collect::<Vec<Stmt>>().delimited_by(t(Tok::LBrace), t(Tok::RBrace)).boxed();
+        let block = stmt
+            .clone()
+            .repeated()
+            .collect::<Vec<Stmt>>()
+            .delimited_by(t(Tok::LBrace), t(Tok::RBrace))
+            .boxed();
         let guard = t(Tok::LParen)
             .ignore_then(choice((t(Tok::Star).to(None), expr.clone().map(Some))))
             .then_ignore(t(Tok::RParen))
             .boxed();
 
-        let assign = assignment.clone().map(|(lhss, rhss)| StmtKind::Assign { lhss, rhss });
+        let assign = assignment
+            .clone()
+            .map(|(lhss, rhss)| StmtKind::Assign { lhss, rhss });
         let label = ident.clone().then_ignore(t(Tok::Colon)).map(StmtKind::Label);
         let assert = t(Tok::Assert)
             .ignore_then(attrs.clone())
@@ -602,50 +712,91 @@ fn stmt_parser<E: PErr>(p: &StmtParts<E>) -> impl P<Stmt, E> {
             .then(expr.clone())
             .then_ignore(semi())
             .map(|(attrs, expr)| StmtKind::Assume { attrs, expr });
-        let havoc = t(Tok::Havoc).ignore_then(idents1.clone()).then_ignore(semi()).map(StmtKind::Havoc);
+        let havoc = t(Tok::Havoc)
+            .ignore_then(idents1.clone())
+            .then_ignore(semi())
+            .map(StmtKind::Havoc);
         let call = t(Tok::Call)
             .ignore_then(attrs.clone())
             .then(idents1.clone().then_ignore(t(Tok::Assign)).or_not())
             .then(ident.clone())
             .then(exprs0.clone().delimited_by(t(Tok::LParen), t(Tok::RParen)))
             .then_ignore(semi())
-            .map(|(((attrs, outs), proc), args)| StmtKind::Call { attrs, outs: outs.unwrap_or_default(), proc, args });
-        let goto = t(Tok::Goto).ignore_then(idents1.clone()).then_ignore(semi()).map(StmtKind::Goto);
+            .map(|(((attrs, outs), proc), args)| StmtKind::Call {
+                attrs,
+                outs: outs.unwrap_or_default(),
+                proc,
+                args,
+            });
+        let goto = t(Tok::Goto)
+            .ignore_then(idents1.clone())
+            .then_ignore(semi())
+            .map(StmtKind::Goto);
         let ret = t(Tok::Return).then(semi()).to(StmtKind::Return);
-        let brk = t(Tok::Break).ignore_then(ident.clone().or_not()).then_ignore(semi()).map(StmtKind::Break);
+        let brk = t(Tok::Break)
+            .ignore_then(ident.clone().or_not())
+            .then_ignore(semi())
+            .map(StmtKind::Break);
         let invariant = t(Tok::Free)
             .or_not()
             .then_ignore(t(Tok::Invariant))
             .then(attrs.clone())
             .then(expr.clone())
             .then_ignore(semi())
-            .map_with(|((free, attrs), expr), e| Invariant { free: free.is_some(), attrs, expr, span: sp(e.span()) });
+            .map_with(|((free, attrs), expr), e| Invariant {
+                free: free.is_some(),
+                attrs,
+                expr,
+                span: sp(e.span()),
+            });
         let while_ = t(Tok::While)
             .ignore_then(guard.clone())
             .then(invariant.repeated().collect::<Vec<_>>())
             .then(block.clone())
-            .map(|((cond, invariants), body)| StmtKind::While { cond, invariants, body });
+            .map(|((cond, invariants), body)| StmtKind::While {
+                cond,
+                invariants,
+                body,
+            });
         let barrier_inv = t(Tok::Invariant)
             .ignore_then(attrs.clone())
             .then(expr.clone())
             .then_ignore(semi())
-            .map_with(|(attrs, expr), e| BarrierInvariant { attrs, expr, span: sp(e.span()) });
+            .map_with(|(attrs, expr), e| BarrierInvariant {
+                attrs,
+                expr,
+                span: sp(e.span()),
+            });
         let barrier = t(Tok::Barrier)
             .ignore_then(attrs.clone())
-            .then(choice((semi().to(Vec::new()), barrier_inv.repeated().at_least(1).collect::<Vec<_>>())))
+            .then(choice((
+                semi().to(Vec::new()),
+                barrier_inv.repeated().at_least(1).collect::<Vec<_>>(),
+            )))
             .map(|(attrs, invariants)| StmtKind::Barrier { attrs, invariants });
         let vector = t(Tok::Vec)
             .ignore_then(choice((
-                t(Tok::Havoc).ignore_then(idents1.clone()).then_ignore(semi()).map(VectorStmt::Havoc),
-                t(Tok::Assume).ignore_then(expr.clone()).then_ignore(semi()).map(VectorStmt::Assume),
-                t(Tok::Assert).ignore_then(expr.clone()).then_ignore(semi()).map(VectorStmt::Assert),
+                t(Tok::Havoc)
+                    .ignore_then(idents1.clone())
+                    .then_ignore(semi())
+                    .map(VectorStmt::Havoc),
+                t(Tok::Assume)
+                    .ignore_then(expr.clone())
+                    .then_ignore(semi())
+                    .map(VectorStmt::Assume),
+                t(Tok::Assert)
+                    .ignore_then(expr.clone())
+                    .then_ignore(semi())
+                    .map(VectorStmt::Assert),
                 t(Tok::Psi)
                     .ignore_then(lhs.clone())
                     .then_ignore(t(Tok::Assign))
                     .then(expr.clone())
                     .then_ignore(semi())
                     .map(|(lhs, rhs)| VectorStmt::Psi { lhs, rhs }),
-                assignment.clone().map(|(lhss, rhss)| VectorStmt::Assign { lhss, rhss }),
+                assignment
+                    .clone()
+                    .map(|(lhss, rhss)| VectorStmt::Assign { lhss, rhss }),
             )))
             .map(StmtKind::Vector);
         let skip_to_semi = any().and_is(semi().not()).repeated().then(semi());
@@ -654,7 +805,9 @@ fn stmt_parser<E: PErr>(p: &StmtParts<E>) -> impl P<Stmt, E> {
             t(Tok::Par).to("parallel calls (`par`) are not supported"),
             t(Tok::Async).to("asynchronous calls (`async`) are not supported"),
             t(Tok::Free).then(t(Tok::Call)).to("`free call` is not supported"),
-            t(Tok::Call).then(t(Tok::Forall)).to("`call forall` is not supported"),
+            t(Tok::Call)
+                .then(t(Tok::Forall))
+                .to("`call forall` is not supported"),
         ))
         .map_with(|m, e| (m, e.span()))
         .then_ignore(skip_to_semi)
@@ -687,10 +840,15 @@ fn stmt_parser<E: PErr>(p: &StmtParts<E>) -> impl P<Stmt, E> {
                     .then(block.clone())
                     .then(
                         t(Tok::Else)
-                            .ignore_then(choice((if_stmt.map(|s| Else::If(Box::new(s))), block.map(Else::Block))))
+                            .ignore_then(choice((
+                                if_stmt.map(|s| Else::If(Box::new(s))),
+                                block.map(Else::Block),
+                            )))
                             .or_not(),
                     )
-                    .map_with(|((cond, then), els), e| Stmt::new(StmtKind::If { cond, then, els }, sp(e.span()))),
+                    .map_with(|((cond, then), els), e| {
+                        Stmt::new(StmtKind::If { cond, then, els }, sp(e.span()))
+                    }),
             )
         });
         nested(choice((simple, if_stmt)))
@@ -763,13 +921,26 @@ pub(crate) fn build<E: PErr>() -> Grammar<E> {
         match a {
             AttrOrTrigger::Attr(a) => a,
             AttrOrTrigger::Trigger(_) => {
-                emitter.emit(E::custom(ss, ErrorKind::Syntax, "only attributes, not triggers, allowed here"));
-                Attribute { name: Ident::new("trigger", span), args: Vec::new(), span }
+                emitter.emit(E::custom(
+                    ss,
+                    ErrorKind::Syntax,
+                    "only attributes, not triggers, allowed here",
+                ));
+                Attribute {
+                    name: Ident::new("trigger", span),
+                    args: Vec::new(),
+                    span,
+                }
             }
         }
     });
     let attrs: B<Vec<Attribute>, E> = attr.repeated().collect::<Vec<_>>().boxed();
-    let stmt = stmt_parser(&StmtParts { ident: ident.clone(), expr: expr.clone(), attrs: attrs.clone() }).boxed();
+    let stmt = stmt_parser(&StmtParts {
+        ident: ident.clone(),
+        expr: expr.clone(),
+        attrs: attrs.clone(),
+    })
+    .boxed();
     let semi = || t::<E>(Tok::Semi);
     let idents1 = comma_list(ident.clone()).boxed();
 
@@ -781,11 +952,17 @@ pub(crate) fn build<E: PErr>() -> Grammar<E> {
         .map(|((names, ty), wh)| {
             names
                 .into_iter()
-                .map(|name| TypedIdent { name, ty: ty.clone(), where_clause: wh.clone(), attrs: Vec::new() })
+                .map(|name| TypedIdent {
+                    name,
+                    ty: ty.clone(),
+                    where_clause: wh.clone(),
+                    attrs: Vec::new(),
+                })
                 .collect::<Vec<_>>()
         })
         .boxed();
-    let ids_type_wheres = comma_list(ids_type_where.clone()).map(|gs| gs.into_iter().flatten().collect::<Vec<_>>());
+    let ids_type_wheres =
+        comma_list(ids_type_where.clone()).map(|gs| gs.into_iter().flatten().collect::<Vec<_>>());
     let formals = comma_list(attrs.clone().then(ids_type_where.clone()).map(|(attrs, mut vs)| {
         for v in &mut vs {
             v.attrs = attrs.clone();
@@ -796,13 +973,21 @@ pub(crate) fn build<E: PErr>() -> Grammar<E> {
     .delimited_by(t(Tok::LParen), t(Tok::RParen))
     .map(|gs| gs.unwrap_or_default().into_iter().flatten().collect::<Vec<_>>())
     .boxed();
-    let tparams = type_params(ident.clone()).or_not().map(Option::unwrap_or_default).boxed();
+    let tparams = type_params(ident.clone())
+        .or_not()
+        .map(Option::unwrap_or_default)
+        .boxed();
     let signature = attrs
         .clone()
         .then(ident.clone())
         .then(tparams.clone())
         .then(formals.clone())
-        .then(t(Tok::Returns).ignore_then(formals.clone()).or_not().map(Option::unwrap_or_default))
+        .then(
+            t(Tok::Returns)
+                .ignore_then(formals.clone())
+                .or_not()
+                .map(Option::unwrap_or_default),
+        )
         .boxed();
 
     let local_vars = t(Tok::Var)
@@ -814,13 +999,18 @@ pub(crate) fn build<E: PErr>() -> Grammar<E> {
         .ignore_then(local_vars.repeated().collect::<Vec<_>>())
         .then(stmt.repeated().collect::<Vec<_>>())
         .then_ignore(t(Tok::RBrace))
-        .map_with(|(locals, stmts), e| Body { locals, stmts, span: sp(e.span()) })
+        .map_with(|(locals, stmts), e| Body {
+            locals,
+            stmts,
+            span: sp(e.span()),
+        })
         .boxed();
 
     // type {:attrs} [finite] T a b [= U];
-    let type_item = ident.clone().then(ident.clone().repeated().collect::<Vec<_>>()).then(
-        t(Tok::EqSign).ignore_then(ty.clone()).or_not(),
-    );
+    let type_item = ident
+        .clone()
+        .then(ident.clone().repeated().collect::<Vec<_>>())
+        .then(t(Tok::EqSign).ignore_then(ty.clone()).or_not());
     let type_decl = t(Tok::Type)
         .ignore_then(attrs.clone())
         .then(t(Tok::Finite).or_not())
@@ -831,7 +1021,13 @@ pub(crate) fn build<E: PErr>() -> Grammar<E> {
             items
                 .into_iter()
                 .map(|((name, params), synonym)| {
-                    DeclKind::Type(TypeDecl { attrs: attrs.clone(), finite: finite.is_some(), name, params, synonym })
+                    DeclKind::Type(TypeDecl {
+                        attrs: attrs.clone(),
+                        finite: finite.is_some(),
+                        name,
+                        params,
+                        synonym,
+                    })
                 })
                 .collect::<Vec<_>>()
         });
@@ -851,7 +1047,13 @@ pub(crate) fn build<E: PErr>() -> Grammar<E> {
         .then(order_spec.or_not())
         .then_ignore(semi())
         .map(|((((attrs, unique), names), ty), order_spec)| {
-            DeclKind::Const(ConstDecl { attrs, unique: unique.is_some(), names, ty, order_spec })
+            DeclKind::Const(ConstDecl {
+                attrs,
+                unique: unique.is_some(),
+                names,
+                ty,
+                order_spec,
+            })
         });
 
     // function {:attrs} f<T>(x: int, bool) returns (r: int) { body }  |  ... : T;
@@ -886,16 +1088,29 @@ pub(crate) fn build<E: PErr>() -> Grammar<E> {
         )
         .then(choice((
             t(Tok::Returns).ignore_then(var_or_type.clone().delimited_by(t(Tok::LParen), t(Tok::RParen))),
-            t(Tok::Colon).ignore_then(ty.clone()).map(|ty| FnParam { name: None, ty }),
+            t(Tok::Colon)
+                .ignore_then(ty.clone())
+                .map(|ty| FnParam { name: None, ty }),
         )))
         .then(choice((
-            expr.clone().delimited_by(t(Tok::LBrace), t(Tok::RBrace)).map(Some),
+            expr.clone()
+                .delimited_by(t(Tok::LBrace), t(Tok::RBrace))
+                .map(Some),
             semi().to(None),
         )))
-        .validate(|(((((attrs, name), type_params), mut params), result), body), _, emitter| {
-            fixup_fn_params(&mut params, emitter);
-            DeclKind::Function(FunctionDecl { attrs, name, type_params, params, result, body })
-        });
+        .validate(
+            |(((((attrs, name), type_params), mut params), result), body), _, emitter| {
+                fixup_fn_params(&mut params, emitter);
+                DeclKind::Function(FunctionDecl {
+                    attrs,
+                    name,
+                    type_params,
+                    params,
+                    result,
+                    body,
+                })
+            },
+        );
 
     let axiom_decl = t(Tok::Axiom)
         .ignore_then(attrs.clone())
@@ -916,7 +1131,13 @@ pub(crate) fn build<E: PErr>() -> Grammar<E> {
         .then(expr.clone())
         .then_ignore(semi())
         .map_with(|(((free, kind), attrs), expr), e| {
-            Spec::Contract(Contract { kind, free: free.is_some(), attrs, expr, span: sp(e.span()) })
+            Spec::Contract(Contract {
+                kind,
+                free: free.is_some(),
+                attrs,
+                expr,
+                span: sp(e.span()),
+            })
         });
     let modifies = t(Tok::Free)
         .or_not()
@@ -942,12 +1163,19 @@ pub(crate) fn build<E: PErr>() -> Grammar<E> {
                     Spec::Modifies(m) => modifies.extend(m),
                 }
             }
-            DeclKind::Procedure(ProcedureDecl { attrs, name, type_params, ins, outs, contracts, modifies, body })
+            DeclKind::Procedure(ProcedureDecl {
+                attrs,
+                name,
+                type_params,
+                ins,
+                outs,
+                contracts,
+                modifies,
+                body,
+            })
         });
-    let implementation_decl = t(Tok::Implementation)
-        .ignore_then(signature)
-        .then(body)
-        .validate(|(((((attrs, name), type_params), ins), outs), body), _, emitter| {
+    let implementation_decl = t(Tok::Implementation).ignore_then(signature).then(body).validate(
+        |(((((attrs, name), type_params), ins), outs), body), _, emitter| {
             for v in ins.iter().chain(outs.iter()) {
                 if let Some(w) = &v.where_clause {
                     emitter.emit(E::custom(
@@ -957,18 +1185,36 @@ pub(crate) fn build<E: PErr>() -> Grammar<E> {
                     ));
                 }
             }
-            DeclKind::Implementation(ImplementationDecl { attrs, name, type_params, ins, outs, body })
-        });
+            DeclKind::Implementation(ImplementationDecl {
+                attrs,
+                name,
+                type_params,
+                ins,
+                outs,
+                body,
+            })
+        },
+    );
 
     let decl = choice((
-        choice((procedure_decl, implementation_decl, var_decl, const_decl, function_decl, axiom_decl))
-            .map(|k| vec![k]),
+        choice((
+            procedure_decl,
+            implementation_decl,
+            var_decl,
+            const_decl,
+            function_decl,
+            axiom_decl,
+        ))
+        .map(|k| vec![k]),
         type_decl,
     ))
     .labelled("declaration")
     .map_with(|kinds, e| {
         let span = sp(e.span());
-        kinds.into_iter().map(|kind| Decl { kind, span }).collect::<Vec<_>>()
+        kinds
+            .into_iter()
+            .map(|kind| Decl { kind, span })
+            .collect::<Vec<_>>()
     });
 
     Grammar {

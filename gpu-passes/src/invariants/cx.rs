@@ -1,0 +1,114 @@
+//! The context a rule family works in: one loop's facts, the program's facts, and the list of
+//! candidates the rules propose (deduplicated by their printed form).
+
+use super::arith::{Arith, Num};
+use super::facts::{Class, LoopFacts, ProgramFacts, Update};
+use ivl::ast::*;
+use ivl::check::Ty;
+use std::collections::HashSet;
+
+/// A candidate as a rule proposes it.
+#[derive(Clone, Debug)]
+pub struct Proposal {
+    pub rule: &'static str,
+    pub expr: Expr,
+}
+
+/// A loop with its facts, collecting proposals.
+pub struct LoopCx<'a, 'p> {
+    pub facts: &'a ProgramFacts<'p>,
+    pub lf: &'a LoopFacts,
+    pub out: Vec<Proposal>,
+    seen: HashSet<String>,
+}
+
+impl<'a, 'p> LoopCx<'a, 'p> {
+    pub fn new(facts: &'a ProgramFacts<'p>, lf: &'a LoopFacts) -> LoopCx<'a, 'p> {
+        LoopCx { facts, lf, out: Vec::new(), seen: HashSet::new() }
+    }
+
+    pub fn arith(&self) -> &'a Arith {
+        &self.facts.arith
+    }
+
+    /// Proposes `e` under `rule` (once per printed form and loop).
+    pub fn push(&mut self, rule: &'static str, e: Expr) {
+        let text = ivl::printer::print_expr(&e);
+        if self.seen.insert(text) {
+            self.out.push(Proposal { rule, expr: e });
+        }
+    }
+
+    pub fn var(&self, x: &Name) -> Expr {
+        Expr::var(x.clone(), Span::DUMMY)
+    }
+
+    pub fn num(&self, e: &Expr) -> Option<Num> {
+        self.facts.num_of(&self.lf.locals, e)
+    }
+
+    pub fn var_num(&self, x: &Name) -> Option<Num> {
+        self.lf.locals.get(x).and_then(Num::of)
+    }
+
+    pub fn var_ty(&self, x: &Name) -> Option<&Ty> {
+        self.lf.locals.get(x)
+    }
+
+    pub fn class(&self, e: &Expr) -> Class {
+        self.facts.classify(self.lf, e)
+    }
+
+    pub fn update(&self, x: &Name) -> Update {
+        self.facts.update_of(self.lf, x)
+    }
+
+    /// Numeric variables the loop updates regularly (`x := x + c`, `x := x * 2`, …).
+    pub fn counters(&self) -> Vec<(Name, Num, Update)> {
+        self.lf
+            .modified
+            .iter()
+            .filter_map(|x| {
+                let num = self.var_num(x)?;
+                let u = self.update(x);
+                (u != Update::Other).then(|| (x.clone(), num, u))
+            })
+            .collect()
+    }
+
+    /// Variables of the loop guards that the loop modifies.
+    pub fn guard_vars(&self) -> Vec<Name> {
+        let mut out: Vec<Name> = Vec::new();
+        for g in &self.lf.guards {
+            for v in ivl::visit::free_vars(g) {
+                if self.lf.modified.contains(&v) && !out.contains(&v) {
+                    out.push(v);
+                }
+            }
+        }
+        out
+    }
+
+    /// A call of a specification built-in.
+    pub fn builtin(&self, f: &str, args: Vec<Expr>) -> Expr {
+        Expr::new(ExprKind::Call(Ident::new(f, Span::DUMMY), args), Span::DUMMY)
+    }
+
+    /// `__write(A)` / `__read(A)`.
+    pub fn logged(&self, array: &Name, write: bool) -> Expr {
+        self.builtin(if write { "__write" } else { "__read" }, vec![self.var(array)])
+    }
+
+    /// `__write_offset(A)` / `__read_offset(A)`.
+    pub fn offset(&self, array: &Name, write: bool) -> Expr {
+        self.builtin(if write { "__write_offset" } else { "__read_offset" }, vec![self.var(array)])
+    }
+
+    pub fn uniform(&self, e: Expr) -> Expr {
+        self.builtin("__uniform", vec![e])
+    }
+
+    pub fn enabled(&self) -> Expr {
+        self.builtin("__enabled", vec![])
+    }
+}

@@ -1,0 +1,128 @@
+//! Barriers of the two-thread program (seed 001 §4.2 "Barriers", Table 4.2; seed 002 §5.2).
+//!
+//! A predicated `barrier {:enabled E}` (E: the thread is at the barrier's block) becomes:
+//!
+//! 1. the divergence check `assert E$1 == E$2` for threads of one group — seed 002's
+//!    `¬(P_i ⊕ P_j)`, seed 000's barrier assertion for two threads: one thread reaching a
+//!    barrier that the other does not reach in the same iteration is divergence;
+//! 2. the check of the barrier invariants for each thread that reaches it
+//!    (`super::barrier_invariants`);
+//! 3. emptying the access logs of the memory the barrier fences, with the assume-based
+//!    encoding of §4.2 (`assume E$1 ==> !R_HAS_OCCURRED_A && !W_HAS_OCCURRED_A`). `barrier
+//!    {:local}` fences group-shared memory, `barrier {:global}` global memory, a plain
+//!    `barrier` both. Threads in different groups never synchronise: there only the logs of
+//!    group-shared memory (which the threads do not share) are emptied;
+//! 4. the shared state becomes abstract: each modelled copy of a fenced array that a thread
+//!    at the barrier sees is havocked (per-thread copies of one group get the same new value:
+//!    the equality abstraction);
+//! 5. the barrier invariants are assumed for the instantiated threads.
+
+use super::barrier_invariants::instantiations;
+use super::exprs::*;
+use super::reduction::Instr;
+use super::spec_builtins::for_thread;
+use crate::lockstep::KernelCtx;
+use crate::predication::barrier_enabled;
+use ivl::ast::*;
+use ivl::diag::Diagnostic;
+use ivl::resolve::MemSpace;
+use ivl::visit::substitute;
+use std::collections::HashMap;
+
+/// Which memory spaces a barrier's attributes fence: (group-shared, global).
+pub(crate) fn fences(attrs: &[Attribute]) -> (bool, bool) {
+    let (local, global) = (has_attr(attrs, "local"), has_attr(attrs, "global"));
+    (local || !global, global || !local)
+}
+
+pub(crate) fn fenced(space: MemSpace, (local, global): (bool, bool)) -> bool {
+    match space {
+        MemSpace::GroupShared => local,
+        MemSpace::Global | MemSpace::Unmarked => global,
+    }
+}
+
+impl Instr {
+    pub(crate) fn barrier(&mut self, kc: &mut KernelCtx, s: &Stmt, out: &mut Vec<Stmt>) -> Result<(), Diagnostic> {
+        let StmtKind::Barrier { attrs, invariants } = &s.kind else { unreachable!() };
+        let sp = s.span;
+        let cond = barrier_enabled(attrs).cloned().unwrap_or_else(|| Expr::bool(true));
+        let c = [kc.th.phi(&cond, 0), kc.th.phi(&cond, 1)];
+        let fence = fences(attrs);
+        // 1. Divergence.
+        if !self.inter {
+            let e = implies(self.guard.clone().unwrap_or_else(|| Expr::bool(true)), Expr::eq(c[0].clone(), c[1].clone()));
+            let msg = "possible barrier divergence: of two threads of one group, only one reaches this barrier \
+                       (in this loop iteration)";
+            out.push(assert_stmt(check_attrs_msg("divergence", None, msg, sp), e, sp));
+        }
+        // 2. Barrier invariants: checked with unknown locations arbitrary.
+        if !invariants.is_empty() {
+            out.extend(self.views.havoc_unknown(sp));
+            for inv in invariants {
+                for t in 0..2 {
+                    let Some(phi) = for_thread(&self.env(kc), &inv.expr, t) else { continue };
+                    let e = implies(c[t].clone(), self.views.known_only(&phi));
+                    let msg = format!("this barrier invariant might not hold for thread {}{}", t + 1, self.note());
+                    out.push(assert_stmt(check_attrs_msg("barrier-invariant", Some(sp), &msg, inv.span), e, inv.span));
+                }
+            }
+        }
+        // 3. Access logs.
+        for l in self.logs.values() {
+            if fenced(l.space, fence) && (!self.inter || l.space == MemSpace::GroupShared) {
+                out.push(l.clear(c[0].clone(), sp));
+            }
+        }
+        // 4. Abstract shared state.
+        let mut arrays: Vec<Name> = self.copies.keys().chain(self.single.iter()).cloned().collect();
+        arrays.sort();
+        arrays.dedup();
+        for a in &arrays {
+            let sv = self.shared[a].clone();
+            if !fenced(sv.space, fence) {
+                continue;
+            }
+            let fresh = |kc: &mut KernelCtx, t: usize| kc.fresh_local(&format!("{a}$barrier{t}"), sv.ty.clone());
+            match self.copies.get(a).cloned() {
+                Some(copies) => {
+                    // One group: both copies get the same new value (equality abstraction).
+                    let h0 = fresh(kc, 1);
+                    let h1 = if self.inter { fresh(kc, 2) } else { h0.clone() };
+                    out.push(havoc_stmt(&if h0 == h1 { vec![h0.clone()] } else { vec![h0.clone(), h1.clone()] }, sp));
+                    let pairs = copies
+                        .iter()
+                        .zip([&h0, &h1])
+                        .enumerate()
+                        .map(|(t, (n, h))| (lhs(n, vec![], sp), Expr::ite(c[t].clone(), var(h), var(n))))
+                        .collect();
+                    out.push(assign_stmt(pairs, sp));
+                }
+                None => {
+                    let h = fresh(kc, 0);
+                    out.push(havoc_stmt(std::slice::from_ref(&h), sp));
+                    let any = Expr::or(c[0].clone(), c[1].clone());
+                    out.push(assign_stmt(vec![(lhs(a, vec![], sp), Expr::ite(any, var(&h), var(a)))], sp));
+                }
+            }
+            let cs = c.clone();
+            out.extend(self.views.clear(kc, a, &|t| cs[t].clone(), sp));
+        }
+        // 5. Assume the invariants for the instantiated threads.
+        let lid = self.local_id_x.clone();
+        for inv in invariants {
+            for inst in instantiations(inv) {
+                let phi = match &inst {
+                    Some(e) => substitute(&inv.expr, &HashMap::from([(lid.clone(), e.clone())])),
+                    None => inv.expr.clone(),
+                };
+                for (t, ct) in c.iter().enumerate() {
+                    if let Some(e) = for_thread(&self.env(kc), &phi, t) {
+                        out.push(assume_stmt(implies(ct.clone(), e), inv.span));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,318 @@
+//! The thread grid of the two-thread program: which constants are the thread identity, how big
+//! the groups and the grid are, and the preconditions that make the two modelled threads two
+//! arbitrary, distinct, in-range threads (seed 001 §4.1.4, "Introduction of distinct thread
+//! ids"; KBPL.md §2 "Thread identity").
+//!
+//! Identity constants are found by their attribute (`{:local_id_x}` …), whatever their name and
+//! type (`int` or `bvN`, as the frontend chose). A dimension the kernel never mentions still
+//! exists — two threads that differ only in `local_id_y` are distinct — so missing identity
+//! constants are made up (fresh names, the type of the dimension's other constants, else `int`)
+//! and constrained like the declared ones.
+//!
+//! Sizes come from `--local-size` / `--num-groups` (dimensions not given are 1), from the
+//! file's own axioms, or are symbolic (any positive value). Every fact here is stated as a
+//! precondition of the two-thread kernel, never as an axiom: the program holds the same-group
+//! and the different-groups variants side by side, and an inconsistency of one variant must
+//! not make the other vacuous.
+
+use super::exprs::{bin, lit_of, var};
+use ivl::ast::*;
+use ivl::diag::Diagnostic;
+use ivl::resolve::identity_attr;
+use std::collections::{BTreeMap, HashMap};
+
+pub(crate) const DIMS: [&str; 3] = ["x", "y", "z"];
+
+/// The sizes fixed on the command line (`None`: symbolic or fixed by the file's axioms).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Sizes {
+    pub local: Option<[u64; 3]>,
+    pub groups: Option<[u64; 3]>,
+}
+
+impl Sizes {
+    /// Checks `--local-size` / `--num-groups` values: 1 to 3 positive numbers.
+    pub fn new(local: Option<&[u64]>, groups: Option<&[u64]>) -> Result<Sizes, Diagnostic> {
+        fn dims(flag: &str, v: Option<&[u64]>) -> Result<Option<[u64; 3]>, Diagnostic> {
+            let Some(v) = v else { return Ok(None) };
+            if v.is_empty() || v.len() > 3 || v.contains(&0) {
+                return Err(Diagnostic::unsupported(
+                    format!("`{flag}` takes 1 to 3 positive numbers, got {v:?}"),
+                    Span::DUMMY,
+                ));
+            }
+            let mut d = [1; 3];
+            d[..v.len()].copy_from_slice(v);
+            Ok(Some(d))
+        }
+        Ok(Sizes { local: dims("--local-size", local)?, groups: dims("--num-groups", groups)? })
+    }
+
+    /// Whether a group certainly has at least two threads (else the "pair" may be one thread).
+    pub fn group_has_pairs(&self) -> bool {
+        self.local.is_some_and(|l| l.iter().product::<u64>() >= 2)
+    }
+
+    /// Whether the grid certainly has a single group (no inter-group pairs).
+    pub fn single_group(&self) -> bool {
+        self.groups.is_some_and(|g| g == [1, 1, 1])
+    }
+}
+
+/// One identity constant.
+#[derive(Clone, Debug)]
+pub(crate) struct IdConst {
+    pub name: Name,
+    pub ty: Type,
+    /// Declared by the two-thread program (the kernel does not mention this dimension).
+    pub made_up: bool,
+}
+
+/// The identity constants of a program, by attribute (`"local_id_x"` …).
+#[derive(Clone, Debug)]
+pub(crate) struct Identity {
+    pub consts: BTreeMap<&'static str, IdConst>,
+    /// `bvult` functions per bit-vector width: existing `{:bvbuiltin "bvult"}` ones or new.
+    pub bvult: HashMap<u32, Name>,
+    /// Declarations to add (made-up constants, new `bvult` functions).
+    pub decls: Vec<Decl>,
+}
+
+fn attr_name(kind: &str, d: &str) -> &'static str {
+    let all: [&'static str; 12] = [
+        "local_id_x", "local_id_y", "local_id_z", "group_id_x", "group_id_y", "group_id_z", "group_size_x",
+        "group_size_y", "group_size_z", "num_groups_x", "num_groups_y", "num_groups_z",
+    ];
+    all.into_iter().find(|a| a.starts_with(kind) && a.ends_with(d)).expect("an identity attribute")
+}
+
+pub(crate) fn local_id(d: &str) -> &'static str {
+    attr_name("local_id_", d)
+}
+pub(crate) fn group_id(d: &str) -> &'static str {
+    attr_name("group_id_", d)
+}
+pub(crate) fn group_size(d: &str) -> &'static str {
+    attr_name("group_size_", d)
+}
+pub(crate) fn num_groups(d: &str) -> &'static str {
+    attr_name("num_groups_", d)
+}
+
+/// The existing `{:bvbuiltin "bvult"}` function over `bvW` operands, if any.
+fn existing_bvult(p: &Program, w: u32) -> Option<Name> {
+    p.decls.iter().find_map(|d| match &d.kind {
+        DeclKind::Function(f) => {
+            let is_ult = matches!(
+                find_attr(&f.attrs, "bvbuiltin").and_then(|a| a.args.first()),
+                Some(AttrArg::String(s, _)) if s == "bvult"
+            );
+            let bv = |t: &Type| t.kind == TypeKind::Bv(w);
+            (is_ult
+                && f.params.len() == 2
+                && f.params.iter().all(|p| bv(&p.ty))
+                && f.result.ty.kind == TypeKind::Bool)
+                .then(|| f.name.name.clone())
+        }
+        _ => None,
+    })
+}
+
+impl Identity {
+    /// Finds the identity constants of `p` and makes up the missing ones.
+    pub fn of(p: &Program, names: &mut crate::predication::FreshNames) -> Result<Identity, Vec<Diagnostic>> {
+        let mut consts: BTreeMap<&'static str, IdConst> = BTreeMap::new();
+        let mut diags = Vec::new();
+        for d in &p.decls {
+            let DeclKind::Const(c) = &d.kind else { continue };
+            let Some((attr, _)) = identity_attr(&c.attrs) else { continue };
+            if !matches!(c.ty.kind, TypeKind::Int | TypeKind::Bv(_)) {
+                diags.push(Diagnostic::unsupported(
+                    format!("the thread identity constant `{}` must be `int` or a bit-vector", c.names[0].name),
+                    c.ty.span,
+                ));
+                continue;
+            }
+            for n in &c.names {
+                if let Some(prev) = consts.get(attr) {
+                    diags.push(Diagnostic::unsupported(
+                        format!(
+                            "two constants carry `{{:{attr}}}` (`{}` and `{}`); a kernel has one of each",
+                            prev.name, n.name
+                        ),
+                        n.span,
+                    ));
+                    continue;
+                }
+                consts.insert(attr, IdConst { name: n.name.clone(), ty: c.ty.clone(), made_up: false });
+            }
+        }
+        if !diags.is_empty() {
+            return Err(diags);
+        }
+        let mut decls = Vec::new();
+        for d in DIMS {
+            let group = [local_id(d), group_size(d), group_id(d), num_groups(d)];
+            let ty = group.iter().find_map(|a| consts.get(a).map(|c| c.ty.clone())).unwrap_or_else(Type::int);
+            for a in group {
+                if consts.contains_key(a) {
+                    continue;
+                }
+                let name = names.fresh(a);
+                decls.push(const_decl(&name, &ty, Some(a)));
+                consts.insert(a, IdConst { name, ty: ty.clone(), made_up: true });
+            }
+            // Ids and sizes of one dimension are compared: they must have one type.
+            for (id, size) in [(local_id(d), group_size(d)), (group_id(d), num_groups(d))] {
+                let (a, b) = (&consts[id], &consts[size]);
+                if a.ty.kind != b.ty.kind {
+                    diags.push(Diagnostic::unsupported(
+                        format!(
+                            "`{}` ({{:{id}}}) and `{}` ({{:{size}}}) must have the same type",
+                            a.name, b.name
+                        ),
+                        Span::DUMMY,
+                    ));
+                }
+            }
+        }
+        if !diags.is_empty() {
+            return Err(diags);
+        }
+        let mut bvult = HashMap::new();
+        for c in consts.values() {
+            if let TypeKind::Bv(w) = c.ty.kind {
+                if bvult.contains_key(&w) {
+                    continue;
+                }
+                let f = match existing_bvult(p, w) {
+                    Some(f) => f,
+                    None => {
+                        let f = names.fresh(&format!("$kivl_bvult{w}"));
+                        decls.push(bvult_decl(&f, w));
+                        f
+                    }
+                };
+                bvult.insert(w, f);
+            }
+        }
+        Ok(Identity { consts, bvult, decls })
+    }
+
+    pub fn name(&self, attr: &str) -> &Name {
+        &self.consts[attr].name
+    }
+
+    fn var(&self, attr: &str) -> Expr {
+        var(self.name(attr))
+    }
+
+    fn ty(&self, attr: &str) -> &Type {
+        &self.consts[attr].ty
+    }
+
+    /// `a < b` in the type of identity constant `attr` (unsigned for bit-vectors).
+    fn lt(&self, attr: &str, a: Expr, b: Expr) -> Expr {
+        match self.ty(attr).kind {
+            TypeKind::Bv(w) => Expr::new(ExprKind::Call(Ident::new(self.bvult[&w].clone(), Span::DUMMY), vec![a, b]), Span::DUMMY),
+            _ => bin(BinOp::Lt, a, b),
+        }
+    }
+
+    fn lit(&self, attr: &str, v: u64) -> Result<Expr, Diagnostic> {
+        lit_of(self.ty(attr), v)
+    }
+
+    /// Per-thread identity constants: `local_id_*`, and `group_id_*` when the threads may be in
+    /// different groups.
+    pub fn per_thread(&self, inter_group: bool) -> Vec<(&'static str, &IdConst)> {
+        self.consts
+            .iter()
+            .filter(|(a, _)| a.starts_with("local_id_") || (inter_group && a.starts_with("group_id_")))
+            .map(|(a, c)| (*a, c))
+            .collect()
+    }
+
+    /// Facts about the sizes (the same in every thread): positive, and as fixed by `sizes`.
+    pub fn uniform_facts(&self, sizes: &Sizes) -> Result<Vec<Expr>, Diagnostic> {
+        let mut out = Vec::new();
+        for (i, d) in DIMS.iter().enumerate() {
+            for (attr, fixed) in [(group_size(d), sizes.local), (num_groups(d), sizes.groups)] {
+                let zero = self.lit(attr, 0)?;
+                out.push(self.lt(attr, zero, self.var(attr)));
+                if let Some(v) = fixed {
+                    out.push(Expr::eq(self.var(attr), self.lit(attr, v[i])?));
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Facts about one thread (before renaming to a thread's copies): its ids are in range.
+    pub fn thread_facts(&self) -> Result<Vec<Expr>, Diagnostic> {
+        let mut out = Vec::new();
+        for d in DIMS {
+            for (id, size) in [(local_id(d), group_size(d)), (group_id(d), num_groups(d))] {
+                let zero = self.lit(id, 0)?;
+                if matches!(self.ty(id).kind, TypeKind::Int) {
+                    out.push(bin(BinOp::Le, zero, self.var(id)));
+                }
+                out.push(self.lt(id, self.var(id), self.var(size)));
+            }
+        }
+        Ok(out)
+    }
+
+    /// `c$1 != c$2 || …` over the given attributes, with `copy(name, t)` naming thread t's copy.
+    pub fn differ(&self, attrs: &[&str], copy: &dyn Fn(&Name, usize) -> Name) -> Expr {
+        attrs
+            .iter()
+            .map(|a| bin(BinOp::Neq, var(&copy(self.name(a), 0)), var(&copy(self.name(a), 1))))
+            .reduce(Expr::or)
+            .expect("three dimensions")
+    }
+
+    /// `group_size_x == 1 && group_size_y == 1 && group_size_z == 1`: a group of one thread.
+    pub fn one_thread_groups(&self) -> Result<Expr, Diagnostic> {
+        let mut parts = Vec::new();
+        for d in DIMS {
+            parts.push(Expr::eq(self.var(group_size(d)), self.lit(group_size(d), 1)?));
+        }
+        Ok(parts.into_iter().reduce(Expr::and).expect("three dimensions"))
+    }
+}
+
+pub(crate) fn const_decl(name: &Name, ty: &Type, attr: Option<&str>) -> Decl {
+    let attrs = attr
+        .map(|a| vec![Attribute { name: Ident::new(a, Span::DUMMY), args: vec![], span: Span::DUMMY }])
+        .unwrap_or_default();
+    Decl {
+        kind: DeclKind::Const(ConstDecl {
+            attrs,
+            unique: false,
+            names: vec![Ident::new(name.clone(), Span::DUMMY)],
+            ty: ty.clone(),
+            order_spec: None,
+        }),
+        span: Span::DUMMY,
+    }
+}
+
+fn bvult_decl(name: &Name, w: u32) -> Decl {
+    let p = |ty: Type| FnParam { name: None, ty };
+    Decl {
+        kind: DeclKind::Function(FunctionDecl {
+            attrs: vec![Attribute {
+                name: Ident::new("bvbuiltin", Span::DUMMY),
+                args: vec![AttrArg::String("bvult".into(), Span::DUMMY)],
+                span: Span::DUMMY,
+            }],
+            name: Ident::new(name.clone(), Span::DUMMY),
+            type_params: vec![],
+            params: vec![p(Type::bv(w)), p(Type::bv(w))],
+            result: p(Type::bool()),
+            body: None,
+        }),
+        span: Span::DUMMY,
+    }
+}

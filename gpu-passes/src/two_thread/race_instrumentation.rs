@@ -1,0 +1,181 @@
+//! Quantifier-free race instrumentation, seed 001 §4.2.
+//!
+//! Per shared array `A` the program keeps thread 1's access log: one tracked read and one
+//! tracked write, each an *access site* number (`0`: nothing tracked — the paper's
+//! `READ_HAS_OCCURRED_A` is `R_SITE_A != 0`) and the offset, plus the value of the tracked
+//! write (for benign writes, seed 003). At every access thread 1 may start tracking it
+//! (`LOG_READ_A` / `LOG_WRITE_A`: `if (E$1 && *) { R_SITE_A := s; R_OFF_A := e$1 }`), and
+//! thread 2 checks its own access against the log (`CHECK_READ_A` / `CHECK_WRITE_A`):
+//!
+//! ```text
+//! assert {:check "race"} !(E$2 && W_SITE_A == w && W_OFF_A == e$2);        // write-read
+//! assert {:check "race"} !(E$2 && R_SITE_A == r && R_OFF_A == e$2);        // read-write
+//! assert {:check "race"} !(E$2 && W_SITE_A == w && W_OFF_A == e$2
+//!                          && W_VAL_A != v$2);                             // write-write
+//! ```
+//!
+//! one assertion per logged site `w` / `r` of the array, so that a failure names both
+//! accesses: the checking one (primary location) and the logged one (related location). The
+//! race kind is "logged access – checking access". Thread 1 logs all accesses of a statement
+//! before thread 2 checks any, so every pair of accesses is checked in the order in which the
+//! thread doing the earlier one is thread 1; as the two threads are arbitrary, both orders of
+//! every pair of threads are covered (§4.2, "Asymmetry of race checking").
+//!
+//! Barriers empty the logs with the assume-based encoding of §4.2: `assume !R_HAS_OCCURRED`
+//! restricts the execution to the one that tracked nothing, which avoids modifying the logs
+//! (see `super::barriers`). The log variables are globals marked `{:race_checking}`, so that
+//! contracts may talk about them through `__read(A)` and friends.
+
+use super::exprs::*;
+use crate::lockstep::SharedVar;
+use ivl::ast::*;
+use ivl::resolve::MemSpace;
+
+/// Thread 1's access log of one shared array.
+#[derive(Clone, Debug)]
+pub(crate) struct Logs {
+    pub array: Name,
+    pub space: MemSpace,
+    pub r_site: Name,
+    pub w_site: Name,
+    /// One offset variable per index of the (flattened) location.
+    pub r_off: Vec<Name>,
+    pub w_off: Vec<Name>,
+    pub w_val: Name,
+    /// Registered access sites: (number, is a write, source location).
+    pub sites: Vec<(u64, bool, Span)>,
+}
+
+/// One access of one thread: when it happens, where, and the value written.
+pub(crate) struct ThreadAccess {
+    pub pc: Expr,
+    pub loc: Vec<Expr>,
+    pub value: Option<Expr>,
+}
+
+fn race_checking() -> Attribute {
+    attr("race_checking", vec![], Span::DUMMY)
+}
+
+impl Logs {
+    /// The log of `array` and the declarations of its variables.
+    pub fn declare(
+        array: &Name,
+        sv: &SharedVar,
+        names: &mut crate::predication::FreshNames,
+    ) -> Option<(Logs, Vec<Decl>)> {
+        let depth = crate::lockstep::map_depth(&sv.ty);
+        let (levels, value_ty) = crate::lockstep::map_levels(&sv.ty, depth)?;
+        let index_tys: Vec<Type> = levels.into_iter().flatten().collect();
+        let mut decls = Vec::new();
+        let mut mk = |base: String, ty: Type| {
+            let n = names.fresh(&base);
+            decls.push(var_decl(&n, ty, vec![race_checking()]));
+            n
+        };
+        let r_site = mk(format!("_R_SITE_{array}"), Type::int());
+        let w_site = mk(format!("_W_SITE_{array}"), Type::int());
+        let r_off = index_tys.iter().enumerate().map(|(k, t)| mk(format!("_R_OFFSET{k}_{array}"), t.clone())).collect();
+        let w_off = index_tys.iter().enumerate().map(|(k, t)| mk(format!("_W_OFFSET{k}_{array}"), t.clone())).collect();
+        let w_val = mk(format!("_W_VALUE_{array}"), value_ty);
+        let logs = Logs { array: array.clone(), space: sv.space, r_site, w_site, r_off, w_off, w_val, sites: vec![] };
+        Some((logs, decls))
+    }
+
+    /// The number of an access site (registered on first use).
+    pub fn site(&mut self, write: bool, span: Span) -> u64 {
+        if let Some(&(n, _, _)) = self.sites.iter().find(|(_, w, s)| *w == write && *s == span) {
+            return n;
+        }
+        let n = self.sites.len() as u64 + 1;
+        self.sites.push((n, write, span));
+        n
+    }
+
+    /// `R_SITE, W_SITE := 0, 0` (kernel entry).
+    pub fn init(&self, span: Span) -> Stmt {
+        assign_stmt(
+            vec![(lhs(&self.r_site, vec![], span), int(0)), (lhs(&self.w_site, vec![], span), int(0))],
+            span,
+        )
+    }
+
+    /// `assume cond ==> !R_HAS_OCCURRED && !W_HAS_OCCURRED` (a barrier, §4.2).
+    pub fn clear(&self, cond: Expr, span: Span) -> Stmt {
+        let empty = and(Expr::eq(var(&self.r_site), int(0)), Expr::eq(var(&self.w_site), int(0)));
+        assume_stmt(implies(cond, empty), span)
+    }
+
+    /// `__read(A)`, `__write(A)`, `__read_offset(A)`, `__write_offset(A)` of thread 1.
+    pub fn builtin(&self, name: &str) -> Option<Expr> {
+        match name {
+            "__read" => Some(neq(var(&self.r_site), int(0))),
+            "__write" => Some(neq(var(&self.w_site), int(0))),
+            "__read_offset" => self.r_off.first().map(var),
+            "__write_offset" => self.w_off.first().map(var),
+            _ => None,
+        }
+    }
+
+    /// `LOG_READ_A` / `LOG_WRITE_A` for thread 1's access `a` at `site`: tracked when the
+    /// access happens and the (havocked) `track` flag is set.
+    pub fn log(&self, write: bool, site: u64, a: &ThreadAccess, track: &Name, span: Span) -> Vec<Stmt> {
+        let cond = and(a.pc.clone(), var(track));
+        let keep = |x: &Name, new: Expr| (lhs(x, vec![], span), Expr::ite(cond.clone(), new, var(x)));
+        let (site_var, offs) = if write { (&self.w_site, &self.w_off) } else { (&self.r_site, &self.r_off) };
+        let mut pairs = vec![keep(site_var, int(site))];
+        pairs.extend(offs.iter().zip(&a.loc).map(|(o, l)| keep(o, l.clone())));
+        if write {
+            if let Some(v) = &a.value {
+                pairs.push(keep(&self.w_val, v.clone()));
+            }
+        }
+        vec![havoc_stmt(std::slice::from_ref(track), span), assign_stmt(pairs, span)]
+    }
+
+    /// `CHECK_READ_A` / `CHECK_WRITE_A` for thread 2's access `a` at `span`: one assertion per
+    /// conflicting logged site. `guard` restricts the checks (to distinct threads, …); `note`
+    /// ends the message.
+    pub fn checks(
+        &self,
+        write: bool,
+        a: &ThreadAccess,
+        span: Span,
+        benign: bool,
+        guard: Option<&Expr>,
+        note: &str,
+    ) -> Vec<Stmt> {
+        let mut out = Vec::new();
+        let same = |offs: &[Name]| all(offs.iter().zip(&a.loc).map(|(o, l)| Expr::eq(var(o), l.clone())));
+        for &(site, site_write, site_span) in &self.sites {
+            // A read conflicts only with logged writes.
+            if !write && !site_write {
+                continue;
+            }
+            let (site_var, offs) =
+                if site_write { (&self.w_site, &self.w_off) } else { (&self.r_site, &self.r_off) };
+            let mut conflict = and(a.pc.clone(), and(Expr::eq(var(site_var), int(site)), same(offs)));
+            if site_write && write && benign {
+                if let Some(v) = &a.value {
+                    conflict = and(conflict, neq(var(&self.w_val), v.clone()));
+                }
+            }
+            if let Some(g) = guard {
+                conflict = and(g.clone(), conflict);
+            }
+            let kind = match (site_write, write) {
+                (true, true) => "write-write",
+                (true, false) => "write-read",
+                _ => "read-write",
+            };
+            let (first, second) = (if site_write { "write" } else { "read" }, if write { "write" } else { "read" });
+            let msg = format!(
+                "possible {kind} race on `{}`: this {second} (thread 2) and the {first} at the related location \
+                 (thread 1) may access the same element, with no barrier in between{note}",
+                self.array
+            );
+            out.push(assert_stmt(check_attrs_msg("race", Some(site_span), &msg, span), Expr::not(conflict), span));
+        }
+        out
+    }
+}

@@ -1,0 +1,443 @@
+//! The two-thread reduction of one kernel, seed 001 §4.1 (Tables 4.1-4.3), built as the
+//! lock-step construction of seed 000 (Table 3) for `TS = 2` over the predicated kernel
+//! (`crate::predication`, `crate::lockstep`): one construction, parameterised by how shared
+//! state is modelled. Where the lock-step program ψ-assigns shared variables and checks races
+//! with exact logs, the two-thread program
+//!
+//! - keeps one copy of every uniform value (`super::uniformity`; Table 4.2's `x$1`/`x$2` only
+//!   for the others) and, when no branch depends on the thread, one `v_active`;
+//! - abstracts the shared state (`super::abstraction`) and instruments every access with
+//!   thread 1's log and thread 2's check (`super::race_instrumentation`, §4.2);
+//! - checks divergence, empties logs, havocs the shared state and checks / assumes barrier
+//!   invariants at barriers (`super::barriers`, `super::barrier_invariants`);
+//! - reads every assertion, invariant and contract once per thread
+//!   (`super::spec_builtins`), naming the thread in the error message.
+//!
+//! At each loop header it adds two checked invariants: where each thread can be
+//! (`PredicatedImpl::header_positions`), and, for a loop the uniformity analysis found
+//! uniform, that both threads are in the loop or neither is.
+
+use super::abstraction::{self, marker_group, Model};
+use super::barrier_invariants::Views;
+use super::exprs::*;
+use super::race_instrumentation::{Logs, ThreadAccess};
+use super::spec_builtins::{self, for_thread, SpecEnv};
+use super::uniformity;
+use super::KernelOptions;
+use crate::lockstep::{lockstep_impl, Access, Instrument, KernelCtx, SharedVar, Threads};
+use crate::predication::{predicate_preprocessed, FreshNames, PredicatedImpl};
+use crate::preprocess::preprocess;
+use ivl::ast::*;
+use ivl::blocks::{check_kind, BlockImpl};
+use ivl::diag::Diagnostic;
+use ivl::resolve::MemSpace;
+use ivl::visit::strip_spans;
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+/// The instrumentation of one kernel in one variant (the lock-step construction's hook).
+pub(crate) struct Instr {
+    /// The threads are in different groups.
+    pub inter: bool,
+    pub benign: bool,
+    /// Restricts race and divergence checks to two distinct threads, when the two modelled
+    /// threads may be one (a group of one thread).
+    pub guard: Option<Expr>,
+    pub groups: Vec<Vec<Access>>,
+    pub logs: BTreeMap<Name, Logs>,
+    /// Arrays whose races are checked.
+    pub checked: HashSet<Name>,
+    pub shared: HashMap<Name, SharedVar>,
+    /// Arrays with one copy per thread, and their copies.
+    pub copies: HashMap<Name, Vec<Name>>,
+    /// Arrays with one (modelled) copy.
+    pub single: HashSet<Name>,
+    pub views: Views,
+    pub track: Name,
+    pub local_id_x: Name,
+    pub uniform_headers: HashSet<Name>,
+    pub active: Name,
+    pub active_single: bool,
+    /// In the leading asserts (the invariants) of a loop header.
+    pub header_prefix: bool,
+}
+
+/// Reading specifications inside the kernel body.
+pub(crate) struct Env<'a> {
+    th: &'a Threads,
+    logs: &'a BTreeMap<Name, Logs>,
+}
+
+impl SpecEnv for Env<'_> {
+    fn phi(&self, e: &Expr, t: usize) -> Expr {
+        self.th.phi(e, t)
+    }
+    fn log_builtin(&self, builtin: &str, array: &Name) -> Option<Expr> {
+        self.logs.get(array)?.builtin(builtin)
+    }
+}
+
+/// Reading specifications outside the body (kernel contracts), with explicit copies.
+pub(crate) struct CopiesEnv<'a> {
+    pub substs: [HashMap<Name, Expr>; 2],
+    pub logs: &'a BTreeMap<Name, Logs>,
+}
+
+impl CopiesEnv<'_> {
+    pub fn new<'a>(copies: &HashMap<Name, Vec<Name>>, logs: &'a BTreeMap<Name, Logs>) -> CopiesEnv<'a> {
+        let subst = |t: usize| copies.iter().map(|(k, v)| (k.clone(), var(&v[t]))).collect();
+        CopiesEnv { substs: [subst(0), subst(1)], logs }
+    }
+}
+
+impl SpecEnv for CopiesEnv<'_> {
+    fn phi(&self, e: &Expr, t: usize) -> Expr {
+        ivl::visit::substitute(e, &self.substs[t])
+    }
+    fn log_builtin(&self, builtin: &str, array: &Name) -> Option<Expr> {
+        self.logs.get(array)?.builtin(builtin)
+    }
+}
+
+/// Both threads' readings of `e`, without duplicates (a uniform expression is read once).
+pub(crate) fn per_thread(env: &dyn SpecEnv, e: &Expr) -> Vec<(usize, Expr)> {
+    let mut out: Vec<(usize, Expr)> = Vec::new();
+    let mut seen: Vec<Expr> = Vec::new();
+    for t in 0..2 {
+        if let Some(x) = for_thread(env, e, t) {
+            let mut key = x.clone();
+            strip_spans(&mut key);
+            if !seen.contains(&key) {
+                seen.push(key);
+                out.push((t, x));
+            }
+        }
+    }
+    out
+}
+
+impl Instr {
+    pub(crate) fn env<'a>(&'a self, kc: &'a KernelCtx) -> Env<'a> {
+        Env { th: &kc.th, logs: &self.logs }
+    }
+
+    pub(crate) fn note(&self) -> &'static str {
+        if self.inter {
+            " (the two threads are in different groups)"
+        } else {
+            ""
+        }
+    }
+
+    fn thread_access(kc: &KernelCtx, a: &Access, t: usize) -> ThreadAccess {
+        ThreadAccess {
+            pc: kc.th.phi(&a.cond, t),
+            loc: a.loc.iter().map(|e| kc.th.phi(e, t)).collect(),
+            value: a.value.as_ref().map(|v| kc.th.phi(v, t)),
+        }
+    }
+
+    /// The log, check and known-location updates of access group `k`.
+    fn access_group(&mut self, kc: &mut KernelCtx, k: usize, out: &mut Vec<Stmt>) {
+        let group = self.groups[k].clone();
+        let note = self.note();
+        for a in &group {
+            if let Some(l) = self.logs.get_mut(&a.var) {
+                let site = l.site(a.write, a.span);
+                out.extend(l.log(a.write, site, &Self::thread_access(kc, a, 0), &self.track, a.span));
+            }
+        }
+        for a in &group {
+            if self.checked.contains(&a.var) {
+                let l = &self.logs[&a.var];
+                let ta = Self::thread_access(kc, a, 1);
+                out.extend(l.checks(a.write, &ta, a.span, self.benign, self.guard.as_ref(), note));
+            }
+        }
+        for a in &group {
+            for t in 0..2 {
+                let ta = Self::thread_access(kc, a, t);
+                out.extend(self.views.record(&a.var, t, &ta.pc, &ta.loc, a.span));
+            }
+        }
+    }
+
+    /// An assertion (or invariant, or a callee's contract) read in each thread.
+    fn assert(&self, kc: &KernelCtx, s: &Stmt, invariant: bool, out: &mut Vec<Stmt>) {
+        let StmtKind::Assert { attrs, expr } = &s.kind else { unreachable!() };
+        let what = match check_kind(attrs) {
+            "assertion" => Some("this assertion might not hold"),
+            "precondition" => Some("a precondition for this call might not hold"),
+            "postcondition" => Some("a postcondition of the called procedure might not hold"),
+            _ => None,
+        };
+        for (t, e) in per_thread(&self.env(kc), expr) {
+            let mut a = attrs.clone();
+            if let Some(w) = what.filter(|_| !invariant && find_attr(attrs, "msg").is_none()) {
+                a.push(attr("msg", vec![str_arg(&format!("{w} in thread {}{}", t + 1, self.note()))], s.span));
+            }
+            out.push(Stmt::new(StmtKind::Assert { attrs: a, expr: e }, s.span));
+        }
+    }
+}
+
+impl Instrument for Instr {
+    fn before(&mut self, _: &mut KernelCtx, _: &Stmt, _: &mut Vec<Stmt>) -> Result<(), Diagnostic> {
+        Ok(())
+    }
+
+    fn after_barrier(&mut self, _: &mut KernelCtx, _: &[Attribute], _: &Expr, _: &mut Vec<Stmt>) {}
+
+    fn at_header(&mut self, kc: &mut KernelCtx, pred: &PredicatedImpl, header: &Name, out: &mut Vec<Stmt>) {
+        self.header_prefix = true;
+        let Some(lp) = pred.loops.iter().find(|l| &l.header == header) else { return };
+        let sp = pred.imp.blocks.iter().find(|b| &b.label.name == header).map_or(Span::DUMMY, |b| b.label.span);
+        let active = var(&self.active);
+        let allowed = pred
+            .header_positions(lp)
+            .into_iter()
+            .map(|i| Expr::eq(active.clone(), int(i)))
+            .reduce(Expr::or)
+            .expect("the header");
+        let inv = |e: Expr| assert_stmt(ivl::blocks::check_attrs("invariant", None), e, sp);
+        out.push(inv(kc.th.all(&allowed)));
+        if !self.active_single && self.uniform_headers.contains(header) {
+            let at = Expr::eq(active, int(lp.header_id));
+            out.push(inv(Expr::eq(kc.th.phi(&at, 0), kc.th.phi(&at, 1))));
+        }
+    }
+
+    fn rewrite(&mut self, kc: &mut KernelCtx, s: &Stmt, out: &mut Vec<Stmt>) -> Result<Option<Stmt>, Diagnostic> {
+        let invariant = self.header_prefix && matches!(s.kind, StmtKind::Assert { .. }) && marker_group(s).is_none();
+        if self.header_prefix && !invariant {
+            // The loop's invariants end here: nothing after them may look like one.
+            out.push(assume_stmt(Expr::bool(true), s.span));
+            self.header_prefix = false;
+        }
+        match &s.kind {
+            StmtKind::Assert { .. } => match marker_group(s) {
+                Some(k) => self.access_group(kc, k, out),
+                None => self.assert(kc, s, invariant, out),
+            },
+            StmtKind::Assume { attrs, expr } if spec_builtins::mentions_builtin(expr) => {
+                for (_, e) in per_thread(&self.env(kc), expr) {
+                    out.push(Stmt::new(StmtKind::Assume { attrs: attrs.clone(), expr: e }, s.span));
+                }
+            }
+            StmtKind::Barrier { .. } => self.barrier(kc, s, out)?,
+            _ => return Ok(Some(s.clone())),
+        }
+        Ok(None)
+    }
+}
+
+/// What the variant of a kernel needs from the whole program.
+pub(crate) struct VariantCtx<'a> {
+    pub inter: bool,
+    pub opts: &'a KernelOptions,
+    pub shared: &'a HashMap<Name, SharedVar>,
+    /// Arrays whose values specifications mention.
+    pub specified: &'a HashSet<Name>,
+    /// Per-thread identity constants and their two copies.
+    pub const_copies: &'a HashMap<Name, Vec<Name>>,
+    pub guard: Option<Expr>,
+    pub local_id_x: Name,
+    pub globals: &'a HashMap<Name, Type>,
+    /// The kernel's contracts (they may name arrays and logs).
+    pub contracts: &'a [Contract],
+}
+
+/// The two-thread form of one kernel in one variant.
+pub(crate) struct KernelVariant {
+    pub imp: BlockImpl,
+    /// Every name with two copies (identity constants, private variables, per-thread arrays).
+    pub copies: HashMap<Name, Vec<Name>>,
+    pub logs: BTreeMap<Name, Logs>,
+    /// Declarations of new globals (logs, array copies).
+    pub decls: Vec<Decl>,
+}
+
+/// Shared variables mentioned in `node` as log built-in arguments.
+fn logged_arrays<T: ivl::visit::Node + ?Sized>(node: &T, out: &mut HashSet<Name>) {
+    struct C<'a>(&'a mut HashSet<Name>);
+    impl ivl::visit::Visit for C<'_> {
+        fn visit_expr(&mut self, e: &Expr) {
+            if let ExprKind::Call(f, args) = &e.kind {
+                if spec_builtins::LOG_BUILTINS.contains(&f.as_str()) {
+                    if let Some(ExprKind::Var(a)) = args.first().map(|a| &a.kind) {
+                        self.0.insert(a.name.clone());
+                    }
+                }
+            }
+            ivl::visit::walk_expr(self, e)
+        }
+    }
+    node.accept(&mut C(out));
+}
+
+/// Builds one kernel (its body in block form, calls gone) in one variant.
+pub(crate) fn kernel_variant(
+    ctx: &VariantCtx,
+    body: &BlockImpl,
+    names: &mut FreshNames,
+    new_globals: &mut Vec<(String, Decl)>,
+) -> Result<KernelVariant, Vec<Diagnostic>> {
+    let pre = preprocess(body)?;
+    let per_thread_names: HashSet<Name> = ctx.const_copies.keys().chain(ctx.shared.keys()).cloned().collect();
+    let uni = uniformity::analyse(&pre, &per_thread_names);
+    let mut pred = predicate_preprocessed(&pre, ctx.globals, names)?;
+    for b in &mut pred.imp.blocks {
+        if let Some(&id) = pred.block_ids.get(&b.label.name) {
+            let enabled = Expr::eq(var(&pred.active), int(id));
+            spec_builtins::substitute_enabled(&mut b.stmts, &enabled);
+        }
+    }
+    let models = abstraction::choose(ctx.shared, ctx.specified, ctx.opts.abstraction == super::Abstraction::Equality, ctx.inter);
+    let groups = abstraction::abstract_reads(&mut pred.imp, ctx.shared, &models, names)?;
+
+    // The shared variables this kernel uses.
+    let stmts: Vec<&Stmt> = pred.imp.blocks.iter().flat_map(|b| &b.stmts).collect();
+    let mut used: HashSet<Name> = HashSet::new();
+    for s in &stmts {
+        used.extend(ivl::visit::free_vars(*s));
+        if let StmtKind::Assign { lhss, .. } = &s.kind {
+            used.extend(lhss.iter().map(|l| l.var.name.clone()));
+        }
+    }
+    used.extend(ivl::visit::free_vars(&ctx.contracts.iter().map(|c| c.expr.clone()).collect::<Vec<_>>()));
+    used.extend(groups.iter().flatten().map(|a| a.var.clone()));
+    let mut logged: HashSet<Name> = groups.iter().flatten().map(|a| a.var.clone()).collect();
+    for s in &stmts {
+        logged_arrays(*s, &mut logged);
+    }
+    for c in ctx.contracts {
+        logged_arrays(&c.expr, &mut logged);
+    }
+    used.extend(logged.iter().cloned());
+    let mut used: Vec<Name> = used.into_iter().filter(|n| ctx.shared.contains_key(n)).collect();
+    used.sort();
+
+    let mut decls = Vec::new();
+    let mut array_copies: HashMap<Name, Vec<Name>> = HashMap::new();
+    let mut single_arrays = HashSet::new();
+    let mut kc_shared = HashMap::new();
+    for a in &used {
+        match models[a] {
+            Model::PerThread => {
+                let c: Vec<Name> = (1..=2).map(|t| names.fresh(&format!("{a}${t}"))).collect();
+                for n in &c {
+                    decls.push(var_decl(n, ctx.shared[a].ty.clone(), vec![]));
+                }
+                array_copies.insert(a.clone(), c);
+            }
+            Model::Single => {
+                single_arrays.insert(a.clone());
+                kc_shared.insert(a.clone(), ctx.shared[a].clone());
+            }
+            Model::Adversarial => {}
+        }
+    }
+    let mut logs = BTreeMap::new();
+    let mut logged: Vec<Name> = logged.into_iter().filter(|n| ctx.shared.contains_key(n)).collect();
+    logged.sort();
+    for a in &logged {
+        match Logs::declare(a, &ctx.shared[a], names) {
+            Some((l, d)) => {
+                decls.extend(d);
+                logs.insert(a.clone(), l);
+            }
+            None => {
+                return Err(vec![Diagnostic::unsupported(
+                    format!("race checking of `{a}` needs its map type spelled out"),
+                    Span::DUMMY,
+                )])
+            }
+        }
+    }
+    // Every site is known before any check is made: a check compares with every logged site.
+    for a in groups.iter().flatten() {
+        if let Some(l) = logs.get_mut(&a.var) {
+            l.site(a.write, a.span);
+        }
+    }
+    let checked: HashSet<Name> = if ctx.opts.only_divergence {
+        HashSet::new()
+    } else {
+        logs.values()
+            .filter(|l| !ctx.inter || l.space != MemSpace::GroupShared)
+            .map(|l| l.array.clone())
+            .collect()
+    };
+    let mut binv_arrays = Vec::new();
+    for s in &stmts {
+        if let StmtKind::Barrier { invariants, .. } = &s.kind {
+            for inv in invariants {
+                spec_builtins::value_mentions(&inv.expr, &mut binv_arrays);
+            }
+        }
+    }
+    let binv_arrays: Vec<Name> = binv_arrays.into_iter().filter(|a| array_copies.contains_key(a) || single_arrays.contains(a)).collect();
+
+    let mut single: HashSet<Name> = uni.vars.clone();
+    let active_single = uni.all_blocks;
+    if active_single {
+        single.insert(pred.active.clone());
+        single.insert(pred.next.clone());
+    }
+    let uniform_headers: HashSet<Name> =
+        pred.loops.iter().map(|l| l.header.clone()).filter(|h| uni.blocks.contains(h)).collect();
+    let mut copies: HashMap<Name, Vec<Name>> = ctx.const_copies.clone();
+    copies.extend(array_copies.clone());
+
+    let span = body.span;
+    let inter = ctx.inter;
+    let mut make_ins = |kc: &mut KernelCtx, pred: &PredicatedImpl| {
+        let mut views = Views::default();
+        for a in &binv_arrays {
+            views.add(kc, a, &ctx.shared[a], array_copies.get(a).map(|c| c.as_slice()));
+        }
+        let track = kc.fresh_local("$track", Type::bool());
+        let mut init: Vec<Stmt> = logs.values().map(|l| l.init(span)).collect();
+        init.extend(views.init(kc, span));
+        // Both threads start from the same memory (different groups: the same global memory).
+        let mut arrays: Vec<&Name> = array_copies.keys().collect();
+        arrays.sort();
+        for a in arrays {
+            if !inter || ctx.shared[a].space != MemSpace::GroupShared {
+                let c = &array_copies[a];
+                init.push(assign_stmt(vec![(lhs(&c[1], vec![], span), var(&c[0]))], span));
+            }
+        }
+        let ins = Instr {
+            inter,
+            benign: ctx.opts.benign_tolerance,
+            guard: ctx.guard.clone(),
+            groups: groups.clone(),
+            logs: logs.clone(),
+            checked: checked.clone(),
+            shared: ctx.shared.clone(),
+            copies: array_copies.clone(),
+            single: single_arrays.clone(),
+            views,
+            track,
+            local_id_x: ctx.local_id_x.clone(),
+            uniform_headers: uniform_headers.clone(),
+            active: pred.active.clone(),
+            active_single,
+            header_prefix: false,
+        };
+        Ok((Box::new(ins) as Box<dyn Instrument>, init))
+    };
+    let (imp, outs) = lockstep_impl(&pred, 2, &kc_shared, &copies, names, new_globals, &mut make_ins, &single)?;
+    // The copies of the out-parameters (for the contracts): `outs` lists one entry per single
+    // out-parameter and two per duplicated one, in order.
+    let mut i = 0;
+    for o in &pred.imp.outs {
+        if single.contains(&o.name.name) {
+            i += 1;
+        } else {
+            copies.insert(o.name.name.clone(), vec![outs[i].name.name.clone(), outs[i + 1].name.name.clone()]);
+            i += 2;
+        }
+    }
+    Ok(KernelVariant { imp, copies, logs, decls })
+}

@@ -1,0 +1,181 @@
+//! Runs every kernel of `tests/kernels/*.kbpl` (except `//needs-inference` ones) through
+//! `gpu_passes::two_thread::verify_kernel` with the arguments of its header, and checks the
+//! verdict the header states (tests/kernels/README.md): `//pass` verifies; `//xfail:KIND`
+//! reports an error of that kind at the listed line(s) — for a race, both lines among the
+//! locations of one race error. A buggy kernel reported verified is a false negative and
+//! always fails the test.
+//!
+//! `KERNEL_FILTER=substring` runs only matching files; `KERNEL_DUMP=1` prints the two-thread
+//! program of each.
+
+use gpu_passes::two_thread::{verify_kernel, Abstraction, KernelOptions};
+use ivl::ast::Program;
+use ivl::diag::{ErrorKind, SourceFile};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+use vcgen::engine::{Outcome, VerifyOptions};
+
+#[path = "two_thread_common/mod.rs"]
+mod common;
+
+struct Header {
+    expect: Option<String>,
+    args: Vec<String>,
+    lines: Vec<usize>,
+    needs_inference: bool,
+}
+
+fn header(text: &str) -> Header {
+    let lines: Vec<&str> = text.lines().take(4).collect();
+    let expect = lines[0].strip_prefix("//xfail:").map(|k| k.trim().to_string());
+    assert!(expect.is_some() || lines[0].trim() == "//pass", "bad header line 1: {}", lines[0]);
+    let args = lines[1].trim_start_matches("//").split_whitespace().map(String::from).collect();
+    let err_lines = lines
+        .get(2)
+        .and_then(|l| l.strip_prefix("//error-line: ").or_else(|| l.strip_prefix("//error-lines: ")))
+        .map(|l| l.split(',').map(|n| n.trim().parse().expect("a line number")).collect())
+        .unwrap_or_default();
+    let needs_inference = lines.iter().any(|l| l.trim() == "//needs-inference");
+    Header { expect, args, lines: err_lines, needs_inference }
+}
+
+fn options(args: &[String]) -> (KernelOptions, VerifyOptions) {
+    let mut k = KernelOptions::default();
+    let mut v = VerifyOptions { jobs: 1, timeout_secs: Some(60), ..VerifyOptions::default() };
+    let sizes = |s: &str| s.split(',').map(|x| x.parse().expect("a size")).collect::<Vec<u64>>();
+    let mut i = 0;
+    while i < args.len() {
+        match args[i].as_str() {
+            "--local-size" => {
+                i += 1;
+                k.local_size = Some(sizes(&args[i]));
+            }
+            "--num-groups" => {
+                i += 1;
+                k.num_groups = Some(sizes(&args[i]));
+            }
+            "--houdini" => v.houdini = true,
+            "--no-benign-tolerance" => k.benign_tolerance = false,
+            "--only-intra-group" => k.only_intra_group = true,
+            "--only-divergence" => k.only_divergence = true,
+            "--abstraction" => {
+                i += 1;
+                k.abstraction = if args[i] == "equality" { Abstraction::Equality } else { Abstraction::Adversarial };
+            }
+            a => panic!("unknown argument {a}"),
+        }
+        i += 1;
+    }
+    (k, v)
+}
+
+fn kernels_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/kernels")
+}
+
+/// The outcome of one file: `Ok(summary)` or `Err(why it does not match its header)`.
+fn run(path: &Path) -> Result<String, String> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let h = header(&text);
+    let program: Program = common::front_end(&text).map_err(|d| format!("front end: {d:?}"))?;
+    let (kopts, vopts) = options(&h.args);
+    if std::env::var("KERNEL_DUMP").is_ok() {
+        match gpu_passes::two_thread::two_thread_program(&program, &kopts) {
+            Ok(p) => println!("{}", ivl::printer::print_program(&p)),
+            Err(d) => println!("two-thread program: {d:?}"),
+        }
+    }
+    let start = Instant::now();
+    let r = verify_kernel(&program, &kopts, &vopts);
+    let secs = start.elapsed().as_secs_f64();
+    let file = SourceFile::new(path.display().to_string(), text.clone());
+    if !r.errors.is_empty() {
+        return Err(format!("invalid: {}", r.errors.iter().map(|d| d.render(&file, false)).collect::<String>()));
+    }
+    let mut errors = Vec::new();
+    for i in &r.impls {
+        match &i.outcome {
+            Outcome::Verified => {}
+            Outcome::Errors(ds) => errors.extend(ds.iter().cloned()),
+            Outcome::Inconclusive(m) => return Err(format!("inconclusive ({}): {m}", i.name)),
+        }
+    }
+    let lines = |d: &ivl::diag::Diagnostic| -> Vec<usize> {
+        std::iter::once(&d.primary).chain(&d.related).map(|l| file.line_col(l.span.start).0).collect()
+    };
+    let shown = || {
+        errors
+            .iter()
+            .map(|d| format!("  {} {:?}: {}", d.kind.as_str(), lines(d), d.message))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    match &h.expect {
+        None if errors.is_empty() => Ok(format!("verified ({secs:.1}s)")),
+        None => Err(format!("expected verified, got errors ({secs:.1}s):\n{}", shown())),
+        Some(kind) => {
+            if errors.is_empty() {
+                return Err(format!("FALSE NEGATIVE: expected {kind}, got verified ({secs:.1}s)"));
+            }
+            let found = errors.iter().any(|d| {
+                d.kind.as_str() == kind && {
+                    let ls = lines(d);
+                    if kind == "race" && h.lines.len() == 2 {
+                        let (a, b) = (h.lines[0], h.lines[1]);
+                        ls.contains(&a) && ls.contains(&b) && (a != b || ls.iter().filter(|&&l| l == a).count() >= 2)
+                    } else {
+                        h.lines.iter().all(|l| ls.contains(l))
+                    }
+                }
+            });
+            if found {
+                Ok(format!("{kind} found ({secs:.1}s)"))
+            } else {
+                Err(format!("expected {kind} at {:?}, got ({secs:.1}s):\n{}", h.lines, shown()))
+            }
+        }
+    }
+}
+
+#[test]
+fn corpus_verdicts() {
+    let filter = std::env::var("KERNEL_FILTER").unwrap_or_default();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(kernels_dir())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "kbpl"))
+        .filter(|p| p.to_string_lossy().contains(&filter))
+        .collect();
+    files.sort();
+    let mut failures = Vec::new();
+    let mut false_negatives = Vec::new();
+    let mut skipped = 0;
+    let total_start = Instant::now();
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        if header(&text).needs_inference {
+            skipped += 1;
+            continue;
+        }
+        let name = f.file_name().unwrap().to_string_lossy().to_string();
+        match run(f) {
+            Ok(s) => println!("ok   {name}: {s}"),
+            Err(e) => {
+                println!("FAIL {name}: {e}");
+                if e.starts_with("FALSE NEGATIVE") {
+                    false_negatives.push(name.clone());
+                }
+                failures.push(name);
+            }
+        }
+    }
+    println!(
+        "{} files, {} skipped (needs inference), {} failed, {:.1}s",
+        files.len(),
+        skipped,
+        failures.len(),
+        total_start.elapsed().as_secs_f64()
+    );
+    assert!(false_negatives.is_empty(), "buggy kernels reported verified: {false_negatives:?}");
+    assert!(failures.is_empty(), "kernels with a wrong verdict: {failures:?}");
+}

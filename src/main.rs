@@ -49,6 +49,24 @@ pub struct KernelArgs {
     /// Report two writes of the same value as a race.
     #[arg(long)]
     pub no_benign_tolerance: bool,
+    /// Check only races between threads of the same work-group.
+    #[arg(long)]
+    pub only_intra_group: bool,
+    /// Check only barrier divergence (no race checks).
+    #[arg(long)]
+    pub only_divergence: bool,
+    /// How shared memory is abstracted between barriers.
+    #[arg(long, value_enum, default_value = "adversarial")]
+    pub abstraction: AbstractionArg,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum AbstractionArg {
+    /// Reads of shared memory return arbitrary values.
+    #[default]
+    Adversarial,
+    /// Both threads see equal values at locations neither has written.
+    Equality,
 }
 
 #[derive(Args)]
@@ -61,6 +79,9 @@ struct VerifyArgs {
     /// Print the final Houdini assignment (Boogie's /printAssignment).
     #[arg(long)]
     print_assignment: bool,
+    /// Report the candidate invariants generated and kept per rule (kernels, with --houdini).
+    #[arg(long)]
+    infer_info: bool,
     /// Time limit per verification condition, in seconds.
     #[arg(long, default_value_t = 60)]
     timeout: u64,
@@ -133,6 +154,7 @@ fn real_main() -> i32 {
             let opts = pipeline::VerifyConfig {
                 houdini: a.houdini,
                 print_assignment: a.print_assignment,
+                infer_info: a.infer_info,
                 timeout_secs: a.timeout,
                 jobs: a.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
                 error_limit: a.error_limit,

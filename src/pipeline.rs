@@ -31,11 +31,16 @@ pub enum Stage {
     Predicated,
     /// The lock-step program for `--threads N` threads (seed 000 §4.2, Table 3).
     Lockstep,
+    /// Kernels as instrumented two-thread programs (seed 001 ch. 4).
+    TwoThread,
+    /// Kernels with their candidate invariants (seed 001 §4.3).
+    Candidates,
 }
 
 pub struct VerifyConfig {
     pub houdini: bool,
     pub print_assignment: bool,
+    pub infer_info: bool,
     pub timeout_secs: u64,
     pub jobs: usize,
     pub error_limit: usize,
@@ -130,8 +135,21 @@ pub fn verify_file(path: &Path, cfg: &VerifyConfig) -> FileReport {
         );
         return engine_report(source, result, cfg.print_assignment);
     }
-    if let Some(d) = unsupported_kernel(&program) {
-        return FileReport::invalid(source, vec![d]);
+    if gpu_passes::two_thread::is_kernel_program(&program) {
+        let kopts = kernel_options(&cfg.kernel);
+        if cfg.houdini {
+            let (result, info) =
+                gpu_passes::invariants::verify_with_inference(&program, &kopts, &opts, cfg.infer_info);
+            let mut report = engine_report(source, result, cfg.print_assignment);
+            if let Some(mut info) = info {
+                info.set_source(&report.source);
+                report.info.push(gpu_passes::invariants::report::infer_info_text(&info));
+                report.extra.insert("inference".into(), gpu_passes::invariants::report::infer_info_json(&info));
+            }
+            return report;
+        }
+        let result = gpu_passes::two_thread::verify_kernel(&program, &kopts, &opts);
+        return engine_report(source, result, cfg.print_assignment);
     }
     let result = vcgen::engine::verify_program(&program, &opts);
     engine_report(source, result, cfg.print_assignment)
@@ -140,7 +158,8 @@ pub fn verify_file(path: &Path, cfg: &VerifyConfig) -> FileReport {
 /// Turns the engine's per-implementation results into a file report.
 fn engine_report(source: SourceFile, result: vcgen::engine::ProgramResult, print_assignment: bool) -> FileReport {
     use vcgen::engine::Outcome;
-    let mut errors = Vec::new();
+    // Program-level errors (input errors found while encoding) come first: never "verified".
+    let mut errors = result.errors.clone();
     let mut verified = 0usize;
     let mut inconclusive = false;
     let mut per_impl = Vec::new();
@@ -190,40 +209,20 @@ fn engine_report(source: SourceFile, result: vcgen::engine::ProgramResult, print
     report
 }
 
-/// Kernels are verified by the two-thread reduction; until a kernel goes through it, kivl says
-/// so instead of verifying the kernel as a sequential program (which would miss races).
-/// GPUVerify's output, which is already a two-thread program, is verified as plain Boogie.
-fn unsupported_kernel(program: &Program) -> Option<Diagnostic> {
-    use ivl::ast::{has_attr, DeclKind};
-    if is_two_thread_program(program) {
-        return None;
+/// The kernel options of the command line, for the GPU passes.
+fn kernel_options(k: &KernelArgs) -> gpu_passes::two_thread::KernelOptions {
+    use gpu_passes::two_thread::{Abstraction, KernelOptions};
+    KernelOptions {
+        local_size: k.local_size.clone(),
+        num_groups: k.num_groups.clone(),
+        benign_tolerance: !k.no_benign_tolerance,
+        only_intra_group: k.only_intra_group,
+        only_divergence: k.only_divergence,
+        abstraction: match k.abstraction {
+            crate::AbstractionArg::Adversarial => Abstraction::Adversarial,
+            crate::AbstractionArg::Equality => Abstraction::Equality,
+        },
     }
-    program.decls.iter().find_map(|d| match &d.kind {
-        DeclKind::Procedure(p) if has_attr(&p.attrs, "kernel") => Some(
-            Diagnostic::unsupported(
-                "verifying GPU kernels (race and divergence freedom) is not implemented yet",
-                p.name.span,
-            )
-            .with_label("this kernel"),
-        ),
-        _ => None,
-    })
-}
-
-/// GPUVerify's output is already reduced to two threads: it declares each thread-identity
-/// constant once per modelled thread (`local_id_x$1`, `local_id_x$2`) and instruments races
-/// itself (`{:race_checking}` variables). Such a program is verified as plain Boogie.
-pub fn is_two_thread_program(program: &Program) -> bool {
-    use ivl::ast::{has_attr, DeclKind};
-    let mut local_id_x = 0;
-    for d in &program.decls {
-        match &d.kind {
-            DeclKind::Const(c) if has_attr(&c.attrs, "local_id_x") => local_id_x += c.names.len(),
-            DeclKind::Var(v) if has_attr(&v.attrs, "race_checking") => return true,
-            _ => {}
-        }
-    }
-    local_id_x >= 2
 }
 
 pub fn transform_file(path: &Path, stage: Stage, kernel: &KernelArgs, threads: usize) -> Result<String, FileReport> {
@@ -241,15 +240,16 @@ pub fn transform_file(path: &Path, stage: Stage, kernel: &KernelArgs, threads: u
             Ok(p) => ivl::printer::print_program(&p),
             Err(d) => return Err(fail(source, d)),
         },
-        Stage::Predicated | Stage::Lockstep => {
+        Stage::Predicated | Stage::Lockstep | Stage::TwoThread | Stage::Candidates => {
             let program = match checked_program(&source) {
                 Ok(p) => p,
                 Err(d) => return Err(fail(source, d)),
             };
-            let _ = kernel;
             let out = match stage {
                 Stage::Predicated => gpu_passes::predication::predicate_program(&program),
-                _ => gpu_passes::lockstep::lockstep_program(&program, threads),
+                Stage::Lockstep => gpu_passes::lockstep::lockstep_program(&program, threads),
+                Stage::TwoThread => gpu_passes::two_thread::two_thread_program(&program, &kernel_options(kernel)),
+                _ => Ok(gpu_passes::invariants::add_candidates(&program).0),
             };
             match out {
                 Ok(p) => ivl::printer::print_program(&p),

@@ -42,6 +42,7 @@
 //! (see [`races`]) and verifies it with the VC engine.
 
 mod races;
+mod spec;
 
 pub use races::{checked_lockstep_program, verify_lockstep, verify_lockstep_with, RaceChecks};
 pub(crate) use races::{accesses, Access};
@@ -201,6 +202,11 @@ pub(crate) trait Instrument {
     /// Default: `s` itself.
     fn rewrite(&mut self, _kc: &mut KernelCtx, s: &Stmt, _out: &mut Vec<Stmt>) -> Result<Option<Stmt>, Diagnostic> {
         Ok(Some(s.clone()))
+    }
+    /// Thread `t`'s log of its reads (`write` false) or writes of `array` since its last
+    /// barrier, for `__read(A)` and friends ([`spec`]); `None` when nothing logs them.
+    fn access_log(&self, _kc: &KernelCtx, _array: &Name, _write: bool, _t: usize) -> Option<spec::AccessLog> {
+        None
     }
 }
 
@@ -439,7 +445,13 @@ impl KernelCtx<'_> {
                 Ok(())
             }
             StmtKind::Assert { attrs, expr } => {
-                out.push(stmt(StmtKind::Assert { attrs: attrs.clone(), expr: self.th.all(expr) }, sp));
+                // `__enabled()` is the block condition of the predicated `v_active == B ==> e`.
+                let enabled = match &expr.kind {
+                    ExprKind::Binary(BinOp::Implies, g, _) if !spec::mentions_builtin(g) => (**g).clone(),
+                    _ => Expr::bool(true),
+                };
+                let e = self.spec_all(&*ins, expr, &enabled)?;
+                out.push(stmt(StmtKind::Assert { attrs: attrs.clone(), expr: e }, sp));
                 Ok(())
             }
             StmtKind::Assume { attrs, expr } => {

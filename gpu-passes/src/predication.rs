@@ -107,6 +107,25 @@ impl PredicatedImpl {
         ids.dedup();
         ids
     }
+    /// Where a thread can be at the header of loop `lp` when it is *not* in the loop although
+    /// no thread is (the lock-step program reaches the header in the sort order with every
+    /// thread past the loop): at a block after the loop, or at the header of an enclosing loop,
+    /// that a block *before* the loop jumps to. Otherwise some thread is at the header: the
+    /// back edge is only taken then. Sorted; empty when the loop cannot be skipped.
+    pub fn header_skip_positions(&self, lp: &LoopLayout) -> Vec<u64> {
+        let enclosing = |h: u64| {
+            self.loops.iter().any(|o| o.header_id == h && o.header_id < lp.header_id && o.last_id >= lp.last_id)
+        };
+        let mut ids: Vec<u64> = self
+            .edges
+            .iter()
+            .filter(|&&(s, t)| s < lp.header_id && (t > lp.last_id || enclosing(t)))
+            .map(|&(_, t)| t)
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        ids
+    }
 }
 
 pub(crate) fn int_lit(v: u64, span: Span) -> Expr {

@@ -38,3 +38,81 @@ fn scratch_baseline() {
         println!("{}", ivl::printer::print_program(&q));
     }
 }
+
+/// Every kernel of the corpus with loops, with its header.
+fn loop_kernels() -> Vec<(String, bool, String)> {
+    corpus()
+        .into_iter()
+        .filter_map(|name| {
+            let (pass, args) = header(&name);
+            match try_load(&name) {
+                Ok(p) => has_loops(&p).then_some((name, pass, args)),
+                Err(e) => {
+                    println!("{name}: does not check, skipped: {e}");
+                    None
+                }
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn correct_loop_kernels_verify_without_their_invariants() {
+    let mut verified_n = 0;
+    let mut failed = Vec::new();
+    let kernels: Vec<_> = loop_kernels().into_iter().filter(|(_, pass, _)| *pass).collect();
+    for (name, _, args) in &kernels {
+        let p = strip_loop_invariants(&load(name));
+        let t = std::time::Instant::now();
+        let (r, _) = verify_with_inference(&p, &kernel_options(args), &verify_options(), false);
+        let ok = verified(&r);
+        println!("{name:<40} {:<9} {:>8.2?} {}", if ok { "verified" } else { "FAILED" }, t.elapsed(), describe(&r));
+        if ok {
+            verified_n += 1;
+        } else {
+            failed.push(name.clone());
+        }
+    }
+    let pct = 100.0 * verified_n as f64 / kernels.len() as f64;
+    println!("{verified_n}/{} correct loop kernels verify with inferred invariants only ({pct:.1}%); failing: {failed:?}", kernels.len());
+    assert!(pct >= 90.0, "only {pct:.1}% verify; failing: {failed:?}");
+}
+
+#[test]
+fn buggy_twins_still_fail_with_inference() {
+    let mut wrongly = Vec::new();
+    for (name, pass, args) in loop_kernels() {
+        if pass {
+            continue;
+        }
+        let original = load(&name);
+        let mut variants = vec![("as written", original.clone())];
+        // A race or divergence is in the code, not in the invariants: it must show without them.
+        let kind_in_code = !name.ends_with("_entry") && !name.ends_with("_maintained") && !name.ends_with("_bug");
+        if kind_in_code {
+            variants.push(("invariants removed", strip_loop_invariants(&original)));
+        }
+        for (how, p) in variants {
+            let (r, _) = verify_with_inference(&p, &kernel_options(&args), &verify_options(), false);
+            println!("{name:<40} {how:<20} {}", if verified(&r) { "VERIFIED (wrong)" } else { "fails" });
+            if verified(&r) {
+                wrongly.push(format!("{name} ({how})"));
+            }
+        }
+    }
+    assert!(wrongly.is_empty(), "buggy kernels verified with inference: {wrongly:?}");
+}
+
+#[test]
+#[ignore]
+fn scratch_baseline_table() {
+    for (name, pass, args) in loop_kernels() {
+        if !pass {
+            continue;
+        }
+        let p = load(&name);
+        let t = std::time::Instant::now();
+        let r = gpu_passes::two_thread::verify_kernel(&p, &kernel_options(&args), &verify_options());
+        println!("{name:<40} {:<9} {:>8.2?} {}", if verified(&r) { "verified" } else { "FAILED" }, t.elapsed(), describe(&r));
+    }
+}

@@ -51,6 +51,10 @@ fn main() {
             let (v, e, u) = r.counts();
             println!("{} verified, {} errors, {} inconclusive in {:?}", v, e, u, t.elapsed());
         }
+        "desugared" => match vcgen::desugar::desugared_program(&program, &Default::default()) {
+            Ok(p) => print!("{}", ivl::printer::print_program(&p)),
+            Err(ds) => ds.iter().for_each(|d| eprintln!("{}", d.render(&file, false))),
+        },
         stage => match emit_stage(&program, EmitStage::parse(stage).expect("stage")) {
             Ok(s) => print!("{s}"),
             Err(ds) => ds.iter().for_each(|d| eprintln!("{}", d.render(&file, false))),

@@ -179,7 +179,11 @@ pub fn verify_block_impls(program: &Program, impls: &[BlockImpl], opts: &VerifyO
             s.spawn(move |_| run_worker(w, shared, Mutex::new(rx), to_coord));
         }
         drop(to_coord);
-        coordinate(&shared, workers, &to_workers, &from_workers)
+        let result = coordinate(&shared, workers, &to_workers, &from_workers);
+        // Close the command channels: a worker still waiting for Houdini rounds (the
+        // coordinator returned early on input errors) stops instead of blocking the scope.
+        to_workers.clear();
+        result
     })
 }
 

@@ -6,30 +6,30 @@
 //! assignments, so that the WP of a block does not depend on the path that reaches it and every
 //! block's formula can be shared by all its predecessors.
 //!
-//! How: each variable gets *incarnations* `x`, `x@1`, `x@2`, … (`x` itself is the value on
+//! How: each variable gets *incarnations* `x`, `x#1`, `x#2`, … (`x` itself is the value on
 //! entry). Blocks are visited in a topological order, each with the map from variables to their
 //! current incarnation:
-//! - `x := e` becomes `assume x@k == e'` (with `e'` over current incarnations) and `x@k` becomes
+//! - `x := e` becomes `assume x#k == e'` (with `e'` over current incarnations) and `x#k` becomes
 //!   current; a map update `m[i][j] := v` is `m := m[i := m[i][j := v]]`; parallel assignments
 //!   read every right-hand side before any variable changes;
 //! - `havoc x` makes a fresh, unconstrained incarnation current;
 //! - `assume e` / `assert e` are renamed (attributes, e.g. `{:check}`, are kept);
 //! - `old(e)` reads globals at their entry incarnation;
 //! - at a join, a variable whose predecessors disagree gets a fresh incarnation, and each
-//!   predecessor ends with `assume x@k == x@j` (its own). A critical edge (from a block with
+//!   predecessor ends with `assume x#k == x#j` (its own). A critical edge (from a block with
 //!   several successors into a join) first gets an empty block of its own, so that these
 //!   equations constrain only that edge.
 //!
-//! Incarnation names use `@`, which no parsed identifier contains, so they never clash with the
-//! program's names (as in Boogie's own passive form). The result is again a [`BlockImpl`] whose
-//! new incarnations are declared as locals, and prints as `.kbpl` with
-//! [`BlockImpl::to_decl`].
+//! Incarnation names are `x#k` (Boogie writes `x@k`, which is not an identifier), made unique
+//! against every name the implementation uses, so that the result — again a [`BlockImpl`],
+//! whose new incarnations are declared as locals — prints with [`BlockImpl::to_decl`] as
+//! `.kbpl` that parses back.
 
 use ivl::ast::*;
 use ivl::blocks::{Block, BlockImpl, Terminator};
 use ivl::cfg::Cfg;
 use ivl::diag::Diagnostic;
-use ivl::visit::{walk_expr_mut, VisitMut};
+use ivl::visit::{walk_expr_mut, Visit, VisitMut};
 use std::collections::{HashMap, HashSet};
 
 /// A passive implementation: blocks in topological order (entry first) holding only `assume`
@@ -43,7 +43,7 @@ pub struct Passive {
 }
 
 /// The separator between a variable and its incarnation number.
-pub const INCARNATION_SEP: char = '@';
+pub const INCARNATION_SEP: char = '#';
 
 struct Vars {
     ids: HashMap<Name, usize>,
@@ -52,6 +52,10 @@ struct Vars {
     is_global: Vec<bool>,
     /// Next incarnation number per variable.
     next: Vec<u32>,
+    /// Names of incarnations 1, 2, … per variable.
+    incarnations: Vec<Vec<Name>>,
+    /// Names in use (the implementation's and those made so far).
+    taken: HashSet<Name>,
     /// New incarnations, in order of creation, as declarations.
     new_decls: Vec<TypedIdent>,
 }
@@ -61,21 +65,51 @@ impl Vars {
         if k == 0 {
             self.names[id].clone()
         } else {
-            Name::from(format!("{}{}{}", self.names[id], INCARNATION_SEP, k))
+            self.incarnations[id][k as usize - 1].clone()
         }
     }
 
     fn fresh(&mut self, id: usize, span: Span) -> u32 {
         self.next[id] += 1;
         let k = self.next[id];
+        let base = format!("{}{}{}", self.names[id], INCARNATION_SEP, k);
+        let mut name = Name::from(base.as_str());
+        let mut j = 0;
+        while self.taken.contains(&name) {
+            j += 1;
+            name = Name::from(format!("{base}_{j}"));
+        }
+        self.taken.insert(name.clone());
+        self.incarnations[id].push(name.clone());
         self.new_decls.push(TypedIdent {
-            name: Ident::new(self.incarnation_name(id, k), span),
+            name: Ident::new(name, span),
             ty: self.types[id].clone(),
             where_clause: None,
             attrs: Vec::new(),
         });
         k
     }
+}
+
+/// Every identifier in the implementation (incarnation names avoid them).
+fn names_in(imp: &BlockImpl, globals: &[TypedIdent]) -> HashSet<Name> {
+    struct Names(HashSet<Name>);
+    impl Visit for Names {
+        fn visit_ident(&mut self, i: &Ident) {
+            self.0.insert(i.name.clone());
+        }
+    }
+    let mut n = Names(globals.iter().map(|g| g.name.name.clone()).collect());
+    for v in imp.ins.iter().chain(&imp.outs).chain(&imp.locals) {
+        n.0.insert(v.name.name.clone());
+    }
+    for b in &imp.blocks {
+        n.0.insert(b.label.name.clone());
+        for s in &b.stmts {
+            n.visit_stmt(s);
+        }
+    }
+    n.0
 }
 
 /// Renames variables to their current incarnations (globals inside `old` to their entry value),
@@ -163,6 +197,8 @@ pub fn passify(imp: &BlockImpl, globals: &[TypedIdent]) -> Result<Passive, Vec<D
         types: Vec::new(),
         is_global: Vec::new(),
         next: Vec::new(),
+        incarnations: Vec::new(),
+        taken: names_in(imp, globals),
         new_decls: Vec::new(),
     };
     let locals = imp.ins.iter().chain(&imp.outs).chain(&imp.locals);
@@ -175,6 +211,7 @@ pub fn passify(imp: &BlockImpl, globals: &[TypedIdent]) -> Result<Passive, Vec<D
                 vars.types.push(v.ty.clone());
                 vars.is_global.push(global);
                 vars.next.push(0);
+                vars.incarnations.push(Vec::new());
                 vars.names.len() - 1
             }
         };

@@ -360,7 +360,9 @@ impl<'p> Machine<'p> {
             ""
         };
         Err(Self::invalid(
-            format!("`kivl run` could not find constants that satisfy this axiom in {SOLVE_TRIES} tries{hint}"),
+            format!(
+                "`kivl run` could not find constants that satisfy this axiom in {SOLVE_TRIES} tries{hint}"
+            ),
             f.span,
         ))
     }
@@ -648,20 +650,13 @@ impl<'p> Machine<'p> {
                 .iter()
                 .map(|g| inputs.memory(&g.name).is_some())
                 .collect();
-            // Frames.
-            self.threads.clear();
-            for _ in 0..self.infos.len() {
-                let locals = self.fresh_frame_locals(self.root, params.clone());
-                self.threads.push(Thread {
-                    frames: Vec::new(),
-                    state: TState::Running,
-                    done_span: Span::DUMMY,
-                    outs: Vec::new(),
-                });
-                let t = self.threads.len() - 1;
-                let frame = self.new_frame(self.root, locals, self.empty.clone());
-                self.threads[t].frames.push(frame);
-            }
+            // The root frame as the requires see it (parameters, uniform across threads).
+            let mut proto = self.fresh_frame_locals(self.root, params);
+            let old: Rc<[Value]> = if root.uses_old {
+                Rc::from(self.mem.globals.clone())
+            } else {
+                self.empty.clone()
+            };
             // Definitions from the requires, in the first thread of every group.
             for grp in 0..n_groups {
                 let Some(&t) = self.groups[grp].members.first() else {
@@ -669,26 +664,26 @@ impl<'p> Machine<'p> {
                 };
                 for r in &root.requires {
                     for (target, rhs) in definitions(&r.e) {
-                        self.define(t as usize, target, rhs, &fixed, &fixed_mem, n_ins)?;
+                        self.define(
+                            t as usize, target, rhs, &fixed, &fixed_mem, n_ins, &mut proto, &old,
+                        )?;
                     }
                 }
             }
-            // Uniform parameters: thread 0's values everywhere.
-            let p0: Vec<Value> = self.threads[0].frames[0].locals[..n_ins].to_vec();
-            for th in &mut self.threads {
-                th.frames[0].locals[..n_ins].clone_from_slice(&p0);
-            }
-            let old: Rc<[Value]> = if root.uses_old {
-                Rc::from(self.mem.globals.clone())
-            } else {
-                self.empty.clone()
-            };
-            for th in &mut self.threads {
-                th.frames[0].old = old.clone();
-            }
-            match self.check_root_requires() {
+            match self.check_root_requires(&mut proto, &old) {
                 Ok(()) => {
-                    self.params = p0;
+                    self.params = proto[..n_ins].to_vec();
+                    self.threads.clear();
+                    for _ in 0..self.infos.len() {
+                        let locals = self.fresh_frame_locals(self.root, self.params.clone());
+                        let frame = self.new_frame(self.root, locals, old.clone());
+                        self.threads.push(Thread {
+                            frames: vec![frame],
+                            state: TState::Running,
+                            done_span: Span::DUMMY,
+                            outs: Vec::new(),
+                        });
+                    }
                     self.runnable = (0..self.threads.len() as u32).collect();
                     self.pos = (0..self.threads.len() as u32).collect();
                     return Ok(());
@@ -707,7 +702,9 @@ impl<'p> Machine<'p> {
         )))
     }
 
-    /// Applies a definition `target := rhs` in thread `t`'s root frame, if `target` is an input.
+    /// Applies a definition `target := rhs` (evaluated in thread `t`) to the root frame's
+    /// parameters or the initial memory, if `target` is an input nobody fixed.
+    #[allow(clippy::too_many_arguments)]
     fn define(
         &mut self,
         t: usize,
@@ -716,6 +713,8 @@ impl<'p> Machine<'p> {
         fixed: &[bool],
         fixed_mem: &[bool],
         n_ins: usize,
+        locals: &mut [Value],
+        old: &[Value],
     ) -> Result<(), Stop> {
         let ok = match target {
             Ex::Local(s) => (*s as usize) < n_ins && !fixed[*s as usize],
@@ -726,16 +725,14 @@ impl<'p> Machine<'p> {
         if !ok {
             return Ok(());
         }
-        let th = &mut self.threads[t];
-        let frame = &mut th.frames[0];
-        let mut cx = ctx!(self, t, &frame.old, None, Span::DUMMY);
-        let v = match cx.eval(rhs, &mut frame.locals) {
+        let mut cx = ctx!(self, t, old, None, Span::DUMMY);
+        let v = match cx.eval(rhs, locals) {
             Ok(v) => v,
             Err(Stop::Unsupported(_)) => return Ok(()),
             Err(e) => return Err(e),
         };
         match target {
-            Ex::Local(s) => frame.locals[*s as usize] = v,
+            Ex::Local(s) => locals[*s as usize] = v,
             Ex::Global(g, _) => {
                 let slot = self.mem.slots[self.infos[t].group as usize][*g as usize];
                 self.mem.globals[slot as usize] = v;
@@ -747,30 +744,30 @@ impl<'p> Machine<'p> {
                     .map(|l| {
                         let vals = l
                             .iter()
-                            .map(|i| cx.eval(i, &mut frame.locals))
+                            .map(|i| cx.eval(i, locals))
                             .collect::<Result<Vec<_>, _>>()?;
                         Ok(MapKey::from_vec(vals))
                     })
                     .collect::<Result<Vec<_>, Stop>>()?;
                 let slot = self.mem.slots[self.infos[t].group as usize][s.var as usize] as usize;
                 let base = std::mem::replace(&mut self.mem.globals[slot], Value::Bool(false));
-                let mut cx = ctx!(self, t, &self.threads[t].frames[0].old, None, Span::DUMMY);
-                let new = store_path(&mut cx, base, &keys, v)?;
-                self.mem.globals[slot] = new;
+                let mut cx = ctx!(self, t, old, None, Span::DUMMY);
+                let new = store_path(&mut cx, base, &keys, v);
+                self.mem.globals[slot] = new?;
             }
             _ => {}
         }
         Ok(())
     }
 
-    fn check_root_requires(&mut self) -> Result<(), Stop> {
+    /// The root procedure's requires in every thread (the first failure is reported).
+    fn check_root_requires(&mut self, locals: &mut [Value], old: &[Value]) -> Result<(), Stop> {
         let prog = self.prog;
         let root = &prog.procs[self.root as usize];
-        for t in 0..self.threads.len() {
-            let frame = &mut self.threads[t].frames[0];
-            let mut cx = ctx!(self, t, &frame.old, None, Span::DUMMY);
+        for t in 0..self.infos.len() {
+            let mut cx = ctx!(self, t, old, None, Span::DUMMY);
             for r in &root.requires {
-                if !cx.eval_bool(&r.e, &mut frame.locals)? {
+                if !cx.eval_bool(&r.e, locals)? {
                     return Err(fail(
                         ErrorKind::Precondition,
                         String::new(),

@@ -881,7 +881,10 @@ mod tests {
             bv_apply(BvOp::Add, &[a.clone(), b]),
             Some(Value::bv_from_biguint(200, BigUint::zero()))
         );
-        assert_eq!(bv_apply(BvOp::Extract(200, 199), std::slice::from_ref(&a)), Some(bv(1, 1)));
+        assert_eq!(
+            bv_apply(BvOp::Extract(200, 199), std::slice::from_ref(&a)),
+            Some(bv(1, 1))
+        );
         let c = bv_apply(BvOp::Concat, &[bv(100, 1), bv(100, 0)]).unwrap();
         assert_eq!(c, Value::bv_from_biguint(200, BigUint::one() << 100usize));
         assert_eq!(

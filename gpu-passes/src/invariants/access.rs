@@ -13,7 +13,14 @@
 //!   `has ==> (off - U - U0 - G - G0) mod SZ == L0 + L`;
 //! - *contiguous range* (`A[lid * C + i]`): `has ==> lid * C <= off - R` and
 //!   `has ==> off - R < lid * C + C` (`R` the other invariant terms); the same with a group id
-//!   (`A[gid * C + i]`) under its own rule name.
+//!   (`A[gid * C + i]`) under its own rule name;
+//! - *several offsets* (added for the corpus: a loop body that reads `A[lid]` and `A[lid + s]`
+//!   logs either): the disjunction of the thread-id-plus-offset equations of the loop's
+//!   accesses of one kind to one array;
+//! - *bounded like its counter* (added for the corpus: `A[i]` with `i := 4 * lid` counting up
+//!   while `i < 4 * lid + 4`): with `off - R` the counter's part of the offset, the bounds the
+//!   loop gives its counter — the entry value on the side the counter moves away from, and the
+//!   guard, which held when the access was made — hold for `off - R`.
 
 use super::arith::{Num, Rel, Term};
 use super::cx::LoopCx;
@@ -25,6 +32,8 @@ pub const STRIDED: &str = "access-strided";
 pub const STRENGTH_REDUCED: &str = "strength-reduced";
 pub const CONTIGUOUS: &str = "access-contiguous";
 pub const CONTIGUOUS_GROUP: &str = "access-contiguous-group";
+pub const OFFSET_ANY: &str = "access-offset-any";
+pub const COUNTER_RANGE: &str = "access-counter-range";
 
 /// The terms of a sum split by class.
 struct Split {
@@ -55,31 +64,124 @@ fn split(cx: &LoopCx, e: &Expr) -> Option<Split> {
 }
 
 pub fn generate(cx: &mut LoopCx) {
-    for acc in cx.lf.accesses.clone() {
+    strength_reduced(cx);
+    // Offset equations per (array, write), for the disjunction.
+    let mut equations: Vec<((Name, bool), Vec<Expr>)> = Vec::new();
+    for acc in cx.accesses() {
         if acc.levels != 1 {
             continue;
         }
         let Some(num) = cx.num(&acc.index) else { continue };
         let Some(s) = split(cx, &acc.index) else { continue };
         if s.varying.is_empty() {
-            offset(cx, &acc, num, &s);
+            if let Some(eq) = offset(cx, &acc, num, &s) {
+                let key = (acc.array.clone(), acc.write);
+                match equations.iter_mut().find(|(k, _)| *k == key) {
+                    Some((_, v)) => {
+                        let text = ivl::printer::print_expr(&eq);
+                        if !v.iter().any(|e| ivl::printer::print_expr(e) == text) {
+                            v.push(eq);
+                        }
+                    }
+                    None => equations.push((key, vec![eq])),
+                }
+            }
         } else {
             strided(cx, &acc, num, &s);
             contiguous(cx, &acc, num, &s);
+            counter_range(cx, &acc, num, &s);
         }
+    }
+    for ((array, write), eqs) in equations {
+        if eqs.len() < 2 || eqs.len() > 4 {
+            continue;
+        }
+        let mut it = eqs.into_iter();
+        let first = it.next().expect("two equations");
+        let any = it.fold(first, Expr::or);
+        let e = Expr::implies(cx.logged(&array, write), any);
+        cx.push(OFFSET_ANY, e);
     }
 }
 
-fn offset(cx: &mut LoopCx, acc: &Access, num: Num, s: &Split) {
+/// A counter advanced by a uniform step other than 1 (`i := lid; … i := i + SZ`): its step,
+/// and its entry value split into the local-id part and the rest.
+struct StrengthReduced {
+    step: Expr,
+    lid: Vec<Term>,
+    rest: Vec<Term>,
+}
+
+fn strength_reduced_counter(cx: &LoopCx, i: &Name, num: Num) -> Option<StrengthReduced> {
+    let Update::Additive { step, down: false } = cx.update(i) else { return None };
+    if cx.arith().lit_value(&step).is_some_and(|v| v == 1.into()) || cx.num(&step) != Some(num) {
+        return None;
+    }
+    let e0 = cx.lf.init.get(i)?.clone();
+    let s0 = split(cx, &e0)?;
+    if !s0.varying.is_empty() {
+        return None;
+    }
+    let rest = s0.uniform.iter().chain(&s0.group).cloned().collect();
+    Some(StrengthReduced { step, lid: s0.lid, rest })
+}
+
+/// `(i - U0 - G0) mod SZ == L0` for every strength-reduced counter.
+fn strength_reduced(cx: &mut LoopCx) {
+    for (i, num, _) in cx.counters() {
+        let Some(sr) = strength_reduced_counter(cx, &i, num) else { continue };
+        let ar = cx.arith();
+        let lhs = ar.rem(num, ar.minus_terms(num, cx.var(&i), &sr.rest), sr.step);
+        let e = Expr::eq(lhs, ar.sum(num, &sr.lid));
+        cx.push(STRENGTH_REDUCED, e);
+    }
+}
+
+/// Proposes `has ==> off - U == L + G` and returns the equation.
+fn offset(cx: &mut LoopCx, acc: &Access, num: Num, s: &Split) -> Option<Expr> {
     if s.lid.is_empty() && s.group.is_empty() {
-        return;
+        return None;
     }
     let ar = cx.arith();
     let off = cx.offset(&acc.array, acc.write);
     let thread: Vec<Term> = s.lid.iter().chain(&s.group).cloned().collect();
     let body = Expr::eq(ar.minus_terms(num, off, &s.uniform), ar.sum(num, &thread));
-    let e = Expr::implies(cx.logged(&acc.array, acc.write), body);
+    let e = Expr::implies(cx.logged(&acc.array, acc.write), body.clone());
     cx.push(OFFSET, e);
+    Some(body)
+}
+
+/// `A[i + R]` with a counter `i`: the counter's bounds for `off - R`.
+fn counter_range(cx: &mut LoopCx, acc: &Access, num: Num, s: &Split) {
+    let [(t, _)] = s.varying.as_slice() else { return };
+    let ExprKind::Var(i) = &t.expr.kind else { return };
+    if t.neg {
+        return;
+    }
+    let Update::Additive { down, .. } = cx.update(&i.name) else { return };
+    let ar = cx.arith();
+    let rest: Vec<Term> = s.uniform.iter().chain(&s.lid).chain(&s.group).cloned().collect();
+    let rel_off = ar.minus_terms(num, cx.offset(&acc.array, acc.write), &rest);
+    let has = cx.logged(&acc.array, acc.write);
+    let signs: &[bool] = if num == Num::Int { &[true] } else { &[false, true] };
+    if let Some(e0) = cx.lf.init.get(&i.name).cloned() {
+        for &signed in signs {
+            let e = if down {
+                ar.cmp(num, Rel::Le, signed, rel_off.clone(), e0.clone())
+            } else {
+                ar.cmp(num, Rel::Le, signed, e0.clone(), rel_off.clone())
+            };
+            cx.push(COUNTER_RANGE, Expr::implies(has.clone(), e));
+        }
+    }
+    let map: std::collections::HashMap<Name, Expr> = [(i.name.clone(), rel_off)].into_iter().collect();
+    for g in cx.lf.guards.clone() {
+        if !ivl::visit::free_vars(&g).contains(&i.name) || cx.class(&g).other {
+            continue;
+        }
+        let e = Expr::implies(has.clone(), ivl::visit::substitute(&g, &map));
+        cx.push(COUNTER_RANGE, e);
+    }
 }
 
 fn strided(cx: &mut LoopCx, acc: &Access, num: Num, s: &Split) {
@@ -91,23 +193,11 @@ fn strided(cx: &mut LoopCx, acc: &Access, num: Num, s: &Split) {
     let has = cx.logged(&acc.array, acc.write);
     // `A[i + ...]` with a strength-reduced counter `i`.
     if let ExprKind::Var(i) = &t.expr.kind {
-        let Update::Additive { step, down: false } = cx.update(&i.name) else { return };
-        if cx.arith().lit_value(&step).is_some_and(|v| v == 1.into()) || cx.num(&step) != Some(num) {
-            return;
-        }
-        let Some(e0) = cx.lf.init.get(&i.name).cloned() else { return };
-        let Some(s0) = split(cx, &e0) else { return };
-        if !s0.varying.is_empty() {
-            return;
-        }
+        let Some(sr) = strength_reduced_counter(cx, &i.name, num) else { return };
         let ar = cx.arith();
-        let i_rest: Vec<Term> = s0.uniform.iter().chain(&s0.group).cloned().collect();
-        let lhs = ar.rem(num, ar.minus_terms(num, cx.var(&i.name), &i_rest), step.clone());
-        let e = Expr::eq(lhs, ar.sum(num, &s0.lid));
-        cx.push(STRENGTH_REDUCED, e);
-        let rest: Vec<Term> = s.uniform.iter().chain(&s.group).chain(&i_rest).cloned().collect();
-        let rhs: Vec<Term> = s0.lid.iter().chain(&s.lid).cloned().collect();
-        let lhs = ar.rem(num, ar.minus_terms(num, off, &rest), step);
+        let rest: Vec<Term> = s.uniform.iter().chain(&s.group).chain(&sr.rest).cloned().collect();
+        let rhs: Vec<Term> = sr.lid.iter().chain(&s.lid).cloned().collect();
+        let lhs = ar.rem(num, ar.minus_terms(num, off, &rest), sr.step);
         let e = Expr::implies(has, Expr::eq(lhs, ar.sum(num, &rhs)));
         cx.push(STRIDED, e);
         return;

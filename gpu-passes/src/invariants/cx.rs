@@ -2,7 +2,7 @@
 //! candidates the rules propose (deduplicated by their printed form).
 
 use super::arith::{Arith, Num};
-use super::facts::{Class, LoopFacts, ProgramFacts, Update};
+use super::facts::{Access, Class, LoopFacts, ProgramFacts, Update};
 use ivl::ast::*;
 use ivl::check::Ty;
 use std::collections::HashSet;
@@ -20,11 +20,19 @@ pub struct LoopCx<'a, 'p> {
     pub lf: &'a LoopFacts,
     pub out: Vec<Proposal>,
     seen: HashSet<String>,
+    /// Shared arrays written somewhere in the kernel.
+    pub written: Vec<Name>,
 }
 
 impl<'a, 'p> LoopCx<'a, 'p> {
     pub fn new(facts: &'a ProgramFacts<'p>, lf: &'a LoopFacts) -> LoopCx<'a, 'p> {
-        LoopCx { facts, lf, out: Vec::new(), seen: HashSet::new() }
+        let written = facts.shared_arrays();
+        LoopCx { facts, lf, out: Vec::new(), seen: HashSet::new(), written }
+    }
+
+    /// The loop's accesses to arrays that some thread writes (the others cannot race).
+    pub fn accesses(&self) -> Vec<Access> {
+        self.lf.accesses.iter().filter(|a| self.written.contains(&a.array)).cloned().collect()
     }
 
     pub fn arith(&self) -> &'a Arith {

@@ -166,6 +166,7 @@ pub struct ProgramFacts<'p> {
     pub owners: Vec<BodyOwner>,
     /// Kernel parameters are uniform; so are these (kernel names).
     pub kernels: HashSet<Name>,
+    written_arrays: Vec<Name>,
 }
 
 fn body_of(d: &Decl) -> Option<(&Name, &[Attribute], &[TypedIdent], &[TypedIdent], &Body)> {
@@ -331,18 +332,24 @@ impl<'p> ProgramFacts<'p> {
             summaries: HashMap::new(),
             owners: Vec::new(),
             kernels,
+            written_arrays: Vec::new(),
         };
         facts.summarise_procedures();
+        facts.written_arrays = facts.compute_written_arrays();
         facts
     }
 
-    /// The shared arrays (global variables of map type) that bodies reachable from kernels use,
-    /// in declaration order.
+    /// The shared arrays (global variables of map type) that bodies reachable from kernels
+    /// write, in declaration order. Only they can race: an array nobody writes needs no
+    /// access-log invariant.
     pub fn shared_arrays(&self) -> Vec<Name> {
+        self.written_arrays.clone()
+    }
+
+    fn compute_written_arrays(&self) -> Vec<Name> {
         let mut used: HashSet<Name> = HashSet::new();
         for o in &self.owners {
             if let Some((.., body)) = body_of(&self.program.decls[o.decl]) {
-                used.extend(free_vars(&body.stmts));
                 ivl::modifies::walk_stmts(&body.stmts, &mut |s| {
                     for x in ivl::modifies::written_vars(s) {
                         used.insert(x.name.clone());

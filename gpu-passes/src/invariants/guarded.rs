@@ -12,7 +12,7 @@ use ivl::ast::*;
 pub const GUARDED: &str = "access-guarded";
 
 pub fn generate(cx: &mut LoopCx) {
-    for acc in cx.lf.accesses.clone() {
+    for acc in cx.accesses() {
         for c in &acc.conds {
             let class = cx.class(c);
             if class.varying || class.other {

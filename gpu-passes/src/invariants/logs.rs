@@ -3,7 +3,7 @@
 //! is usually entered right after a barrier and re-entered right after one, so no access is
 //! logged at its head.
 //!
-//! Candidates, in loops containing a barrier, for every shared array `A` the kernel uses:
+//! Candidates, in loops containing a barrier, for every shared array `A` the kernel writes:
 //! `!__read(A)` and `!__write(A)` (separately, so that one can survive without the other).
 
 use super::cx::LoopCx;
@@ -15,7 +15,7 @@ pub fn generate(cx: &mut LoopCx) {
     if !cx.lf.has_barrier {
         return;
     }
-    for a in cx.facts.shared_arrays() {
+    for a in cx.written.clone() {
         for write in [false, true] {
             let e = Expr::not(cx.logged(&a, write));
             cx.push(NO_ACCESS, e);

@@ -68,6 +68,8 @@ pub const RULES: &[&str] = &[
     access::STRENGTH_REDUCED,
     access::CONTIGUOUS,
     access::CONTIGUOUS_GROUP,
+    access::OFFSET_ANY,
+    access::COUNTER_RANGE,
     pow2::POW2,
     pow2::POW2_NONZERO,
     pow2::POW2_BOUND,
@@ -77,7 +79,6 @@ pub const RULES: &[&str] = &[
     enabled::GUARD_ENABLED,
     enabled::ENABLED_OUTER,
     relations::LINEAR,
-    relations::BENIGN_VALUE,
     contracts::OUTPUT,
     contracts::UNIFORM_PARAM,
 ];
@@ -493,20 +494,28 @@ pub fn verify_with_inference_opts(
 
 /// The program without the candidates whose ids are listed (identified by their spans).
 pub fn remove_candidates(program: &Program, ids: &std::collections::BTreeSet<usize>) -> Program {
-    struct Remove<'a>(&'a std::collections::BTreeSet<usize>);
-    impl Remove<'_> {
-        fn gone(&self, span: Span) -> bool {
-            candidate_of_span(span).is_some_and(|id| self.0.contains(&id))
+    retain_clauses(program, &|_, span| !candidate_of_span(span).is_some_and(|id| ids.contains(&id)))
+}
+
+/// The program with only the clauses (invariants, contracts, leading asserts marked
+/// `{:candidate}` or generated) for which `keep(attributes, span)` holds; other statements and
+/// unmarked clauses are kept.
+pub fn retain_clauses(program: &Program, keep: &dyn Fn(&[Attribute], Span) -> bool) -> Program {
+    struct Retain<'a>(&'a dyn Fn(&[Attribute], Span) -> bool);
+    impl Retain<'_> {
+        fn gone(&self, attrs: &[Attribute], span: Span) -> bool {
+            let marked = has_attr(attrs, "candidate") || candidate_of_span(span).is_some();
+            marked && !(self.0)(attrs, span)
         }
     }
-    impl VisitMut for Remove<'_> {
+    impl VisitMut for Retain<'_> {
         fn visit_procedure_decl(&mut self, p: &mut ProcedureDecl) {
-            p.contracts.retain(|c| !self.gone(c.span));
+            p.contracts.retain(|c| !self.gone(&c.attrs, c.span));
             ivl::visit::walk_procedure_decl_mut(self, p)
         }
         fn visit_stmt(&mut self, s: &mut Stmt) {
             if let StmtKind::While { invariants, .. } = &mut s.kind {
-                invariants.retain(|i| !self.gone(i.span));
+                invariants.retain(|i| !self.gone(&i.attrs, i.span));
             }
             ivl::visit::walk_stmt_mut(self, s)
         }
@@ -516,15 +525,26 @@ pub fn remove_candidates(program: &Program, ids: &std::collections::BTreeSet<usi
         }
         fn visit_expr(&mut self, _e: &mut Expr) {}
     }
-    fn remove_stmts(stmts: &mut Vec<Stmt>, r: &Remove) {
-        stmts.retain(|s| !(matches!(s.kind, StmtKind::Assert { .. }) && r.gone(s.span)));
+    fn remove_stmts(stmts: &mut Vec<Stmt>, r: &Retain) {
+        stmts.retain(|s| match &s.kind {
+            StmtKind::Assert { attrs, .. } => !r.gone(attrs, s.span),
+            _ => true,
+        });
         for s in stmts.iter_mut() {
             match &mut s.kind {
                 StmtKind::While { body, .. } | StmtKind::Block(body) => remove_stmts(body, r),
                 StmtKind::If { then, els, .. } => {
                     remove_stmts(then, r);
-                    if let Some(Else::Block(b)) = els {
-                        remove_stmts(b, r);
+                    match els {
+                        Some(Else::Block(b)) => remove_stmts(b, r),
+                        Some(Else::If(s)) => {
+                            let mut v = vec![(**s).clone()];
+                            remove_stmts(&mut v, r);
+                            if let Some(x) = v.pop() {
+                                **s = x;
+                            }
+                        }
+                        None => {}
                     }
                 }
                 _ => {}
@@ -532,6 +552,6 @@ pub fn remove_candidates(program: &Program, ids: &std::collections::BTreeSet<usi
         }
     }
     let mut p = program.clone();
-    Remove(ids).visit_program(&mut p);
+    Retain(keep).visit_program(&mut p);
     p
 }

@@ -5,8 +5,8 @@
 //! `x >> 1`): bit-vectors get `x & (x - 1) == 0` and `x != 0`; integers get `x > 0` and, when
 //! the group size is known, the bounded disjunctions `x == 0 || x == 1 || x == 2 || … || x == 2D`
 //! and `x == 1 || … || x == 2D`. Both get the prefix-closed bounds `x < 1`, `x < 2`, `x < 4`, …,
-//! `x < 2D`, where `D` is the smallest power of two not below the group size (or the entry
-//! value of `x`, when that is a larger literal).
+//! `x < 2D`, where `D` is the smallest power of two not below the group size (or, for a
+//! halving counter, its entry value when that is a larger literal).
 
 use super::arith::{ceil_log2, pow2, Num, Op, Rel};
 use super::cx::LoopCx;
@@ -37,12 +37,13 @@ pub fn generate(cx: &mut LoopCx) {
                 cx.push(POW2_NONZERO, Expr::binary(BinOp::Gt, v.clone(), zero));
             }
         }
-        let Some(top) = bound_exponent(cx, &x) else { continue };
+        let Some(top) = bound_exponent(cx, &x, u == Update::Half) else { continue };
         let ar = cx.arith();
         if num == Num::Int {
             let eq = |k: u32| Expr::eq(v.clone(), ar.lit(num, pow2(k)));
             let nonzero = (1..=top).fold(eq(0), |acc, k| Expr::or(acc, eq(k)));
-            let with_zero = Expr::or(Expr::eq(v.clone(), ar.lit(num, 0)), nonzero.clone());
+            let zero = Expr::eq(v.clone(), ar.lit(num, 0));
+            let with_zero = (0..=top).fold(zero, |acc, k| Expr::or(acc, eq(k)));
             cx.push(POW2, with_zero);
             cx.push(POW2, nonzero);
         }
@@ -58,12 +59,14 @@ pub fn generate(cx: &mut LoopCx) {
 }
 
 /// `log2(2D)`: the exponent of the largest bound of the family.
-fn bound_exponent(cx: &LoopCx, x: &Name) -> Option<u32> {
+fn bound_exponent(cx: &LoopCx, x: &Name, halving: bool) -> Option<u32> {
     let sz = cx.facts.sizes.local.map(|l| l.iter().copied().max().unwrap_or(1).max(l.iter().product()));
+    // A halving counter never exceeds its entry value.
     let init = cx
         .lf
         .init
         .get(x)
+        .filter(|_| halving)
         .and_then(|e| cx.arith().lit_value(e))
         .and_then(|v| u64::try_from(v).ok());
     let d = match (sz, init) {

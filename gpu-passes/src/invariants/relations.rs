@@ -1,9 +1,7 @@
 //! Rule family "relations between counters" (added for the corpus: `loop_inv.kbpl` needs
 //! `32 * acc == i - lid`, which none of seed 001's rules states): two counters that the loop
 //! advances by constant steps `a` and `b` stay in proportion to how far they moved,
-//! `(x - x0) * b == (y - y0) * a` (written without the factors that are `1`); and, for benign
-//! races (seed 003), the values a loop writes are uniform when they do not depend on the
-//! thread: `__uniform(v)` for such a written value `v`.
+//! `(x - x0) * b == (y - y0) * a` (written without the factors that are `1`).
 
 use super::arith::Num;
 use super::cx::LoopCx;
@@ -12,7 +10,6 @@ use ivl::ast::*;
 use num_bigint::BigInt;
 
 pub const LINEAR: &str = "linear-counters";
-pub const BENIGN_VALUE: &str = "benign-write-value";
 
 pub fn generate(cx: &mut LoopCx) {
     let steps: Vec<(Name, Num, BigInt, Expr)> = cx
@@ -37,19 +34,4 @@ pub fn generate(cx: &mut LoopCx) {
             cx.push(LINEAR, Expr::eq(dx, dy));
         }
     }
-    if cx.lf.has_barrier {
-        return;
-    }
-    for acc in cx.lf.accesses.clone() {
-        let Some(v) = &acc.value else { continue };
-        let c = cx.class(v);
-        if acc.write && !c.lid && !c.group && !c.other && !is_literal(v) {
-            let e = cx.uniform(v.clone());
-            cx.push(BENIGN_VALUE, e);
-        }
-    }
-}
-
-fn is_literal(e: &Expr) -> bool {
-    matches!(e.kind, ExprKind::IntLit(_) | ExprKind::BvLit { .. } | ExprKind::BoolLit(_))
 }

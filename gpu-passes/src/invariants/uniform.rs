@@ -1,9 +1,11 @@
 //! Rule family "uniformity" (seed 001 §4.3, GPUVerify's rules tied to the predicated two-thread
 //! program): in a loop that contains a barrier, barrier divergence freedom requires both
 //! modelled threads to run the same iterations, so the loop counters, the loop guard and the
-//! loop predicate are the same in both threads.
+//! loop predicate are the same in both threads. Loops without a barrier often have a uniform
+//! trip count too, and knowing that both threads leave the loop together keeps the logged
+//! accesses of the first thread described by the loop's invariants until the second leaves.
 //!
-//! Candidates, in loops with a barrier: `__uniform(x)` for every counter and guard variable
+//! Candidates, in every loop: `__uniform(x)` for every counter and guard variable
 //! `x`; `__uniform(x - e0)` when the entry value `e0` depends on the thread (`i := lid;
 //! i := i + SZ` keeps `i - lid` uniform); `__uniform(g)` for the guard `g`;
 //! `__uniform(__enabled())`. In every loop, "equal values under equal predicates": while both
@@ -21,7 +23,7 @@ pub const EQUAL_WHEN_ENABLED: &str = "equal-when-enabled";
 
 pub fn generate(cx: &mut LoopCx) {
     let counters = cx.counters();
-    if cx.lf.has_barrier {
+    {
         let mut vars: Vec<(ivl::ast::Name, Option<Num>)> =
             counters.iter().map(|(x, n, _)| (x.clone(), Some(*n))).collect();
         for v in cx.guard_vars() {

@@ -559,6 +559,18 @@ impl Instrument for RaceInstrument {
         Ok(())
     }
 
+    fn access_log(&self, kc: &KernelCtx, array: &Name, write: bool, t: usize) -> Option<super::spec::AccessLog> {
+        let l = self.logs.get(array)?;
+        let ty = &kc.shared.get(array)?.ty;
+        let (levels, _) = map_levels(ty, map_depth(ty))?;
+        let m = if write { &l.w[t] } else { &l.r[t] };
+        Some(super::spec::AccessLog {
+            log: Expr::var(m.clone(), Span::DUMMY),
+            empty: l.empty_site.clone(),
+            index: levels.into_iter().flatten().collect(),
+        })
+    }
+
     fn after_barrier(&mut self, kc: &mut KernelCtx, attrs: &[Attribute], cond: &Expr, out: &mut Vec<Stmt>) {
         let (local, global) = (has_attr(attrs, "local"), has_attr(attrs, "global"));
         let fences = |space: MemSpace| match space {

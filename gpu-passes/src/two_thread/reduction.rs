@@ -200,6 +200,19 @@ impl Instrument for Instr {
             .expect("the header");
         let inv = |e: Expr| assert_stmt(ivl::blocks::check_attrs("invariant", None), e, sp);
         out.push(inv(kc.th.all(&allowed)));
+        // Some thread is in the loop, unless every thread skipped it.
+        let at_header = Expr::eq(active.clone(), int(lp.header_id));
+        let skipped = pred
+            .header_skip_positions(lp)
+            .into_iter()
+            .map(|i| Expr::eq(active.clone(), int(i)))
+            .reduce(Expr::or)
+            .map(|e| kc.th.all(&e));
+        let some_in = kc.th.any(&at_header);
+        out.push(inv(match skipped {
+            Some(s) => Expr::or(some_in, s),
+            None => some_in,
+        }));
         if !self.active_single && self.uniform_headers.contains(header) {
             let at = Expr::eq(active, int(lp.header_id));
             out.push(inv(Expr::eq(kc.th.phi(&at, 0), kc.th.phi(&at, 1))));

@@ -11,18 +11,31 @@ pub fn kernels_dir() -> PathBuf {
 /// Parses and checks a kernel of `tests/kernels/` (by base name), adds the prelude and infers
 /// modifies clauses, as `kivl verify` does before the GPU passes.
 pub fn load(name: &str) -> Program {
+    try_load(name).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+/// [`load`], or why the kernel does not check.
+pub fn try_load(name: &str) -> Result<Program, String> {
     let path = kernels_dir().join(format!("{name}.kbpl"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    parse_checked(&text)
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    try_parse_checked(&text)
 }
 
 pub fn parse_checked(text: &str) -> Program {
+    try_parse_checked(text).unwrap()
+}
+
+pub fn try_parse_checked(text: &str) -> Result<Program, String> {
     let (p, diags) = ivl::parser::parse_program(text);
-    assert!(diags.is_empty(), "{diags:?}");
+    if !diags.is_empty() {
+        return Err(format!("{diags:?}"));
+    }
     let p = ivl::prelude::with_prelude(p);
     let diags = ivl::check::check_program(&p);
-    assert!(diags.is_empty(), "{diags:?}");
-    ivl::modifies::infer_modifies(&p)
+    if !diags.is_empty() {
+        return Err(format!("{diags:?}"));
+    }
+    Ok(ivl::modifies::infer_modifies(&p))
 }
 
 /// The header of a corpus kernel: (pass?, arguments line).

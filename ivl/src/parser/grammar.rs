@@ -627,10 +627,9 @@ fn resolve(first: PE, rest: Vec<((BinOp, SS), PE)>, report: &mut dyn FnMut(SS, &
                     reported = true;
                 }
             }
-            if tl == l {
-                if op == BinOp::Implies && top == BinOp::Implies {
-                    break;
-                }
+            // `==>` is right-associative: do not reduce `a ==> b` before `==> c`.
+            if tl == l && op == BinOp::Implies && top == BinOp::Implies {
+                break;
             }
             reduce(&mut vals, &mut ops);
         }

@@ -37,15 +37,18 @@ struct CheckArgs {
     format: Format,
 }
 
+/// 1-3 grid dimensions. An alias, so that clap takes `16,16` as one value, not a list.
+pub type Dims = Vec<u64>;
+
 /// Options shared by `verify` and `transform` that shape the program being verified.
 #[derive(Args, Clone, Debug, Default)]
 pub struct KernelArgs {
     /// Work-group size, 1-3 dimensions (`16` or `16,16`).
     #[arg(long, value_parser = parse_dims)]
-    pub local_size: Option<Vec<u64>>,
+    pub local_size: Option<Dims>,
     /// Number of work-groups, 1-3 dimensions.
     #[arg(long, value_parser = parse_dims)]
-    pub num_groups: Option<Vec<u64>>,
+    pub num_groups: Option<Dims>,
     /// Report two writes of the same value as a race.
     #[arg(long)]
     pub no_benign_tolerance: bool,

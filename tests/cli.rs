@@ -119,3 +119,28 @@ fn transform_output_parses_again() {
         assert_eq!(run.code, 0, "{stage} output does not check: {:?}", run.error_summary());
     }
 }
+
+#[test]
+fn kernel_race_report_names_both_accesses() {
+    let ex = repo_dir("examples/add_neighbour_race.kbpl");
+    let run = kivl(&["verify", "--format", "json", "--local-size", "4", "--num-groups", "2", ex.to_str().unwrap()]);
+    assert_eq!((run.code, run.verdict()), (1, "errors"));
+    let races: Vec<_> = run.errors().into_iter().filter(|e| e["kind"] == "race").collect();
+    assert!(!races.is_empty(), "{:?}", run.error_summary());
+    for r in races {
+        let locs = r["locations"].as_array().unwrap();
+        assert_eq!(locs.len(), 2, "both accesses are located: {r}");
+        assert!(locs.iter().all(|l| l["line"] == 9), "{r}");
+        assert_ne!(locs[0]["column"], locs[1]["column"], "two different accesses: {r}");
+        assert!(r["message"].as_str().unwrap().contains("`A`"), "names the array: {r}");
+    }
+}
+
+#[test]
+fn bundled_example_kernel_verifies_for_every_size() {
+    let ex = repo_dir("examples/reduce.kbpl");
+    let run = kivl(&["verify", "--format", "json", ex.to_str().unwrap()]);
+    assert_eq!((run.code, run.verdict()), (0, "verified"), "{:?}", run.error_summary());
+    let run = kivl(&["verify", "--format", "json", "--local-size", "64", "--num-groups", "8", ex.to_str().unwrap()]);
+    assert_eq!((run.code, run.verdict()), (0, "verified"), "{:?}", run.error_summary());
+}

@@ -93,35 +93,19 @@ impl PredicatedImpl {
     /// (an exit taken earlier, or the loop skipped). Every other block before the header has
     /// run and been left: `v_active` only grows, except along back edges. Sorted.
     pub fn header_positions(&self, lp: &LoopLayout) -> Vec<u64> {
-        let enclosing = |h: u64| {
-            self.loops.iter().any(|o| o.header_id == h && o.header_id < lp.header_id && o.last_id >= lp.last_id)
+        // A `continue` of an enclosing loop: an edge from inside it back to its header.
+        let continues = |s: u64, h: u64| {
+            self.loops.iter().any(|o| {
+                o.header_id == h && o.header_id < lp.header_id && o.last_id >= lp.last_id && s >= o.header_id
+            })
         };
         let mut ids: Vec<u64> = self
             .edges
             .iter()
-            .filter(|&&(s, t)| s <= lp.last_id && (t > lp.last_id || enclosing(t)))
+            .filter(|&&(s, t)| s <= lp.last_id && (t > lp.last_id || continues(s, t)))
             .map(|&(_, t)| t)
             .collect();
         ids.push(lp.header_id);
-        ids.sort_unstable();
-        ids.dedup();
-        ids
-    }
-    /// Where a thread can be at the header of loop `lp` when it is *not* in the loop although
-    /// no thread is (the lock-step program reaches the header in the sort order with every
-    /// thread past the loop): at a block after the loop, or at the header of an enclosing loop,
-    /// that a block *before* the loop jumps to. Otherwise some thread is at the header: the
-    /// back edge is only taken then. Sorted; empty when the loop cannot be skipped.
-    pub fn header_skip_positions(&self, lp: &LoopLayout) -> Vec<u64> {
-        let enclosing = |h: u64| {
-            self.loops.iter().any(|o| o.header_id == h && o.header_id < lp.header_id && o.last_id >= lp.last_id)
-        };
-        let mut ids: Vec<u64> = self
-            .edges
-            .iter()
-            .filter(|&&(s, t)| s < lp.header_id && (t > lp.last_id || enclosing(t)))
-            .map(|&(_, t)| t)
-            .collect();
         ids.sort_unstable();
         ids.dedup();
         ids

@@ -5,12 +5,12 @@
 //! locations of one race error. A buggy kernel reported verified is a false negative and
 //! always fails the test.
 //!
-//! `KERNEL_FILTER=substring` runs only matching files; `KERNEL_DUMP=1` prints the two-thread
-//! program of each.
+//! `KERNEL_FILTER=substring` runs only matching files; `KERNEL_DUMP=DIR` writes the two-thread
+//! program of each to `DIR/NAME.bpl`.
 
 use gpu_passes::two_thread::{verify_kernel, Abstraction, KernelOptions};
 use ivl::ast::Program;
-use ivl::diag::{ErrorKind, SourceFile};
+use ivl::diag::SourceFile;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use vcgen::engine::{Outcome, VerifyOptions};
@@ -35,7 +35,7 @@ fn header(text: &str) -> Header {
         .and_then(|l| l.strip_prefix("//error-line: ").or_else(|| l.strip_prefix("//error-lines: ")))
         .map(|l| l.split(',').map(|n| n.trim().parse().expect("a line number")).collect())
         .unwrap_or_default();
-    let needs_inference = lines.iter().any(|l| l.trim() == "//needs-inference");
+    let needs_inference = text.lines().take_while(|l| l.starts_with("//")).any(|l| l.trim() == "//needs-inference");
     Header { expect, args, lines: err_lines, needs_inference }
 }
 
@@ -79,11 +79,13 @@ fn run(path: &Path) -> Result<String, String> {
     let h = header(&text);
     let program: Program = common::front_end(&text).map_err(|d| format!("front end: {d:?}"))?;
     let (kopts, vopts) = options(&h.args);
-    if std::env::var("KERNEL_DUMP").is_ok() {
-        match gpu_passes::two_thread::two_thread_program(&program, &kopts) {
-            Ok(p) => println!("{}", ivl::printer::print_program(&p)),
-            Err(d) => println!("two-thread program: {d:?}"),
-        }
+    if let Ok(dir) = std::env::var("KERNEL_DUMP") {
+        let out = match gpu_passes::two_thread::two_thread_program(&program, &kopts) {
+            Ok(p) => ivl::printer::print_program(&p),
+            Err(d) => format!("// two-thread program: {d:?}"),
+        };
+        let name = path.file_stem().unwrap().to_string_lossy();
+        std::fs::write(Path::new(&dir).join(format!("{name}.bpl")), out).unwrap();
     }
     let start = Instant::now();
     let r = verify_kernel(&program, &kopts, &vopts);

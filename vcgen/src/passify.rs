@@ -18,7 +18,9 @@
 //! - at a join, a variable whose predecessors disagree gets a fresh incarnation, and each
 //!   predecessor ends with `assume x#k == x#j` (its own). A critical edge (from a block with
 //!   several successors into a join) first gets an empty block of its own, so that these
-//!   equations constrain only that edge.
+//!   equations constrain only that edge;
+//! - assignments and havocs of variables that are dead afterwards are dropped, and joins merge
+//!   only live variables ([`Liveness`], as Boogie does before passifying).
 //!
 //! Incarnation names are `x#k` (Boogie writes `x@k`, which is not an identifier), made unique
 //! against every name the implementation uses, so that the result — again a [`BlockImpl`],
@@ -222,6 +224,7 @@ pub fn passify(imp: &BlockImpl, globals: &[TypedIdent]) -> Result<Passive, Vec<D
     let nvars = vars.names.len();
     let order: Vec<usize> = cfg.reverse_postorder().to_vec();
     let position: HashMap<usize, usize> = order.iter().enumerate().map(|(i, &b)| (b, i)).collect();
+    let live = Liveness::compute(imp, &cfg, &order, &vars);
 
     // Output blocks, indexed like `order`; edge blocks are appended and placed later.
     let mut out: Vec<Block> = Vec::with_capacity(order.len());
@@ -266,6 +269,10 @@ pub fn passify(imp: &BlockImpl, globals: &[TypedIdent]) -> Result<Passive, Vec<D
                 }
             }
             for id in 0..nvars {
+                if !live.live_in[b].contains(id) {
+                    // Not read before being overwritten on any path from here: no merge.
+                    continue;
+                }
                 let first = out_maps[pred_pos[0]][id];
                 if pred_pos.iter().all(|&pp| out_maps[pp][id] == first) {
                     continue;
@@ -286,8 +293,8 @@ pub fn passify(imp: &BlockImpl, globals: &[TypedIdent]) -> Result<Passive, Vec<D
             merged
         };
         let mut stmts = Vec::with_capacity(block.stmts.len());
-        for s in &block.stmts {
-            if let Err(e) = passify_stmt(s, &mut vars, &mut cur, &mut stmts) {
+        for (s, keep) in block.stmts.iter().zip(&live.keep[b]) {
+            if let Err(e) = passify_stmt(s, keep, &mut vars, &mut cur, &mut stmts) {
                 errors.push(e);
             }
         }
@@ -349,7 +356,122 @@ fn fresh_label(base: &str, taken: &HashSet<Name>) -> Name {
     (1..).map(|i| Name::from(format!("{base}_{i}"))).find(|n| !taken.contains(n)).expect("infinite")
 }
 
-fn passify_stmt(s: &Stmt, vars: &mut Vars, cur: &mut [u32], out: &mut Vec<Stmt>) -> Result<(), Diagnostic> {
+/// A set of variable ids.
+#[derive(Clone, Default, PartialEq, Eq)]
+struct VarSet(Vec<u64>);
+
+impl VarSet {
+    fn contains(&self, id: usize) -> bool {
+        self.0.get(id / 64).is_some_and(|w| w & (1 << (id % 64)) != 0)
+    }
+    fn insert(&mut self, id: usize) {
+        if self.0.len() <= id / 64 {
+            self.0.resize(id / 64 + 1, 0);
+        }
+        self.0[id / 64] |= 1 << (id % 64);
+    }
+    fn remove(&mut self, id: usize) {
+        if let Some(w) = self.0.get_mut(id / 64) {
+            *w &= !(1 << (id % 64));
+        }
+    }
+    fn union_with(&mut self, other: &VarSet) {
+        if self.0.len() < other.0.len() {
+            self.0.resize(other.0.len(), 0);
+        }
+        for (a, b) in self.0.iter_mut().zip(&other.0) {
+            *a |= b;
+        }
+    }
+}
+
+/// Live variables (Boogie passifies with the same analysis): a variable is live at a point if
+/// some path from there reads it (in an `assume`, `assert` or right-hand side) before it is
+/// written. Assignments and havocs of variables that are dead afterwards have no effect on any
+/// assertion and are dropped; joins merge only live variables. Without this, dead temporaries
+/// (frequent after inlining) would still put their — often non-linear bit-vector — defining
+/// equations into the VC, and with relevancy 0 Z3 bit-blasts them all.
+struct Liveness {
+    live_in: Vec<VarSet>,
+    /// Per block and statement: for an assignment, whether each target is kept; for a havoc,
+    /// whether each variable is kept; empty otherwise.
+    keep: Vec<Vec<Vec<bool>>>,
+}
+
+impl Liveness {
+    fn compute(imp: &BlockImpl, cfg: &Cfg, order: &[usize], vars: &Vars) -> Liveness {
+        let n = imp.blocks.len();
+        let mut live_in = vec![VarSet::default(); n];
+        let mut keep: Vec<Vec<Vec<bool>>> = imp.blocks.iter().map(|b| vec![Vec::new(); b.stmts.len()]).collect();
+        let uses = |node: &dyn Fn(&mut Vec<Name>), live: &mut VarSet| {
+            let mut names = Vec::new();
+            node(&mut names);
+            for n in names {
+                if let Some(&id) = vars.ids.get(&n) {
+                    live.insert(id);
+                }
+            }
+        };
+        for &b in order.iter().rev() {
+            let mut live = VarSet::default();
+            for &s in cfg.successors(b) {
+                live.union_with(&live_in[s]);
+            }
+            for (i, st) in imp.blocks[b].stmts.iter().enumerate().rev() {
+                match &st.kind {
+                    StmtKind::Assign { lhss, rhss } => {
+                        let flags: Vec<bool> =
+                            lhss.iter().map(|l| vars.ids.get(&l.var.name).is_none_or(|&id| live.contains(id))).collect();
+                        for (l, &k) in lhss.iter().zip(&flags) {
+                            if k && l.indices.is_empty() {
+                                if let Some(&id) = vars.ids.get(&l.var.name) {
+                                    live.remove(id);
+                                }
+                            }
+                        }
+                        for ((l, r), &k) in lhss.iter().zip(rhss).zip(&flags) {
+                            if !k {
+                                continue;
+                            }
+                            uses(&|out: &mut Vec<Name>| out.extend(ivl::visit::free_vars(r)), &mut live);
+                            for idx in l.indices.iter().flatten() {
+                                uses(&|out: &mut Vec<Name>| out.extend(ivl::visit::free_vars(idx)), &mut live);
+                            }
+                            if !l.indices.is_empty() {
+                                // A map update reads the old map.
+                                if let Some(&id) = vars.ids.get(&l.var.name) {
+                                    live.insert(id);
+                                }
+                            }
+                        }
+                        keep[b][i] = flags;
+                    }
+                    StmtKind::Havoc(xs) => {
+                        let flags: Vec<bool> =
+                            xs.iter().map(|x| vars.ids.get(&x.name).is_none_or(|&id| live.contains(id))).collect();
+                        for x in xs {
+                            if let Some(&id) = vars.ids.get(&x.name) {
+                                live.remove(id);
+                            }
+                        }
+                        keep[b][i] = flags;
+                    }
+                    _ => uses(&|out: &mut Vec<Name>| out.extend(ivl::visit::free_vars(st)), &mut live),
+                }
+            }
+            live_in[b] = live;
+        }
+        Liveness { live_in, keep }
+    }
+}
+
+fn passify_stmt(
+    s: &Stmt,
+    keep: &[bool],
+    vars: &mut Vars,
+    cur: &mut [u32],
+    out: &mut Vec<Stmt>,
+) -> Result<(), Diagnostic> {
     match &s.kind {
         StmtKind::Assume { attrs, expr } => {
             out.push(Stmt::new(StmtKind::Assume { attrs: attrs.clone(), expr: rename(expr, vars, cur) }, s.span));
@@ -358,7 +480,10 @@ fn passify_stmt(s: &Stmt, vars: &mut Vars, cur: &mut [u32], out: &mut Vec<Stmt>)
             out.push(Stmt::new(StmtKind::Assert { attrs: attrs.clone(), expr: rename(expr, vars, cur) }, s.span));
         }
         StmtKind::Havoc(xs) => {
-            for x in xs {
+            for (i, x) in xs.iter().enumerate() {
+                if keep.get(i) == Some(&false) {
+                    continue;
+                }
                 let id = var_id(vars, x)?;
                 cur[id] = vars.fresh(id, x.span);
             }
@@ -368,7 +493,10 @@ fn passify_stmt(s: &Stmt, vars: &mut Vars, cur: &mut [u32], out: &mut Vec<Stmt>)
                 return Err(Diagnostic::type_error("assignment with different numbers of targets and values", s.span));
             }
             let mut updates = Vec::with_capacity(lhss.len());
-            for (l, r) in lhss.iter().zip(rhss) {
+            for (i, (l, r)) in lhss.iter().zip(rhss).enumerate() {
+                if keep.get(i) == Some(&false) {
+                    continue;
+                }
                 let id = var_id(vars, &l.var)?;
                 let value = if l.indices.is_empty() {
                     rename(r, vars, cur)
@@ -389,7 +517,7 @@ fn passify_stmt(s: &Stmt, vars: &mut Vars, cur: &mut [u32], out: &mut Vec<Stmt>)
         }
         StmtKind::Block(inner) => {
             for t in inner {
-                passify_stmt(t, vars, cur, out)?;
+                passify_stmt(t, &[], vars, cur, out)?;
             }
         }
         StmtKind::Call { .. } => {

@@ -32,7 +32,9 @@ use ivl::blocks::{check_kind, BlockImpl};
 use ivl::diag::Diagnostic;
 use ivl::resolve::MemSpace;
 use ivl::visit::strip_spans;
+use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::rc::Rc;
 
 /// The instrumentation of one kernel in one variant (the lock-step construction's hook).
 pub(crate) struct Instr {
@@ -59,6 +61,12 @@ pub(crate) struct Instr {
     pub active_single: bool,
     /// In the leading asserts (the invariants) of a loop header.
     pub header_prefix: bool,
+    /// Per loop header, facts about one thread (over the unrenamed names) that are invariants
+    /// of the lock-step loop for each thread: see [`path_facts`].
+    pub header_facts: HashMap<Name, Vec<Expr>>,
+    /// Per loop header, "some thread is at the header" (filled in by `at_header`, used by
+    /// [`bypass_loops`]).
+    pub some_in: Rc<RefCell<HashMap<Name, Expr>>>,
 }
 
 /// Reading specifications inside the kernel body.
@@ -162,8 +170,23 @@ impl Instr {
     }
 
     /// An assertion (or invariant, or a callee's contract) read in each thread.
+    ///
+    /// A loop invariant holds for each thread whether or not it is still in the loop (as in
+    /// GPUVerify, and KBPL.md §2): a thread that left the loop is disabled for the rest of it,
+    /// so what held when it left still holds. Its predication guard (`v_active == H ==>`) is
+    /// dropped; the invariant stays sound, as it is checked exactly as it is assumed.
     fn assert(&self, kc: &KernelCtx, s: &Stmt, invariant: bool, out: &mut Vec<Stmt>) {
         let StmtKind::Assert { attrs, expr } = &s.kind else { unreachable!() };
+        let expr = match &expr.kind {
+            ExprKind::Binary(BinOp::Implies, g, e)
+                if invariant
+                    && matches!(&g.kind, ExprKind::Binary(BinOp::Eq, a, _)
+                        if matches!(&a.kind, ExprKind::Var(x) if x.name == self.active)) =>
+            {
+                &**e
+            }
+            _ => expr,
+        };
         let what = match check_kind(attrs) {
             "assertion" => Some("this assertion might not hold"),
             "precondition" => Some("a precondition for this call might not hold"),
@@ -200,19 +223,13 @@ impl Instrument for Instr {
             .expect("the header");
         let inv = |e: Expr| assert_stmt(ivl::blocks::check_attrs("invariant", None), e, sp);
         out.push(inv(kc.th.all(&allowed)));
-        // Some thread is in the loop, unless every thread skipped it.
-        let at_header = Expr::eq(active.clone(), int(lp.header_id));
-        let skipped = pred
-            .header_skip_positions(lp)
-            .into_iter()
-            .map(|i| Expr::eq(active.clone(), int(i)))
-            .reduce(Expr::or)
-            .map(|e| kc.th.all(&e));
-        let some_in = kc.th.any(&at_header);
-        out.push(inv(match skipped {
-            Some(s) => Expr::or(some_in, s),
-            None => some_in,
-        }));
+        // Some thread is in the loop: the loop is bypassed when no thread enters it.
+        let some_in = kc.th.any(&Expr::eq(active.clone(), int(lp.header_id)));
+        self.some_in.borrow_mut().insert(header.clone(), some_in.clone());
+        out.push(inv(some_in));
+        for f in self.header_facts.get(header).into_iter().flatten() {
+            out.push(inv(kc.th.all(f)));
+        }
         if !self.active_single && self.uniform_headers.contains(header) {
             let at = Expr::eq(active, int(lp.header_id));
             out.push(inv(Expr::eq(kc.th.phi(&at, 0), kc.th.phi(&at, 1))));
@@ -294,7 +311,15 @@ pub(crate) fn kernel_variant(
     names: &mut FreshNames,
     new_globals: &mut Vec<(String, Decl)>,
 ) -> Result<KernelVariant, Vec<Diagnostic>> {
-    let pre = preprocess(body)?;
+    // Branch targets in reverse, so that the sort order lays sibling branches out in source
+    // order (of two equivalent errors, the one earlier in the source is found first).
+    let mut body = body.clone();
+    for b in &mut body.blocks {
+        if let ivl::blocks::Terminator::Goto(ts) = &mut b.term {
+            ts.reverse();
+        }
+    }
+    let pre = preprocess(&body)?;
     let per_thread_names: HashSet<Name> = ctx.const_copies.keys().chain(ctx.shared.keys()).cloned().collect();
     let uni = uniformity::analyse(&pre, &per_thread_names);
     let mut pred = predicate_preprocessed(&pre, ctx.globals, names)?;
@@ -400,6 +425,8 @@ pub(crate) fn kernel_variant(
         pred.loops.iter().map(|l| l.header.clone()).filter(|h| uni.blocks.contains(h)).collect();
     let mut copies: HashMap<Name, Vec<Name>> = ctx.const_copies.clone();
     copies.extend(array_copies.clone());
+    let header_facts = path_facts(&pre, &pred, &|x: &Name| ctx.shared.contains_key(x));
+    let some_in: Rc<RefCell<HashMap<Name, Expr>>> = Rc::default();
 
     let span = body.span;
     let inter = ctx.inter;
@@ -437,10 +464,13 @@ pub(crate) fn kernel_variant(
             active: pred.active.clone(),
             active_single,
             header_prefix: false,
+            header_facts: header_facts.clone(),
+            some_in: some_in.clone(),
         };
         Ok((Box::new(ins) as Box<dyn Instrument>, init))
     };
-    let (imp, outs) = lockstep_impl(&pred, 2, &kc_shared, &copies, names, new_globals, &mut make_ins, &single)?;
+    let (mut imp, outs) = lockstep_impl(&pred, 2, &kc_shared, &copies, names, new_globals, &mut make_ins, &single)?;
+    bypass_loops(&mut imp, &pred, &some_in.borrow());
     // The copies of the out-parameters (for the contracts): `outs` lists one entry per single
     // out-parameter and two per duplicated one, in order.
     let mut i = 0;
@@ -453,4 +483,117 @@ pub(crate) fn kernel_variant(
         }
     }
     Ok(KernelVariant { imp, copies, logs, decls })
+}
+
+/// Facts about where a thread has been, per loop header: invariants that loop cutting would
+/// otherwise lose, because it havocs `v_active` (seed 000's predication keeps control flow in
+/// that one variable, where Table 4.2's structured predicates keep each condition apart).
+///
+/// (A) A block `D` outside loop `L` that dominates its header: a thread at a position of
+///     [`PredicatedImpl::header_positions`] that `D` dominates went through `D`, so `D`'s guard
+///     held; it still holds if no block from `D` to the end of `L` (sort order) modifies it.
+/// (B) A position `P` after `L` (a thread that left or skipped the loop): `P`'s guard held
+///     when the thread got there, and the thread is disabled until `P` runs, so its private
+///     and uniform variables are frozen. Guards that read shared memory are not used.
+fn path_facts(pre: &BlockImpl, pred: &PredicatedImpl, is_shared: &dyn Fn(&Name) -> bool) -> HashMap<Name, Vec<Expr>> {
+    let cfg = ivl::cfg::Cfg::new(pre);
+    let index = pre.label_index();
+    let id_of = |b: usize| pred.block_ids.get(&pre.blocks[b].label.name).copied();
+    let block_of: HashMap<u64, usize> =
+        (0..pre.blocks.len()).filter_map(|b| id_of(b).map(|id| (id, b))).collect();
+    let at = |id: u64| Expr::eq(var(&pred.active), int(id));
+    let mut out: HashMap<Name, Vec<Expr>> = HashMap::new();
+    for lp in &pred.loops {
+        let Some(&h) = index.get(&lp.header) else { continue };
+        let allowed = pred.header_positions(lp);
+        let mut facts = Vec::new();
+        // (A)
+        for d in cfg.dominators_of(h) {
+            let Some(id_d) = id_of(d) else { continue };
+            if id_d >= lp.header_id {
+                continue;
+            }
+            let Some(g) = crate::preprocess::guard(&pre.blocks[d]).filter(|g| !g.is_true()) else { continue };
+            let fv = ivl::visit::free_vars(g);
+            if fv.iter().any(|x| is_shared(x)) {
+                continue;
+            }
+            let modified: HashSet<Name> = block_of
+                .iter()
+                .filter(|(&id, _)| id > id_d && id <= lp.last_id)
+                .flat_map(|(_, &b)| ivl::visit::modified_vars(&pre.blocks[b].stmts))
+                .collect();
+            if fv.iter().any(|x| modified.contains(x)) {
+                continue;
+            }
+            let positions: Vec<Expr> = allowed
+                .iter()
+                .filter(|p| block_of.get(p).is_some_and(|&b| cfg.dominates(d, b)))
+                .map(|&p| at(p))
+                .collect();
+            if let Some(here) = positions.into_iter().reduce(Expr::or) {
+                facts.push(Expr::implies(here, g.clone()));
+            }
+        }
+        // (B)
+        for &p in allowed.iter().filter(|&&p| p > lp.last_id) {
+            let Some(&b) = block_of.get(&p) else { continue };
+            let Some(g) = crate::preprocess::guard(&pre.blocks[b]).filter(|g| !g.is_true()) else { continue };
+            if ivl::visit::free_vars(g).iter().any(|x| is_shared(x)) {
+                continue;
+            }
+            facts.push(Expr::implies(at(p), g.clone()));
+        }
+        out.insert(lp.header.clone(), facts);
+    }
+    out
+}
+
+/// Lets the lock-step program jump over a loop that no thread enters (Table 4.2's
+/// `while (F$1 || F$2)`): every jump to a loop header other than the loop's own back edge goes
+/// through `H_enter: assume (some thread at H); goto H;` or `H_bypass: assume !(…);` which
+/// continues where the loop's exit block continues. Without this the lock-step program runs
+/// through the loop once with every thread disabled, and loop cutting forgets the state of
+/// everything the loop modifies.
+fn bypass_loops(imp: &mut BlockImpl, pred: &PredicatedImpl, some_in: &HashMap<Name, Expr>) {
+    use ivl::blocks::{Block, Terminator};
+    let mut labels: HashSet<Name> = imp.blocks.iter().map(|b| b.label.name.clone()).collect();
+    let mut fresh = |base: String| {
+        let n = if labels.contains(base.as_str()) { ivl::visit::fresh_name(&base, &labels) } else { Name::from(base) };
+        labels.insert(n.clone());
+        n
+    };
+    for lp in &pred.loops {
+        let Some(cond) = some_in.get(&lp.header) else { continue };
+        let Some(exit_term) = imp.blocks.iter().find(|b| b.label.name == lp.exit).map(|b| b.term.clone()) else {
+            continue;
+        };
+        let sp = imp.blocks.iter().find(|b| b.label.name == lp.header).map_or(Span::DUMMY, |b| b.label.span);
+        let enter = fresh(format!("{}_enter", lp.header));
+        let bypass = fresh(format!("{}_bypass", lp.header));
+        for b in &mut imp.blocks {
+            if b.label.name == lp.back {
+                continue;
+            }
+            if let Terminator::Goto(ts) = &mut b.term {
+                if ts.iter().any(|t| t.name == lp.header) {
+                    ts.retain(|t| t.name != lp.header);
+                    ts.push(Ident::new(enter.clone(), sp));
+                    ts.push(Ident::new(bypass.clone(), sp));
+                }
+            }
+        }
+        imp.blocks.push(Block {
+            label: Ident::new(enter, sp),
+            stmts: vec![assume_stmt(cond.clone(), sp)],
+            term: Terminator::Goto(vec![Ident::new(lp.header.clone(), sp)]),
+            span: sp,
+        });
+        imp.blocks.push(Block {
+            label: Ident::new(bypass, sp),
+            stmts: vec![assume_stmt(Expr::not(cond.clone()), sp)],
+            term: exit_term,
+            span: sp,
+        });
+    }
 }

@@ -2,6 +2,9 @@
 //! assertion failures, and verifies plain Boogie programs. The command line is the contract of
 //! `shared/KBPL.md` §3; the pipeline behind it is assembled in [`pipeline`].
 
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod pipeline;
 mod report;
 mod run_cmd;

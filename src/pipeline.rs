@@ -76,9 +76,15 @@ pub(crate) fn read_source(path: &Path) -> Result<SourceFile, FileReport> {
 fn front_end(source: &SourceFile) -> Result<Program, Vec<Diagnostic>> {
     let db = ivl::db::Database::new();
     let file = db.add_file(source.name.clone(), source.text.clone());
-    let diags = ivl::db::file_diagnostics(&db, file);
+    front_end_diagnostics(&db, file)?;
+    Ok(ivl::db::file_program(&db, file).as_ref().clone())
+}
+
+/// The front end's verdict on a file of the database: `Err` with the diagnostics to show.
+fn front_end_diagnostics(db: &ivl::db::Database, file: ivl::db::SourceFile) -> Result<(), Vec<Diagnostic>> {
+    let diags = ivl::db::file_diagnostics(db, file);
     if diags.is_empty() {
-        return Ok(ivl::db::file_program(&db, file).as_ref().clone());
+        return Ok(());
     }
     let syntax: Vec<Diagnostic> = diags.iter().filter(|d| d.kind == ErrorKind::Syntax).cloned().collect();
     Err(if syntax.is_empty() { diags.clone() } else { syntax })
@@ -97,8 +103,12 @@ pub fn check_file(path: &Path) -> FileReport {
         Ok(s) => s,
         Err(r) => return r,
     };
-    match front_end(&source) {
-        Ok(_) => FileReport::new(source, Verdict::Verified, Vec::new()),
+    let db = ivl::db::Database::new();
+    let file = db.add_file(source.name.clone(), source.text.clone());
+    let result = front_end_diagnostics(&db, file);
+    drop(db);
+    match result {
+        Ok(()) => FileReport::new(source, Verdict::Verified, Vec::new()),
         Err(diags) => FileReport::invalid(source, diags),
     }
 }

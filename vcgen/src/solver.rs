@@ -116,7 +116,7 @@ impl VcSolver {
 
     /// The assumption that turns assertion `k` into an assumption.
     pub fn disable(&self, k: usize) -> Bool {
-        self.vc.asserts[k].check.not()
+        self.vc.asserts[k].skip.clone()
     }
 
     /// Up to `limit` failing assertions under `base` assumptions: after each failure its

@@ -12,12 +12,12 @@
 //! (only this direction is needed: `¬entry_ok` forces a failing path), and the verification
 //! condition is `entry_ok`. The formula is linear in the size of the passive program.
 //!
-//! Error reporting: assert number `k` is encoded as `(check_k ==> holds_k) && (holds_k ==> Q)`
-//! with two fresh booleans and the definition `holds_k == e_k`. `check_k` is the switch the
+//! Error reporting: assert number `k` is encoded as `(skip_k || holds_k) && (holds_k ==> Q)`
+//! with two fresh booleans and the definition `holds_k == e_k`. `skip_k` is the switch the
 //! solver layer uses to turn the assertion into an assumption (to find the *next* failure after
 //! one is reported, and in Houdini); `holds_k` lets a model say whether the assertion held. In a
 //! counterexample, following blocks whose `B_ok` is false from the entry, the first assertion
-//! with `check_k && !holds_k` on the way is the one that failed ([`Vc::failure`]), and the blocks
+//! with `!skip_k && !holds_k` on the way is the one that failed ([`Vc::failure`]), and the blocks
 //! visited are the execution trace.
 
 use crate::smt::{Encoder, Scope};
@@ -34,8 +34,9 @@ pub struct AssertSite {
     pub block: usize,
     pub span: Span,
     pub attrs: Vec<Attribute>,
-    /// When false (as an assumption), the assertion is assumed instead of checked.
-    pub check: Bool,
+    /// When true (as an assumption), the assertion is assumed instead of checked. (This
+    /// polarity, like Boogie's `lblneg` labels, makes "checked" Z3's default phase.)
+    pub skip: Bool,
     /// Defined equal to the asserted expression.
     pub holds: Bool,
     /// The Houdini candidate `b` when the assertion reads `b ==> e`.
@@ -162,20 +163,16 @@ pub fn generate(
                     note_candidates(expr, candidates, &mut mentioned);
                     match enc.bool_expr(expr, &mut scope) {
                         Ok(e) => {
-                            let check = Bool::fresh_const("check");
+                            let skip = Bool::fresh_const("skip");
                             let holds = Bool::fresh_const("holds");
-                            if std::env::var("KIVL_EXP").is_ok() {
-                                q = Bool::and(&[&check.implies(&e), &e.implies(&q)]);
-                            } else {
                             defs.push(holds.iff(&e));
-                            q = Bool::and(&[&check.implies(&holds), &holds.implies(&q)]);
-                            }
+                            q = Bool::and(&[&Bool::or(&[&skip, &holds]), &holds.implies(&q)]);
                             here.push(asserts.len());
                             asserts.push(AssertSite {
                                 block: bi,
                                 span: s.span,
                                 attrs: attrs.clone(),
-                                check,
+                                skip,
                                 holds,
                                 guard: candidate_guard(expr, candidates),
                             });
@@ -240,7 +237,7 @@ impl Vc {
             trace.push(b);
             for &k in &self.block_asserts[b] {
                 let a = &self.asserts[k];
-                if val(&a.check) == Some(true) && val(&a.holds) == Some(false) {
+                if val(&a.skip) != Some(true) && val(&a.holds) == Some(false) {
                     return Some(Failure { assert: k, trace });
                 }
             }

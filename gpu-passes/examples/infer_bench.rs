@@ -43,8 +43,15 @@ fn kernel_options(args: &str) -> KernelOptions {
     o
 }
 
-fn verified(r: &ProgramResult) -> bool {
-    r.errors.is_empty() && r.impls.iter().all(|i| matches!(i.outcome, Outcome::Verified))
+/// `Some(true)` verified, `Some(false)` errors, `None` inconclusive (a solver timeout).
+fn verdict(r: &ProgramResult) -> Option<bool> {
+    if !r.errors.is_empty() || r.impls.iter().any(|i| matches!(i.outcome, Outcome::Errors(_))) {
+        Some(false)
+    } else if r.impls.iter().any(|i| matches!(i.outcome, Outcome::Inconclusive(_))) {
+        None
+    } else {
+        Some(true)
+    }
 }
 
 #[derive(Default, Clone, Copy)]
@@ -55,6 +62,7 @@ struct Totals {
     dynamic: Duration,
     killed: usize,
     verified: usize,
+    inconclusive: usize,
 }
 
 fn main() {
@@ -78,7 +86,10 @@ fn main() {
     let modes = [("with dynamic killing", true), ("Houdini only", false)];
     let mut totals = [Totals::default(); 2];
     let mut disagreements = Vec::new();
-    println!("{:<40} {:>12} {:>12} {:>7} {:>7} {:>7}", "kernel", "houdini(dyn)", "houdini(off)", "checks", "checks", "killed");
+    println!(
+        "{:<40} {:>12} {:>12} {:>7} {:>7} {:>7}  verdicts",
+        "kernel", "houdini(dyn)", "houdini(off)", "checks", "checks", "killed"
+    );
     for path in files {
         let text = std::fs::read_to_string(&path).unwrap_or_default();
         let mut lines = text.lines();
@@ -91,7 +102,7 @@ fn main() {
         let program = if pass { strip_loop_invariants(&program) } else { program };
         let name = path.file_stem().unwrap().to_string_lossy().into_owned();
         let mut row = [Totals::default(); 2];
-        let mut verdicts = [false; 2];
+        let mut verdicts = [None; 2];
         for (m, (_, dynamic)) in modes.iter().enumerate() {
             let iopts = InferOptions { dynamic: *dynamic, ..InferOptions::default() };
             for _ in 0..repeat {
@@ -105,15 +116,23 @@ fn main() {
                     row[m].houdini += h.time;
                     row[m].checks += h.checks;
                 }
-                verdicts[m] = verified(&r);
+                verdicts[m] = verdict(&r);
             }
         }
-        if verdicts[0] != verdicts[1] {
-            disagreements.push(name.clone());
+        // A timeout in one mode is not a disagreement; opposite conclusive verdicts are.
+        if let (Some(a), Some(b)) = (verdicts[0], verdicts[1]) {
+            if a != b {
+                disagreements.push(name.clone());
+            }
         }
+        let v = |x: Option<bool>| match x {
+            Some(true) => "verified",
+            Some(false) => "errors",
+            None => "timeout",
+        };
         println!(
-            "{name:<40} {:>12.1?} {:>12.1?} {:>7} {:>7} {:>7}",
-            row[0].houdini, row[1].houdini, row[0].checks, row[1].checks, row[0].killed
+            "{name:<40} {:>12.1?} {:>12.1?} {:>7} {:>7} {:>7}  {} / {}",
+            row[0].houdini, row[1].houdini, row[0].checks, row[1].checks, row[0].killed, v(verdicts[0]), v(verdicts[1])
         );
         for m in 0..2 {
             totals[m].houdini += row[m].houdini;
@@ -121,14 +140,15 @@ fn main() {
             totals[m].total += row[m].total;
             totals[m].dynamic += row[m].dynamic;
             totals[m].killed += row[m].killed;
-            totals[m].verified += verdicts[m] as usize;
+            totals[m].verified += (verdicts[m] == Some(true)) as usize;
+            totals[m].inconclusive += verdicts[m].is_none() as usize;
         }
     }
     for (m, (label, _)) in modes.iter().enumerate() {
         let t = totals[m];
         println!(
-            "{label:<22}: Houdini {:.2?} ({} solver checks), dynamic phase {:.2?} ({} candidates killed), total {:.2?}, {} verified",
-            t.houdini, t.checks, t.dynamic, t.killed, t.total, t.verified
+            "{label:<22}: Houdini {:.2?} ({} solver checks), dynamic phase {:.2?} ({} candidates killed), total {:.2?}, {} verified, {} inconclusive",
+            t.houdini, t.checks, t.dynamic, t.killed, t.total, t.verified, t.inconclusive
         );
     }
     if disagreements.is_empty() {

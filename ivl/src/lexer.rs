@@ -23,12 +23,16 @@ use smol_str::SmolStr;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Tok {
     Ident(u32),
-    /// Decimal digits of a natural number.
+    /// Decimal digits of a natural number (one of 10 digits or more).
     Int(u32),
+    /// A natural number below 10^9, by value.
+    SmallInt(u32),
     /// A decimal literal as written (`1.5`, `2e3`).
     Real(u32),
-    /// Digits of the value, and the width.
+    /// Digits of the value (10 digits or more), and the width.
     Bv(u32, u32),
+    /// A bit-vector literal whose value is below 10^9: the value and the width.
+    SmallBv(u32, u32),
     /// A string literal without its quotes.
     Str(u32),
     /// A hexadecimal floating-point literal (`0x1.8e0f24e8`); unsupported.
@@ -122,7 +126,9 @@ impl Tok {
     pub fn text(self) -> Option<&'static str> {
         use Tok::*;
         Some(match self {
-            Ident(_) | Int(_) | Real(_) | Bv(..) | Str(_) | Float(_) | Unknown => return None,
+            Ident(_) | Int(_) | SmallInt(_) | Real(_) | Bv(..) | SmallBv(..) | Str(_) | Float(_) | Unknown => {
+                return None
+            }
             Barrier => "barrier",
             Vec => "vec",
             Psi => "psi",
@@ -440,6 +446,11 @@ fn scan_float(b: &[u8], start: usize) -> Option<usize> {
     })
 }
 
+/// The value of at most 9 decimal digits (so below 10^9 and a `u32`).
+fn small_value(digits: &[u8]) -> Option<u32> {
+    (digits.len() <= 9).then(|| digits.iter().fold(0u32, |v, d| v * 10 + u32::from(d - b'0')))
+}
+
 /// The end of the number literal starting at digit `start`.
 pub(crate) fn number_end(b: &[u8], start: usize) -> usize {
     scan_number(b, start).0
@@ -522,10 +533,13 @@ pub fn lex(text: &str, base: u32) -> Lexed {
                 let (end, kind) = scan_number(b, i);
                 i = end;
                 match kind {
-                    NumKind::Int => {
-                        out.names.push(SmolStr::new(&text[start..end]));
-                        Tok::Int(out.names.len() as u32 - 1)
-                    }
+                    NumKind::Int => match small_value(&b[start..end]) {
+                        Some(v) => Tok::SmallInt(v),
+                        None => {
+                            out.names.push(SmolStr::new(&text[start..end]));
+                            Tok::Int(out.names.len() as u32 - 1)
+                        }
+                    },
                     NumKind::Real => {
                         out.names.push(SmolStr::new(&text[start..end]));
                         Tok::Real(out.names.len() as u32 - 1)
@@ -545,8 +559,13 @@ pub fn lex(text: &str, base: u32) -> Lexed {
                                 0
                             }
                         };
-                        out.names.push(SmolStr::new(&text[start..bv]));
-                        Tok::Bv(out.names.len() as u32 - 1, width)
+                        match small_value(&b[start..bv]) {
+                            Some(v) => Tok::SmallBv(v, width),
+                            None => {
+                                out.names.push(SmolStr::new(&text[start..bv]));
+                                Tok::Bv(out.names.len() as u32 - 1, width)
+                            }
+                        }
                     }
                 }
             }
@@ -697,25 +716,28 @@ mod tests {
 
     #[test]
     fn numbers_and_identifiers() {
-        let l = lex("5bv32 12 1.5 2e3 2.0e-3 x.y$1 \\true bv8 1e", 10);
+        let l = lex("5bv32 12 1.5 2e3 2.0e-3 x.y$1 \\true bv8 1e 1234567890 9999999999bv64", 10);
         assert_eq!(
             l.toks,
             vec![
-                Tok::Bv(0, 32),
-                Tok::Int(1),
+                Tok::SmallBv(5, 32),
+                Tok::SmallInt(12),
+                Tok::Real(0),
+                Tok::Real(1),
                 Tok::Real(2),
-                Tok::Real(3),
-                Tok::Real(4),
+                Tok::Ident(3),
+                Tok::Ident(4),
                 Tok::Ident(5),
+                Tok::SmallInt(1),
                 Tok::Ident(6),
-                Tok::Ident(7),
-                Tok::Int(8),
-                Tok::Ident(9)
+                Tok::Int(7),
+                Tok::Bv(8, 64),
             ]
         );
-        assert_eq!(l.names[0], "5");
-        assert_eq!(l.names[5], "x.y$1");
-        assert_eq!(l.names[6], "true");
+        assert_eq!(l.names[3], "x.y$1");
+        assert_eq!(l.names[4], "true");
+        assert_eq!(l.names[7], "1234567890");
+        assert_eq!(l.names[8], "9999999999");
         assert_eq!(l.spans[0], Span { start: 10, end: 15 });
     }
 
@@ -751,7 +773,7 @@ mod tests {
         ] {
             assert_eq!(kinds(f), vec![Tok::Float(0)], "{f}");
         }
-        assert_eq!(kinds("0x1"), vec![Tok::Int(0), Tok::Ident(1)]);
+        assert_eq!(kinds("0x1"), vec![Tok::SmallInt(0), Tok::Ident(0)]);
         let l = lex("é", 0);
         assert_eq!(l.toks, vec![Tok::Unknown]);
         assert_eq!(l.spans[0], Span { start: 0, end: 2 });

@@ -88,12 +88,7 @@ pub fn refute(s: &VcSolver, candidates: &[(Name, Bool)], assignment: &Assignment
         let mut assumptions = literals(candidates, &local);
         assumptions.extend(disabled.iter().cloned());
         checks += 1;
-        let t = std::time::Instant::now();
-        let r = s.check(&assumptions);
-        if std::env::var("KIVL_TRACE").is_ok() {
-            eprintln!("check {} took {:?}: {}", checks, t.elapsed(), match &r { Check::Valid => "valid".to_string(), Check::Failure(f) => format!("fail {:?}", s.vc.asserts[f.assert].guard), Check::Inconclusive(x) => x.clone() });
-        }
-        match r {
+        match s.check(&assumptions) {
             Check::Valid => break,
             Check::Failure(f) => match &s.vc.asserts[f.assert].guard {
                 Some(g) if local.get(g).copied().unwrap_or(false) => {

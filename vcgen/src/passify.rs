@@ -10,7 +10,9 @@
 //! entry). Blocks are visited in a topological order, each with the map from variables to their
 //! current incarnation:
 //! - `x := e` becomes `assume x#k == e'` (with `e'` over current incarnations) and `x#k` becomes
-//!   current; a map update `m[i][j] := v` is `m := m[i := m[i][j := v]]`; parallel assignments
+//!   current — unless `e'` is a literal or a variable, which then simply becomes `x`'s current
+//!   value (copy propagation, as Boogie does: the VC gets fewer variables, and literals reach
+//!   the terms that use them, e.g. `x * 1` at a loop entry instead of a multiplier); a map update `m[i][j] := v` is `m := m[i := m[i][j := v]]`; parallel assignments
 //!   read every right-hand side before any variable changes;
 //! - `havoc x` makes a fresh, unconstrained incarnation current;
 //! - `assume e` / `assert e` are renamed (attributes, e.g. `{:check}`, are kept);
@@ -54,8 +56,10 @@ struct Vars {
     is_global: Vec<bool>,
     /// Next incarnation number per variable.
     next: Vec<u32>,
-    /// Names of incarnations 1, 2, … per variable.
-    incarnations: Vec<Vec<Name>>,
+    /// The values a variable takes, per variable: its own name (entry value), incarnations,
+    /// and literals or other variables' values it was assigned (copy propagation, as in
+    /// Boogie's passification).
+    values: Vec<Vec<Expr>>,
     /// Names in use (the implementation's and those made so far).
     taken: HashSet<Name>,
     /// New incarnations, in order of creation, as declarations.
@@ -63,14 +67,18 @@ struct Vars {
 }
 
 impl Vars {
-    fn incarnation_name(&self, id: usize, k: u32) -> Name {
-        if k == 0 {
-            self.names[id].clone()
-        } else {
-            self.incarnations[id][k as usize - 1].clone()
-        }
+    /// Value number `k` of variable `id` (0: the variable itself, its value on entry).
+    fn value(&self, id: usize, k: u32) -> &Expr {
+        &self.values[id][k as usize]
     }
 
+    /// A value that is a literal or another variable's value: used directly, no incarnation.
+    fn copy(&mut self, id: usize, e: Expr) -> u32 {
+        self.values[id].push(e);
+        (self.values[id].len() - 1) as u32
+    }
+
+    /// A fresh incarnation.
     fn fresh(&mut self, id: usize, span: Span) -> u32 {
         self.next[id] += 1;
         let k = self.next[id];
@@ -82,14 +90,14 @@ impl Vars {
             name = Name::from(format!("{base}_{j}"));
         }
         self.taken.insert(name.clone());
-        self.incarnations[id].push(name.clone());
+        self.values[id].push(Expr::var(name.clone(), span));
         self.new_decls.push(TypedIdent {
             name: Ident::new(name, span),
             ty: self.types[id].clone(),
             where_clause: None,
             attrs: Vec::new(),
         });
-        k
+        (self.values[id].len() - 1) as u32
     }
 }
 
@@ -133,7 +141,8 @@ impl VisitMut for Renamer<'_> {
                 if let Some(&id) = self.vars.ids.get(&x.name) {
                     let k = if self.in_old && self.vars.is_global[id] { 0 } else { self.cur[id] };
                     if k != 0 {
-                        x.name = self.vars.incarnation_name(id, k);
+                        let span = e.span;
+                        *e = Expr::new(self.vars.value(id, k).kind.clone(), span);
                     }
                 }
             }
@@ -199,7 +208,7 @@ pub fn passify(imp: &BlockImpl, globals: &[TypedIdent]) -> Result<Passive, Vec<D
         types: Vec::new(),
         is_global: Vec::new(),
         next: Vec::new(),
-        incarnations: Vec::new(),
+        values: Vec::new(),
         taken: names_in(imp, globals),
         new_decls: Vec::new(),
     };
@@ -213,7 +222,7 @@ pub fn passify(imp: &BlockImpl, globals: &[TypedIdent]) -> Result<Passive, Vec<D
                 vars.types.push(v.ty.clone());
                 vars.is_global.push(global);
                 vars.next.push(0);
-                vars.incarnations.push(Vec::new());
+                vars.values.push(vec![Expr::var(v.name.name.clone(), v.name.span)]);
                 vars.names.len() - 1
             }
         };
@@ -273,16 +282,16 @@ pub fn passify(imp: &BlockImpl, globals: &[TypedIdent]) -> Result<Passive, Vec<D
                     // Not read before being overwritten on any path from here: no merge.
                     continue;
                 }
-                let first = out_maps[pred_pos[0]][id];
-                if pred_pos.iter().all(|&pp| out_maps[pp][id] == first) {
+                let first = vars.value(id, out_maps[pred_pos[0]][id]);
+                if pred_pos.iter().all(|&pp| same_value(vars.value(id, out_maps[pp][id]), first)) {
                     continue;
                 }
                 let k = vars.fresh(id, block.label.span);
                 merged[id] = k;
-                let target_name = vars.incarnation_name(id, k);
+                let target = Expr::new(vars.value(id, k).kind.clone(), Span::DUMMY);
                 for (i, &pp) in pred_pos.iter().enumerate() {
-                    let source = vars.incarnation_name(id, out_maps[pp][id]);
-                    let eq = Expr::eq(Expr::var(target_name.clone(), Span::DUMMY), Expr::var(source, Span::DUMMY));
+                    let source = Expr::new(vars.value(id, out_maps[pp][id]).kind.clone(), Span::DUMMY);
+                    let eq = Expr::eq(target.clone(), source);
                     let stmt = assume(eq, block.label.span);
                     match targets[i] {
                         Some(eb) => edge_blocks[eb].1.stmts.push(stmt),
@@ -346,6 +355,22 @@ pub fn passify(imp: &BlockImpl, globals: &[TypedIdent]) -> Result<Passive, Vec<D
         },
         synthetic,
     })
+}
+
+/// A literal or a variable: assigned values of this form are propagated, not named.
+fn is_simple(e: &Expr) -> bool {
+    matches!(
+        e.kind,
+        ExprKind::BoolLit(_) | ExprKind::IntLit(_) | ExprKind::RealLit(_) | ExprKind::BvLit { .. } | ExprKind::Var(_)
+    )
+}
+
+/// Whether two simple values are the same (ignoring where they were written).
+fn same_value(a: &Expr, b: &Expr) -> bool {
+    match (&a.kind, &b.kind) {
+        (ExprKind::Var(x), ExprKind::Var(y)) => x.name == y.name,
+        (x, y) => x == y,
+    }
 }
 
 fn fresh_label(base: &str, taken: &HashSet<Name>) -> Name {
@@ -501,7 +526,7 @@ fn passify_stmt(
                 let value = if l.indices.is_empty() {
                     rename(r, vars, cur)
                 } else {
-                    let base = Expr::var(vars.incarnation_name(id, cur[id]), l.var.span);
+                    let base = Expr::new(vars.value(id, cur[id]).kind.clone(), l.var.span);
                     let indices: Vec<Vec<Expr>> =
                         l.indices.iter().map(|is| is.iter().map(|i| rename(i, vars, cur)).collect()).collect();
                     update(base, &indices, rename(r, vars, cur), l.span)
@@ -509,9 +534,13 @@ fn passify_stmt(
                 updates.push((id, value, l.span));
             }
             for (id, value, span) in updates {
+                if is_simple(&value) {
+                    cur[id] = vars.copy(id, value);
+                    continue;
+                }
                 let k = vars.fresh(id, span);
                 cur[id] = k;
-                let target = Expr::var(vars.incarnation_name(id, k), span);
+                let target = Expr::new(vars.value(id, k).kind.clone(), span);
                 out.push(assume(Expr::eq(target, value), s.span));
             }
         }

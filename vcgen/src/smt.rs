@@ -775,6 +775,44 @@ impl<'p> Encoder<'p> {
         Ok(out)
     }
 
+    /// Whether `e` contains no quantifier or lambda, also inside the `{:inline}` functions it
+    /// calls (so that a model evaluates it to a literal).
+    pub fn is_quantifier_free(&self, e: &Expr) -> bool {
+        struct Qf<'a, 'p> {
+            enc: &'a Encoder<'p>,
+            found: bool,
+            depth: usize,
+        }
+        impl ivl::visit::Visit for Qf<'_, '_> {
+            fn visit_expr(&mut self, e: &Expr) {
+                if self.found {
+                    return;
+                }
+                match &e.kind {
+                    ExprKind::Quant(_) => self.found = true,
+                    ExprKind::Call(f, _) => {
+                        if let Some(FnEntry { imp: FnImpl::Inline(d), .. }) = self.enc.funcs.get(&f.name) {
+                            if self.depth >= MAX_INLINE_DEPTH {
+                                self.found = true;
+                                return;
+                            }
+                            self.depth += 1;
+                            if let Some(b) = &d.body {
+                                self.visit_expr(b);
+                            }
+                            self.depth -= 1;
+                        }
+                        ivl::visit::walk_expr(self, e);
+                    }
+                    _ => ivl::visit::walk_expr(self, e),
+                }
+            }
+        }
+        let mut v = Qf { enc: self, found: false, depth: 0 };
+        ivl::visit::Visit::visit_expr(&mut v, e);
+        !v.found
+    }
+
     /// The declared type of a constant or global.
     pub fn const_type(&self, name: &str) -> Option<&RType> {
         self.const_types.get(name)

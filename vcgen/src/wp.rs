@@ -13,9 +13,11 @@
 //! condition is `entry_ok`. The formula is linear in the size of the passive program.
 //!
 //! Error reporting: assert number `k` is encoded as `(skip_k || holds_k) && (holds_k ==> Q)`
-//! with two fresh booleans and the definition `holds_k == e_k`. `skip_k` is the switch the
+//! where `holds_k` is `e_k` itself, or for a quantified `e_k` a fresh boolean defined equal to
+//! it (a model need not decide a quantified formula). `skip_k` is the switch the
 //! solver layer uses to turn the assertion into an assumption (to find the *next* failure after
-//! one is reported, and in Houdini); `holds_k` lets a model say whether the assertion held. In a
+//! one is reported, and in Houdini); `holds_k` evaluated in a model says whether the assertion
+//! held. In a
 //! counterexample, following blocks whose `B_ok` is false from the entry, the first assertion
 //! with `!skip_k && !holds_k` on the way is the one that failed ([`Vc::failure`]), and the blocks
 //! visited are the execution trace.
@@ -37,7 +39,8 @@ pub struct AssertSite {
     /// When true (as an assumption), the assertion is assumed instead of checked. (This
     /// polarity, like Boogie's `lblneg` labels, makes "checked" Z3's default phase.)
     pub skip: Bool,
-    /// Defined equal to the asserted expression.
+    /// The asserted condition: the encoded expression itself when it is quantifier-free, else
+    /// a fresh boolean defined equal to it.
     pub holds: Bool,
     /// The Houdini candidate `b` when the assertion reads `b ==> e`.
     pub guard: Option<Name>,
@@ -164,8 +167,15 @@ pub fn generate(
                     match enc.bool_expr(expr, &mut scope) {
                         Ok(e) => {
                             let skip = Bool::fresh_const("skip");
-                            let holds = Bool::fresh_const("holds");
-                            defs.push(holds.iff(&e));
+                            // A quantifier-free condition is read from the model directly; a
+                            // quantified one gets a name, since a model need not decide it.
+                            let holds = if enc.is_quantifier_free(expr) {
+                                e
+                            } else {
+                                let h = Bool::fresh_const("holds");
+                                defs.push(h.iff(&e));
+                                h
+                            };
                             q = Bool::and(&[&Bool::or(&[&skip, &holds]), &holds.implies(&q)]);
                             here.push(asserts.len());
                             asserts.push(AssertSite {

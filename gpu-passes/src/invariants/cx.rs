@@ -5,7 +5,7 @@ use super::arith::{Arith, Num};
 use super::facts::{Access, Class, LoopFacts, ProgramFacts, Update};
 use ivl::ast::*;
 use ivl::check::Ty;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// A candidate as a rule proposes it.
 #[derive(Clone, Debug)]
@@ -22,12 +22,15 @@ pub struct LoopCx<'a, 'p> {
     seen: HashSet<String>,
     /// Shared arrays written somewhere in the kernel.
     pub written: Vec<Name>,
+    /// Known sizes as literals ([`ProgramFacts::size_literals`]).
+    sizes: HashMap<Name, Expr>,
 }
 
 impl<'a, 'p> LoopCx<'a, 'p> {
     pub fn new(facts: &'a ProgramFacts<'p>, lf: &'a LoopFacts) -> LoopCx<'a, 'p> {
         let written = facts.shared_arrays();
-        LoopCx { facts, lf, out: Vec::new(), seen: HashSet::new(), written }
+        let sizes = facts.size_literals();
+        LoopCx { facts, lf, out: Vec::new(), seen: HashSet::new(), written, sizes }
     }
 
     /// The loop's accesses to arrays that some thread writes (the others cannot race).
@@ -39,8 +42,10 @@ impl<'a, 'p> LoopCx<'a, 'p> {
         &self.facts.arith
     }
 
-    /// Proposes `e` under `rule` (once per printed form and loop).
+    /// Proposes `e` under `rule` (once per printed form and loop), with known sizes written as
+    /// literals.
     pub fn push(&mut self, rule: &'static str, e: Expr) {
+        let e = ivl::visit::substitute(&e, &self.sizes);
         let text = ivl::printer::print_expr(&e);
         if self.seen.insert(text) {
             self.out.push(Proposal { rule, expr: e });

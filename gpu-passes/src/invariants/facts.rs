@@ -11,7 +11,7 @@
 //! in the source ([`Site`]): the `k`-th `while` of the body in pre-order, or the user label of a
 //! goto loop's header block.
 
-use super::arith::{Arith, Num, Op, View};
+use super::arith::{Arith, Num, Op, Term, View};
 use ivl::ast::*;
 use ivl::blocks::BlockImpl;
 use ivl::cfg::Cfg;
@@ -167,6 +167,9 @@ pub struct ProgramFacts<'p> {
     /// Kernel parameters are uniform; so are these (kernel names).
     pub kernels: HashSet<Name>,
     written_arrays: Vec<Name>,
+    /// The values the uniform loop variables take at each `while` head, by procedure and
+    /// pre-order number ([`super::values`]).
+    pub loop_values: HashMap<(Name, usize), Vec<Vec<(Name, super::values::Val)>>>,
 }
 
 fn body_of(d: &Decl) -> Option<(&Name, &[Attribute], &[TypedIdent], &[TypedIdent], &Body)> {
@@ -333,9 +336,11 @@ impl<'p> ProgramFacts<'p> {
             owners: Vec::new(),
             kernels,
             written_arrays: Vec::new(),
+            loop_values: HashMap::new(),
         };
         facts.summarise_procedures();
         facts.written_arrays = facts.compute_written_arrays();
+        facts.loop_values = facts.simulate_uniform_values();
         facts
     }
 
@@ -365,6 +370,51 @@ impl<'p> ProgramFacts<'p> {
                     if is_map && used.contains(&x.name.name) {
                         out.push(x.name.name.clone());
                     }
+                }
+            }
+        }
+        out
+    }
+
+    fn simulate_uniform_values(&self) -> HashMap<(Name, usize), Vec<Vec<(Name, super::values::Val)>>> {
+        use super::values::Val;
+        let consts: HashMap<Name, Val> = self
+            .size_literals()
+            .into_iter()
+            .filter_map(|(n, e)| match &e.kind {
+                ExprKind::IntLit(v) => Some((n, Val::Int(v.clone().into()))),
+                ExprKind::BvLit { value, width } => Some((n, Val::Bv(value.clone().into(), *width))),
+                _ => None,
+            })
+            .collect();
+        let mut out = HashMap::new();
+        for o in &self.owners {
+            let Some((name, _, ins, outs, body)) = body_of(&self.program.decls[o.decl]) else { continue };
+            let locals = locals_of(&self.env, ins, outs, Some(body));
+            for (k, tuples) in super::values::simulate(body, &locals, &consts, &self.arith) {
+                if let Some(t) = tuples {
+                    out.insert((name.clone(), k), t);
+                }
+            }
+        }
+        out
+    }
+
+    /// The known sizes as literals, by the names of their constants (`group_size_x` -> `64`):
+    /// candidates state them so, which keeps `mod group_size_x` linear for the solver.
+    pub fn size_literals(&self) -> HashMap<Name, Expr> {
+        let mut out = HashMap::new();
+        for (base, dims) in [(6usize, self.sizes.local), (9, self.sizes.groups)] {
+            let Some(dims) = dims else { continue };
+            for (d, v) in dims.iter().enumerate() {
+                let attr = IDENTITY_ATTRS[base + d];
+                for (name, a) in &self.identity {
+                    if *a != attr {
+                        continue;
+                    }
+                    let ty = self.env.global(name).map(|g| g.ty.clone());
+                    let Some(num) = ty.as_ref().and_then(Num::of) else { continue };
+                    out.insert(name.clone(), self.arith.lit(num, *v as i64));
                 }
             }
         }
@@ -714,18 +764,30 @@ impl<'p> ProgramFacts<'p> {
     fn classify_update(&self, lf: &LoopFacts, x: &Name, rhs: &Expr) -> Update {
         let is_x = |e: &Expr| matches!(&e.kind, ExprKind::Var(v) if v.name == *x);
         let is_lit = |e: &Expr, n: i64| self.arith.lit_value(e).is_some_and(|v| v == n.into());
-        let uniform = |e: &Expr| self.classify(lf, e).is_uniform_invariant();
         match self.arith.view(rhs) {
-            View::Arith(Op::Add, a, b) if is_x(a) && is_x(b) => Update::Double,
-            View::Arith(Op::Add, a, b) if is_x(a) && uniform(b) => Update::Additive { step: b.clone(), down: false },
-            View::Arith(Op::Add, a, b) if is_x(b) && uniform(a) => Update::Additive { step: a.clone(), down: false },
-            View::Arith(Op::Sub, a, b) if is_x(a) && uniform(b) => Update::Additive { step: b.clone(), down: true },
-            View::Arith(Op::Mul, a, b) if (is_x(a) && is_lit(b, 2)) || (is_x(b) && is_lit(a, 2)) => Update::Double,
-            View::Arith(Op::Shl, a, b) if is_x(a) && is_lit(b, 1) => Update::Double,
-            View::Arith(Op::Div, a, b) if is_x(a) && is_lit(b, 2) => Update::Half,
-            View::Arith(Op::LShr, a, b) if is_x(a) && is_lit(b, 1) => Update::Half,
-            _ => Update::Other,
+            View::Arith(Op::Add, a, b) if is_x(a) && is_x(b) => return Update::Double,
+            View::Arith(Op::Mul, a, b) if (is_x(a) && is_lit(b, 2)) || (is_x(b) && is_lit(a, 2)) => {
+                return Update::Double
+            }
+            View::Arith(Op::Shl, a, b) if is_x(a) && is_lit(b, 1) => return Update::Double,
+            View::Arith(Op::Div, a, b) if is_x(a) && is_lit(b, 2) => return Update::Half,
+            View::Arith(Op::LShr, a, b) if is_x(a) && is_lit(b, 1) => return Update::Half,
+            _ => {}
         }
+        // `x + s1 - s2 + …` with exactly one `+x` and uniform, loop-invariant other terms.
+        let terms = self.arith.terms(rhs);
+        let (own, rest): (Vec<&Term>, Vec<&Term>) = terms.iter().partition(|t| is_x(&t.expr));
+        let [t] = own.as_slice() else { return Update::Other };
+        if t.neg || rest.is_empty() || !rest.iter().all(|t| self.classify(lf, &t.expr).is_uniform_invariant()) {
+            return Update::Other;
+        }
+        let Some(num) = self.num_of(&lf.locals, rhs) else { return Update::Other };
+        let rest: Vec<Term> = rest.into_iter().cloned().collect();
+        if rest.iter().all(|t| t.neg) {
+            let pos: Vec<Term> = rest.iter().map(|t| Term { neg: false, expr: t.expr.clone() }).collect();
+            return Update::Additive { step: self.arith.sum(num, &pos), down: true };
+        }
+        Update::Additive { step: self.arith.sum(num, &rest), down: false }
     }
 }
 

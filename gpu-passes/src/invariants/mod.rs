@@ -15,7 +15,7 @@
 //! specification built-ins of KBPL.md §2 over the source kernel. The two-thread reduction
 //! turns them into Houdini candidates like any user candidate. Rule families, one module each:
 //! [`bounds`], [`uniform`], [`access`], [`pow2`], [`logs`], [`guarded`], [`enabled`],
-//! [`relations`], [`contracts`]. [`dynamic`] drops candidates that concrete runs of the kernel
+//! [`relations`], [`values`], [`contracts`]. [`dynamic`] drops candidates that concrete runs of the kernel
 //! refute before Houdini runs (GPUVerify's dynamic analysis), and [`report`] says which
 //! candidates survived (`--infer-info`).
 
@@ -33,6 +33,7 @@ pub mod pow2;
 pub mod relations;
 pub mod report;
 pub mod uniform;
+pub mod values;
 
 use facts::{for_each_while, LoopFacts, ProgramFacts, Site};
 pub use facts::Sizes;
@@ -79,6 +80,7 @@ pub const RULES: &[&str] = &[
     enabled::GUARD_ENABLED,
     enabled::ENABLED_OUTER,
     relations::LINEAR,
+    values::UNIFORM_VALUES,
     contracts::OUTPUT,
     contracts::UNIFORM_PARAM,
 ];
@@ -163,6 +165,7 @@ pub fn add_candidates(program: &Program) -> (Program, CandidateInfo) {
 /// the GPU prelude); the output type-checks whenever the input does.
 pub fn add_candidates_with(program: &Program, opts: &GenOptions) -> (Program, CandidateInfo) {
     let facts = ProgramFacts::new(program, opts.sizes.clone());
+    let sizes = facts.size_literals();
     let loops = facts.loops();
     let mut info = CandidateInfo::default();
     // Loop candidates, per body.
@@ -192,7 +195,8 @@ pub fn add_candidates_with(program: &Program, opts: &GenOptions) -> (Program, Ca
     for (decl, sites) in per_decl {
         insert_loop_candidates(&mut out.decls[decl], sites, &mut info);
     }
-    for p in contract_props {
+    for mut p in contract_props {
+        p.expr = ivl::visit::substitute(&p.expr, &sizes);
         let site = if p.requires { CandidateSite::Requires } else { CandidateSite::Ensures };
         let c = make_candidate(&mut info, p.rule, p.proc.clone(), site, p.span, p.expr);
         insert_contract(&mut out, &c, p.requires);
@@ -211,6 +215,11 @@ fn loop_proposals(facts: &ProgramFacts, lf: &LoopFacts) -> Vec<cx::Proposal> {
     guarded::generate(&mut cx);
     enabled::generate(&mut cx);
     relations::generate(&mut cx);
+    if let Site::While(k) = &lf.site {
+        if let Some(e) = facts.loop_values.get(&(lf.proc.clone(), *k)).and_then(|t| values::candidate(t, &facts.arith)) {
+            cx.push(values::UNIFORM_VALUES, e);
+        }
+    }
     cx.out
 }
 
@@ -475,7 +484,9 @@ pub fn verify_with_inference_opts(
     infer_info: bool,
     iopts: &InferOptions,
 ) -> (vcgen::engine::ProgramResult, Option<InferenceReport>) {
-    let (with_candidates, info) = add_candidates_with(program, &gen_options(kopts));
+    let gopts = gen_options(kopts);
+    let program = &literal_sizes(program, &gopts.sizes);
+    let (with_candidates, info) = add_candidates_with(program, &gopts);
     let dynamic = if iopts.dynamic {
         dynamic::kill(&with_candidates, &info, kopts, &iopts.dynamic_opts)
     } else {
@@ -490,6 +501,47 @@ pub fn verify_with_inference_opts(
     let result = crate::two_thread::verify_kernel(&to_verify, kopts, &vopts);
     let report = infer_info.then(|| report::build(&info, &dynamic, &result));
     (result, report)
+}
+
+/// The program with the sizes fixed by `sizes` written as literals in every procedure body and
+/// contract (`i * group_size_x` becomes `i * 64`). The meaning is the same — the reduction fixes
+/// the size constants to these values — but the solver sees linear arithmetic where the kernel
+/// multiplies or takes remainders by a size, which Houdini's incremental checks (where the
+/// solver does not eliminate `group_size_x == 64` first) otherwise find hard.
+pub fn literal_sizes(program: &Program, sizes: &Sizes) -> Program {
+    let facts = ProgramFacts::new(program, sizes.clone());
+    let map = facts.size_literals();
+    if map.is_empty() {
+        return program.clone();
+    }
+    // Parameters and locals that reuse a size constant's name shadow it.
+    let unshadowed = |ins: &[TypedIdent], outs: &[TypedIdent], body: Option<&Body>| {
+        let mut m = map.clone();
+        for v in ins.iter().chain(outs).chain(body.into_iter().flat_map(|b| b.locals.iter().flat_map(|d| &d.vars))) {
+            m.remove(&v.name.name);
+        }
+        m
+    };
+    let mut out = program.clone();
+    for d in &mut out.decls {
+        match &mut d.kind {
+            DeclKind::Procedure(p) => {
+                let m = unshadowed(&p.ins, &p.outs, p.body.as_ref());
+                for c in &mut p.contracts {
+                    ivl::visit::substitute_in_place(&mut c.expr, &m);
+                }
+                if let Some(b) = &mut p.body {
+                    ivl::visit::substitute_in_place(&mut b.stmts, &m);
+                }
+            }
+            DeclKind::Implementation(i) => {
+                let m = unshadowed(&i.ins, &i.outs, Some(&i.body));
+                ivl::visit::substitute_in_place(&mut i.body.stmts, &m);
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// The program without the candidates whose ids are listed (identified by their spans).

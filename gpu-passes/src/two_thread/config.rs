@@ -272,6 +272,27 @@ impl Identity {
             .expect("three dimensions")
     }
 
+    /// Threads of different groups have different global ids, `gid * gsz + lid != gid' * gsz +
+    /// lid'` per `int` dimension: implied by the ranges, but nonlinear, so the solver gets it
+    /// as a fact (kernels index global memory this way). Not for bit-vectors, which can wrap.
+    pub fn global_ids_differ(&self, copy: &dyn Fn(&Name, usize) -> Name) -> Vec<Expr> {
+        let mut out = Vec::new();
+        for d in DIMS {
+            let (lid, gid, gsz) = (self.name(local_id(d)), self.name(group_id(d)), self.name(group_size(d)));
+            if !matches!(self.ty(local_id(d)).kind, TypeKind::Int) {
+                continue;
+            }
+            let global = |t: usize| {
+                bin(BinOp::Add, bin(BinOp::Mul, var(&copy(gid, t)), var(gsz)), var(&copy(lid, t)))
+            };
+            out.push(Expr::implies(
+                bin(BinOp::Neq, var(&copy(gid, 0)), var(&copy(gid, 1))),
+                bin(BinOp::Neq, global(0), global(1)),
+            ));
+        }
+        out
+    }
+
     /// `group_size_x == 1 && group_size_y == 1 && group_size_z == 1`: a group of one thread.
     pub fn one_thread_groups(&self) -> Result<Expr, Diagnostic> {
         let mut parts = Vec::new();

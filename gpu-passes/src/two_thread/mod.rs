@@ -318,6 +318,9 @@ pub(crate) fn build(p: &Program, opts: &KernelOptions) -> Result<Built, Vec<Diag
         } else {
             facts.push(distinct);
         }
+        if inter {
+            facts.extend(identity.global_ids_differ(&copy));
+        }
         for (pr, body) in &bodies {
             let vctx = VariantCtx {
                 inter,

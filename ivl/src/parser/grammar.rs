@@ -321,6 +321,8 @@ fn expr_parser<E: PErr>(ident: B<Ident, E>, ty: B<Type, E>) -> impl P<PE, E> {
         let literal = select! {
             Tok::True => ExprKind::BoolLit(true),
             Tok::False => ExprKind::BoolLit(false),
+            Tok::SmallInt(v) => ExprKind::IntLit(BigUint::from(v)),
+            Tok::SmallBv(v, w) => ExprKind::BvLit { value: BigUint::from(v), width: w },
             Tok::Int(i) = e => ExprKind::IntLit(big(&name_of(e, i))),
             Tok::Bv(i, w) = e => ExprKind::BvLit { value: big(&name_of(e, i)), width: w },
             Tok::Real(i) = e => ExprKind::RealLit(name_of(e, i)),
@@ -478,7 +480,10 @@ fn expr_parser<E: PErr>(ident: B<Ident, E>, ty: B<Type, E>) -> impl P<PE, E> {
         ));
 
         // Postfix: `m[i, j]`, `m[i := v]`, `e[hi:lo]`.
-        let u32_lit = select! { Tok::Int(i) = e => name_of(e, i).parse::<u32>().ok() };
+        let u32_lit = select! {
+            Tok::SmallInt(v) => Some(v),
+            Tok::Int(i) = e => name_of(e, i).parse::<u32>().ok(),
+        };
         let suffix = t(Tok::LBracket)
             .ignore_then(choice((
                 u32_lit

@@ -6,36 +6,35 @@ mod invariants_common;
 use gpu_passes::invariants::*;
 use invariants_common::*;
 
+/// A tool, not a test: `KIVL_KERNEL=name [KIVL_REPORT=1] cargo test --test invariants_corpus
+/// explain_one -- --ignored --nocapture` verifies one kernel (its loop invariants removed when
+/// it is correct) and prints the verdict and the inference report.
 #[test]
 #[ignore]
-fn scratch_one() {
-    let Ok(name) = std::env::var("KIVL_KERNEL") else { return };
+fn explain_one() {
+    let Ok(name) = std::env::var("KIVL_KERNEL") else {
+        return;
+    };
     let (pass, args) = header(&name);
     let p = load(&name);
     let p = if pass { strip_loop_invariants(&p) } else { p };
     let t = std::time::Instant::now();
     let (r, rep) = verify_with_inference(&p, &kernel_options(&args), &verify_options(), true);
     let h = r.houdini.as_ref().map(|h| (h.candidates.len(), h.kept));
-    println!("{name}: pass={pass} verified={} {:?} houdini={h:?} {}", verified(&r), t.elapsed(), describe(&r));
+    println!(
+        "{name}: pass={pass} verified={} {:?} houdini={h:?} {}",
+        verified(&r),
+        t.elapsed(),
+        describe(&r)
+    );
     let mut rep = rep.unwrap();
     let path = kernels_dir().join(format!("{name}.kbpl"));
-    rep.set_source(&ivl::diag::SourceFile::new("k", std::fs::read_to_string(path).unwrap()));
+    rep.set_source(&ivl::diag::SourceFile::new(
+        "k",
+        std::fs::read_to_string(path).unwrap(),
+    ));
     if std::env::var("KIVL_REPORT").is_ok() {
         println!("{}", infer_info_text(&rep));
-    }
-}
-
-#[test]
-#[ignore]
-fn scratch_baseline() {
-    let Ok(name) = std::env::var("KIVL_KERNEL") else { return };
-    let (_, args) = header(&name);
-    let p = load(&name);
-    let r = gpu_passes::two_thread::verify_kernel(&p, &kernel_options(&args), &verify_options());
-    println!("{name}: verified={} {}", verified(&r), describe(&r));
-    if std::env::var("KIVL_EMIT").is_ok() {
-        let q = gpu_passes::two_thread::two_thread_program(&p, &kernel_options(&args)).unwrap();
-        println!("{}", ivl::printer::print_program(&q));
     }
 }
 
@@ -66,7 +65,12 @@ fn correct_loop_kernels_verify_without_their_invariants() {
         let t = std::time::Instant::now();
         let (r, _) = verify_with_inference(&p, &kernel_options(args), &verify_options(), false);
         let ok = verified(&r);
-        println!("{name:<40} {:<9} {:>8.2?} {}", if ok { "verified" } else { "FAILED" }, t.elapsed(), describe(&r));
+        println!(
+            "{name:<40} {:<9} {:>8.2?} {}",
+            if ok { "verified" } else { "FAILED" },
+            t.elapsed(),
+            describe(&r)
+        );
         if ok {
             verified_n += 1;
         } else {
@@ -78,6 +82,25 @@ fn correct_loop_kernels_verify_without_their_invariants() {
     assert!(pct >= 90.0, "only {pct:.1}% verify; failing: {failed:?}");
 }
 
+/// Whether the result reports an error of `kind` located at `line` (a race: at both lines).
+fn reports(
+    r: &vcgen::engine::ProgramResult,
+    file: &ivl::diag::SourceFile,
+    kind: &str,
+    lines: &[usize],
+) -> bool {
+    r.impls.iter().any(|i| match &i.outcome {
+        vcgen::engine::Outcome::Errors(ds) => ds.iter().any(|d| {
+            let at: Vec<usize> = std::iter::once(&d.primary)
+                .chain(&d.related)
+                .map(|l| file.line_col(l.span.start).0)
+                .collect();
+            d.kind.as_str() == kind && lines.iter().all(|l| at.contains(l))
+        }),
+        _ => false,
+    })
+}
+
 #[test]
 fn buggy_twins_still_fail_with_inference() {
     let mut wrongly = Vec::new();
@@ -85,34 +108,46 @@ fn buggy_twins_still_fail_with_inference() {
         if pass {
             continue;
         }
+        let text = std::fs::read_to_string(kernels_dir().join(format!("{name}.kbpl"))).unwrap();
+        let file = ivl::diag::SourceFile::new(name.clone(), text.clone());
+        let kind = text
+            .lines()
+            .next()
+            .unwrap()
+            .trim_start_matches("//xfail:")
+            .trim()
+            .to_string();
+        let lines: Vec<usize> = text
+            .lines()
+            .nth(2)
+            .and_then(|l| l.split_once(':'))
+            .map(|(_, ls)| ls.split(',').filter_map(|x| x.trim().parse().ok()).collect())
+            .unwrap_or_default();
         let original = load(&name);
         let mut variants = vec![("as written", original.clone())];
         // A race or divergence is in the code, not in the invariants: it must show without them.
-        let kind_in_code = !name.ends_with("_entry") && !name.ends_with("_maintained") && !name.ends_with("_bug");
-        if kind_in_code {
+        if kind == "race" || kind == "divergence" {
             variants.push(("invariants removed", strip_loop_invariants(&original)));
         }
         for (how, p) in variants {
             let (r, _) = verify_with_inference(&p, &kernel_options(&args), &verify_options(), false);
-            println!("{name:<40} {how:<20} {}", if verified(&r) { "VERIFIED (wrong)" } else { "fails" });
+            let found = reports(&r, &file, &kind, &lines);
+            println!(
+                "{name:<40} {how:<20} {}",
+                if found { "fails as expected" } else { "WRONG" }
+            );
             if verified(&r) {
-                wrongly.push(format!("{name} ({how})"));
+                wrongly.push(format!("{name} ({how}): verified"));
+            } else if !found {
+                wrongly.push(format!(
+                    "{name} ({how}): no {kind} at {lines:?}: {}",
+                    describe(&r)
+                ));
             }
         }
     }
-    assert!(wrongly.is_empty(), "buggy kernels verified with inference: {wrongly:?}");
-}
-
-#[test]
-#[ignore]
-fn scratch_baseline_table() {
-    for (name, pass, args) in loop_kernels() {
-        if !pass {
-            continue;
-        }
-        let p = load(&name);
-        let t = std::time::Instant::now();
-        let r = gpu_passes::two_thread::verify_kernel(&p, &kernel_options(&args), &verify_options());
-        println!("{name:<40} {:<9} {:>8.2?} {}", if verified(&r) { "verified" } else { "FAILED" }, t.elapsed(), describe(&r));
-    }
+    assert!(
+        wrongly.is_empty(),
+        "buggy kernels not reported with inference: {wrongly:#?}"
+    );
 }

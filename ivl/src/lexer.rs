@@ -126,9 +126,8 @@ impl Tok {
     pub fn text(self) -> Option<&'static str> {
         use Tok::*;
         Some(match self {
-            Ident(_) | Int(_) | SmallInt(_) | Real(_) | Bv(..) | SmallBv(..) | Str(_) | Float(_) | Unknown => {
-                return None
-            }
+            Ident(_) | Int(_) | SmallInt(_) | Real(_) | Bv(..) | SmallBv(..) | Str(_) | Float(_)
+            | Unknown => return None,
             Barrier => "barrier",
             Vec => "vec",
             Psi => "psi",
@@ -226,6 +225,7 @@ pub struct Lexed {
 
 const IDENT_START: u8 = 1;
 const IDENT_CONT: u8 = 2;
+const LOWER: u8 = 4;
 
 /// Character classes of ASCII bytes.
 static CLASS: [u8; 256] = {
@@ -233,7 +233,9 @@ static CLASS: [u8; 256] = {
     let mut c = 0;
     while c < 256 {
         let b = c as u8;
-        if b.is_ascii_alphabetic()
+        if b.is_ascii_lowercase() {
+            t[c] = IDENT_START | IDENT_CONT | LOWER;
+        } else if b.is_ascii_alphabetic()
             || matches!(b, b'\'' | b'~' | b'#' | b'$' | b'^' | b'_' | b'.' | b'?' | b'`')
         {
             t[c] = IDENT_START | IDENT_CONT;
@@ -579,13 +581,17 @@ pub fn lex(text: &str, base: u32) -> Lexed {
             }
             _ if is_ident_start(c) => {
                 // Keywords are 2 to 14 lowercase letters: only such words are looked up.
-                let mut lower = c.is_ascii_lowercase();
+                // The class bits common to all characters: LOWER if all are lowercase letters.
+                let mut all = CLASS[c as usize];
                 i += 1;
-                while i < b.len() && is_ident_cont(b[i]) {
-                    lower &= b[i].is_ascii_lowercase();
+                while let Some(&k) = b.get(i).map(|&c| &CLASS[c as usize]) {
+                    if k & IDENT_CONT == 0 {
+                        break;
+                    }
+                    all &= k;
                     i += 1;
                 }
-                let kw = if lower && (2..=14).contains(&(i - start)) {
+                let kw = if all & LOWER != 0 && (2..=14).contains(&(i - start)) {
                     keyword(&b[start..i])
                 } else {
                     None
@@ -716,7 +722,10 @@ mod tests {
 
     #[test]
     fn numbers_and_identifiers() {
-        let l = lex("5bv32 12 1.5 2e3 2.0e-3 x.y$1 \\true bv8 1e 1234567890 9999999999bv64", 10);
+        let l = lex(
+            "5bv32 12 1.5 2e3 2.0e-3 x.y$1 \\true bv8 1e 1234567890 9999999999bv64",
+            10,
+        );
         assert_eq!(
             l.toks,
             vec![

@@ -44,7 +44,12 @@ struct Split {
 }
 
 fn split(cx: &LoopCx, e: &Expr) -> Option<Split> {
-    let mut s = Split { uniform: vec![], lid: vec![], group: vec![], varying: vec![] };
+    let mut s = Split {
+        uniform: vec![],
+        lid: vec![],
+        group: vec![],
+        varying: vec![],
+    };
     for t in cx.arith().terms(e) {
         let c = cx.class(&t.expr);
         if c.other {
@@ -113,7 +118,9 @@ struct StrengthReduced {
 }
 
 fn strength_reduced_counter(cx: &LoopCx, i: &Name, num: Num) -> Option<StrengthReduced> {
-    let Update::Additive { step, down: false } = cx.update(i) else { return None };
+    let Update::Additive { step, down: false } = cx.update(i) else {
+        return None;
+    };
     if cx.arith().lit_value(&step).is_some_and(|v| v == 1.into()) || cx.num(&step) != Some(num) {
         return None;
     }
@@ -123,13 +130,19 @@ fn strength_reduced_counter(cx: &LoopCx, i: &Name, num: Num) -> Option<StrengthR
         return None;
     }
     let rest = s0.uniform.iter().chain(&s0.group).cloned().collect();
-    Some(StrengthReduced { step, lid: s0.lid, rest })
+    Some(StrengthReduced {
+        step,
+        lid: s0.lid,
+        rest,
+    })
 }
 
 /// `(i - U0 - G0) mod SZ == L0` for every strength-reduced counter.
 fn strength_reduced(cx: &mut LoopCx) {
     for (i, num, _) in cx.counters() {
-        let Some(sr) = strength_reduced_counter(cx, &i, num) else { continue };
+        let Some(sr) = strength_reduced_counter(cx, &i, num) else {
+            continue;
+        };
         let ar = cx.arith();
         let lhs = ar.rem(num, ar.minus_terms(num, cx.var(&i), &sr.rest), sr.step);
         let e = Expr::eq(lhs, ar.sum(num, &sr.lid));
@@ -158,7 +171,9 @@ fn counter_range(cx: &mut LoopCx, acc: &Access, num: Num, s: &Split) {
     if t.neg {
         return;
     }
-    let Update::Additive { down, .. } = cx.update(&i.name) else { return };
+    let Update::Additive { down, .. } = cx.update(&i.name) else {
+        return;
+    };
     let ar = cx.arith();
     let rest: Vec<Term> = s.uniform.iter().chain(&s.lid).chain(&s.group).cloned().collect();
     let rel_off = ar.minus_terms(num, cx.offset(&acc.array, acc.write), &rest);
@@ -193,9 +208,17 @@ fn strided(cx: &mut LoopCx, acc: &Access, num: Num, s: &Split) {
     let has = cx.logged(&acc.array, acc.write);
     // `A[i + ...]` with a strength-reduced counter `i`.
     if let ExprKind::Var(i) = &t.expr.kind {
-        let Some(sr) = strength_reduced_counter(cx, &i.name, num) else { return };
+        let Some(sr) = strength_reduced_counter(cx, &i.name, num) else {
+            return;
+        };
         let ar = cx.arith();
-        let rest: Vec<Term> = s.uniform.iter().chain(&s.group).chain(&sr.rest).cloned().collect();
+        let rest: Vec<Term> = s
+            .uniform
+            .iter()
+            .chain(&s.group)
+            .chain(&sr.rest)
+            .cloned()
+            .collect();
         let rhs: Vec<Term> = sr.lid.iter().chain(&s.lid).cloned().collect();
         let lhs = ar.rem(num, ar.minus_terms(num, off, &rest), sr.step);
         let e = Expr::implies(has, Expr::eq(lhs, ar.sum(num, &rhs)));
@@ -206,7 +229,9 @@ fn strided(cx: &mut LoopCx, acc: &Access, num: Num, s: &Split) {
     if s.lid.is_empty() {
         return;
     }
-    let Some((a, b)) = cx.arith().factors(&t.expr) else { return };
+    let Some((a, b)) = cx.arith().factors(&t.expr) else {
+        return;
+    };
     let is_var = |e: &Expr| matches!(&e.kind, ExprKind::Var(v) if cx.lf.modified.contains(&v.name));
     let stride = if is_var(a) && cx.class(b).is_uniform_invariant() {
         b.clone()
@@ -228,7 +253,9 @@ fn contiguous(cx: &mut LoopCx, acc: &Access, num: Num, s: &Split) {
         if t.neg {
             continue;
         }
-        let Some((a, b)) = cx.arith().factors(&t.expr) else { continue };
+        let Some((a, b)) = cx.arith().factors(&t.expr) else {
+            continue;
+        };
         let (ca, cb) = (cx.class(a), cx.class(b));
         let (x_class, size) = if ca.is_thread_invariant() && cb.is_uniform_invariant() {
             (ca, b.clone())

@@ -12,8 +12,8 @@
 use ivl::ast::*;
 use ivl::check::{GlobalEnv, Ty};
 use ivl::visit::fresh_name;
-use num_bigint::{BigInt, BigUint, Sign};
-use num_traits::{One, Signed, ToPrimitive, Zero};
+use num_bigint::{BigInt, BigUint};
+use num_traits::{One, Signed, Zero};
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 
@@ -112,7 +112,11 @@ fn builtin_name(op: Op) -> &'static str {
 }
 
 fn rel_builtin(rel: Rel, signed: bool) -> &'static str {
-    BV_RELS.iter().find(|(_, r, s)| *r == rel && *s == signed).map(|(n, _, _)| *n).unwrap_or("bvule")
+    BV_RELS
+        .iter()
+        .find(|(_, r, s)| *r == rel && *s == signed)
+        .map(|(n, _, _)| *n)
+        .unwrap_or("bvule")
 }
 
 /// The bit-vector functions of a program by operator and width, and those added for candidates.
@@ -135,20 +139,31 @@ impl Arith {
     /// Indexes the `{:bvbuiltin}` functions of `program` (binary, on one width); `taken` are the
     /// names new declarations must avoid.
     pub fn new(program: &Program, env: &GlobalEnv, taken: HashSet<Name>) -> Arith {
-        let mut b = Builtins { taken, ..Default::default() };
+        let mut b = Builtins {
+            taken,
+            ..Default::default()
+        };
         for d in &program.decls {
             let DeclKind::Function(f) = &d.kind else { continue };
-            let Some(info) = env.function(&f.name.name) else { continue };
+            let Some(info) = env.function(&f.name.name) else {
+                continue;
+            };
             let Some(op) = &info.bvbuiltin else { continue };
-            let [Ty::Bv(w1), Ty::Bv(w2)] = info.params.as_slice() else { continue };
+            let [Ty::Bv(w1), Ty::Bv(w2)] = info.params.as_slice() else {
+                continue;
+            };
             let ok_result = matches!(info.result, Ty::Bool) || info.result == Ty::Bv(*w1);
             if w1 != w2 || !ok_result {
                 continue;
             }
-            b.by_op.entry((op.to_string(), *w1)).or_insert_with(|| f.name.name.clone());
+            b.by_op
+                .entry((op.to_string(), *w1))
+                .or_insert_with(|| f.name.name.clone());
             b.by_name.insert(f.name.name.clone(), (op.to_string(), *w1));
         }
-        Arith { builtins: RefCell::new(b) }
+        Arith {
+            builtins: RefCell::new(b),
+        }
     }
 
     /// The function declarations added for candidates so far.
@@ -162,10 +177,21 @@ impl Arith {
             return n.clone();
         }
         let base = format!("BV{}_{}", width, op.trim_start_matches("bv").to_uppercase());
-        let name = if b.taken.contains(base.as_str()) { fresh_name(&base, &b.taken) } else { Name::from(base) };
+        let name = if b.taken.contains(base.as_str()) {
+            fresh_name(&base, &b.taken)
+        } else {
+            Name::from(base)
+        };
         b.taken.insert(name.clone());
-        let bv = || FnParam { name: None, ty: Type::bv(width) };
-        let result_ty = if BV_RELS.iter().any(|(n, _, _)| *n == op) { Type::bool() } else { Type::bv(width) };
+        let bv = || FnParam {
+            name: None,
+            ty: Type::bv(width),
+        };
+        let result_ty = if BV_RELS.iter().any(|(n, _, _)| *n == op) {
+            Type::bool()
+        } else {
+            Type::bv(width)
+        };
         let decl = Decl {
             kind: DeclKind::Function(FunctionDecl {
                 attrs: vec![Attribute {
@@ -176,7 +202,10 @@ impl Arith {
                 name: Ident::new(name.clone(), Span::DUMMY),
                 type_params: vec![],
                 params: vec![bv(), bv()],
-                result: FnParam { name: None, ty: result_ty },
+                result: FnParam {
+                    name: None,
+                    ty: result_ty,
+                },
                 body: None,
             }),
             span: Span::DUMMY,
@@ -227,7 +256,9 @@ impl Arith {
                 View::Cmp(rel, true, a, b)
             }
             ExprKind::Call(f, args) if args.len() == 2 => {
-                let Some((op, _)) = self.builtin_of(&f.name) else { return View::Other };
+                let Some((op, _)) = self.builtin_of(&f.name) else {
+                    return View::Other;
+                };
                 if let Some((_, o)) = BV_OPS.iter().find(|(n, _)| *n == op) {
                     return View::Arith(*o, &args[0], &args[1]);
                 }
@@ -333,7 +364,10 @@ impl Arith {
             }
             Num::Bv(w) => {
                 let f = self.bv_fn(builtin_name(op), w);
-                Expr::new(ExprKind::Call(Ident::new(f, Span::DUMMY), vec![a, b]), Span::DUMMY)
+                Expr::new(
+                    ExprKind::Call(Ident::new(f, Span::DUMMY), vec![a, b]),
+                    Span::DUMMY,
+                )
             }
         }
     }
@@ -368,7 +402,10 @@ impl Arith {
             }
             (Num::Bv(w), _) => {
                 let f = self.bv_fn(rel_builtin(rel, signed), w);
-                Expr::new(ExprKind::Call(Ident::new(f, Span::DUMMY), vec![a, b]), Span::DUMMY)
+                Expr::new(
+                    ExprKind::Call(Ident::new(f, Span::DUMMY), vec![a, b]),
+                    Span::DUMMY,
+                )
             }
         }
     }
@@ -411,13 +448,4 @@ pub fn ceil_log2(n: u64) -> u32 {
         k += 1;
     }
     k
-}
-
-/// A literal's value as `i64`, if it fits.
-pub fn small(v: &BigInt) -> Option<i64> {
-    if v.sign() == Sign::Minus {
-        v.to_i64()
-    } else {
-        v.to_i64()
-    }
 }

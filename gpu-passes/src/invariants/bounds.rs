@@ -18,7 +18,9 @@ pub const GUARD_BOUND: &str = "guard-bound";
 
 pub fn generate(cx: &mut LoopCx) {
     for (x, num, _) in cx.counters() {
-        let Some(e0) = cx.lf.init.get(&x).cloned() else { continue };
+        let Some(e0) = cx.lf.init.get(&x).cloned() else {
+            continue;
+        };
         if cx.num(&e0) != Some(num) {
             continue;
         }
@@ -43,7 +45,9 @@ pub fn generate(cx: &mut LoopCx) {
 }
 
 fn guard_bound(cx: &mut LoopCx, g: &Expr) {
-    let View::Cmp(rel, signed, a, b) = cx.arith().view(g) else { return };
+    let View::Cmp(rel, signed, a, b) = cx.arith().view(g) else {
+        return;
+    };
     let is_counter = |e: &Expr| matches!(&e.kind, ExprKind::Var(x) if cx.lf.modified.contains(&x.name));
     // Normalise to `x REL bound` with `x` the counter.
     let (x, bound, rel) = if is_counter(a) && !is_counter(b) {

@@ -37,21 +37,37 @@ pub fn generate(facts: &ProgramFacts) -> Vec<ContractProposal> {
             DeclKind::Implementation(i) => (&i.ins, &i.outs, &i.body, i.name.span),
             _ => continue,
         };
-        let call = |f: &str, args: Vec<Expr>| Expr::new(ExprKind::Call(Ident::new(f, Span::DUMMY), args), Span::DUMMY);
+        let call = |f: &str, args: Vec<Expr>| {
+            Expr::new(ExprKind::Call(Ident::new(f, Span::DUMMY), args), Span::DUMMY)
+        };
         if facts.barrier_procs.contains(&owner.name) {
             for p in ins {
                 let e = call("__uniform", vec![Expr::var(p.name.name.clone(), Span::DUMMY)]);
-                out.push(ContractProposal { proc: owner.name.clone(), span, requires: true, rule: UNIFORM_PARAM, expr: e });
+                out.push(ContractProposal {
+                    proc: owner.name.clone(),
+                    span,
+                    requires: true,
+                    rule: UNIFORM_PARAM,
+                    expr: e,
+                });
             }
             let e = call("__uniform", vec![call("__enabled", vec![])]);
-            out.push(ContractProposal { proc: owner.name.clone(), span, requires: true, rule: UNIFORM_PARAM, expr: e });
+            out.push(ContractProposal {
+                proc: owner.name.clone(),
+                span,
+                requires: true,
+                rule: UNIFORM_PARAM,
+                expr: e,
+            });
         }
         let in_names: Vec<&Name> = ins.iter().map(|v| &v.name.name).collect();
         for r in outs {
             let mut defs = Vec::new();
             let mut nested = 0;
             ivl::modifies::walk_stmts(&body.stmts, &mut |s| {
-                if ivl::visit::modified_vars(s).contains(&r.name.name) && !matches!(s.kind, StmtKind::Assign { .. }) {
+                if ivl::visit::modified_vars(s).contains(&r.name.name)
+                    && !matches!(s.kind, StmtKind::Assign { .. })
+                {
                     nested += 1;
                 }
             });
@@ -78,11 +94,21 @@ pub fn generate(facts: &ProgramFacts) -> Vec<ContractProposal> {
                 continue;
             }
             let closed = free_vars(e).iter().all(|v| {
-                in_names.contains(&v) || matches!(facts.env.global(v).map(|g| &g.kind), Some(GlobalKind::Const { .. }))
+                in_names.contains(&v)
+                    || matches!(
+                        facts.env.global(v).map(|g| &g.kind),
+                        Some(GlobalKind::Const { .. })
+                    )
             });
             if closed {
                 let eq = Expr::eq(Expr::var(r.name.name.clone(), Span::DUMMY), e.clone());
-                out.push(ContractProposal { proc: owner.name.clone(), span, requires: false, rule: OUTPUT, expr: eq });
+                out.push(ContractProposal {
+                    proc: owner.name.clone(),
+                    span,
+                    requires: false,
+                    rule: OUTPUT,
+                    expr: eq,
+                });
             }
         }
     }

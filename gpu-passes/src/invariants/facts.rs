@@ -169,12 +169,24 @@ pub struct ProgramFacts<'p> {
     written_arrays: Vec<Name>,
     /// The values the uniform loop variables take at each `while` head, by procedure and
     /// pre-order number ([`super::values`]).
-    pub loop_values: HashMap<(Name, usize), Vec<Vec<(Name, super::values::Val)>>>,
+    pub loop_values: HashMap<(Name, usize), Vec<super::values::Tuple>>,
 }
 
-fn body_of(d: &Decl) -> Option<(&Name, &[Attribute], &[TypedIdent], &[TypedIdent], &Body)> {
+/// A body with what lowering needs: name, attributes, in- and out-parameters.
+type BodyParts<'d> = (
+    &'d Name,
+    &'d [Attribute],
+    &'d [TypedIdent],
+    &'d [TypedIdent],
+    &'d Body,
+);
+
+fn body_of(d: &Decl) -> Option<BodyParts<'_>> {
     match &d.kind {
-        DeclKind::Procedure(p) => p.body.as_ref().map(|b| (&p.name.name, &p.attrs[..], &p.ins[..], &p.outs[..], b)),
+        DeclKind::Procedure(p) => p
+            .body
+            .as_ref()
+            .map(|b| (&p.name.name, &p.attrs[..], &p.ins[..], &p.outs[..], b)),
         DeclKind::Implementation(i) => Some((&i.name.name, &i.attrs[..], &i.ins[..], &i.outs[..], &i.body)),
         _ => None,
     }
@@ -214,7 +226,13 @@ pub fn user_labels(stmts: &[Stmt]) -> HashSet<Name> {
 }
 
 /// The body lowered to blocks, with every `while` tagged by its pre-order number.
-fn lower_tagged(attrs: &[Attribute], name: &Name, ins: &[TypedIdent], outs: &[TypedIdent], body: &Body) -> Option<BlockImpl> {
+fn lower_tagged(
+    attrs: &[Attribute],
+    name: &Name,
+    ins: &[TypedIdent],
+    outs: &[TypedIdent],
+    body: &Body,
+) -> Option<BlockImpl> {
     let mut body = body.clone();
     let mut k = 0;
     for_each_while(&mut body.stmts, &mut k, &mut |k, s| {
@@ -224,7 +242,15 @@ fn lower_tagged(attrs: &[Attribute], name: &Name, ins: &[TypedIdent], outs: &[Ty
                 args: vec![AttrArg::Expr(Expr::new(ExprKind::IntLit(k.into()), Span::DUMMY))],
                 span: Span::DUMMY,
             };
-            invariants.insert(0, Invariant { free: true, attrs: vec![tag], expr: Expr::bool(true), span: s.span });
+            invariants.insert(
+                0,
+                Invariant {
+                    free: true,
+                    attrs: vec![tag],
+                    expr: Expr::bool(true),
+                    span: s.span,
+                },
+            );
         }
     });
     ivl::lower::lower(attrs, &Ident::new(name.clone(), Span::DUMMY), ins, outs, &body).ok()
@@ -232,12 +258,14 @@ fn lower_tagged(attrs: &[Attribute], name: &Name, ins: &[TypedIdent], outs: &[Ty
 
 fn loop_tag(block: &ivl::blocks::Block) -> Option<usize> {
     block.stmts.iter().find_map(|s| match &s.kind {
-        StmtKind::Assume { attrs, .. } | StmtKind::Assert { attrs, .. } => {
-            find_attr(attrs, LOOP_TAG).and_then(|a| match a.args.first() {
-                Some(AttrArg::Expr(Expr { kind: ExprKind::IntLit(v), .. })) => v.try_into().ok(),
+        StmtKind::Assume { attrs, .. } | StmtKind::Assert { attrs, .. } => find_attr(attrs, LOOP_TAG)
+            .and_then(|a| match a.args.first() {
+                Some(AttrArg::Expr(Expr {
+                    kind: ExprKind::IntLit(v),
+                    ..
+                })) => v.try_into().ok(),
                 _ => None,
-            })
-        }
+            }),
         _ => None,
     })
 }
@@ -312,8 +340,12 @@ impl<'p> ProgramFacts<'p> {
         let taken = all_names(program);
         let arith = Arith::new(program, &env, taken);
         let sizes = Sizes {
-            local: sizes.local.or_else(|| sizes_from_axioms(program, &identity, &arith, 6)),
-            groups: sizes.groups.or_else(|| sizes_from_axioms(program, &identity, &arith, 9)),
+            local: sizes
+                .local
+                .or_else(|| sizes_from_axioms(program, &identity, &arith, 6)),
+            groups: sizes
+                .groups
+                .or_else(|| sizes_from_axioms(program, &identity, &arith, 9)),
         };
         let kernels: HashSet<Name> = program
             .decls
@@ -366,7 +398,10 @@ impl<'p> ProgramFacts<'p> {
         for d in &self.program.decls {
             if let DeclKind::Var(v) = &d.kind {
                 for x in &v.vars {
-                    let is_map = self.env.global_var(&x.name.name).is_some_and(|g| g.ty.as_map().is_some());
+                    let is_map = self
+                        .env
+                        .global_var(&x.name.name)
+                        .is_some_and(|g| g.ty.as_map().is_some());
                     if is_map && used.contains(&x.name.name) {
                         out.push(x.name.name.clone());
                     }
@@ -376,7 +411,7 @@ impl<'p> ProgramFacts<'p> {
         out
     }
 
-    fn simulate_uniform_values(&self) -> HashMap<(Name, usize), Vec<Vec<(Name, super::values::Val)>>> {
+    fn simulate_uniform_values(&self) -> HashMap<(Name, usize), Vec<super::values::Tuple>> {
         use super::values::Val;
         let consts: HashMap<Name, Val> = self
             .size_literals()
@@ -389,7 +424,9 @@ impl<'p> ProgramFacts<'p> {
             .collect();
         let mut out = HashMap::new();
         for o in &self.owners {
-            let Some((name, _, ins, outs, body)) = body_of(&self.program.decls[o.decl]) else { continue };
+            let Some((name, _, ins, outs, body)) = body_of(&self.program.decls[o.decl]) else {
+                continue;
+            };
             let locals = locals_of(&self.env, ins, outs, Some(body));
             for (k, tuples) in super::values::simulate(body, &locals, &consts, &self.arith) {
                 if let Some(t) = tuples {
@@ -413,7 +450,9 @@ impl<'p> ProgramFacts<'p> {
                         continue;
                     }
                     let ty = self.env.global(name).map(|g| g.ty.clone());
-                    let Some(num) = ty.as_ref().and_then(Num::of) else { continue };
+                    let Some(num) = ty.as_ref().and_then(Num::of) else {
+                        continue;
+                    };
                     out.insert(name.clone(), self.arith.lit(num, *v as i64));
                 }
             }
@@ -427,7 +466,9 @@ impl<'p> ProgramFacts<'p> {
     }
 
     pub fn num_of(&self, locals: &HashMap<Name, Ty>, e: &Expr) -> Option<Num> {
-        type_of(&self.env, &|n: &str| locals.get(n).cloned(), e).as_ref().and_then(Num::of)
+        type_of(&self.env, &|n: &str| locals.get(n).cloned(), e)
+            .as_ref()
+            .and_then(Num::of)
     }
 
     pub fn type_of(&self, locals: &HashMap<Name, Ty>, e: &Expr) -> Option<Ty> {
@@ -445,7 +486,9 @@ impl<'p> ProgramFacts<'p> {
                     direct_barrier.insert(p.name.name.clone());
                 }
             }
-            let Some((name, _, _, _, body)) = body_of(d) else { continue };
+            let Some((name, _, _, _, body)) = body_of(d) else {
+                continue;
+            };
             ivl::modifies::walk_stmts(&body.stmts, &mut |s| match &s.kind {
                 StmtKind::Barrier { .. } => {
                     direct_barrier.insert(name.clone());
@@ -479,17 +522,24 @@ impl<'p> ProgramFacts<'p> {
         for (i, d) in program.decls.iter().enumerate() {
             if let Some((name, attrs, ..)) = body_of(d) {
                 if seen.contains(name) {
-                    self.owners.push(BodyOwner { decl: i, name: name.clone(), kernel: has_attr(attrs, "kernel") });
+                    self.owners.push(BodyOwner {
+                        decl: i,
+                        name: name.clone(),
+                        kernel: has_attr(attrs, "kernel"),
+                    });
                 }
             }
         }
         // Summaries of callees (not kernels): accesses over their formals.
         for d in &program.decls {
-            let Some((name, attrs, ins, outs, body)) = body_of(d) else { continue };
+            let Some((name, attrs, ins, outs, body)) = body_of(d) else {
+                continue;
+            };
             if has_attr(attrs, "kernel") || self.summaries.contains_key(name) {
                 continue;
             }
-            let Some(imp) = ivl::lower::lower(attrs, &Ident::new(name.clone(), Span::DUMMY), ins, outs, body).ok()
+            let Some(imp) =
+                ivl::lower::lower(attrs, &Ident::new(name.clone(), Span::DUMMY), ins, outs, body).ok()
             else {
                 continue;
             };
@@ -511,7 +561,13 @@ impl<'p> ProgramFacts<'p> {
 
     /// The shared accesses of one simple statement (a call contributes its callee's accesses,
     /// with actual arguments for formals; one level deep).
-    fn stmt_accesses(&self, s: &Stmt, conds: &[Expr], out: &mut Vec<Access>, summaries: &HashMap<Name, ProcSummary>) {
+    fn stmt_accesses(
+        &self,
+        s: &Stmt,
+        conds: &[Expr],
+        out: &mut Vec<Access>,
+        summaries: &HashMap<Name, ProcSummary>,
+    ) {
         let mut reads = Vec::new();
         match &s.kind {
             StmtKind::Assign { lhss, rhss } => {
@@ -520,7 +576,9 @@ impl<'p> ProgramFacts<'p> {
                     for idx in l.indices.iter().flatten() {
                         shared_reads(&self.env, idx, &mut reads);
                     }
-                    if self.env.global_var(&l.var.name).is_some() && !l.indices.is_empty() && l.indices[0].len() == 1
+                    if self.env.global_var(&l.var.name).is_some()
+                        && !l.indices.is_empty()
+                        && l.indices[0].len() == 1
                     {
                         out.push(Access {
                             array: l.var.name.clone(),
@@ -542,7 +600,8 @@ impl<'p> ProgramFacts<'p> {
                     shared_reads(&self.env, a, &mut reads);
                 }
                 if let Some(sum) = summaries.get(&proc.name) {
-                    let map: HashMap<Name, Expr> = sum.ins.iter().cloned().zip(args.iter().cloned()).collect();
+                    let map: HashMap<Name, Expr> =
+                        sum.ins.iter().cloned().zip(args.iter().cloned()).collect();
                     for a in &sum.accesses {
                         let mut a = a.clone();
                         a.index = ivl::visit::substitute(&a.index, &map);
@@ -559,7 +618,14 @@ impl<'p> ProgramFacts<'p> {
             _ => {}
         }
         for (array, index, levels) in reads {
-            out.push(Access { array, index, levels, write: false, value: None, conds: conds.to_vec() });
+            out.push(Access {
+                array,
+                index,
+                levels,
+                write: false,
+                value: None,
+                conds: conds.to_vec(),
+            });
         }
     }
 
@@ -568,8 +634,12 @@ impl<'p> ProgramFacts<'p> {
         let mut out = Vec::new();
         for owner in &self.owners {
             let d = &self.program.decls[owner.decl];
-            let Some((name, attrs, ins, outs, body)) = body_of(d) else { continue };
-            let Some(imp) = lower_tagged(attrs, name, ins, outs, body) else { continue };
+            let Some((name, attrs, ins, outs, body)) = body_of(d) else {
+                continue;
+            };
+            let Some(imp) = lower_tagged(attrs, name, ins, outs, body) else {
+                continue;
+            };
             let locals = locals_of(&self.env, ins, outs, Some(body));
             let labels = user_labels(&body.stmts);
             self.body_loops(owner, &imp, &locals, &labels, &mut out);
@@ -594,7 +664,9 @@ impl<'p> ProgramFacts<'p> {
             let hb = &imp.blocks[lp.header];
             let (site, span) = match loop_tag(hb) {
                 Some(k) => (Site::While(k), hb.label.span),
-                None if labels.contains(&hb.label.name) => (Site::Label(hb.label.name.clone()), hb.label.span),
+                None if labels.contains(&hb.label.name) => {
+                    (Site::Label(hb.label.name.clone()), hb.label.span)
+                }
                 None => continue,
             };
             let blocks: Vec<usize> = lp.body.clone();
@@ -636,7 +708,11 @@ impl<'p> ProgramFacts<'p> {
                         conds.extend(leading_assumes(&imp.blocks[d].stmts));
                     }
                 }
-                let skip = if b == lp.header { leading_len(&imp.blocks[b].stmts) } else { 0 };
+                let skip = if b == lp.header {
+                    leading_len(&imp.blocks[b].stmts)
+                } else {
+                    0
+                };
                 for s in &imp.blocks[b].stmts[skip..] {
                     self.stmt_accesses(s, &conds, &mut accesses, &self.summaries);
                 }
@@ -646,7 +722,9 @@ impl<'p> ProgramFacts<'p> {
             for &(from, _) in &lp.exits {
                 for &s in cfg.successors(from) {
                     if lp.contains(s) && s != lp.header {
-                        if let Some(StmtKind::Assume { expr, attrs }) = imp.blocks[s].stmts.first().map(|s| &s.kind) {
+                        if let Some(StmtKind::Assume { expr, attrs }) =
+                            imp.blocks[s].stmts.first().map(|s| &s.kind)
+                        {
                             if attrs.is_empty() && !guards.contains(expr) {
                                 guards.push(expr.clone());
                             }
@@ -736,7 +814,9 @@ impl<'p> ProgramFacts<'p> {
     }
 
     fn is_param(&self, lf: &LoopFacts, v: &Name) -> bool {
-        self.env.procedure(&lf.proc).is_some_and(|p| p.ins.iter().any(|(n, _)| n == v))
+        self.env
+            .procedure(&lf.proc)
+            .is_some_and(|p| p.ins.iter().any(|(n, _)| n == v))
     }
 
     /// How loop `lf` updates `x` (all its assignments must agree).
@@ -778,16 +858,35 @@ impl<'p> ProgramFacts<'p> {
         let terms = self.arith.terms(rhs);
         let (own, rest): (Vec<&Term>, Vec<&Term>) = terms.iter().partition(|t| is_x(&t.expr));
         let [t] = own.as_slice() else { return Update::Other };
-        if t.neg || rest.is_empty() || !rest.iter().all(|t| self.classify(lf, &t.expr).is_uniform_invariant()) {
+        if t.neg
+            || rest.is_empty()
+            || !rest
+                .iter()
+                .all(|t| self.classify(lf, &t.expr).is_uniform_invariant())
+        {
             return Update::Other;
         }
-        let Some(num) = self.num_of(&lf.locals, rhs) else { return Update::Other };
+        let Some(num) = self.num_of(&lf.locals, rhs) else {
+            return Update::Other;
+        };
         let rest: Vec<Term> = rest.into_iter().cloned().collect();
         if rest.iter().all(|t| t.neg) {
-            let pos: Vec<Term> = rest.iter().map(|t| Term { neg: false, expr: t.expr.clone() }).collect();
-            return Update::Additive { step: self.arith.sum(num, &pos), down: true };
+            let pos: Vec<Term> = rest
+                .iter()
+                .map(|t| Term {
+                    neg: false,
+                    expr: t.expr.clone(),
+                })
+                .collect();
+            return Update::Additive {
+                step: self.arith.sum(num, &pos),
+                down: true,
+            };
         }
-        Update::Additive { step: self.arith.sum(num, &rest), down: false }
+        Update::Additive {
+            step: self.arith.sum(num, &rest),
+            down: false,
+        }
     }
 }
 
@@ -801,7 +900,10 @@ fn strip_spans_eq(a: &Update, b: &Update) -> bool {
 }
 
 fn leading_len(stmts: &[Stmt]) -> usize {
-    stmts.iter().take_while(|s| matches!(s.kind, StmtKind::Assert { .. } | StmtKind::Assume { .. })).count()
+    stmts
+        .iter()
+        .take_while(|s| matches!(s.kind, StmtKind::Assert { .. } | StmtKind::Assume { .. }))
+        .count()
 }
 
 fn push_unique(v: &mut Vec<Name>, n: &Name) {
@@ -854,11 +956,17 @@ fn sizes_from_axioms(
         }
     }
     for c in conjuncts {
-        let ExprKind::Binary(BinOp::Eq, a, b) = &c.kind else { continue };
+        let ExprKind::Binary(BinOp::Eq, a, b) = &c.kind else {
+            continue;
+        };
         for (x, v) in [(a, b), (b, a)] {
             let ExprKind::Var(id) = &x.kind else { continue };
-            let Some(attr) = identity.get(&id.name) else { continue };
-            let Some(i) = IDENTITY_ATTRS.iter().position(|n| n == attr) else { continue };
+            let Some(attr) = identity.get(&id.name) else {
+                continue;
+            };
+            let Some(i) = IDENTITY_ATTRS.iter().position(|n| n == attr) else {
+                continue;
+            };
             if (attr_base..attr_base + 3).contains(&i) {
                 if let Some(n) = arith.lit_value(v).and_then(|n| u64::try_from(n).ok()) {
                     dims[i - attr_base] = Some(n);
@@ -915,7 +1023,11 @@ impl ReachingDefs {
                 match &s.kind {
                     StmtKind::Assign { lhss, rhss } => {
                         for (l, r) in lhss.iter().zip(rhss) {
-                            let rhs = if l.indices.is_empty() { Some(r.clone()) } else { None };
+                            let rhs = if l.indices.is_empty() {
+                                Some(r.clone())
+                            } else {
+                                None
+                            };
                             def(&l.var.name, rhs, &mut defs);
                         }
                     }
@@ -931,12 +1043,18 @@ impl ReachingDefs {
         loop {
             let mut changed = false;
             for &b in &order {
-                let mut inn: BTreeSet<usize> = if b == cfg.entry() { entry.clone() } else { BTreeSet::new() };
+                let mut inn: BTreeSet<usize> = if b == cfg.entry() {
+                    entry.clone()
+                } else {
+                    BTreeSet::new()
+                };
                 for &p in cfg.predecessors(b) {
                     inn.extend(out[p].iter().copied());
                 }
-                let mut o: BTreeSet<usize> =
-                    inn.into_iter().filter(|d| !gen[b].contains_key(&def_var[*d])).collect();
+                let mut o: BTreeSet<usize> = inn
+                    .into_iter()
+                    .filter(|d| !gen[b].contains_key(&def_var[*d]))
+                    .collect();
                 o.extend(gen[b].values().copied());
                 if o != out[b] {
                     out[b] = o;

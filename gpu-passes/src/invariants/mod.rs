@@ -15,9 +15,16 @@
 //! specification built-ins of KBPL.md §2 over the source kernel. The two-thread reduction
 //! turns them into Houdini candidates like any user candidate. Rule families, one module each:
 //! [`bounds`], [`uniform`], [`access`], [`pow2`], [`logs`], [`guarded`], [`enabled`],
-//! [`relations`], [`values`], [`contracts`]. [`dynamic`] drops candidates that concrete runs of the kernel
-//! refute before Houdini runs (GPUVerify's dynamic analysis), and [`report`] says which
-//! candidates survived (`--infer-info`).
+//! [`relations`], [`values`], [`contracts`]; [`facts`] reads loops off the CFG for all of them
+//! and [`arith`] reads and writes int and bit-vector arithmetic. [`dynamic`] drops candidates
+//! that concrete runs of the kernel refute before Houdini runs (GPUVerify's dynamic analysis),
+//! and [`report`] says which candidates survived (`--infer-info`).
+//!
+//! [`verify_with_inference`] is `kivl verify --houdini` on a kernel: sizes fixed on the command
+//! line are written as literals ([`literal_sizes`]), candidates are added, concrete runs kill
+//! what they refute, and [`crate::two_thread::verify_kernel`] runs Houdini and the final check.
+//! Each candidate clause has a span of its own ([`Candidate::span`]), by which Houdini's guards
+//! and the interpreter's failures are mapped back to it.
 
 pub mod access;
 pub mod arith;
@@ -35,10 +42,10 @@ pub mod report;
 pub mod uniform;
 pub mod values;
 
-use facts::{for_each_while, LoopFacts, ProgramFacts, Site};
 pub use facts::Sizes;
+use facts::{for_each_while, LoopFacts, ProgramFacts, Site};
 use ivl::ast::*;
-use ivl::visit::{VisitMut, walk_expr_mut};
+use ivl::visit::{walk_expr_mut, VisitMut};
 use std::collections::HashMap;
 
 pub use report::{infer_info_json, infer_info_text, InferenceReport};
@@ -76,7 +83,6 @@ pub const RULES: &[&str] = &[
     pow2::POW2_BOUND,
     logs::NO_ACCESS,
     guarded::GUARDED,
-    enabled::ENABLED_GUARD,
     enabled::GUARD_ENABLED,
     enabled::ENABLED_OUTER,
     relations::LINEAR,
@@ -182,7 +188,14 @@ pub fn add_candidates_with(program: &Program, opts: &GenOptions) -> (Program, Ca
         });
         let mut made = Vec::new();
         for p in proposals {
-            let c = make_candidate(&mut info, p.rule, lf.proc.clone(), CandidateSite::Loop(index), lf.span, p.expr);
+            let c = make_candidate(
+                &mut info,
+                p.rule,
+                lf.proc.clone(),
+                CandidateSite::Loop(index),
+                lf.span,
+                p.expr,
+            );
             made.push(c);
         }
         let decl = facts.owners.iter().find(|o| o.name == lf.proc).map(|o| o.decl);
@@ -197,7 +210,11 @@ pub fn add_candidates_with(program: &Program, opts: &GenOptions) -> (Program, Ca
     }
     for mut p in contract_props {
         p.expr = ivl::visit::substitute(&p.expr, &sizes);
-        let site = if p.requires { CandidateSite::Requires } else { CandidateSite::Ensures };
+        let site = if p.requires {
+            CandidateSite::Requires
+        } else {
+            CandidateSite::Ensures
+        };
         let c = make_candidate(&mut info, p.rule, p.proc.clone(), site, p.span, p.expr);
         insert_contract(&mut out, &c, p.requires);
     }
@@ -216,7 +233,11 @@ fn loop_proposals(facts: &ProgramFacts, lf: &LoopFacts) -> Vec<cx::Proposal> {
     enabled::generate(&mut cx);
     relations::generate(&mut cx);
     if let Site::While(k) = &lf.site {
-        if let Some(e) = facts.loop_values.get(&(lf.proc.clone(), *k)).and_then(|t| values::candidate(t, &facts.arith)) {
+        if let Some(e) = facts
+            .loop_values
+            .get(&(lf.proc.clone(), *k))
+            .and_then(|t| values::candidate(t, &facts.arith))
+        {
             cx.push(values::UNIFORM_VALUES, e);
         }
     }
@@ -234,8 +255,20 @@ fn make_candidate(
     fill_dummy_spans(&mut expr, at);
     let id = info.candidates.len();
     let text = ivl::printer::print_expr(&expr);
-    let span = Span { start: at.start, end: CANDIDATE_SPAN_BASE + id as u32 };
-    let c = Candidate { id, rule, proc, site, at, span, expr, text };
+    let span = Span {
+        start: at.start,
+        end: CANDIDATE_SPAN_BASE + id as u32,
+    };
+    let c = Candidate {
+        id,
+        rule,
+        proc,
+        site,
+        at,
+        span,
+        expr,
+        text,
+    };
     info.candidates.push(c.clone());
     c
 }
@@ -243,7 +276,11 @@ fn make_candidate(
 /// `{:candidate} {:rule "NAME", ID}`.
 pub fn candidate_attrs(c: &Candidate) -> Vec<Attribute> {
     vec![
-        Attribute { name: Ident::new("candidate", c.span), args: vec![], span: c.span },
+        Attribute {
+            name: Ident::new("candidate", c.span),
+            args: vec![],
+            span: c.span,
+        },
         Attribute {
             name: Ident::new(RULE_ATTR, c.span),
             args: vec![
@@ -259,7 +296,10 @@ pub fn candidate_attrs(c: &Candidate) -> Vec<Attribute> {
 pub fn candidate_id(attrs: &[Attribute]) -> Option<usize> {
     let a = find_attr(attrs, RULE_ATTR)?;
     match a.args.get(1) {
-        Some(AttrArg::Expr(Expr { kind: ExprKind::IntLit(v), .. })) => v.try_into().ok(),
+        Some(AttrArg::Expr(Expr {
+            kind: ExprKind::IntLit(v),
+            ..
+        })) => v.try_into().ok(),
         _ => None,
     }
 }
@@ -303,18 +343,31 @@ fn insert_loop_candidates(decl: &mut Decl, sites: Vec<(Site, Vec<Candidate>)>, i
     for_each_while(&mut body.stmts, &mut k, &mut |k, s| {
         let span = s.span;
         if let StmtKind::While { invariants, .. } = &mut s.kind {
-            if let Some(li) = info.loops.iter_mut().find(|l| l.site == Site::While(k) && l.span == span) {
+            if let Some(li) = info
+                .loops
+                .iter_mut()
+                .find(|l| l.site == Site::While(k) && l.span == span)
+            {
                 li.user_invariants = invariants.len();
             }
             for c in by_while.remove(&k).unwrap_or_default() {
-                invariants.push(Invariant { free: false, attrs: candidate_attrs(&c), expr: c.expr.clone(), span: c.span });
+                invariants.push(Invariant {
+                    free: false,
+                    attrs: candidate_attrs(&c),
+                    expr: c.expr.clone(),
+                    span: c.span,
+                });
             }
         }
     });
     insert_at_labels(&mut body.stmts, &mut by_label, info);
 }
 
-fn insert_at_labels(stmts: &mut Vec<Stmt>, by_label: &mut HashMap<Name, Vec<Candidate>>, info: &mut CandidateInfo) {
+fn insert_at_labels(
+    stmts: &mut Vec<Stmt>,
+    by_label: &mut HashMap<Name, Vec<Candidate>>,
+    info: &mut CandidateInfo,
+) {
     let mut i = 0;
     while i < stmts.len() {
         match &mut stmts[i].kind {
@@ -325,14 +378,24 @@ fn insert_at_labels(stmts: &mut Vec<Stmt>, by_label: &mut HashMap<Name, Vec<Cand
                         .iter()
                         .take_while(|s| matches!(s.kind, StmtKind::Assert { .. } | StmtKind::Assume { .. }))
                         .count();
-                    if let Some(li) = info.loops.iter_mut().find(|li| li.site == Site::Label(name.clone())) {
+                    if let Some(li) = info
+                        .loops
+                        .iter_mut()
+                        .find(|li| li.site == Site::Label(name.clone()))
+                    {
                         li.user_invariants = existing;
                     }
                     let at = i + 1 + existing;
                     let new: Vec<Stmt> = cs
                         .into_iter()
                         .map(|c| {
-                            Stmt::new(StmtKind::Assert { attrs: candidate_attrs(&c), expr: c.expr.clone() }, c.span)
+                            Stmt::new(
+                                StmtKind::Assert {
+                                    attrs: candidate_attrs(&c),
+                                    expr: c.expr.clone(),
+                                },
+                                c.span,
+                            )
                         })
                         .collect();
                     let n = new.len();
@@ -365,7 +428,11 @@ fn insert_contract(program: &mut Program, c: &Candidate, requires: bool) {
         if let DeclKind::Procedure(p) = &mut d.kind {
             if p.name.name == c.proc {
                 p.contracts.push(Contract {
-                    kind: if requires { SpecKind::Requires } else { SpecKind::Ensures },
+                    kind: if requires {
+                        SpecKind::Requires
+                    } else {
+                        SpecKind::Ensures
+                    },
                     free: false,
                     attrs: candidate_attrs(c),
                     expr: c.expr.clone(),
@@ -432,7 +499,10 @@ fn strip_stmts(stmts: &mut Vec<Stmt>, headers: &[Name]) {
                 }
             }
             StmtKind::Label(l) if headers.contains(&l.name) => {
-                let n = stmts[i + 1..].iter().take_while(|s| matches!(s.kind, StmtKind::Assert { .. })).count();
+                let n = stmts[i + 1..]
+                    .iter()
+                    .take_while(|s| matches!(s.kind, StmtKind::Assert { .. }))
+                    .count();
                 stmts.drain(i + 1..i + 1 + n);
             }
             _ => {}
@@ -444,9 +514,20 @@ fn strip_stmts(stmts: &mut Vec<Stmt>, headers: &[Name]) {
 /// The sizes of [`crate::two_thread::KernelOptions`] as generation options.
 pub fn gen_options(kopts: &crate::two_thread::KernelOptions) -> GenOptions {
     let dims = |v: &Option<Vec<u64>>| {
-        v.as_ref().map(|d| [d.first().copied().unwrap_or(1), d.get(1).copied().unwrap_or(1), d.get(2).copied().unwrap_or(1)])
+        v.as_ref().map(|d| {
+            [
+                d.first().copied().unwrap_or(1),
+                d.get(1).copied().unwrap_or(1),
+                d.get(2).copied().unwrap_or(1),
+            ]
+        })
     };
-    GenOptions { sizes: Sizes { local: dims(&kopts.local_size), groups: dims(&kopts.num_groups) } }
+    GenOptions {
+        sizes: Sizes {
+            local: dims(&kopts.local_size),
+            groups: dims(&kopts.num_groups),
+        },
+    }
 }
 
 /// `kivl verify --houdini` on a kernel program with automatic invariants: [`add_candidates`],
@@ -472,7 +553,10 @@ pub struct InferOptions {
 
 impl Default for InferOptions {
     fn default() -> Self {
-        InferOptions { dynamic: true, dynamic_opts: dynamic::DynamicOptions::default() }
+        InferOptions {
+            dynamic: true,
+            dynamic_opts: dynamic::DynamicOptions::default(),
+        }
     }
 }
 
@@ -497,7 +581,10 @@ pub fn verify_with_inference_opts(
     } else {
         remove_candidates(&with_candidates, &dynamic.killed)
     };
-    let vopts = vcgen::engine::VerifyOptions { houdini: true, ..vopts.clone() };
+    let vopts = vcgen::engine::VerifyOptions {
+        houdini: true,
+        ..vopts.clone()
+    };
     let result = crate::two_thread::verify_kernel(&to_verify, kopts, &vopts);
     let report = infer_info.then(|| report::build(&info, &dynamic, &result));
     (result, report)
@@ -517,7 +604,10 @@ pub fn literal_sizes(program: &Program, sizes: &Sizes) -> Program {
     // Parameters and locals that reuse a size constant's name shadow it.
     let unshadowed = |ins: &[TypedIdent], outs: &[TypedIdent], body: Option<&Body>| {
         let mut m = map.clone();
-        for v in ins.iter().chain(outs).chain(body.into_iter().flat_map(|b| b.locals.iter().flat_map(|d| &d.vars))) {
+        for v in ins.iter().chain(outs).chain(
+            body.into_iter()
+                .flat_map(|b| b.locals.iter().flat_map(|d| &d.vars)),
+        ) {
             m.remove(&v.name.name);
         }
         m
@@ -546,7 +636,9 @@ pub fn literal_sizes(program: &Program, sizes: &Sizes) -> Program {
 
 /// The program without the candidates whose ids are listed (identified by their spans).
 pub fn remove_candidates(program: &Program, ids: &std::collections::BTreeSet<usize>) -> Program {
-    retain_clauses(program, &|_, span| !candidate_of_span(span).is_some_and(|id| ids.contains(&id)))
+    retain_clauses(program, &|_, span| {
+        !candidate_of_span(span).is_some_and(|id| ids.contains(&id))
+    })
 }
 
 /// The program with only the clauses (invariants, contracts, leading asserts marked

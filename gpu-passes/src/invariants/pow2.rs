@@ -37,7 +37,9 @@ pub fn generate(cx: &mut LoopCx) {
                 cx.push(POW2_NONZERO, Expr::binary(BinOp::Gt, v.clone(), zero));
             }
         }
-        let Some(top) = bound_exponent(cx, &x, u == Update::Half) else { continue };
+        let Some(top) = bound_exponent(cx, &x, u == Update::Half) else {
+            continue;
+        };
         let ar = cx.arith();
         if num == Num::Int {
             let eq = |k: u32| Expr::eq(v.clone(), ar.lit(num, pow2(k)));
@@ -60,7 +62,11 @@ pub fn generate(cx: &mut LoopCx) {
 
 /// `log2(2D)`: the exponent of the largest bound of the family.
 fn bound_exponent(cx: &LoopCx, x: &Name, halving: bool) -> Option<u32> {
-    let sz = cx.facts.sizes.local.map(|l| l.iter().copied().max().unwrap_or(1).max(l.iter().product()));
+    let sz = cx
+        .facts
+        .sizes
+        .local
+        .map(|l| l.iter().copied().max().unwrap_or(1).max(l.iter().product()));
     // A halving counter never exceeds its entry value.
     let init = cx
         .lf

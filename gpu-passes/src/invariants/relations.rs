@@ -16,7 +16,9 @@ pub fn generate(cx: &mut LoopCx) {
         .counters()
         .into_iter()
         .filter_map(|(x, num, u)| {
-            let Update::Additive { step, down } = u else { return None };
+            let Update::Additive { step, down } = u else {
+                return None;
+            };
             let v = cx.arith().lit_value(&step)?;
             let e0 = cx.lf.init.get(&x)?.clone();
             (cx.num(&e0) == Some(num)).then_some((x, num, if down { -v } else { v }, e0))

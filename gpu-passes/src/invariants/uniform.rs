@@ -35,7 +35,9 @@ pub fn generate(cx: &mut LoopCx) {
         for (x, num) in vars {
             let u = cx.uniform(cx.var(&x));
             cx.push(UNIFORM_COUNTER, u);
-            let (Some(num), Some(e0)) = (num, cx.lf.init.get(&x).cloned()) else { continue };
+            let (Some(num), Some(e0)) = (num, cx.lf.init.get(&x).cloned()) else {
+                continue;
+            };
             let c = cx.class(&e0);
             if (c.lid || c.group) && cx.num(&e0) == Some(num) {
                 let d = cx.arith().sub(num, cx.var(&x), e0);
@@ -51,7 +53,11 @@ pub fn generate(cx: &mut LoopCx) {
         cx.push(UNIFORM_ENABLED, u);
     }
     for (x, _, _) in counters {
-        let uniform_start = cx.lf.init.get(&x).is_some_and(|e0| cx.class(e0).is_uniform_invariant());
+        let uniform_start = cx
+            .lf
+            .init
+            .get(&x)
+            .is_some_and(|e0| cx.class(e0).is_uniform_invariant());
         if !uniform_start {
             continue;
         }

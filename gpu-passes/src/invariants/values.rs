@@ -39,9 +39,12 @@ pub enum Val {
 
 type Env = BTreeMap<Name, Val>;
 
+/// The known values of a loop's variables at one head visit.
+pub type Tuple = Vec<(Name, Val)>;
+
 /// The tuples seen at the head of each `while` (by pre-order number), or `None` when the loop
 /// could not be simulated.
-pub type LoopValues = HashMap<usize, Option<Vec<Vec<(Name, Val)>>>>;
+pub type LoopValues = HashMap<usize, Option<Vec<Tuple>>>;
 
 struct Sim<'a> {
     arith: &'a Arith,
@@ -77,26 +80,44 @@ fn number_whiles(stmts: &[Stmt], k: &mut usize, out: &mut HashMap<*const Stmt, u
 }
 
 /// Simulates the uniform part of a body; `consts` are the known constants (sizes).
-pub fn simulate(body: &Body, locals: &HashMap<Name, Ty>, consts: &HashMap<Name, Val>, arith: &Arith) -> LoopValues {
+pub fn simulate(
+    body: &Body,
+    locals: &HashMap<Name, Ty>,
+    consts: &HashMap<Name, Val>,
+    arith: &Arith,
+) -> LoopValues {
     let mut numbers = HashMap::new();
     number_whiles(&body.stmts, &mut 0, &mut numbers);
     let mut unstructured = false;
     ivl::modifies::walk_stmts(&body.stmts, &mut |s| {
-        if matches!(s.kind, StmtKind::Goto(_) | StmtKind::Label(_) | StmtKind::Break(_) | StmtKind::Return) {
+        if matches!(
+            s.kind,
+            StmtKind::Goto(_) | StmtKind::Label(_) | StmtKind::Break(_) | StmtKind::Return
+        ) {
             unstructured = true;
         }
     });
     if unstructured {
         return LoopValues::new();
     }
-    let mut sim = Sim { arith, consts, locals, numbers, out: LoopValues::new(), visits: HashMap::new() };
+    let mut sim = Sim {
+        arith,
+        consts,
+        locals,
+        numbers,
+        out: LoopValues::new(),
+        visits: HashMap::new(),
+    };
     let mut env = Env::new();
     sim.stmts(&body.stmts, &mut env);
     sim.out
 }
 
 fn join(a: &Env, b: &Env) -> Env {
-    a.iter().filter(|(k, v)| b.get(*k) == Some(*v)).map(|(k, v)| (k.clone(), v.clone())).collect()
+    a.iter()
+        .filter(|(k, v)| b.get(*k) == Some(*v))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect()
 }
 
 impl Sim<'_> {
@@ -191,15 +212,14 @@ impl Sim<'_> {
             };
             if let Some(k) = k {
                 *self.visits.entry(k).or_default() += 1;
-                let tuple: Vec<(Name, Val)> =
-                    modified.iter().filter_map(|x| env.get(x).map(|v| (x.clone(), v.clone()))).collect();
-                match self.out.entry(k).or_insert_with(|| Some(Vec::new())) {
-                    Some(tuples) => {
-                        if !tuples.contains(&tuple) {
-                            tuples.push(tuple);
-                        }
+                let tuple: Tuple = modified
+                    .iter()
+                    .filter_map(|x| env.get(x).map(|v| (x.clone(), v.clone())))
+                    .collect();
+                if let Some(tuples) = self.out.entry(k).or_insert_with(|| Some(Vec::new())) {
+                    if !tuples.contains(&tuple) {
+                        tuples.push(tuple);
                     }
-                    None => {}
                 }
             }
             if !go {
@@ -214,7 +234,9 @@ impl Sim<'_> {
             ExprKind::BoolLit(b) => return Some(Val::Bool(*b)),
             ExprKind::Var(x) => {
                 return env.get(&x.name).cloned().or_else(|| {
-                    (!self.locals.contains_key(&x.name)).then(|| self.consts.get(&x.name).cloned()).flatten()
+                    (!self.locals.contains_key(&x.name))
+                        .then(|| self.consts.get(&x.name).cloned())
+                        .flatten()
                 })
             }
             ExprKind::Unary(UnOp::Not, a) => {
@@ -224,7 +246,9 @@ impl Sim<'_> {
                 }
             }
             ExprKind::Binary(op @ (BinOp::And | BinOp::Or | BinOp::Implies | BinOp::Iff), a, b) => {
-                let (Val::Bool(x), Val::Bool(y)) = (self.eval(a, env)?, self.eval(b, env)?) else { return None };
+                let (Val::Bool(x), Val::Bool(y)) = (self.eval(a, env)?, self.eval(b, env)?) else {
+                    return None;
+                };
                 return Some(Val::Bool(match op {
                     BinOp::And => x && y,
                     BinOp::Or => x || y,
@@ -337,7 +361,7 @@ fn compare(rel: Rel, is_signed: bool, x: Val, y: Val) -> Option<Val> {
 }
 
 /// The candidate for one loop: the disjunction of the tuples seen at its head.
-pub fn candidate(tuples: &[Vec<(Name, Val)>], arith: &Arith) -> Option<Expr> {
+pub fn candidate(tuples: &[Tuple], arith: &Arith) -> Option<Expr> {
     if tuples.is_empty() || tuples.len() > MAX_TUPLES || tuples.iter().all(|t| t.is_empty()) {
         return None;
     }

@@ -36,7 +36,6 @@ pub(crate) struct View {
     pub threads: Vec<usize>,
     pub depth: usize,
     pub index_tys: Vec<Type>,
-    pub value_ty: Type,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -64,7 +63,6 @@ impl Views {
                 threads,
                 depth,
                 index_tys: index_tys.clone(),
-                value_ty: value_ty.clone(),
             })
             .collect();
         self.of.insert(array.clone(), list);

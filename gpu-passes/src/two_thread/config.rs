@@ -64,8 +64,6 @@ impl Sizes {
 pub(crate) struct IdConst {
     pub name: Name,
     pub ty: Type,
-    /// Declared by the two-thread program (the kernel does not mention this dimension).
-    pub made_up: bool,
 }
 
 /// The identity constants of a program, by attribute (`"local_id_x"` …).
@@ -144,7 +142,7 @@ impl Identity {
                     ));
                     continue;
                 }
-                consts.insert(attr, IdConst { name: n.name.clone(), ty: c.ty.clone(), made_up: false });
+                consts.insert(attr, IdConst { name: n.name.clone(), ty: c.ty.clone() });
             }
         }
         if !diags.is_empty() {
@@ -160,7 +158,7 @@ impl Identity {
                 }
                 let name = names.fresh(a);
                 decls.push(const_decl(&name, &ty, Some(a)));
-                consts.insert(a, IdConst { name, ty: ty.clone(), made_up: true });
+                consts.insert(a, IdConst { name, ty: ty.clone() });
             }
             // Ids and sizes of one dimension are compared: they must have one type.
             for (id, size) in [(local_id(d), group_size(d)), (group_id(d), num_groups(d))] {

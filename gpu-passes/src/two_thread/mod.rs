@@ -36,7 +36,6 @@ pub(crate) mod uniformity;
 use crate::lockstep::SharedVar;
 use crate::predication::{all_names, global_var_types, FreshNames};
 use config::{Identity, Sizes, DIMS};
-use exprs::var;
 use ivl::ast::*;
 use ivl::diag::Diagnostic;
 use ivl::resolve::{mem_space, MemSpace};
@@ -344,7 +343,6 @@ pub(crate) fn build(p: &Program, opts: &KernelOptions) -> Result<Built, Vec<Diag
             let env = CopiesEnv::new(&kv.copies, &kv.logs);
             let span = pr.name.span;
             let mut contracts: Vec<Contract> = facts.iter().map(|f| requires(f.clone(), span)).collect();
-            let identity_requires = contracts.clone();
             for c in &pr.contracts {
                 for (_, e) in per_thread(&env, &c.expr) {
                     contracts.push(Contract { expr: e, ..c.clone() });
@@ -376,7 +374,6 @@ pub(crate) fn build(p: &Program, opts: &KernelOptions) -> Result<Built, Vec<Diag
                 ins: imp.ins.clone(),
                 requires: contracts.into_iter().filter(|c| c.kind == SpecKind::Requires).collect(),
             });
-            let _ = identity_requires;
         }
     }
     if !diags.is_empty() {
@@ -401,6 +398,5 @@ pub(crate) fn build(p: &Program, opts: &KernelOptions) -> Result<Built, Vec<Diag
     out.extend(new_globals.into_iter().map(|(_, d)| d));
     out.extend(procs);
     let program = ivl::modifies::infer_modifies(&Program { decls: out });
-    let _ = var;
     Ok(Built { program, variants })
 }

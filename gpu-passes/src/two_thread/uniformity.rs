@@ -137,8 +137,10 @@ fn uses_defs(s: &Stmt) -> (Vec<Name>, Vec<Name>) {
     }
 }
 
-/// Live variables (among `vars`) at the start of every block, and at its end.
+/// Live variables (among `vars`) at the start of every block, and at its end. Out-parameters
+/// are live at the exit (their final values are the results).
 fn liveness(imp: &BlockImpl, cfg: &Cfg, vars: &HashSet<Name>) -> (Vec<HashSet<Name>>, Vec<HashSet<Name>>) {
+    let outs: HashSet<Name> = imp.outs.iter().map(|v| v.name.name.clone()).collect();
     let n = imp.blocks.len();
     let mut live_in: Vec<HashSet<Name>> = vec![HashSet::new(); n];
     let mut live_out: Vec<HashSet<Name>> = vec![HashSet::new(); n];
@@ -146,7 +148,11 @@ fn liveness(imp: &BlockImpl, cfg: &Cfg, vars: &HashSet<Name>) -> (Vec<HashSet<Na
     while changed {
         changed = false;
         for b in (0..n).rev() {
-            let out: HashSet<Name> = cfg.successors(b).iter().flat_map(|&s| live_in[s].iter().cloned()).collect();
+            let mut out: HashSet<Name> =
+                cfg.successors(b).iter().flat_map(|&s| live_in[s].iter().cloned()).collect();
+            if imp.blocks[b].term == Terminator::Return {
+                out.extend(outs.iter().cloned());
+            }
             let mut live = out.clone();
             for s in imp.blocks[b].stmts.iter().rev() {
                 let (uses, defs) = uses_defs(s);
@@ -320,6 +326,17 @@ mod tests {
         let u = run("procedure k(n: int) { var x: int; x := 0; if (n > 0) { x := 1; } else { x := 2; } }");
         assert!(u.vars.contains("x"));
         assert!(u.all_blocks);
+    }
+
+    #[test]
+    fn unassigned_results_are_not_uniform() {
+        let (p, d) = ivl::parser::parse_program("procedure k() returns (r: int, s: int) { s := 1; }");
+        assert!(d.is_empty());
+        let pr = p.procedures().next().unwrap();
+        let imp = crate::preprocess::preprocess(&ivl::lower::lower_procedure_body(pr).unwrap()).unwrap();
+        let u = analyse(&imp, &HashSet::new());
+        assert!(!u.vars.contains("r"), "an unassigned result differs per thread");
+        assert!(u.vars.contains("s"));
     }
 
     #[test]

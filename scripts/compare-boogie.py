@@ -2,9 +2,16 @@
 """Runs `kivl verify --houdini` and Boogie 2.4.1 side by side on GPUVerify-generated programs
 and prints the comparison table of the Boogie-engine issue: files where the verified/error
 counts agree or disagree, files solved by one tool only, and the median and p90 wall-time
-ratio kivl/Boogie over the files both finish.
+ratio kivl/Boogie over the files both finish. It also lists the buggy programs
+(`__injected_bug__` / `__known_bug__` in the path) that kivl reports as verified.
 
-    scripts/compare-boogie.py [--corpus DIR] [--limit SECONDS] [--sample N] [--jobs J] [FILE...]
+    scripts/compare-boogie.py [--corpus DIR] [--limit SECONDS] [--sample N] [--cache DIR]
+                              [--kivl BIN] [--redo kivl|boogie|all] [--report-only] [FILE...]
+
+Resumable: each file's result per tool is cached as JSON under --cache (default
+/tmp/kivl-compare, outside the repository), so a rerun skips files already done. `--redo kivl`
+reruns kivl on the given files (e.g. after a fix) and keeps Boogie's cached result.
+`--report-only` prints the table over the cached files without running anything.
 
 Boogie gets GPUVerify's own back-end flags. Debian's Z3 4.8.12 rejects the `model_compress`
 option Boogie sets, so Boogie runs Z3 through a wrapper that drops that line.
@@ -12,13 +19,14 @@ The corpus (github.com/symbooglix/gpu) has no licence and is not part of this re
 """
 import argparse
 import glob
+import hashlib
 import json
 import os
 import re
+import signal
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -31,61 +39,71 @@ WRAPPER = """#!/bin/sh
 grep --line-buffered -v model_compress | exec /usr/bin/z3 "$@"
 """
 SUMMARY = re.compile(r"finished with (\d+) verified, (\d+) errors?")
+UNFINISHED = re.compile(r"inconclusive|time ?out|timed out|out of memory|out of resource", re.I)
 
 
 def run(cmd, limit):
+    """Runs one tool; returns ([verified, errors] or None, seconds, short note)."""
     start = time.monotonic()
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
-        out = subprocess.run(cmd, capture_output=True, text=True, timeout=limit).stdout
+        out, err = p.communicate(timeout=limit)
     except subprocess.TimeoutExpired:
-        return None, limit
+        os.killpg(p.pid, signal.SIGKILL)  # the tool and its solver processes
+        p.communicate()
+        return None, limit, "wall-clock limit"
     elapsed = time.monotonic() - start
     m = SUMMARY.search(out)
-    if not m or "inconclusive" in out.lower() or "time out" in out.lower() or "timed out" in out.lower():
-        return None, elapsed
-    return (int(m.group(1)), int(m.group(2))), elapsed
+    if not m:
+        tail = (err.strip().splitlines() or out.strip().splitlines() or [""])[-1]
+        return None, elapsed, f"exit {p.returncode}: {tail[:200]}"
+    if UNFINISHED.search(out):
+        return None, elapsed, "inconclusive/timeout: " + (UNFINISHED.search(out).group(0))
+    return [int(m.group(1)), int(m.group(2))], elapsed, ""
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--corpus", default=os.path.join(ROOT, "..", "corpus", "gpu"))
-    ap.add_argument("--limit", type=float, default=60.0)
-    ap.add_argument("--sample", type=int, default=0, help="take every N-th file")
-    ap.add_argument("--json", help="write per-file results here")
-    ap.add_argument("files", nargs="*")
-    a = ap.parse_args()
-    files = a.files or sorted(glob.glob(os.path.join(a.corpus, "gpuverify", "**", "*.bpl"), recursive=True))
-    if a.sample > 1:
-        files = files[:: a.sample]
-    if not files:
-        sys.exit("no files (clone symbooglix/gpu next to the repository, or pass --corpus)")
-    subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
-    kivl = os.path.join(ROOT, "target", "release", "kivl")
-    wrapper = tempfile.NamedTemporaryFile("w", suffix=".sh", delete=False)
-    wrapper.write(WRAPPER)
-    wrapper.close()
-    os.chmod(wrapper.name, 0o755)
-    rows = []
-    for i, f in enumerate(files):
-        b, bt = run(["boogie", *BOOGIE_FLAGS, f"/timeLimit:{int(a.limit)}", f"/z3exe:{wrapper.name}", f], a.limit)
-        k, kt = run([kivl, "verify", "--houdini", "--jobs", "1", "--timeout", str(int(a.limit)), f], a.limit)
-        rows.append({"file": os.path.relpath(f, a.corpus), "boogie": b, "boogie_s": bt, "kivl": k, "kivl_s": kt})
-        status = "agree" if b and k and b == k else ("disagree" if b and k else "one/none")
-        print(f"[{i + 1}/{len(files)}] {rows[-1]['file']}: boogie {b} {bt:.2f}s  kivl {k} {kt:.2f}s  {status}", flush=True)
-    both = [r for r in rows if r["boogie"] and r["kivl"]]
+def cache_path(cache, rel):
+    h = hashlib.sha1(rel.encode()).hexdigest()[:16]
+    return os.path.join(cache, "results", h + ".json")
+
+
+def load(cache, rel):
+    p = cache_path(cache, rel)
+    if os.path.exists(p):
+        with open(p) as fh:
+            return json.load(fh)
+    return {"file": rel}
+
+
+def save(cache, row):
+    p = cache_path(cache, row["file"])
+    tmp = p + ".tmp"
+    with open(tmp, "w") as fh:
+        json.dump(row, fh)
+    os.replace(tmp, p)
+
+
+def is_buggy(rel):
+    return "__injected_bug__" in rel or "__known_bug__" in rel
+
+
+def table(rows):
+    done = [r for r in rows if "boogie_s" in r and "kivl_s" in r]
+    both = [r for r in done if r["boogie"] and r["kivl"]]
     agree = [r for r in both if r["boogie"] == r["kivl"]]
     disagree = [r for r in both if r["boogie"] != r["kivl"]]
-    only_b = [r for r in rows if r["boogie"] and not r["kivl"]]
-    only_k = [r for r in rows if r["kivl"] and not r["boogie"]]
+    only_b = [r for r in done if r["boogie"] and not r["kivl"]]
+    only_k = [r for r in done if r["kivl"] and not r["boogie"]]
     ratios = sorted(r["kivl_s"] / r["boogie_s"] for r in both if r["boogie_s"] > 0)
     print()
-    print(f"files                      {len(rows)}")
-    print(f"finished by Boogie         {sum(1 for r in rows if r['boogie'])}")
-    print(f"finished by kivl           {sum(1 for r in rows if r['kivl'])}")
+    print(f"files done                 {len(done)} of {len(rows)}")
+    print(f"finished by Boogie         {sum(1 for r in done if r['boogie'])}")
+    print(f"finished by kivl           {sum(1 for r in done if r['kivl'])}")
     print(f"agree (verified/errors)    {len(agree)}")
     print(f"disagree                   {len(disagree)}")
     print(f"solved by Boogie only      {len(only_b)}")
     print(f"solved by kivl only        {len(only_k)}")
+    print(f"solved by neither          {sum(1 for r in done if not r['kivl'] and not r['boogie'])}")
     if ratios:
         p90 = ratios[min(len(ratios) - 1, int(0.9 * len(ratios)))]
         print(f"median time ratio kivl/Boogie  {statistics.median(ratios):.3f}")
@@ -94,16 +112,78 @@ def main():
     for r in disagree:
         print(f"DISAGREE {r['file']}: boogie {r['boogie']} kivl {r['kivl']}")
     for r in only_b:
-        print(f"BOOGIE ONLY {r['file']}")
-    buggy_verified = [r for r in rows if ("__injected_bug__" in r["file"] or "__known_bug__" in r["file"])
-                      and r["kivl"] and r["kivl"][1] == 0]
-    print(f"buggy files reported verified by kivl: {len(buggy_verified)}")
+        print(f"BOOGIE ONLY {r['file']}: kivl {r.get('kivl_note', '')}")
+    for r in only_k:
+        print(f"KIVL ONLY {r['file']}: boogie {r.get('boogie_note', '')}")
+    buggy = [r for r in done if is_buggy(r["file"])]
+    buggy_verified = [r for r in buggy if r["kivl"] and r["kivl"][1] == 0]
+    print(f"buggy files: {len(buggy)}, reported verified by kivl: {len(buggy_verified)}")
     for r in buggy_verified:
         print(f"BUGGY VERIFIED {r['file']}")
+    return 1 if buggy_verified else 0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--corpus", default=os.path.join(ROOT, "..", "corpus", "gpu"))
+    ap.add_argument("--limit", type=float, default=60.0)
+    ap.add_argument("--sample", type=int, default=0, help="take every N-th file")
+    ap.add_argument("--cache", default="/tmp/kivl-compare", help="per-file result cache (outside the repo)")
+    ap.add_argument("--kivl", help="kivl binary (default: build target/release/kivl)")
+    ap.add_argument("--redo", choices=["kivl", "boogie", "all"], help="rerun this tool on the selected files")
+    ap.add_argument("--redo-unfinished", action="store_true",
+                    help="with --redo kivl: rerun only files kivl did not finish or disagreed on")
+    ap.add_argument("--report-only", action="store_true")
+    ap.add_argument("--json", help="also write all per-file results here")
+    ap.add_argument("files", nargs="*")
+    a = ap.parse_args()
+    corpus = os.path.abspath(a.corpus)
+    files = [os.path.abspath(f) for f in a.files] or sorted(
+        glob.glob(os.path.join(corpus, "gpuverify", "**", "*.bpl"), recursive=True))
+    if a.sample > 1:
+        files = files[:: a.sample]
+    if not files:
+        sys.exit("no files (clone symbooglix/gpu next to the repository, or pass --corpus)")
+    os.makedirs(os.path.join(a.cache, "results"), exist_ok=True)
+    rels = [os.path.relpath(f, corpus) for f in files]
+    if a.report_only:
+        sys.exit(table([load(a.cache, r) for r in rels]))
+    kivl = a.kivl
+    if not kivl:
+        subprocess.run(["cargo", "build", "--release", "--quiet", "-p", "kivl"], cwd=ROOT, check=True)
+        kivl = os.path.join(ROOT, "target", "release", "kivl")
+    wrapper = os.path.join(a.cache, "z3-wrapper.sh")
+    with open(wrapper, "w") as fh:
+        fh.write(WRAPPER)
+    os.chmod(wrapper, 0o755)
+    rows = []
+    for i, (f, rel) in enumerate(zip(files, rels)):
+        row = load(a.cache, rel)
+        ran = False
+        if "boogie_s" not in row or a.redo in ("boogie", "all"):
+            b, bt, note = run(["boogie", *BOOGIE_FLAGS, f"/timeLimit:{int(a.limit)}", f"/z3exe:{wrapper}", f],
+                              a.limit)
+            row.update(boogie=b, boogie_s=bt, boogie_note=note)
+            ran = True
+        redo_k = a.redo in ("kivl", "all") and (
+            not a.redo_unfinished or not row.get("kivl") or row.get("kivl") != row.get("boogie"))
+        if "kivl_s" not in row or redo_k:
+            k, kt, note = run([kivl, "verify", "--houdini", "--jobs", "1", "--timeout", str(int(a.limit)), f],
+                              a.limit)
+            row.update(kivl=k, kivl_s=kt, kivl_note=note)
+            ran = True
+        if ran:
+            save(a.cache, row)
+        rows.append(row)
+        b, k = row["boogie"], row["kivl"]
+        status = "agree" if b and k and b == k else ("DISAGREE" if b and k else "one/none")
+        print(f"[{i + 1}/{len(files)}]{'' if ran else ' (cached)'} {rel}: boogie {b} {row['boogie_s']:.2f}s"
+              f"  kivl {k} {row['kivl_s']:.2f}s  {status}", flush=True)
+    code = table(rows)
     if a.json:
         with open(a.json, "w") as fh:
             json.dump(rows, fh, indent=1)
-    os.unlink(wrapper.name)
+    sys.exit(code)
 
 
 if __name__ == "__main__":

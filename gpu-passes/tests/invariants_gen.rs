@@ -501,3 +501,27 @@ fn candidates_in_loops_of_called_procedures() {
         .any(|c| c.rule == "counter-bound" && c.text == "0 <= i"));
     assert!(ivl::check::check_program(&q).is_empty());
 }
+
+#[test]
+fn literal_sizes_only_for_fixed_dimensions() {
+    let p = parse_checked(
+        "axiom group_size_x == 16;\n\
+         var {:group_shared} A: [int]int;\n\
+         procedure {:kernel} k(group_size_z: int) { A[local_id_y * group_size_x + local_id_x] := group_size_y + group_size_z; }",
+    );
+    // The axiom fixes x only: y stays symbolic.
+    let text = ivl::printer::print_program(&literal_sizes(&p, &Sizes::default()));
+    assert!(
+        text.contains("A[local_id_y * 16 + local_id_x] := group_size_y + group_size_z;"),
+        "{text}"
+    );
+    // Given sizes fix every dimension; a parameter named like a size constant shadows it.
+    let given = Sizes {
+        local: Some([16, 2, 1]),
+        groups: None,
+    };
+    let q = literal_sizes(&p, &given);
+    let text = ivl::printer::print_program(&q);
+    assert!(text.contains(":= 2 + group_size_z;"), "{text}");
+    assert!(ivl::check::check_program(&q).is_empty());
+}

@@ -84,7 +84,6 @@ fn each_rule_fires_on_its_kernel_and_survives() {
 }
 
 #[test]
-#[ignore = "in progress (issue 6): not every rule family has its kernel yet"]
 fn every_rule_family_has_a_kernel() {
     // The contract rules are covered by `invariants_gen` (generation) only: kivl inlines calls,
     // so no kernel needs a callee's contract.

@@ -153,7 +153,7 @@ fn run(path: &Path) -> Result<String, String> {
 /// not depend on the order of the files.
 fn run_isolated(path: &Path) -> Result<String, String> {
     let out = std::process::Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "corpus_verdicts", "--nocapture", "--test-threads", "1"])
+        .args(["--exact", "corpus_verdicts", "--nocapture", "--include-ignored", "--test-threads", "1"])
         .env("KERNEL_ONE", path)
         .output()
         .map_err(|e| format!("cannot run the child: {e}"))?;
@@ -172,7 +172,6 @@ fn run_isolated(path: &Path) -> Result<String, String> {
 }
 
 #[test]
-#[ignore = "in progress (issue 5): global_index and seed003_fig2* do not yet give their verdict"]
 fn corpus_verdicts() {
     if let Ok(one) = std::env::var("KERNEL_ONE") {
         match run(Path::new(&one)) {

@@ -94,12 +94,14 @@ pub fn impl_env(enc: &mut Encoder, imp: &BlockImpl) -> Result<HashMap<Name, Dyna
     }
 }
 
-/// The candidate guarding an assertion `b ==> e`, if `b` is one of `candidates`.
+/// The candidate guarding an assertion `b ==> e`, if `b` is one of `candidates`; as in Boogie's
+/// Houdini, the guard may also sit in the consequent of other implications (`p ==> b ==> e`,
+/// GPUVerify's predicated loop invariants).
 pub fn candidate_guard(e: &Expr, candidates: &HashSet<Name>) -> Option<Name> {
     match &e.kind {
-        ExprKind::Binary(BinOp::Implies, g, _) => match &g.kind {
+        ExprKind::Binary(BinOp::Implies, g, rest) => match &g.kind {
             ExprKind::Var(x) if candidates.contains(&x.name) => Some(x.name.clone()),
-            _ => None,
+            _ => candidate_guard(rest, candidates),
         },
         _ => None,
     }

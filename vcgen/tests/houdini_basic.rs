@@ -136,3 +136,24 @@ procedure P() {
     assert_eq!(verdicts(&verify(src)), vec![("P".into(), "verified")]);
     assert_eq!(verdicts(&houdini(src)), vec![("P".into(), "verified")]);
 }
+
+#[test]
+fn guards_under_predicates_are_candidates() {
+    // GPUVerify's predicated invariants read `p ==> b ==> φ`.
+    let src = "\
+const {:existential true} b0: bool;
+const {:existential true} b1: bool;
+procedure P(p: bool) {
+  var i: int;
+  i := 0;
+  while (i < 10)
+    invariant p ==> b0 ==> i >= 0;
+    invariant p ==> b1 ==> i < 5;
+  { i := i + 1; }
+}
+";
+    let r = houdini(src);
+    let h = r.houdini.as_ref().unwrap();
+    assert_eq!((h.assignment["b0"], h.assignment["b1"]), (true, false));
+    assert_eq!(verdicts(&r), vec![("P".into(), "verified")]);
+}

@@ -167,6 +167,8 @@ pub struct ProgramFacts<'p> {
     /// Kernel parameters are uniform; so are these (kernel names).
     pub kernels: HashSet<Name>,
     written_arrays: Vec<Name>,
+    /// Sizes fixed exactly, by identity attribute.
+    fixed: HashMap<&'static str, u64>,
     /// The values the uniform loop variables take at each `while` head, by procedure and
     /// pre-order number ([`super::values`]).
     pub loop_values: HashMap<(Name, usize), Vec<super::values::Tuple>>,
@@ -339,13 +341,22 @@ impl<'p> ProgramFacts<'p> {
         }
         let taken = all_names(program);
         let arith = Arith::new(program, &env, taken);
+        // Sizes fixed exactly: given ones (all dimensions), and single ones axioms fix.
+        let mut fixed = axiom_sizes(program, &identity, &arith);
+        for (base, dims) in [(6usize, sizes.local), (9, sizes.groups)] {
+            for (d, v) in dims.iter().flatten().enumerate() {
+                fixed.insert(IDENTITY_ATTRS[base + d], *v);
+            }
+        }
+        // For the heuristics (bounds of power-of-two families), unknown y and z count as 1.
+        let guess = |base: usize| {
+            let x = *fixed.get(IDENTITY_ATTRS[base])?;
+            let dim = |d: usize| fixed.get(IDENTITY_ATTRS[base + d]).copied().unwrap_or(1);
+            Some([x, dim(1), dim(2)])
+        };
         let sizes = Sizes {
-            local: sizes
-                .local
-                .or_else(|| sizes_from_axioms(program, &identity, &arith, 6)),
-            groups: sizes
-                .groups
-                .or_else(|| sizes_from_axioms(program, &identity, &arith, 9)),
+            local: sizes.local.or_else(|| guess(6)),
+            groups: sizes.groups.or_else(|| guess(9)),
         };
         let kernels: HashSet<Name> = program
             .decls
@@ -368,6 +379,7 @@ impl<'p> ProgramFacts<'p> {
             owners: Vec::new(),
             kernels,
             written_arrays: Vec::new(),
+            fixed,
             loop_values: HashMap::new(),
         };
         facts.summarise_procedures();
@@ -439,23 +451,18 @@ impl<'p> ProgramFacts<'p> {
 
     /// The known sizes as literals, by the names of their constants (`group_size_x` -> `64`):
     /// candidates state them so, which keeps `mod group_size_x` linear for the solver.
+    ///
+    /// Only sizes fixed exactly count: those given (every dimension; missing ones are 1) and
+    /// those an axiom `c == N` fixes, one by one.
     pub fn size_literals(&self) -> HashMap<Name, Expr> {
         let mut out = HashMap::new();
-        for (base, dims) in [(6usize, self.sizes.local), (9, self.sizes.groups)] {
-            let Some(dims) = dims else { continue };
-            for (d, v) in dims.iter().enumerate() {
-                let attr = IDENTITY_ATTRS[base + d];
-                for (name, a) in &self.identity {
-                    if *a != attr {
-                        continue;
-                    }
-                    let ty = self.env.global(name).map(|g| g.ty.clone());
-                    let Some(num) = ty.as_ref().and_then(Num::of) else {
-                        continue;
-                    };
-                    out.insert(name.clone(), self.arith.lit(num, *v as i64));
-                }
-            }
+        for (name, attr) in &self.identity {
+            let Some(v) = self.fixed.get(attr) else { continue };
+            let ty = self.env.global(name).map(|g| g.ty.clone());
+            let Some(num) = ty.as_ref().and_then(Num::of) else {
+                continue;
+            };
+            out.insert(name.clone(), self.arith.lit(num, *v as i64));
         }
         out
     }
@@ -941,14 +948,13 @@ pub fn all_names(program: &Program) -> HashSet<Name> {
     n.0
 }
 
-/// Sizes fixed by axioms `c == N` over identity constants (`attr_base` 6: group sizes, 9: grid).
-fn sizes_from_axioms(
+/// Sizes fixed by axioms `c == N` over size constants, by identity attribute.
+fn axiom_sizes(
     program: &Program,
     identity: &HashMap<Name, &'static str>,
     arith: &Arith,
-    attr_base: usize,
-) -> Option<[u64; 3]> {
-    let mut dims: [Option<u64>; 3] = [None; 3];
+) -> HashMap<&'static str, u64> {
+    let mut out = HashMap::new();
     let mut conjuncts = Vec::new();
     for d in &program.decls {
         if let DeclKind::Axiom(a) = &d.kind {
@@ -964,19 +970,15 @@ fn sizes_from_axioms(
             let Some(attr) = identity.get(&id.name) else {
                 continue;
             };
-            let Some(i) = IDENTITY_ATTRS.iter().position(|n| n == attr) else {
+            if !attr.starts_with("group_size") && !attr.starts_with("num_groups") {
                 continue;
-            };
-            if (attr_base..attr_base + 3).contains(&i) {
-                if let Some(n) = arith.lit_value(v).and_then(|n| u64::try_from(n).ok()) {
-                    dims[i - attr_base] = Some(n);
-                }
+            }
+            if let Some(n) = arith.lit_value(v).and_then(|n| u64::try_from(n).ok()) {
+                out.insert(*attr, n);
             }
         }
     }
-    // The x dimension must be known; the others default to 1 only when fixed or absent.
-    let x = dims[0]?;
-    Some([x, dims[1].unwrap_or(1), dims[2].unwrap_or(1)])
+    out
 }
 
 pub fn split_and<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {

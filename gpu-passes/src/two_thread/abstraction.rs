@@ -241,6 +241,23 @@ pub(crate) fn abstract_reads(
                     a
                 })
                 .collect();
+            // One access per site and location (a branch condition is read by both guards).
+            let mut merged: Vec<Access> = Vec::new();
+            for a in acc {
+                let key = |x: &Access| {
+                    let mut k = (x.loc.clone(), x.value.clone());
+                    strip_spans(&mut k.0);
+                    if let Some(v) = &mut k.1 {
+                        strip_spans(v);
+                    }
+                    (x.var.clone(), x.write, x.span, k)
+                };
+                match merged.iter_mut().find(|m| key(m) == key(&a)) {
+                    Some(m) => m.cond = Expr::or(m.cond.clone(), a.cond),
+                    None => merged.push(a),
+                }
+            }
+            let acc = merged;
             if !rd.temps.is_empty() {
                 let temps: Vec<Ident> = rd.temps.iter().map(|(_, n, _)| Ident::new(n.clone(), sp)).collect();
                 out.push(Stmt::new(StmtKind::Havoc(temps), sp));

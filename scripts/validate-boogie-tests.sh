@@ -8,7 +8,8 @@
 # Environment: BOOGIE (default `boogie`), Z3 (default /usr/bin/z3), TIMEOUT per file (default 120 s).
 #
 # Boogie 2.4.1 passes the option `model_compress` to z3 on its standard input, which z3 4.8.12
-# rejects; the script therefore runs z3 through a wrapper that drops that line.
+# rejects; the script therefore runs z3 through a wrapper that drops that line. It also renames
+# `real_pow`, Boogie's name for `**`, to z3's `^` (z3 4.8.12 does not know `real_pow`).
 # Boogie's Houdini mode (/contractInfer) prints the same error once per Houdini round; an error
 # (its first line together with its "Related location" line) is counted once.
 set -uo pipefail
@@ -25,7 +26,7 @@ command -v "$boogie" >/dev/null || { echo "validate-boogie-tests: '$boogie' not 
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 wrap="$tmp/z3wrap.sh"
-printf '#!/bin/sh\ngrep -v --line-buffered model_compress | "%s" "$@"\n' "$z3" >"$wrap"
+printf '#!/bin/sh\ngrep -v --line-buffered model_compress | sed -u "s/real_pow/^/g" | "%s" "$@"\n' "$z3" >"$wrap"
 chmod +x "$wrap"
 
 # Prints the sorted, comma-separated list of numbers in "$1" (spaces ignored).

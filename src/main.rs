@@ -103,6 +103,10 @@ struct VerifyArgs {
     /// instead of the two-thread abstraction.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=64))]
     lockstep: Option<u64>,
+    /// Run every reported error of a kernel concretely (interleaving interpreter) with the
+    /// counterexample's threads and inputs, and mark it `confirmed` or `possible`.
+    #[arg(long)]
+    replay: bool,
     #[command(flatten)]
     kernel: KernelArgs,
 }
@@ -167,7 +171,10 @@ fn real_main() -> i32 {
                 lockstep: a.lockstep.map(|n| n as usize),
                 kernel: a.kernel,
             };
-            let reports: Vec<_> = a.files.iter().map(|f| pipeline::verify_file(f, &opts)).collect();
+            let mut reports: Vec<_> = a.files.iter().map(|f| pipeline::verify_file(f, &opts)).collect();
+            if a.replay {
+                reports.iter_mut().for_each(|r| report::replay(r, &opts.kernel));
+            }
             let (verified, errors) = reports.iter().fold((0, 0), |(v, e), r| {
                 let (rv, re) = pipeline::counts(r);
                 (v + rv, e + re)

@@ -13,6 +13,7 @@ use crate::KernelArgs;
 use ivl::ast::Program;
 use ivl::diag::{Diagnostic, ErrorKind, SourceFile};
 use std::path::Path;
+use std::sync::Arc;
 
 /// The stages `kivl transform --emit` can print.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -31,6 +32,9 @@ pub enum Stage {
     Predicated,
     /// The lock-step program for `--threads N` threads (seed 000 §4.2, Table 3).
     Lockstep,
+    /// The lock-step program with the race checks of Definition 4.1, the loop invariants and
+    /// the Houdini candidates: what `verify --lockstep N` verifies.
+    LockstepChecked,
     /// Kernels as instrumented two-thread programs (seed 001 ch. 4).
     TwoThread,
     /// Kernels with their candidate invariants (seed 001 §4.3).
@@ -77,7 +81,10 @@ fn front_end(source: &SourceFile) -> Result<Program, Vec<Diagnostic>> {
     let db = ivl::db::Database::new();
     let file = db.add_file(source.name.clone(), source.text.clone());
     front_end_diagnostics(&db, file)?;
-    Ok(ivl::db::file_program(&db, file).as_ref().clone())
+    let program = Arc::clone(ivl::db::file_program(&db, file));
+    // Once the database is gone the program has one owner: no copy of the syntax tree.
+    drop(db);
+    Ok(Arc::try_unwrap(program).unwrap_or_else(|shared| (*shared).clone()))
 }
 
 /// The front end's verdict on a file of the database: `Err` with the diagnostics to show.
@@ -219,6 +226,20 @@ fn engine_report(source: SourceFile, result: vcgen::engine::ProgramResult, print
     report
 }
 
+/// `p` without its `{:kernel}` attributes: a lock-step program is sequential Boogie, and
+/// `kivl verify` on the emitted text must not reduce it to two threads again.
+fn plain_boogie(mut p: ivl::ast::Program) -> ivl::ast::Program {
+    use ivl::ast::DeclKind;
+    for d in &mut p.decls {
+        match &mut d.kind {
+            DeclKind::Procedure(pr) => pr.attrs.retain(|a| a.name.name != "kernel"),
+            DeclKind::Implementation(i) => i.attrs.retain(|a| a.name.name != "kernel"),
+            _ => {}
+        }
+    }
+    p
+}
+
 /// The kernel options of the command line, for the GPU passes.
 fn kernel_options(k: &KernelArgs) -> gpu_passes::two_thread::KernelOptions {
     use gpu_passes::two_thread::{Abstraction, KernelOptions};
@@ -250,7 +271,7 @@ pub fn transform_file(path: &Path, stage: Stage, kernel: &KernelArgs, threads: u
             Ok(p) => ivl::printer::print_program(&p),
             Err(d) => return Err(fail(source, d)),
         },
-        Stage::Predicated | Stage::Lockstep | Stage::TwoThread | Stage::Candidates => {
+        Stage::Predicated | Stage::Lockstep | Stage::LockstepChecked | Stage::TwoThread | Stage::Candidates => {
             let program = match checked_program(&source) {
                 Ok(p) => p,
                 Err(d) => return Err(fail(source, d)),
@@ -258,6 +279,19 @@ pub fn transform_file(path: &Path, stage: Stage, kernel: &KernelArgs, threads: u
             let out = match stage {
                 Stage::Predicated => gpu_passes::predication::predicate_program(&program),
                 Stage::Lockstep => gpu_passes::lockstep::lockstep_program(&program, threads),
+                Stage::LockstepChecked => gpu_passes::lockstep::checked_lockstep_program(
+                    &program,
+                    threads,
+                    gpu_passes::lockstep::RaceChecks { benign_tolerance: !kernel.no_benign_tolerance },
+                )
+                .map(|(mut p, vacuity)| {
+                    // The vacuity checks (`assert false` under the preconditions) run apart.
+                    p.decls.retain(|d| match &d.kind {
+                        ivl::ast::DeclKind::Procedure(pr) => !vacuity.iter().any(|(v, _)| *v == pr.name.name),
+                        _ => true,
+                    });
+                    plain_boogie(p)
+                }),
                 Stage::TwoThread => gpu_passes::two_thread::two_thread_program(&program, &kernel_options(kernel)),
                 _ => Ok(gpu_passes::invariants::add_candidates(&program).0),
             };

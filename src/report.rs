@@ -52,7 +52,7 @@ impl FileReport {
 struct JsonFile<'a> {
     file: &'a str,
     verdict: Verdict,
-    errors: Vec<JsonError>,
+    errors: Vec<serde_json::Value>,
     #[serde(flatten)]
     extra: &'a serde_json::Map<String, serde_json::Value>,
 }
@@ -75,8 +75,49 @@ pub fn exit_code(reports: &[FileReport]) -> i32 {
     reports.iter().map(|r| r.verdict).max_by_key(|v| rank(*v)).map_or(0, Verdict::exit_code)
 }
 
-/// Prints the reports; `summary` adds Boogie's closing line (`verify`).
+/// An error's JSON object: KBPL.md §3's fields, plus, for kernel errors, the counterexample
+/// (`threads`, `index`, `array`, `race_kind`, `params`, sizes) and the outcome of `--replay`
+/// (`replay`: `confirmed` | `possible`, `replay_run`).
+fn error_json(d: &Diagnostic, source: &SourceFile) -> serde_json::Value {
+    let json: JsonError = d.to_json(source);
+    let mut v = serde_json::to_value(json).expect("JSON of plain data");
+    if let Some(obj) = v.as_object_mut() {
+        if let Some(cx) = gpu_passes::two_thread::counterexample::counterexample(d) {
+            obj.extend(cx.json());
+        }
+        obj.extend(gpu_passes::replay::replay_json(d));
+    }
+    v
+}
+
+/// `kivl verify --replay`: runs every error of a kernel file concretely and marks it
+/// `confirmed` or `possible` (see `gpu_passes::replay`).
+pub fn replay(r: &mut FileReport, kernel: &crate::KernelArgs) {
+    if r.verdict != Verdict::Errors {
+        return;
+    }
+    let Ok(program) = crate::pipeline::checked_program(&r.source) else { return };
+    if !gpu_passes::two_thread::is_kernel_program(&program) {
+        return;
+    }
+    let opts = gpu_passes::replay::ReplayOptions {
+        local_size: kernel.local_size.clone(),
+        num_groups: kernel.num_groups.clone(),
+        benign_tolerance: !kernel.no_benign_tolerance,
+        ..Default::default()
+    };
+    gpu_passes::replay::replay_errors(&program, &r.source, &mut r.errors, &opts);
+    let count = |s: &str| r.errors.iter().filter(|d| d.values.iter().any(|(k, v)| k == "replay" && v == s)).count();
+    let (confirmed, possible) = (count("confirmed"), count("possible"));
+    r.info.push(format!("replay: {confirmed} confirmed, {possible} possible"));
+    r.extra.insert("replay".into(), serde_json::json!({ "confirmed": confirmed, "possible": possible }));
+}
+
+/// Prints the reports; `summary` adds Boogie's closing line (`verify`). A closed stdout (`kivl
+/// ... | head`) ends the output quietly.
 pub fn print(reports: &[FileReport], format: Format, summary: Option<(usize, usize)>) {
+    use std::io::Write;
+    let mut out = String::new();
     match format {
         Format::Json => {
             let files: Vec<JsonFile> = reports
@@ -84,26 +125,30 @@ pub fn print(reports: &[FileReport], format: Format, summary: Option<(usize, usi
                 .map(|r| JsonFile {
                     file: &r.source.name,
                     verdict: r.verdict,
-                    errors: r.errors.iter().map(|d| d.to_json(&r.source)).collect(),
+                    errors: r.errors.iter().map(|d| error_json(d, &r.source)).collect(),
                     extra: &r.extra,
                 })
                 .collect();
             let json = serde_json::json!({ "files": files });
-            println!("{}", serde_json::to_string_pretty(&json).expect("JSON of plain data"));
+            out.push_str(&serde_json::to_string_pretty(&json).expect("JSON of plain data"));
+            out.push('\n');
         }
         Format::Human => {
             let color = std::io::IsTerminal::is_terminal(&std::io::stdout());
             for r in reports {
                 for d in &r.errors {
-                    print!("{}", d.render(&r.source, color));
+                    out.push_str(&d.render(&r.source, color));
                 }
                 for line in &r.info {
-                    println!("{line}");
+                    out.push_str(line);
+                    out.push('\n');
                 }
             }
             if let Some((verified, errors)) = summary {
-                println!("kivl finished with {verified} verified, {errors} errors");
+                out.push_str(&format!("kivl finished with {verified} verified, {errors} errors\n"));
             }
         }
     }
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_all(out.as_bytes()).and_then(|()| stdout.flush());
 }

@@ -144,3 +144,25 @@ fn bundled_example_kernel_verifies_for_every_size() {
     let run = kivl(&["verify", "--format", "json", "--local-size", "64", "--num-groups", "8", ex.to_str().unwrap()]);
     assert_eq!((run.code, run.verdict()), (0, "verified"), "{:?}", run.error_summary());
 }
+
+#[test]
+fn checked_lockstep_program_is_plain_boogie_with_the_same_verdict() {
+    // `--emit lockstep-checked` prints what `verify --lockstep N` proves: verifying the printed
+    // program as plain Boogie gives the same verdict, for a correct kernel and its buggy twin.
+    for (kernel, verdict) in [("reduce_tree.kbpl", "verified"), ("reduce_tree_race.kbpl", "errors")] {
+        let src = repo_dir(&format!("tests/kernels/{kernel}"));
+        let direct = kivl(&["verify", "--lockstep", "4", "--format", "json", src.to_str().unwrap()]);
+        assert_eq!(direct.verdict(), verdict, "{kernel}: {:?}", direct.error_summary());
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_kivl"))
+            .args(["transform", "--emit", "lockstep-checked", "--threads", "4", src.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(!text.contains("{:kernel}"), "the lock-step program is no kernel");
+        let bpl = temp_file(&format!("ls_{kernel}.bpl"), &text);
+        let run = kivl(&["verify", "--houdini", "--format", "json", bpl.to_str().unwrap()]);
+        assert_eq!(run.verdict(), verdict, "{kernel}: {:?}", run.error_summary());
+        assert!(run.errors().iter().all(|e| e["kind"] == "race"), "{:?}", run.error_summary());
+    }
+}

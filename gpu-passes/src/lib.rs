@@ -5,3 +5,4 @@ pub mod interleaving;
 pub mod lockstep;
 pub mod invariants;
 pub mod two_thread;
+pub mod replay;

@@ -151,3 +151,30 @@ fn buggy_twins_still_fail_with_inference() {
         "buggy kernels not reported with inference: {wrongly:#?}"
     );
 }
+
+/// The vacuity check of the two-thread reduction (`assert false` under the kernel's axioms and
+/// preconditions) works with inference too, and its expected failure does not stop Houdini
+/// for the kernel itself: with sizes its axiom allows, the kernel verifies with inferred
+/// invariants; with sizes its axiom contradicts, it is refused, never "verified".
+#[test]
+fn inference_keeps_the_vacuity_check_apart() {
+    let text = "var {:group_shared} A: [int]int;
+axiom group_size_x == 16 && group_size_y == 1 && group_size_z == 1;
+procedure {:kernel} k()
+{
+  var i: int;
+  i := local_id_x;
+  while (i < 64) { A[i] := i; i := i + 16; }
+}";
+    let p = parse_checked(text);
+    let run = |args: &str| verify_with_inference(&p, &kernel_options(args), &verify_options(), false).0;
+    let ok = run("--local-size 16 --num-groups 2");
+    assert!(verified(&ok), "{}", describe(&ok));
+    let bad = run("--local-size 32");
+    assert!(!verified(&bad));
+    assert!(
+        bad.errors.iter().any(|d| d.kind == ivl::diag::ErrorKind::Unsupported),
+        "{}",
+        describe(&bad)
+    );
+}

@@ -36,14 +36,6 @@ const EXCLUDED: &[(&str, &str)] = &[
         "intergroup_benign_strict",
         "the race is between two work-groups; the lock-step program models one group",
     ),
-    (
-        "seed003_fig2",
-        "the front end rejects its `{:global}` scalar `g` (a type-check error, not a lock-step one)",
-    ),
-    (
-        "seed003_fig2_race",
-        "the front end rejects its `{:global}` scalar `g` (a type-check error, not a lock-step one)",
-    ),
 ];
 
 struct Header {
@@ -197,7 +189,6 @@ fn selection() -> (Vec<(String, PathBuf, Header)>, usize, usize) {
 }
 
 #[test]
-#[ignore = "reduce_tree_race and reduce_tree_infer_race are inconclusive (solver unknown), not yet reported as races"]
 fn one_group_kernels_give_their_verdict_with_four_threads() {
     let filter = std::env::var("KERNEL_FILTER").ok();
     let (kernels, excluded, multi) = selection();

@@ -140,7 +140,8 @@ pub enum UnOp {
 }
 
 /// Binary operators. Precedence (loosest first), as in Boogie:
-/// `<==>` < `==>` (right) < `||` `&&` < relations < `++` < `+ -` < `* div mod /` < unary.
+/// `<==>` < `==>` (right) < `||` `&&` < relations < `++` < `+ -` < `* div mod /` < `**` (right)
+/// < unary.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BinOp {
     Iff,
@@ -164,6 +165,8 @@ pub enum BinOp {
     Div,
     Mod,
     RealDiv,
+    /// `**`, real exponentiation (`real ** real`, Boogie's `Opcode.Pow`).
+    Pow,
 }
 
 impl BinOp {
@@ -188,6 +191,7 @@ impl BinOp {
             BinOp::Div => "div",
             BinOp::Mod => "mod",
             BinOp::RealDiv => "/",
+            BinOp::Pow => "**",
         }
     }
 }

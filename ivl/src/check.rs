@@ -562,10 +562,18 @@ fn gpu_attribute_rules(c: &mut Checker, decl: &Decl) {
 /// in kernels and the procedures they call (transitively), and `{:id}` labels unique in the
 /// program.
 pub fn check_program_rules(env: &GlobalEnv, p: &Program) -> Vec<Diagnostic> {
-    let decls = &p.decls;
+    let decls: Vec<(&Decl, u32)> = p.decls.iter().map(|d| (d, 0)).collect();
+    check_program_rules_at(env, &decls)
+}
+
+/// [`check_program_rules`] on declarations whose spans are relative to their own offsets (as
+/// the incremental database keeps them): diagnostics come with absolute spans. This spares
+/// copying every body just to shift its spans.
+pub fn check_program_rules_at(env: &GlobalEnv, decls: &[(&Decl, u32)]) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
-    let reachable = kernel_reachable(decls);
-    for d in decls {
+    let reachable = kernel_reachable(decls.iter().map(|&(d, _)| d));
+    for &(d, off) in decls {
+        let before = diags.len();
         let (name, contracts, body): (&Ident, &[Contract], Option<&Body>) = match &d.kind {
             DeclKind::Procedure(p) => (&p.name, &p.contracts, p.body.as_ref()),
             DeclKind::Implementation(i) => (&i.name, &[], Some(&i.body)),
@@ -600,6 +608,10 @@ pub fn check_program_rules(env: &GlobalEnv, p: &Program) -> Vec<Diagnostic> {
                 }
             });
         }
+        if off != 0 {
+            let shifted: Vec<Diagnostic> = diags.drain(before..).map(|x| x.shifted(off)).collect();
+            diags.extend(shifted);
+        }
     }
     unique_ids(decls, &mut diags);
     diags
@@ -614,7 +626,7 @@ fn spec_outside_kernel(f: &Ident, why: &str) -> Diagnostic {
 }
 
 /// The procedures that kernels call, transitively (kernels included).
-fn kernel_reachable(decls: &[Decl]) -> HashSet<Name> {
+fn kernel_reachable<'d>(decls: impl Iterator<Item = &'d Decl>) -> HashSet<Name> {
     let mut calls: HashMap<&Name, Vec<&Name>> = HashMap::new();
     let mut work: Vec<&Name> = Vec::new();
     for d in decls {
@@ -687,23 +699,24 @@ fn find_spec_builtin(e: &Expr) -> Option<&Ident> {
 }
 
 /// Boogie's rule: `{:id "s"}` labels of statements are unique in the program.
-fn unique_ids(decls: &[Decl], diags: &mut Vec<Diagnostic>) {
+fn unique_ids(decls: &[(&Decl, u32)], diags: &mut Vec<Diagnostic>) {
     let mut seen: HashMap<Name, Span> = HashMap::new();
-    let mut check = |attrs: &[Attribute], diags: &mut Vec<Diagnostic>| {
+    let mut check = |attrs: &[Attribute], off: u32, diags: &mut Vec<Diagnostic>| {
         if let Some(a) = find_attr(attrs, "id") {
             if let Some(AttrArg::String(s, _)) = a.args.first() {
+                let span = a.span.shifted(off);
                 if let Some(prev) = seen.get(s) {
                     diags.push(
-                        Diagnostic::type_error(format!("duplicate statement id `{s}`"), a.span)
+                        Diagnostic::type_error(format!("duplicate statement id `{s}`"), span)
                             .with_related(*prev, "first used here"),
                     );
                 } else {
-                    seen.insert(s.clone(), a.span);
+                    seen.insert(s.clone(), span);
                 }
             }
         }
     };
-    for d in decls {
+    for &(d, off) in decls {
         let body = match &d.kind {
             DeclKind::Procedure(p) => p.body.as_ref(),
             DeclKind::Implementation(i) => Some(&i.body),
@@ -713,8 +726,8 @@ fn unique_ids(decls: &[Decl], diags: &mut Vec<Diagnostic>) {
         walk_stmts(&b.stmts, &mut |s| match &s.kind {
             StmtKind::Assert { attrs, .. }
             | StmtKind::Assume { attrs, .. }
-            | StmtKind::Call { attrs, .. } => check(attrs, diags),
-            StmtKind::While { invariants, .. } => invariants.iter().for_each(|i| check(&i.attrs, diags)),
+            | StmtKind::Call { attrs, .. } => check(attrs, off, diags),
+            StmtKind::While { invariants, .. } => invariants.iter().for_each(|i| check(&i.attrs, off, diags)),
             _ => {}
         });
     }

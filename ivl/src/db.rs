@@ -8,15 +8,18 @@
 //! - `decl_chunks(file)` — [`crate::split::split_decls`] on the text: one [`DeclChunk`] per
 //!   declaration, with its `text` and `offset` as separate tracked fields;
 //! - `parse_decl_query(chunk)` — reads only the chunk's text; spans relative to the chunk;
-//! - `file_program(file)` — all parsed declarations, spans shifted to absolute offsets;
-//! - `env_and_diagnostics(file)` — [`crate::check::build_env`] on `file_program`;
+//! - `file_program(file)` — all parsed declarations, spans shifted to absolute offsets (for the
+//!   later stages; checking alone never builds it);
+//! - `env_and_diagnostics(file)` — [`crate::check::build_env`] on the declarations' signatures
+//!   (bodies left out, spans shifted to absolute offsets);
 //! - `item_index(file)` — the [`GlobalEnv`] alone: a firewall. It holds no spans and no bodies,
 //!   so after a body edit it is equal to the previous one and salsa backdates it;
 //! - `check_decl_query(chunk)` — [`crate::check::check_decl`] on the parsed chunk against
 //!   `item_index`; spans relative to the chunk, so it re-runs only when its own text changes or
 //!   a signature somewhere changes;
-//! - `program_rules(file)` — [`crate::check::check_program_rules`] (rules spanning several
-//!   declarations) on `item_index` and `file_program`; re-runs on every edit (one linear walk);
+//! - `program_rules(file)` — [`crate::check::check_program_rules_at`] (rules spanning several
+//!   declarations) on `item_index` and the parsed declarations with their offsets; re-runs on
+//!   every edit (one linear walk);
 //! - `file_diagnostics(file)` — everything above, shifted to absolute spans, in source order.
 //!
 //! A chunk's identity is (keyword, name, occurrence of that pair in the file); its text and its
@@ -24,17 +27,18 @@
 //! only its offset and nothing that depends on its text re-runs. Diagnostics are computed
 //! relative to their chunk and shifted to absolute offsets only when gathered.
 
-use crate::ast::{Decl, Program};
+use crate::ast::{Decl, DeclKind, ImplementationDecl, ProcedureDecl, Program};
 use crate::diag::Diagnostic;
 use crate::resolve::GlobalEnv;
 use crate::visit::shift_spans;
 use salsa::Setter as _;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// The functions of the other front-end modules that the queries call.
 mod backend {
-    pub use crate::check::{build_env, check_decl, check_program_rules};
+    pub use crate::check::{build_env, check_decl, check_program_rules_at};
     pub use crate::parser::parse_decls;
     pub use crate::split::split_decls;
 }
@@ -125,10 +129,47 @@ pub fn file_program(db: &dyn salsa::Database, file: SourceFile) -> Arc<Program> 
     Arc::new(Program { decls })
 }
 
-/// The item index and the diagnostics of building it (absolute spans).
+/// The item index and the diagnostics of building it (absolute spans). The index needs only
+/// signatures, so procedure and implementation bodies are left out of the copy whose spans are
+/// shifted (a GPUVerify kernel body is megabytes of syntax tree).
 #[salsa::tracked(returns(ref))]
 fn env_and_diagnostics(db: &dyn salsa::Database, file: SourceFile) -> (GlobalEnv, Vec<Diagnostic>) {
-    backend::build_env(&file_program(db, file).decls)
+    let signatures: Vec<Decl> = parsed_decls(db, file)
+        .map(|(d, offset)| {
+            let mut d = signature_of(d);
+            shift_spans(&mut d, offset);
+            d
+        })
+        .collect();
+    backend::build_env(&signatures)
+}
+
+/// A declaration without the statements and locals of its body (what [`backend::build_env`]
+/// reads of procedures and implementations is their signature).
+fn signature_of(d: &Decl) -> Decl {
+    let no_body = |b: &crate::ast::Body| crate::ast::Body { locals: Vec::new(), stmts: Vec::new(), span: b.span };
+    let kind = match &d.kind {
+        DeclKind::Procedure(p) => DeclKind::Procedure(ProcedureDecl {
+            attrs: p.attrs.clone(),
+            name: p.name.clone(),
+            type_params: p.type_params.clone(),
+            ins: p.ins.clone(),
+            outs: p.outs.clone(),
+            contracts: p.contracts.clone(),
+            modifies: p.modifies.clone(),
+            body: p.body.as_ref().map(no_body),
+        }),
+        DeclKind::Implementation(i) => DeclKind::Implementation(ImplementationDecl {
+            attrs: i.attrs.clone(),
+            name: i.name.clone(),
+            type_params: i.type_params.clone(),
+            ins: i.ins.clone(),
+            outs: i.outs.clone(),
+            body: no_body(&i.body),
+        }),
+        k => k.clone(),
+    };
+    Decl { kind, span: d.span }
 }
 
 /// The item index of a file: every global name and its signature. A firewall: it re-runs when
@@ -154,7 +195,8 @@ pub fn check_decl_query<'db>(db: &'db dyn salsa::Database, chunk: DeclChunk<'db>
 /// procedure's signature, barrier placement, `modifies` clauses), on the whole program.
 #[salsa::tracked(returns(ref))]
 pub fn program_rules(db: &dyn salsa::Database, file: SourceFile) -> Vec<Diagnostic> {
-    backend::check_program_rules(item_index(db, file), file_program(db, file))
+    let decls: Vec<(&Decl, u32)> = parsed_decls(db, file).collect();
+    backend::check_program_rules_at(item_index(db, file), &decls)
 }
 
 /// Every syntax and type diagnostic of a file, with absolute spans, in source order.
@@ -179,11 +221,29 @@ pub fn file_diagnostics(db: &dyn salsa::Database, file: SourceFile) -> Vec<Diagn
 pub struct Database {
     storage: salsa::Storage<Self>,
     log: Option<Arc<Mutex<Vec<String>>>>,
+    /// Holds a large file: free the memoized trees on another thread when dropped.
+    large: Arc<AtomicBool>,
 }
+
+/// Files at least this long make dropping the database slow (tens of milliseconds of freeing
+/// syntax trees); such a database is freed on a background thread, which a command-line run
+/// that exits right after does not wait for.
+const LARGE_FILE_BYTES: usize = 1 << 20;
 
 impl Default for Database {
     fn default() -> Self {
-        Database { storage: salsa::Storage::new(None), log: None }
+        Database { storage: salsa::Storage::new(None), log: None, large: Arc::default() }
+    }
+}
+
+impl Drop for Database {
+    fn drop(&mut self) {
+        if self.large.load(Ordering::Relaxed) {
+            let storage = std::mem::replace(&mut self.storage, salsa::Storage::new(None));
+            if let Err(e) = std::thread::Builder::new().spawn(move || drop(storage)) {
+                drop(e);
+            }
+        }
     }
 }
 
@@ -205,7 +265,7 @@ impl Database {
                 sink.lock().unwrap().push(format!("{database_key:?}"));
             }
         })));
-        Database { storage, log: Some(log) }
+        Database { storage, log: Some(log), large: Arc::default() }
     }
 
     /// The query executions recorded since the last call (empty without a log).
@@ -215,7 +275,11 @@ impl Database {
 
     /// Adds a file.
     pub fn add_file(&self, path: impl Into<String>, text: impl Into<String>) -> SourceFile {
-        SourceFile::new(self, path.into(), text.into())
+        let text = text.into();
+        if text.len() >= LARGE_FILE_BYTES {
+            self.large.store(true, Ordering::Relaxed);
+        }
+        SourceFile::new(self, path.into(), text)
     }
 
     /// Replaces a file's text (a new revision).

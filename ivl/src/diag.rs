@@ -67,6 +67,10 @@ pub struct Diagnostic {
     pub related: Vec<Label>,
     /// Free-text notes printed after the source excerpt (a trace, a hint).
     pub notes: Vec<String>,
+    /// Named values attached to the error, label -> value: the solver's counterexample values
+    /// of the expressions an assertion asks for with `{:capture "label", e}` (see
+    /// `vcgen::wp`), and what later passes add (kernel thread ids, replay outcome).
+    pub values: Vec<(String, String)>,
 }
 
 impl Diagnostic {
@@ -78,6 +82,7 @@ impl Diagnostic {
             message,
             related: Vec::new(),
             notes: Vec::new(),
+            values: Vec::new(),
         }
     }
     pub fn syntax(message: impl Into<String>, span: Span) -> Diagnostic {

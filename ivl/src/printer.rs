@@ -92,6 +92,7 @@ enum Prec {
     Concat,
     Add,
     Mul,
+    Pow,
     Unary,
     Postfix,
     Atom,
@@ -106,6 +107,7 @@ fn op_prec(op: BinOp) -> Prec {
         BinOp::Concat => Prec::Concat,
         BinOp::Add | BinOp::Sub => Prec::Add,
         BinOp::Mul | BinOp::Div | BinOp::Mod | BinOp::RealDiv => Prec::Mul,
+        BinOp::Pow => Prec::Pow,
     }
 }
 
@@ -141,8 +143,8 @@ fn operand_ok(parent: BinOp, child: &Expr, left: bool) -> bool {
             _ => false,
         }
     } else {
-        // `==>` is the only right-associative operator.
-        parent == Implies && *cop == Implies
+        // `==>` and `**` are the right-associative operators.
+        (parent == Implies && *cop == Implies) || (parent == Pow && *cop == Pow)
     }
 }
 

@@ -668,6 +668,14 @@ impl<'a> Checker<'a> {
                 }
                 Ty::Real
             }
+            // Boogie 2.4.1: `real ** real` only (`2 ** 3` is a type error there too).
+            Pow => {
+                if !(ta.compatible(&Ty::Real) && tb.compatible(&Ty::Real)) {
+                    bad(self, "`**` needs two `real` operands (convert with `real(...)`)");
+                    return Ty::Error;
+                }
+                Ty::Real
+            }
         }
     }
 

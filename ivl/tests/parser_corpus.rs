@@ -74,8 +74,6 @@ const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
         "test0/SeparateVerification0.bpl",
         "`#if` preprocessing is not supported",
     ),
-    ("test0/PrettyPrint.bpl", "`**` (a later Boogie's power operator)"),
-    ("test1/IntReal.bpl", "`**` (a later Boogie's power operator)"),
     ("test0/Pure.bpl", "`pure procedure` (a later Boogie)"),
     ("test1/Pure.bpl", "`pure procedure` (a later Boogie)"),
     (

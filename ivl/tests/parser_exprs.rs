@@ -121,6 +121,22 @@ fn precedence_loosest_to_tightest() {
     assert_eq!(p("x div 2 mod 3 / 4.0"), "(/ (mod (div x 2) 3) 4.0)");
 }
 
+/// `**` (Boogie's `Power`): between `* div mod /` and unary operators, right-associative.
+#[test]
+fn power_operator() {
+    assert_eq!(p("a * b ** c"), "(* a (** b c))");
+    assert_eq!(p("a ** b * c"), "(* (** a b) c)");
+    assert_eq!(p("a ** b ** c"), "(** a (** b c))");
+    assert_eq!(p("-a ** b"), "(** (- a) b)");
+    assert_eq!(p("a ** -b"), "(** a (- b))");
+    assert_eq!(p("a + b ** 2.0 < c"), "(< (+ a (** b 2.0)) c)");
+    assert_eq!(p("(a ** b) ** c"), "(** (** a b) c)");
+    assert_eq!(p("m[i] ** 2.0"), "(** m[i] 2.0)");
+    // `* *` is two multiplications' worth of operators, not a power.
+    assert!(parse_expr("a * * b").is_err());
+    assert_eq!(err("a ** "), ("expected expression, found end of input".into(), 4));
+}
+
 #[test]
 fn associativity() {
     assert_eq!(p("a <==> b <==> c"), "(<==> (<==> a b) c)");

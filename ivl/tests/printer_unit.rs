@@ -88,6 +88,16 @@ fn arithmetic_and_relations() {
 }
 
 #[test]
+fn power_is_right_associative_and_binds_tighter_than_multiplication() {
+    assert_eq!(print_expr(&bin(Pow, v("a"), bin(Pow, v("b"), v("c")))), "a ** b ** c");
+    assert_eq!(print_expr(&bin(Pow, bin(Pow, v("a"), v("b")), v("c"))), "(a ** b) ** c");
+    assert_eq!(print_expr(&bin(Mul, v("a"), bin(Pow, v("b"), v("c")))), "a * b ** c");
+    assert_eq!(print_expr(&bin(Pow, bin(Mul, v("a"), v("b")), v("c"))), "(a * b) ** c");
+    assert_eq!(print_expr(&bin(Pow, un(UnOp::Neg, v("a")), v("b"))), "-a ** b");
+    assert_eq!(print_expr(&un(UnOp::Neg, bin(Pow, v("a"), v("b")))), "-(a ** b)");
+}
+
+#[test]
 fn unary_operators() {
     assert_eq!(print_expr(&un(UnOp::Neg, int(5))), "-5");
     assert_eq!(print_expr(&un(UnOp::Neg, un(UnOp::Neg, v("x")))), "-(-x)");

@@ -45,7 +45,7 @@ fn ty() -> impl Strategy<Value = Type> {
 fn binop() -> impl Strategy<Value = BinOp> {
     use BinOp::*;
     prop::sample::select(vec![
-        Iff, Implies, Explies, Or, And, Eq, Neq, Lt, Le, Gt, Ge, Concat, Add, Sub, Mul, Div, Mod, RealDiv,
+        Iff, Implies, Explies, Or, And, Eq, Neq, Lt, Le, Gt, Ge, Concat, Add, Sub, Mul, Div, Mod, RealDiv, Pow,
     ])
 }
 

@@ -146,6 +146,25 @@ fn arithmetic() {
     type_err("const a: bv8; axiom a < a;", "for `<`", 1, 21);
 }
 
+/// `**` takes and gives `real` (Boogie 2.4.1 rejects `2 ** 3` and `2.0 ** 3` alike).
+#[test]
+fn power() {
+    accepts("const r: real; axiom r ** 2.0 ** r == r * r ** -1.0 && real(3) ** r > 0.0;");
+    type_err(
+        "const i: int; axiom i ** i == i;",
+        "invalid operand types `int` and `int` for `**`",
+        1,
+        21,
+    );
+    type_err(
+        "const r: real; axiom r ** 3 == r;",
+        "invalid operand types `real` and `int` for `**`",
+        1,
+        22,
+    );
+    type_err("const r: real; const x: int; axiom r ** r == x;", "for `==`", 1, 36);
+}
+
 #[test]
 fn coercions() {
     accepts("const r: real; const i: int; axiom int(r) == i && real(i) == r && int(real(i)) == i;");

@@ -19,7 +19,7 @@ use crate::passify::{passify, Passive};
 use crate::report::failure_diagnostic;
 use crate::smt::Encoder;
 use crate::solver::{configure_z3, VcSolver};
-use crate::wp;
+use crate::wp::{self, Failure};
 use ivl::ast::*;
 use ivl::blocks::BlockImpl;
 use ivl::diag::{Diagnostic, ErrorKind};
@@ -146,11 +146,16 @@ pub fn verify_block_impls(program: &Program, impls: &[BlockImpl], opts: &VerifyO
         std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
     } else {
         opts.jobs
-    };
-    let workers = jobs.min(impls.len()).max(1);
+    }
+    .max(1);
+    // With Houdini and fewer implementations than threads, each implementation is checked on
+    // `share` solvers at once, each owning a share of its assertions (see `crate::houdini`).
+    let share = if opts.houdini && !impls.is_empty() && impls.len() < jobs { jobs / impls.len() } else { 1 };
+    let workers = jobs.min(impls.len() * share).max(1);
     let candidates: Vec<Name> = if opts.houdini { Encoder::existentials(program) } else { Vec::new() };
     let globals = global_vars(program);
-    let pool = match rayon::ThreadPoolBuilder::new().num_threads(workers).stack_size(256 << 20).build() {
+    // Large stacks: encoding and Z3 recurse over expressions nested thousands deep.
+    let pool = match rayon::ThreadPoolBuilder::new().num_threads(workers).stack_size(WORKER_STACK).build() {
         Ok(p) => p,
         Err(e) => {
             return ProgramResult::invalid(vec![Diagnostic::new(
@@ -166,6 +171,8 @@ pub fn verify_block_impls(program: &Program, impls: &[BlockImpl], opts: &VerifyO
         globals: &globals,
         candidates: &candidates,
         opts,
+        share,
+        workers,
         next: AtomicUsize::new(0),
     };
     let (to_coord, from_workers) = channel::<Msg>();
@@ -180,12 +187,14 @@ pub fn verify_block_impls(program: &Program, impls: &[BlockImpl], opts: &VerifyO
         }
         drop(to_coord);
         let result = coordinate(&shared, workers, &to_workers, &from_workers);
-        // Close the command channels: a worker still waiting for Houdini rounds (the
-        // coordinator returned early on input errors) stops instead of blocking the scope.
+        // Close the command channels: workers waiting for Houdini rounds stop.
         to_workers.clear();
         result
     })
 }
+
+/// Stack size of the solver threads (expressions of the corpus nest ~5000 deep).
+pub const WORKER_STACK: usize = 256 << 20;
 
 /// Everything workers read.
 struct Shared<'a> {
@@ -194,24 +203,26 @@ struct Shared<'a> {
     globals: &'a [TypedIdent],
     candidates: &'a [Name],
     opts: &'a VerifyOptions,
+    /// Solvers per implementation (Houdini only); unit `u` is share `u % share` of
+    /// implementation `u / share`.
+    share: usize,
+    workers: usize,
     next: AtomicUsize,
 }
 
 enum Cmd {
-    /// Houdini: check these implementations (owned by the worker) under the assignment.
+    /// Houdini: check these units (owned by the worker) under the assignment.
     Round(Arc<Assignment>, Vec<usize>),
-    /// Final verification of every owned implementation.
-    Final(Arc<Assignment>),
 }
 
 enum Msg {
     /// Program-level encoding failed (sent once per worker).
     Invalid(Vec<Diagnostic>),
-    /// Implementation taken by a worker and prepared: Err for input errors.
-    Built { worker: usize, imp: usize, mentions: Result<HashSet<Name>, Vec<Diagnostic>> },
-    /// No more implementations to take; the notes of the program encoding.
+    /// Unit taken by a worker and prepared: Err for input errors.
+    Built { worker: usize, unit: usize, mentions: Result<HashSet<Name>, Vec<Diagnostic>> },
+    /// No more units to take; the notes of the program encoding.
     Taken { notes: Vec<Diagnostic> },
-    Round { imp: usize, round: ImplRound, checks: usize },
+    Round { unit: usize, round: ImplRound, checks: usize, time: Duration },
     Final { imp: usize, outcome: Outcome, time: Duration },
     /// The worker stopped because of a panic.
     Crashed { worker: usize, message: String },
@@ -253,31 +264,51 @@ fn build(enc: &mut Encoder, imp: &BlockImpl, globals: &[TypedIdent], candidates:
     let env = wp::impl_env(enc, &passive.imp)?;
     let vc = wp::generate(enc, &passive.imp, &env, candidates)?;
     let solver = VcSolver::new(&enc.background, vc, timeout_ms(opts));
+    if houdini::trace_enabled() {
+        eprintln!("built {} in {:.3}s ({} asserts)", imp.name.name, start.elapsed().as_secs_f64(), solver.vc.asserts.len());
+    }
     Ok(ImplState { solver, passive, build_time: start.elapsed() })
 }
 
-/// The final verification of one implementation under the candidates' literals.
-fn final_check(state: &ImplState, lits: &[Bool], opts: &VerifyOptions) -> (Outcome, Duration) {
+/// Diagnostics for failures, in source order; `stopped` notes why the search for more ended.
+fn diagnostics(state: &ImplState, failures: &[Failure], stopped: Option<&str>) -> Vec<Diagnostic> {
+    let mut diags: Vec<Diagnostic> =
+        failures.iter().map(|f| failure_diagnostic(&state.solver.vc, f, &state.passive.synthetic)).collect();
+    // In source order, whatever order the solver found them in.
+    diags.sort_by_key(|d| (d.primary.span.start, d.kind));
+    if let (Some(r), Some(last)) = (stopped, diags.last_mut()) {
+        last.notes.push(format!("the search for further errors stopped: {r}"));
+    }
+    diags
+}
+
+/// The verification of one implementation without Houdini.
+fn final_check(state: &ImplState, opts: &VerifyOptions) -> (Outcome, Duration) {
     let start = Instant::now();
-    let (failures, stopped) = state.solver.enumerate(lits, opts.error_limit);
+    let (failures, stopped) = state.solver.enumerate(&[], opts.error_limit);
+    if houdini::trace_enabled() {
+        eprintln!("final check: {:.3}s, {} failures, stopped {stopped:?}", start.elapsed().as_secs_f64(), failures.len());
+    }
     let outcome = if failures.is_empty() {
         match stopped {
             Some(r) => Outcome::Inconclusive(r),
             None => Outcome::Verified,
         }
     } else {
-        let mut diags: Vec<Diagnostic> =
-            failures.iter().map(|f| failure_diagnostic(&state.solver.vc, f, &state.passive.synthetic)).collect();
-        // In source order, whatever order the solver found them in.
-        diags.sort_by_key(|d| (d.primary.span.start, d.kind));
-        if let Some(r) = stopped {
-            if let Some(last) = diags.last_mut() {
-                last.notes.push(format!("the search for further errors stopped: {r}"));
-            }
-        }
-        Outcome::Errors(diags)
+        Outcome::Errors(diagnostics(state, &failures, stopped.as_deref()))
     };
     (outcome, state.build_time + start.elapsed())
+}
+
+/// One Houdini check of a unit: the assertions of its share under the assignment.
+fn houdini_round(shared: &Shared, unit: usize, state: &ImplState, cands: &[(Name, Bool)], a: &Assignment) -> (ImplRound, usize) {
+    let only: Option<Vec<usize>> = (shared.share > 1).then(|| {
+        let s = unit % shared.share;
+        (0..state.solver.vc.asserts.len()).filter(|k| k % shared.share == s).collect()
+    });
+    let c = houdini::check(&state.solver, cands, a, shared.opts.error_limit, only.as_deref());
+    let errors = diagnostics(state, &c.failures, c.inconclusive.as_deref());
+    (ImplRound { refuted: c.refuted, errors, inconclusive: c.inconclusive }, c.checks)
 }
 
 fn run_worker(w: usize, shared: &Shared, commands: Mutex<Receiver<Cmd>>, out: Sender<Msg>) {
@@ -295,22 +326,33 @@ fn run_worker(w: usize, shared: &Shared, commands: Mutex<Receiver<Cmd>>, out: Se
     }
 }
 
+/// The units worker `w` takes: shares of one implementation go to different workers (a fixed
+/// distribution); without shares, implementations go to whichever worker is free.
+fn next_unit(w: usize, shared: &Shared, taken: &mut usize) -> Option<usize> {
+    let units = shared.impls.len() * shared.share;
+    let u = if shared.share > 1 {
+        let u = w + *taken * shared.workers;
+        *taken += 1;
+        u
+    } else {
+        shared.next.fetch_add(1, Ordering::SeqCst)
+    };
+    (u < units).then_some(u)
+}
+
 fn worker_body(w: usize, shared: &Shared, commands: &Mutex<Receiver<Cmd>>, out: &Mutex<Sender<Msg>>) {
     let send = |m: Msg| {
         let _ = out.lock().expect("sender").send(m);
     };
     let opts = shared.opts;
+    let mut taken = 0;
     let mut enc = match Encoder::new(shared.program) {
         Ok(e) => e,
         Err(errors) => {
             send(Msg::Invalid(errors));
-            // Still account for the implementations, so the coordinator is not left waiting.
-            loop {
-                let i = shared.next.fetch_add(1, Ordering::SeqCst);
-                if i >= shared.impls.len() {
-                    break;
-                }
-                send(Msg::Built { worker: w, imp: i, mentions: Err(Vec::new()) });
+            // Still account for the units, so the coordinator is not left waiting.
+            while let Some(unit) = next_unit(w, shared, &mut taken) {
+                send(Msg::Built { worker: w, unit, mentions: Err(Vec::new()) });
             }
             send(Msg::Taken { notes: Vec::new() });
             return;
@@ -323,57 +365,74 @@ fn worker_body(w: usize, shared: &Shared, commands: &Mutex<Receiver<Cmd>>, out: 
         .filter_map(|c| enc.constant(c).and_then(|d| d.as_bool()).map(|b| (c.clone(), b)))
         .collect();
     let mut owned: Vec<(usize, ImplState)> = Vec::new();
-    loop {
-        let i = shared.next.fetch_add(1, Ordering::SeqCst);
-        if i >= shared.impls.len() {
-            break;
-        }
+    while let Some(unit) = next_unit(w, shared, &mut taken) {
+        let i = unit / shared.share;
         match build(&mut enc, &shared.impls[i], shared.globals, &candidate_set, opts) {
             Ok(state) => {
                 let mentions = state.solver.vc.mentioned_candidates.clone();
-                send(Msg::Built { worker: w, imp: i, mentions: Ok(mentions) });
+                send(Msg::Built { worker: w, unit, mentions: Ok(mentions) });
                 if opts.houdini {
-                    owned.push((i, state));
+                    owned.push((unit, state));
                 } else {
-                    let (outcome, time) = final_check(&state, &[], opts);
+                    let (outcome, time) = final_check(&state, opts);
                     send(Msg::Final { imp: i, outcome, time });
                 }
             }
-            Err(d) => send(Msg::Built { worker: w, imp: i, mentions: Err(d) }),
+            // Every share finds the same input errors: one reports them.
+            Err(d) => send(Msg::Built { worker: w, unit, mentions: Err(if unit % shared.share == 0 { d } else { Vec::new() }) }),
         }
     }
     send(Msg::Taken { notes: std::mem::take(&mut enc.notes) });
     if !opts.houdini {
         return;
     }
-    loop {
-        let cmd = commands.lock().expect("receiver").recv();
-        match cmd {
-            Ok(Cmd::Round(assignment, ids)) => {
-                for i in ids {
-                    if let Some((_, state)) = owned.iter().find(|(j, _)| *j == i) {
-                        let (round, checks) = houdini::refute(&state.solver, &cand_lits, &assignment);
-                        send(Msg::Round { imp: i, round, checks });
-                    }
-                }
+    while let Ok(Cmd::Round(assignment, units)) = commands.lock().expect("receiver").recv() {
+        for u in units {
+            if let Some((_, state)) = owned.iter().find(|(j, _)| *j == u) {
+                let start = Instant::now();
+                let (round, checks) = houdini_round(shared, u, state, &cand_lits, &assignment);
+                send(Msg::Round { unit: u, round, checks, time: state.build_time + start.elapsed() });
             }
-            Ok(Cmd::Final(assignment)) => {
-                let lits = houdini::literals(&cand_lits, &assignment);
-                for (i, state) in &owned {
-                    let (outcome, time) = final_check(state, &lits, opts);
-                    send(Msg::Final { imp: *i, outcome, time });
-                }
-                return;
-            }
-            Err(_) => return,
         }
     }
 }
 
-/// Runs in the calling thread: gathers builds, drives Houdini rounds, gathers final results.
+/// Merges the rounds of the shares of one implementation.
+fn merge_rounds(parts: Vec<ImplRound>, limit: usize) -> ImplRound {
+    let mut m = ImplRound::default();
+    for p in parts {
+        for c in p.refuted {
+            if !m.refuted.contains(&c) {
+                m.refuted.push(c);
+            }
+        }
+        m.errors.extend(p.errors);
+        m.inconclusive = m.inconclusive.or(p.inconclusive);
+    }
+    m.errors.sort_by_key(|d| (d.primary.span.start, d.kind));
+    m.errors.truncate(limit.max(1));
+    m
+}
+
+/// The outcome of an implementation from its last Houdini round.
+fn houdini_outcome(last: Option<ImplRound>, crash_message: &str) -> Outcome {
+    match last {
+        None => Outcome::Inconclusive(format!("internal error: the verifier stopped ({crash_message})")),
+        Some(r) if !r.errors.is_empty() => Outcome::Errors(r.errors),
+        Some(ImplRound { inconclusive: Some(reason), .. }) => Outcome::Inconclusive(reason),
+        Some(r) if !r.refuted.is_empty() => Outcome::Inconclusive(
+            "Houdini stopped at an error elsewhere before this implementation's candidates were settled".into(),
+        ),
+        Some(_) => Outcome::Verified,
+    }
+}
+
+/// Runs in the calling thread: gathers builds, drives Houdini rounds, gathers results.
 fn coordinate(shared: &Shared, workers: usize, to_workers: &[Sender<Cmd>], inbox: &Receiver<Msg>) -> ProgramResult {
     let n = shared.impls.len();
-    let mut owner: Vec<Option<usize>> = vec![None; n];
+    let share = shared.share;
+    // Per unit: its worker.
+    let mut owner: Vec<Option<usize>> = vec![None; n * share];
     let mut mentions: Vec<HashSet<Name>> = vec![HashSet::new(); n];
     let mut outcomes: Vec<Option<(Outcome, Duration)>> = vec![None; n];
     let mut errors: Vec<Diagnostic> = Vec::new();
@@ -382,12 +441,9 @@ fn coordinate(shared: &Shared, workers: usize, to_workers: &[Sender<Cmd>], inbox
     let mut crashed: Vec<usize> = Vec::new();
     let mut taken = 0;
     let mut crash_message = String::new();
-    let record_final = |outcomes: &mut Vec<Option<(Outcome, Duration)>>, imp: usize, o: Outcome, t: Duration| {
-        outcomes[imp] = Some((o, t));
-    };
-    // Phase 1: every implementation is taken and built (and, without Houdini, verified).
-    // A worker sends its final results (without Houdini) before `Taken`, so once every worker
-    // has sent `Taken` (or crashed) phase 1 is complete.
+    // Phase 1: every unit is taken and built (and, without Houdini, verified). A worker sends
+    // its final results (without Houdini) before `Taken`, so once every worker has sent `Taken`
+    // (or crashed) phase 1 is complete.
     while taken + crashed.len() < workers {
         let Ok(msg) = inbox.recv() else { break };
         match msg {
@@ -396,22 +452,20 @@ fn coordinate(shared: &Shared, workers: usize, to_workers: &[Sender<Cmd>], inbox
                     invalid = Some(e);
                 }
             }
-            Msg::Built { worker, imp, mentions: m } => {
-                match m {
-                    Ok(m) => {
-                        owner[imp] = Some(worker);
-                        mentions[imp] = m;
-                    }
-                    Err(d) => errors.extend(d),
+            Msg::Built { worker, unit, mentions: m } => match m {
+                Ok(m) => {
+                    owner[unit] = Some(worker);
+                    mentions[unit / share] = m;
                 }
-            }
+                Err(d) => errors.extend(d),
+            },
             Msg::Taken { notes: ns } => {
                 taken += 1;
                 if notes.is_none() {
                     notes = Some(ns);
                 }
             }
-            Msg::Final { imp, outcome, time } => record_final(&mut outcomes, imp, outcome, time),
+            Msg::Final { imp, outcome, time } => outcomes[imp] = Some((outcome, time)),
             Msg::Crashed { worker, message } => {
                 crashed.push(worker);
                 crash_message = message;
@@ -429,59 +483,62 @@ fn coordinate(shared: &Shared, workers: usize, to_workers: &[Sender<Cmd>], inbox
         return result;
     }
     if shared.opts.houdini {
-        let alive = |w: usize, crashed: &Vec<usize>| !crashed.contains(&w);
-        let stats = houdini::fixpoint(shared.candidates, &mentions, |assignment, worklist| {
+        let mut times: Vec<Duration> = vec![Duration::ZERO; n];
+        let (stats, last) = houdini::fixpoint(shared.candidates, &mentions, |assignment, worklist| {
             let a = Arc::new(assignment.clone());
             let mut expected = 0;
             for (w, tx) in to_workers.iter().enumerate() {
-                let ids: Vec<usize> = worklist.iter().copied().filter(|&i| owner[i] == Some(w)).collect();
-                if !ids.is_empty() && alive(w, &crashed) {
-                    expected += ids.len();
-                    let _ = tx.send(Cmd::Round(a.clone(), ids));
+                let units: Vec<usize> = worklist
+                    .iter()
+                    .flat_map(|&i| (i * share..(i + 1) * share).filter(|&u| owner[u] == Some(w)))
+                    .collect();
+                if !units.is_empty() && !crashed.contains(&w) {
+                    expected += units.len();
+                    let _ = tx.send(Cmd::Round(a.clone(), units));
                 }
             }
-            let mut rounds = Vec::new();
-            while rounds.len() < expected {
+            let mut parts: Vec<Vec<ImplRound>> = vec![Vec::new(); n];
+            let mut checks = vec![0usize; n];
+            let mut got = 0;
+            while got < expected {
                 let Ok(msg) = inbox.recv() else { break };
                 match msg {
-                    Msg::Round { imp, round, checks } => rounds.push((imp, round, checks)),
+                    Msg::Round { unit, round, checks: c, time } => {
+                        got += 1;
+                        let i = unit / share;
+                        parts[i].push(round);
+                        checks[i] += c;
+                        times[i] = times[i].max(time);
+                    }
                     Msg::Crashed { worker, message } => {
                         crashed.push(worker);
                         crash_message = message;
-                        // Its pending implementations will not answer.
-                        let lost = worklist.iter().filter(|&&i| owner[i] == Some(worker)).count();
+                        // Its pending units will not answer; its implementations stay unsettled.
+                        let lost = worklist
+                            .iter()
+                            .flat_map(|&i| i * share..(i + 1) * share)
+                            .filter(|&u| owner[u] == Some(worker))
+                            .count();
                         expected -= lost.min(expected);
                     }
                     _ => {}
                 }
             }
-            rounds.sort_by_key(|r| r.0);
+            let mut rounds = Vec::new();
+            for &i in worklist {
+                let round = if parts[i].len() == share {
+                    merge_rounds(std::mem::take(&mut parts[i]), shared.opts.error_limit)
+                } else {
+                    // A share was lost with a crashed worker: never "verified".
+                    let reason = format!("internal error: the verifier stopped ({crash_message})");
+                    ImplRound { inconclusive: Some(reason), ..Default::default() }
+                };
+                rounds.push((i, round, checks[i]));
+            }
             rounds
         });
-        let a = Arc::new(stats.assignment.clone());
-        let mut expected = 0;
-        for (w, tx) in to_workers.iter().enumerate() {
-            if alive(w, &crashed) {
-                expected += owner.iter().filter(|o| **o == Some(w)).count();
-                let _ = tx.send(Cmd::Final(a.clone()));
-            }
-        }
-        let mut got = 0;
-        while got < expected {
-            let Ok(msg) = inbox.recv() else { break };
-            match msg {
-                Msg::Final { imp, outcome, time } => {
-                    got += 1;
-                    record_final(&mut outcomes, imp, outcome, time);
-                }
-                Msg::Crashed { worker, message } => {
-                    crash_message = message;
-                    let lost = owner.iter().filter(|o| **o == Some(worker)).count();
-                    crashed.push(worker);
-                    expected -= lost.min(expected);
-                }
-                _ => {}
-            }
+        for (i, l) in last.into_iter().enumerate() {
+            outcomes[i] = Some((houdini_outcome(l, &crash_message), times[i]));
         }
         if shared.opts.print_assignment {
             result.assignment_text = Some(stats.format_assignment());

@@ -7,23 +7,29 @@
 //! `b ==> φ` (Boogie's convention, and GPUVerify's output), and clauses marked `{:candidate}`
 //! (KBPL.md §2), which [`guard_candidates`] turns into such guards before desugaring.
 //!
-//! The algorithm ([`fixpoint`]): start with every candidate true; check the implementations'
-//! VCs under the current assignment; a failing assertion `b ==> φ` whose guard `b` is a true
-//! candidate refutes `b` (set it false); a failing assertion that no candidate guards refutes
-//! nothing — it is assumed for the rest of that check so that the search continues, and it is
-//! reported by the final verification run. Repeat until no candidate is refuted. Refutation is
-//! monotone (fewer true candidates means fewer assumptions), so the result is the unique
-//! greatest fixpoint whatever the order of checks — which lets independent implementations be
-//! checked in parallel, round by round, and re-checked only when a candidate they mention was
-//! refuted elsewhere.
+//! The algorithm ([`fixpoint`]) is Boogie 2.4.1's: start with every candidate true; check the
+//! implementations' VCs under the current assignment, enumerating up to `/errorLimit` failing
+//! assertions per check ([`check`]); a failing assertion `b ==> φ` whose guard `b` is a true
+//! candidate refutes `b`; repeat until no candidate is refuted. A failing assertion that no
+//! candidate guards *stops* the search (Boogie's "abort on a non-candidate violation"): it is
+//! reported, with the other non-candidate failures of that check, under the assignment of that
+//! moment. Such an error is real whatever the remaining candidates: refutation only removes
+//! assumptions. Without one, every implementation's last check proved it under the final
+//! assignment, the greatest fixpoint (refutation is monotone, so the order of checks does not
+//! matter — which lets independent implementations be checked in parallel, round by round, and
+//! re-checked only when a candidate they mention was refuted).
 //!
 //! The VC of each implementation is built and asserted once: candidates enter each check as
-//! assumption literals `b` / `¬b` ([`refute`]).
+//! assumption literals `b` / `¬b` ([`check`]). One implementation can also be checked on several
+//! solvers at once, each checking a share of its assertions and assuming the others: a failure
+//! found so is a real failure, and if every share holds then all assertions hold (the first
+//! failing assertion of any execution would be found by the share that owns it).
 
 use crate::solver::{Check, VcSolver};
+use crate::wp::Failure;
 use ivl::ast::*;
 use ivl::visit::{walk_expr, walk_stmt_mut, Visit, VisitMut};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashSet};
 use z3::ast::Bool;
 
 /// A value for every candidate.
@@ -32,10 +38,29 @@ pub type Assignment = BTreeMap<Name, bool>;
 /// What one implementation's check in one round found.
 #[derive(Clone, Debug, Default)]
 pub struct ImplRound {
-    /// Candidates refuted by this implementation.
+    /// Candidates refuted by this implementation (applied after the round).
     pub refuted: Vec<Name>,
+    /// Failing assertions that no true candidate guards, as diagnostics (filled by the caller
+    /// of [`check`], which knows how to report them). Any such failure stops Houdini.
+    pub errors: Vec<ivl::diag::Diagnostic>,
     /// Set when the checks stopped without a verdict (timeout); no further refutations from it.
     pub inconclusive: Option<String>,
+}
+
+impl ImplRound {
+    /// The check proved every assertion of the implementation under its assignment.
+    pub fn valid(&self) -> bool {
+        self.refuted.is_empty() && self.errors.is_empty() && self.inconclusive.is_none()
+    }
+}
+
+/// The raw result of [`check`]: refuted candidates and non-candidate failures.
+pub struct Checked {
+    pub refuted: Vec<Name>,
+    pub failures: Vec<Failure>,
+    pub inconclusive: Option<String>,
+    /// Solver calls made.
+    pub checks: usize,
 }
 
 /// Statistics and the final assignment.
@@ -53,6 +78,9 @@ pub struct HoudiniStats {
     pub time: std::time::Duration,
     /// Where `{:candidate}` clauses came from (their generated guard and the clause's span).
     pub origins: Vec<(Name, Span)>,
+    /// The search stopped at a non-candidate failure (Boogie's abort): the assignment is not
+    /// a fixpoint, and the failure is reported.
+    pub stopped: bool,
 }
 
 impl HoudiniStats {
@@ -75,41 +103,70 @@ pub fn literals(candidates: &[(Name, Bool)], assignment: &Assignment) -> Vec<Boo
         .collect()
 }
 
-/// Checks one implementation under `assignment`, refuting candidates until its candidate
-/// assertions hold. Returns the refuted candidates and the number of checks.
-pub fn refute(s: &VcSolver, candidates: &[(Name, Bool)], assignment: &Assignment) -> (ImplRound, usize) {
-    let mut local = assignment.clone();
-    let mut disabled: Vec<Bool> = Vec::new();
-    let mut round = ImplRound::default();
-    let mut checks = 0;
-    // Each iteration refutes a candidate or disables an assertion, so this terminates.
-    let bound = s.vc.asserts.len() + candidates.len() + 1;
-    for _ in 0..bound {
-        let mut assumptions = literals(candidates, &local);
-        assumptions.extend(disabled.iter().cloned());
-        checks += 1;
-        match s.check(&assumptions) {
-            Check::Valid => break,
-            Check::Failure(f) => match &s.vc.asserts[f.assert].guard {
-                Some(g) if local.get(g).copied().unwrap_or(false) => {
-                    local.insert(g.clone(), false);
-                    round.refuted.push(g.clone());
+/// One Houdini check of one implementation under `assignment`, as Boogie's `/contractInfer`
+/// does it: with the candidates fixed to the assignment, up to `limit` failing assertions are
+/// enumerated (each one found is then assumed, so the next check finds another). A failure of
+/// an assertion `b ==> φ` guarded by a true candidate refutes `b`; any other failure is a
+/// non-candidate failure. `only` restricts the checked assertions (the others are assumed),
+/// for checking one implementation on several solvers at once.
+pub fn check(s: &VcSolver, candidates: &[(Name, Bool)], assignment: &Assignment, limit: usize, only: Option<&[usize]>) -> Checked {
+    let mut assumptions = literals(candidates, assignment);
+    if let Some(only) = only {
+        let mine: HashSet<usize> = only.iter().copied().collect();
+        assumptions.extend((0..s.vc.asserts.len()).filter(|k| !mine.contains(k)).map(|k| s.disable(k)));
+    }
+    let mut out = Checked { refuted: Vec::new(), failures: Vec::new(), inconclusive: None, checks: 0 };
+    while out.refuted.len() + out.failures.len() < limit.max(1) {
+        out.checks += 1;
+        let t = std::time::Instant::now();
+        let result = s.check(&assumptions);
+        if trace_enabled() {
+            eprintln!("houdini check {}: {:.3}s {}", out.checks, t.elapsed().as_secs_f64(), match &result {
+                Check::Valid => "valid".to_string(),
+                Check::Failure(f) => {
+                    format!("fails {:?} guard {:?}", s.vc.asserts[f.assert].span, s.vc.asserts[f.assert].guard)
                 }
-                _ => disabled.push(s.disable(f.assert)),
-            },
+                Check::Inconclusive(r) => r.clone(),
+            });
+        }
+        match result {
+            Check::Valid => break,
+            Check::Failure(f) => {
+                assumptions.push(s.disable(f.assert));
+                match &s.vc.asserts[f.assert].guard {
+                    Some(g) if assignment.get(g).copied().unwrap_or(false) => {
+                        if !out.refuted.contains(g) {
+                            out.refuted.push(g.clone());
+                        }
+                    }
+                    _ => out.failures.push(f),
+                }
+            }
             Check::Inconclusive(r) => {
-                round.inconclusive = Some(r);
+                out.inconclusive = Some(r);
                 break;
             }
         }
     }
-    (round, checks)
+    out
 }
 
-/// Runs Houdini to its fixpoint. `mentions[i]` are the candidates implementation `i` mentions;
-/// `run_round(assignment, worklist)` checks the listed implementations (possibly in parallel)
-/// and returns each one's [`ImplRound`] with its number of checks.
-pub fn fixpoint<F>(candidates: &[Name], mentions: &[HashSet<Name>], mut run_round: F) -> HoudiniStats
+/// Whether `KIVL_TRACE` asks for a line per solver check on stderr (for profiling).
+pub fn trace_enabled() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("KIVL_TRACE").is_some())
+}
+
+/// Runs Houdini (Boogie's `/contractInfer`). `mentions[i]` are the candidates implementation
+/// `i` mentions; `run_round(assignment, worklist)` checks the listed implementations (possibly
+/// in parallel) and returns each one's [`ImplRound`] with its number of checks.
+///
+/// As in Boogie: refutations are applied after each round and the implementations that refuted
+/// something or mention a refuted candidate are checked again; a non-candidate failure *stops*
+/// the search: the assignment stays as it is (that round's refutations are not applied), and
+/// the implementations still waiting are checked once more under it without refuting anything.
+/// Returns the statistics and each implementation's last round, which decides its outcome.
+pub fn fixpoint<F>(candidates: &[Name], mentions: &[HashSet<Name>], mut run_round: F) -> (HoudiniStats, Vec<Option<ImplRound>>)
 where
     F: FnMut(&Assignment, &[usize]) -> Vec<(usize, ImplRound, usize)>,
 {
@@ -117,15 +174,45 @@ where
     let mut assignment: Assignment = candidates.iter().map(|c| (c.clone(), true)).collect();
     let mut worklist: Vec<usize> = (0..mentions.len()).collect();
     let mut stats = HoudiniStats { candidates: candidates.to_vec(), ..Default::default() };
+    let mut last: Vec<Option<ImplRound>> = vec![None; mentions.len()];
+    // Implementations whose check timed out are not checked again (Boogie's black list).
+    let mut given_up: HashSet<usize> = HashSet::new();
     while !worklist.is_empty() {
         stats.rounds += 1;
         let results = run_round(&assignment, &worklist);
-        let mut own: HashMap<usize, HashSet<Name>> = HashMap::new();
         let mut newly: HashSet<Name> = HashSet::new();
+        let mut refuters: HashSet<usize> = HashSet::new();
+        let mut stop = false;
         for (i, r, checks) in results {
             stats.checks += checks;
-            newly.extend(r.refuted.iter().cloned());
-            own.insert(i, r.refuted.into_iter().collect());
+            if !r.errors.is_empty() {
+                stop = true;
+            }
+            if r.inconclusive.is_some() && r.refuted.is_empty() {
+                given_up.insert(i);
+            }
+            if !r.refuted.is_empty() {
+                refuters.insert(i);
+                newly.extend(r.refuted.iter().cloned());
+            }
+            last[i] = Some(r);
+        }
+        if stop {
+            stats.stopped = true;
+            // Boogie's flush: the rest is checked under the current assignment.
+            let rest: Vec<usize> = refuters
+                .iter()
+                .copied()
+                .filter(|&i| last[i].as_ref().is_some_and(|r| r.errors.is_empty()))
+                .collect();
+            if !rest.is_empty() {
+                stats.rounds += 1;
+                for (i, r, checks) in run_round(&assignment, &rest) {
+                    stats.checks += checks;
+                    last[i] = Some(r);
+                }
+            }
+            break;
         }
         if newly.is_empty() {
             break;
@@ -134,16 +221,13 @@ where
             assignment.insert(c.clone(), false);
         }
         worklist = (0..mentions.len())
-            .filter(|i| {
-                let mine = own.get(i);
-                mentions[*i].iter().any(|c| newly.contains(c) && !mine.is_some_and(|m| m.contains(c)))
-            })
+            .filter(|i| !given_up.contains(i) && (refuters.contains(i) || mentions[*i].iter().any(|c| newly.contains(c))))
             .collect();
     }
     stats.kept = assignment.values().filter(|v| **v).count();
     stats.time = start.elapsed();
     stats.assignment = assignment;
-    stats
+    (stats, last)
 }
 
 /// Every identifier in a program (to choose names that clash with none).

@@ -176,6 +176,20 @@ fn rename(e: &Expr, vars: &Vars, cur: &[u32]) -> Expr {
     e
 }
 
+/// The attributes of an assertion with the expressions of its `{:capture "label", e}`
+/// attributes renamed like the assertion (the values a counterexample reports, `crate::wp`).
+fn rename_captures(attrs: &[Attribute], vars: &Vars, cur: &[u32]) -> Vec<Attribute> {
+    let mut attrs = attrs.to_vec();
+    for a in attrs.iter_mut().filter(|a| a.name.as_str() == crate::wp::CAPTURE_ATTR) {
+        for arg in &mut a.args {
+            if let AttrArg::Expr(e) = arg {
+                *e = rename(e, vars, cur);
+            }
+        }
+    }
+    attrs
+}
+
 /// `base[i := base[i][j := v]]` for `base[i][j] := v`.
 fn update(base: Expr, indices: &[Vec<Expr>], v: Expr, span: Span) -> Expr {
     match indices.split_first() {
@@ -502,7 +516,8 @@ fn passify_stmt(
             out.push(Stmt::new(StmtKind::Assume { attrs: attrs.clone(), expr: rename(expr, vars, cur) }, s.span));
         }
         StmtKind::Assert { attrs, expr } => {
-            out.push(Stmt::new(StmtKind::Assert { attrs: attrs.clone(), expr: rename(expr, vars, cur) }, s.span));
+            let attrs = rename_captures(attrs, vars, cur);
+            out.push(Stmt::new(StmtKind::Assert { attrs, expr: rename(expr, vars, cur) }, s.span));
         }
         StmtKind::Havoc(xs) => {
             for (i, x) in xs.iter().enumerate() {

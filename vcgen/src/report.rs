@@ -77,5 +77,6 @@ pub fn failure_diagnostic(vc: &Vc, failure: &Failure, synthetic: &HashSet<Name>)
         .map(|&b| vc.labels[b].as_str())
         .filter(|l| !synthetic.contains(*l))
         .collect();
+    d.values = failure.values.clone();
     d.with_note(format!("execution trace: {}", trace.join(" -> ")))
 }

@@ -353,7 +353,10 @@ impl<'p> Encoder<'p> {
         }
         for d in &program.decls {
             match &d.kind {
-                DeclKind::Axiom(a) => match enc.bool_expr(&a.expr, &mut Scope::empty()) {
+                DeclKind::Axiom(a) => match enc
+                    .constant_map_axiom(&a.expr)
+                    .unwrap_or_else(|| enc.bool_expr(&a.expr, &mut Scope::empty()))
+                {
                     Ok(b) => enc.background.push(b),
                     Err(e) => errors.push(e),
                 },
@@ -372,6 +375,45 @@ impl<'p> Encoder<'p> {
         } else {
             Err(errors)
         }
+    }
+
+    /// `forall x1, …, xn :: C[x1, …, xn] == k` with `C` a constant map and `k` free of the `xi`
+    /// (how instrumentations declare an all-zero map) as `C == K(k)`, Z3's constant array. The
+    /// two are equivalent under extensionality, but the quantifier would make every satisfiable
+    /// query end in "unknown (incomplete quantifiers)" instead of a counterexample.
+    fn constant_map_axiom(&mut self, e: &Expr) -> Option<Result<Bool, Diagnostic>> {
+        let ExprKind::Quant(q) = &e.kind else { return None };
+        if q.kind != QuantKind::Forall || !q.type_params.is_empty() {
+            return None;
+        }
+        let ExprKind::Binary(BinOp::Eq, l, r) = &q.body.kind else { return None };
+        let bound: Vec<&Name> = q.vars.iter().map(|v| &v.name.name).collect();
+        let is_cell = |x: &Expr| match &x.kind {
+            ExprKind::Select(m, args) => {
+                matches!(&m.kind, ExprKind::Var(c) if !bound.contains(&&c.name))
+                    && args.len() == bound.len()
+                    && args.iter().zip(&bound).all(|(a, b)| matches!(&a.kind, ExprKind::Var(v) if &v.name == *b))
+            }
+            _ => false,
+        };
+        let (cell, value) = if is_cell(l) { (l, r) } else if is_cell(r) { (r, l) } else { return None };
+        if ivl::visit::free_vars(&**value).iter().any(|v| bound.contains(&v)) {
+            return None;
+        }
+        let ExprKind::Select(m, _) = &cell.kind else { return None };
+        let ExprKind::Var(c) = &m.kind else { return None };
+        let RType::Map(dom, _) = self.const_types.get(&c.name)?.clone() else { return None };
+        if dom.len() != bound.len() {
+            return None;
+        }
+        let array = self.consts.get(&c.name)?.clone();
+        Some(self.expr(value, &mut Scope::empty()).map(|k| {
+            let filled = dom.iter().rev().fold(k, |v, d| {
+                let sort = self.sort(d);
+                Dynamic::from_ast(&z3::ast::Array::const_array(&sort, &v))
+            });
+            array.eq(&filled)
+        }))
     }
 
     /// Axioms that the expressions encoded since the last call need (the definitions of their
@@ -952,6 +994,10 @@ fn binary(op: BinOp, a: &Dynamic, b: &Dynamic, span: Span) -> Result<Dynamic, Di
             }
         }
         BinOp::Subtype => Err(Diagnostic::unsupported("`<:` is not supported", span)),
+        BinOp::Pow => match (a.as_real(), b.as_real()) {
+            (Some(x), Some(y)) => Ok(x.power(&y).into()),
+            _ => Err(type_mismatch("`**` needs real operands", a, span)),
+        },
         _ => numeric(op, a, b, span),
     }
 }

@@ -44,7 +44,15 @@ pub struct AssertSite {
     pub holds: Bool,
     /// The Houdini candidate `b` when the assertion reads `b ==> e`.
     pub guard: Option<Name>,
+    /// The assertion's `{:capture "label", e}` expressions, encoded at the assertion: their
+    /// values in a counterexample are reported with the failure ([`Failure::values`]).
+    pub captures: Vec<(String, Dynamic)>,
 }
+
+/// The attribute that asks for counterexample values: `assert {:capture "label", e} ...;`
+/// (several may be given). Passification renames `e` like the assertion, so the value is the
+/// one at the assertion; an expression that cannot be encoded is left out, never an error.
+pub const CAPTURE_ATTR: &str = "capture";
 
 /// The verification condition of one implementation.
 #[derive(Debug)]
@@ -67,6 +75,57 @@ pub struct Vc {
 pub struct Failure {
     pub assert: usize,
     pub trace: Vec<usize>,
+    /// The values of the failing assertion's captures in the model, label -> value
+    /// ([`model_value`] syntax).
+    pub values: Vec<(String, String)>,
+}
+
+/// A model value as text: integers and bit-vectors in decimal (bit-vectors unsigned, without
+/// the `bvN` suffix), booleans as `true`/`false`, anything else as Z3 prints it.
+pub fn model_value(v: &Dynamic) -> String {
+    if let Some(b) = v.as_bool().and_then(|b| b.as_bool()) {
+        return b.to_string();
+    }
+    if let Some(i) = v.as_int() {
+        if let Some(n) = i.as_i64() {
+            return n.to_string();
+        }
+        // Big or negative literals print as `(- 123)`.
+        let t = i.to_string();
+        return t.trim_start_matches("(- ").trim_end_matches(')').parse::<num_bigint::BigInt>().map_or(t.clone(), |n| {
+            if t.starts_with("(-") {
+                (-n).to_string()
+            } else {
+                n.to_string()
+            }
+        });
+    }
+    if let Some(b) = v.as_bv() {
+        if let Some(n) = b.as_u64() {
+            return n.to_string();
+        }
+        let t = b.to_string();
+        let parsed = if let Some(h) = t.strip_prefix("#x") {
+            num_bigint::BigInt::parse_bytes(h.as_bytes(), 16)
+        } else if let Some(bits) = t.strip_prefix("#b") {
+            num_bigint::BigInt::parse_bytes(bits.as_bytes(), 2)
+        } else {
+            None
+        };
+        return parsed.map_or(t, |n| n.to_string());
+    }
+    v.to_string()
+}
+
+/// The `{:capture "label", e}` pairs of an assertion's attributes.
+fn capture_args(attrs: &[Attribute]) -> Vec<(String, &Expr)> {
+    let mut out = Vec::new();
+    for a in attrs.iter().filter(|a| a.name.as_str() == CAPTURE_ATTR) {
+        if let [AttrArg::String(label, _), AttrArg::Expr(e)] = a.args.as_slice() {
+            out.push((label.to_string(), e));
+        }
+    }
+    out
 }
 
 /// Z3 constants for the parameters, locals and incarnations of a passive implementation.
@@ -180,7 +239,12 @@ pub fn generate(
                             };
                             q = Bool::and(&[&Bool::or(&[&skip, &holds]), &holds.implies(&q)]);
                             here.push(asserts.len());
+                            let captures = capture_args(attrs)
+                                .into_iter()
+                                .filter_map(|(label, e)| enc.expr(e, &mut scope).ok().map(|d| (label, d)))
+                                .collect();
                             asserts.push(AssertSite {
+                                captures,
                                 block: bi,
                                 span: s.span,
                                 attrs: attrs.clone(),
@@ -250,7 +314,12 @@ impl Vc {
             for &k in &self.block_asserts[b] {
                 let a = &self.asserts[k];
                 if val(&a.skip) != Some(true) && val(&a.holds) == Some(false) {
-                    return Some(Failure { assert: k, trace });
+                    let values = a
+                        .captures
+                        .iter()
+                        .filter_map(|(label, e)| model.eval(e, true).map(|v| (label.clone(), model_value(&v))))
+                        .collect();
+                    return Some(Failure { assert: k, trace, values });
                 }
             }
             let next = self.succs[b].iter().copied().find(|&s| val(&self.ok[s]) == Some(false))?;

@@ -463,23 +463,6 @@ fn unsupported(msg: impl Into<String>, span: Span) -> Ex {
     ))
 }
 
-/// The error kind named by an assert's `{:check "KIND"}`.
-fn error_kind_named(s: &str) -> Option<ErrorKind> {
-    use ErrorKind::*;
-    [
-        Assertion,
-        Precondition,
-        Postcondition,
-        InvariantEntry,
-        InvariantMaintained,
-        BarrierInvariant,
-        Race,
-        Divergence,
-    ]
-    .into_iter()
-    .find(|k| k.as_str() == s)
-}
-
 impl<'p> Compiler<'p> {
     fn intern(&mut self, t: RTy) -> TyId {
         if let Some(&id) = self.type_index.get(&t) {
@@ -684,6 +667,7 @@ impl<'p> Compiler<'p> {
                     BinOp::Or => return Ex::Or(self.pair(a, b)),
                     BinOp::And => return Ex::And(self.pair(a, b)),
                     BinOp::Subtype => return unsupported("the partial order `<:`", e.span),
+                    BinOp::Pow => return unsupported("the power operator `**`", e.span),
                     BinOp::Eq => BinK::Eq,
                     BinOp::Neq => BinK::Neq,
                     BinOp::Lt => BinK::Lt,
@@ -1482,7 +1466,7 @@ impl Compiler<'_> {
                 let kind = match (named, inv_loop) {
                     ("invariant" | "assertion", Some(l)) => CheckKind::LoopInvariant(l),
                     ("invariant", None) => CheckKind::Fixed(ErrorKind::InvariantMaintained),
-                    (k, _) => CheckKind::Fixed(error_kind_named(k).unwrap_or(ErrorKind::Assertion)),
+                    (k, _) => CheckKind::Fixed(vcgen::report::error_kind(k)),
                 };
                 // `__uniform(e)` conjuncts become cross-thread checks of their own.
                 let (uniform, rest): (Vec<&Expr>, Vec<&Expr>) = conjuncts(expr).into_iter().partition(|c| {

@@ -26,6 +26,7 @@ pub(crate) mod barrier_invariants;
 pub(crate) mod barriers;
 pub(crate) mod calls;
 pub(crate) mod config;
+pub mod counterexample;
 pub(crate) mod exprs;
 pub(crate) mod race_instrumentation;
 pub(crate) mod reduction;

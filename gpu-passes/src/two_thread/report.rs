@@ -11,7 +11,10 @@
 //!   group (say `axiom group_size_x == 16` with `--local-size 32`) would verify vacuously. A
 //!   procedure `K$vacuity` with the same preconditions and body `assert false` detects this;
 //!   such a kernel is refused, never reported verified;
-//! - the inter-group variant is reported under the kernel's name with a suffix.
+//! - the inter-group variant is reported under the kernel's name with a suffix;
+//! - counterexamples: every assertion asks the solver for the threads' ids, the sizes, the
+//!   parameters and the race index, and errors are told in those terms
+//!   ([`super::counterexample`]).
 
 use super::{build, KernelOptions};
 use ivl::ast::*;
@@ -32,7 +35,11 @@ pub fn verify_kernel(p: &Program, opts: &KernelOptions, vopts: &VerifyOptions) -
         Err(errors) => return ProgramResult { errors, ..Default::default() },
     };
     let mut program = built.program;
+    super::counterexample::add_captures(&mut program, &built.variants, &source);
     let mut fresh = crate::predication::FreshNames(crate::predication::all_names(&program));
+    // The vacuity checks run on their own, without Houdini: their `assert false` fails, and a
+    // non-candidate failure stops Houdini for every implementation of a program.
+    let mut vacuity_program = vacuity_base(&program);
     let mut vacuity = Vec::new();
     for v in built.variants.iter().filter(|v| !v.inter) {
         let name = fresh.fresh(&format!("{}$vacuity", v.name));
@@ -41,14 +48,24 @@ pub fn verify_kernel(p: &Program, opts: &KernelOptions, vopts: &VerifyOptions) -
             stmts: vec![Stmt::new(StmtKind::Assert { attrs: vec![], expr: Expr::bool(false) }, v.span)],
             span: v.span,
         };
-        program.decls.push(Decl {
+        vacuity_program.decls.push(Decl {
             kind: DeclKind::Procedure(ProcedureDecl {
                 attrs: vec![],
                 name: Ident::new(name.clone(), v.span),
                 type_params: vec![],
                 ins: v.ins.clone(),
                 outs: vec![],
-                contracts: v.requires.clone(),
+                // Checked without Houdini: a candidate precondition counts as assumed (a
+                // kernel has no callers, so Houdini would keep it).
+                contracts: v
+                    .requires
+                    .iter()
+                    .cloned()
+                    .map(|mut c| {
+                        c.attrs.retain(|a| a.name.name != "candidate");
+                        c
+                    })
+                    .collect(),
                 modifies: vec![],
                 body: Some(body),
             }),
@@ -57,6 +74,10 @@ pub fn verify_kernel(p: &Program, opts: &KernelOptions, vopts: &VerifyOptions) -
         vacuity.push((name, v.kernel.clone(), v.span));
     }
     let mut result = verify_program(&program, vopts);
+    if !vacuity.is_empty() && result.errors.is_empty() {
+        let vopts = VerifyOptions { houdini: false, ..vopts.clone() };
+        result.impls.extend(verify_program(&vacuity_program, &vopts).impls);
+    }
     for (name, kernel, span) in vacuity {
         let Some(i) = result.impls.iter().position(|r| r.name == name.as_str()) else { continue };
         let r = result.impls.remove(i);
@@ -79,10 +100,28 @@ pub fn verify_kernel(p: &Program, opts: &KernelOptions, vopts: &VerifyOptions) -
             );
         }
     }
+    for r in &mut result.impls {
+        if let Outcome::Errors(ds) = &mut r.outcome {
+            ds.iter_mut().for_each(super::counterexample::explain);
+        }
+    }
     for v in built.variants.iter().filter(|v| v.inter) {
         if let Some(r) = result.impls.iter_mut().find(|r| r.name == v.name.as_str()) {
             r.name = format!("{}{INTER_GROUP_SUFFIX}", v.kernel);
         }
     }
     result
+}
+
+/// The declarations of `program` without procedure bodies: what a vacuity check (`assert
+/// false` under a kernel's preconditions) needs.
+fn vacuity_base(program: &Program) -> Program {
+    let mut p = program.clone();
+    p.decls.retain(|d| !matches!(d.kind, DeclKind::Implementation(_)));
+    for d in &mut p.decls {
+        if let DeclKind::Procedure(pr) = &mut d.kind {
+            pr.body = None;
+        }
+    }
+    p
 }

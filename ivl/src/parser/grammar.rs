@@ -28,6 +28,8 @@ pub(crate) struct Grammar<E: PErr> {
     pub(crate) decl: B<Vec<Decl>, E>,
     pub(crate) expr: B<Expr, E>,
     pub(crate) ty: B<Type, E>,
+    /// A run of body-level statements (a piece of a large body).
+    pub(crate) stmts: B<Vec<Stmt>, E>,
 }
 
 /// An expression and the depth of its tree.
@@ -560,6 +562,7 @@ fn expr_parser<E: PErr>(ident: B<Ident, E>, ty: B<Type, E>) -> impl P<PE, E> {
             Tok::Div => BinOp::Div,
             Tok::Mod => BinOp::Mod,
             Tok::Slash => BinOp::RealDiv,
+            Tok::StarStar => BinOp::Pow,
         }
         .map_with(|op, e| (op, e.span()));
         let binary = unary
@@ -591,12 +594,13 @@ fn level(op: BinOp) -> u8 {
         BinOp::Concat => 4,
         BinOp::Add | BinOp::Sub => 5,
         BinOp::Mul | BinOp::Div | BinOp::Mod | BinOp::RealDiv => 6,
+        BinOp::Pow => 7,
     }
 }
 
 /// Builds the tree of `first op1 x1 op2 x2 ...` by operator precedence (one pass, an operator
 /// stack). Associativity: `<==>`, `&&`, `||`, `<==`, `++`, `+ -`, `* div mod /` to the left,
-/// `==>` to the right; relations do not associate; `&&` with `||` and `==>` with `<==` do not
+/// `==>` and `**` to the right; relations do not associate; `&&` with `||` and `==>` with `<==` do not
 /// mix without parentheses (the first such error is reported, at its later operator).
 fn resolve(first: PE, rest: Vec<((BinOp, SS), PE)>, report: &mut dyn FnMut(SS, &str)) -> PE {
     if rest.len() == 1 {
@@ -632,8 +636,8 @@ fn resolve(first: PE, rest: Vec<((BinOp, SS), PE)>, report: &mut dyn FnMut(SS, &
                     reported = true;
                 }
             }
-            // `==>` is right-associative: do not reduce `a ==> b` before `==> c`.
-            if tl == l && op == BinOp::Implies && top == BinOp::Implies {
+            // `==>` and `**` are right-associative: do not reduce `a ==> b` before `==> c`.
+            if tl == l && matches!((op, top), (BinOp::Implies, BinOp::Implies) | (BinOp::Pow, BinOp::Pow)) {
                 break;
             }
             reduce(&mut vals, &mut ops);
@@ -999,9 +1003,10 @@ pub(crate) fn build<E: PErr>() -> Grammar<E> {
         .then(ids_type_wheres.clone())
         .then_ignore(semi())
         .map(|(attrs, vars)| VarDecl { attrs, vars });
+    let stmts = stmt.repeated().collect::<Vec<_>>().boxed();
     let body = t(Tok::LBrace)
         .ignore_then(local_vars.repeated().collect::<Vec<_>>())
-        .then(stmt.repeated().collect::<Vec<_>>())
+        .then(stmts.clone())
         .then_ignore(t(Tok::RBrace))
         .map_with(|(locals, stmts), e| Body {
             locals,
@@ -1225,5 +1230,6 @@ pub(crate) fn build<E: PErr>() -> Grammar<E> {
         decl: decl.then_ignore(end()).boxed(),
         expr: expr.then_ignore(end()).boxed(),
         ty: ty.then_ignore(end()).boxed(),
+        stmts: stmts.then_ignore(end()).boxed(),
     }
 }

@@ -14,8 +14,9 @@
 //!   diagnostic instead of a stack overflow, in the parser and in every later recursive pass.
 
 mod grammar;
+mod pieces;
 
-use crate::ast::{Decl, Expr, Program, Span, Type};
+use crate::ast::{Decl, Expr, Program, Span, Stmt, Type};
 use crate::diag::{Diagnostic, ErrorKind};
 use crate::lexer::{lex, Lexed, Tok};
 use chumsky::error::{EmptyErr, Rich, RichPattern, RichReason};
@@ -148,6 +149,12 @@ pub fn parse_decls(text: &str) -> (Vec<Decl>, Vec<Diagnostic>) {
 
 /// [`parse_decls`] for a chunk whose text starts at absolute offset `base` of its file.
 pub fn parse_decls_at(text: &str, base: u32) -> (Vec<Decl>, Vec<Diagnostic>) {
+    if text.len() >= pieces::PARALLEL_MIN_BYTES {
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        if let Some(d) = pieces::parse_in_pieces(text, base, threads) {
+            return (vec![d], Vec::new());
+        }
+    }
     let (d, diags) = run(text, base, Which::Decl, pick_decl);
     (d.unwrap_or_default(), diags)
 }
@@ -353,12 +360,15 @@ enum Which {
     Decl,
     Expr,
     Type,
+    /// A run of statements (a piece of a body, see [`pieces`]).
+    Stmts,
 }
 
 enum Out {
     Decl(Vec<Decl>),
     Expr(Expr),
     Type(Type),
+    Stmts(Vec<Stmt>),
 }
 
 thread_local! {
@@ -386,6 +396,21 @@ fn parse_with<E: PErr>(
             let (o, e) = g.ty.parse_with_state(input, state).into_output_errors();
             (o.map(Out::Type), e)
         }
+        Which::Stmts => {
+            let (o, e) = g.stmts.parse_with_state(input, state).into_output_errors();
+            (o.map(Out::Stmts), e)
+        }
+    }
+}
+
+/// Parses `input` with the fast grammar only: `None` on any error.
+fn run_fast(input: TokInput, names: Rc<Vec<SmolStr>>, which: Which) -> Option<Out> {
+    let mut state = PState { names, depth: 0 };
+    let (out, errs) = FAST.with(|g| parse_with(g, which, input, &mut state));
+    if errs.is_empty() {
+        out
+    } else {
+        None
     }
 }
 

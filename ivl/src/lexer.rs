@@ -313,6 +313,23 @@ fn keyword(word: &[u8]) -> Option<Tok> {
     })
 }
 
+/// Where the text after the blank or line comment starting at `i` begins; `None` when `b[i]`
+/// starts neither. The scanners of the lexer, the declaration splitter and the piece-wise
+/// parser share this one definition of trivia (block comments need their own error paths).
+#[inline]
+pub(crate) fn skip_blank_or_line_comment(b: &[u8], mut i: usize) -> Option<usize> {
+    match b[i] {
+        b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' => Some(i + 1),
+        b'/' if b.get(i + 1) == Some(&b'/') => {
+            while i < b.len() && b[i] != b'\n' {
+                i += 1;
+            }
+            Some(i)
+        }
+        _ => None,
+    }
+}
+
 /// Skips a nested block comment starting at `i` (which points at `/*`). Returns the index after
 /// it, or `None` when it is not closed.
 pub(crate) fn skip_block_comment(b: &[u8], mut i: usize) -> Option<usize> {
@@ -494,17 +511,11 @@ pub fn lex(text: &str, base: u32) -> Lexed {
             }
         }
         let start = i;
+        if let Some(j) = skip_blank_or_line_comment(b, i) {
+            i = j;
+            continue;
+        }
         let tok = match c {
-            b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' => {
-                i += 1;
-                continue;
-            }
-            b'/' if b.get(i + 1) == Some(&b'/') => {
-                while i < b.len() && b[i] != b'\n' {
-                    i += 1;
-                }
-                continue;
-            }
             b'/' if b.get(i + 1) == Some(&b'*') => match skip_block_comment(b, i) {
                 Some(j) => {
                     i = j;

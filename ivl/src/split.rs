@@ -13,7 +13,7 @@
 //! whitespace or comments forms a chunk of its own (with keyword `""`), which then fails to
 //! parse with a diagnostic.
 
-use crate::lexer::{is_ident_cont, is_ident_start, number_end, skip_block_comment, skip_string};
+use crate::lexer::{is_ident_cont, is_ident_start, number_end, skip_blank_or_line_comment, skip_block_comment, skip_string};
 
 /// One top-level declaration's extent in the file: `text[start..end]`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -67,17 +67,11 @@ pub fn split_decls(text: &str) -> Vec<Chunk> {
     while i < b.len() {
         let c = b[i];
         let start = i;
+        if let Some(j) = skip_blank_or_line_comment(b, i) {
+            i = j;
+            continue;
+        }
         match c {
-            b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' => {
-                i += 1;
-                continue;
-            }
-            b'/' if b.get(i + 1) == Some(&b'/') => {
-                while i < b.len() && b[i] != b'\n' {
-                    i += 1;
-                }
-                continue;
-            }
             b'/' if b.get(i + 1) == Some(&b'*') => {
                 match skip_block_comment(b, i) {
                     Some(j) => {

@@ -21,7 +21,7 @@
 
 use super::{run_fast, TokData, TokInput, Which};
 use crate::ast::{Decl, DeclKind, Span, Stmt};
-use crate::lexer::{is_ident_cont, is_ident_start, lex, number_end, skip_block_comment, skip_string, Tok};
+use crate::lexer::{is_ident_cont, is_ident_start, lex, number_end, skip_blank_or_line_comment, skip_block_comment, skip_string, Tok};
 use std::rc::Rc;
 
 /// Declarations shorter than this are parsed on one thread.
@@ -45,17 +45,11 @@ fn body_cuts(b: &[u8]) -> Option<(Vec<usize>, usize)> {
         if close.is_some() && !c.is_ascii_whitespace() && c != b'/' {
             return None; // text after the body's closing brace
         }
+        if let Some(j) = skip_blank_or_line_comment(b, i) {
+            i = j;
+            continue;
+        }
         match c {
-            b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' => {
-                i += 1;
-                continue;
-            }
-            b'/' if b.get(i + 1) == Some(&b'/') => {
-                while i < b.len() && b[i] != b'\n' {
-                    i += 1;
-                }
-                continue;
-            }
             b'/' if b.get(i + 1) == Some(&b'*') => {
                 i = skip_block_comment(b, i)?;
                 continue;

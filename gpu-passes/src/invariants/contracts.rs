@@ -41,24 +41,20 @@ pub fn generate(facts: &ProgramFacts) -> Vec<ContractProposal> {
             Expr::new(ExprKind::Call(Ident::new(f, Span::DUMMY), args), Span::DUMMY)
         };
         if facts.barrier_procs.contains(&owner.name) {
-            for p in ins {
-                let e = call("__uniform", vec![Expr::var(p.name.name.clone(), Span::DUMMY)]);
+            // Every parameter and the enabledness are uniform at a barrier procedure's entry.
+            let uniform = ins
+                .iter()
+                .map(|p| Expr::var(p.name.name.clone(), Span::DUMMY))
+                .chain(std::iter::once(call("__enabled", vec![])));
+            for x in uniform {
                 out.push(ContractProposal {
                     proc: owner.name.clone(),
                     span,
                     requires: true,
                     rule: UNIFORM_PARAM,
-                    expr: e,
+                    expr: call("__uniform", vec![x]),
                 });
             }
-            let e = call("__uniform", vec![call("__enabled", vec![])]);
-            out.push(ContractProposal {
-                proc: owner.name.clone(),
-                span,
-                requires: true,
-                rule: UNIFORM_PARAM,
-                expr: e,
-            });
         }
         let in_names: Vec<&Name> = ins.iter().map(|v| &v.name.name).collect();
         for r in outs {

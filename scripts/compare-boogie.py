@@ -6,18 +6,24 @@ ratio kivl/Boogie over the files both finish. It also lists the buggy programs
 (`__injected_bug__` / `__known_bug__` in the path) that kivl reports as verified.
 
     scripts/compare-boogie.py [--corpus DIR] [--limit SECONDS] [--sample N] [--cache DIR]
-                              [--kivl BIN] [--redo kivl|boogie|all] [--report-only] [FILE...]
+                              [--kivl BIN] [--redo kivl|boogie|all] [--report-only]
+                              [--boogie-z3 gpuverify|default] [FILE...]
 
 Resumable: each file's result per tool is cached as JSON under --cache (default
 /tmp/kivl-compare, outside the repository), so a rerun skips files already done. `--redo kivl`
 reruns kivl on the given files (e.g. after a fix) and keeps Boogie's cached result.
 `--report-only` prints the table over the cached files without running anything.
 
-Boogie gets GPUVerify's own back-end flags. Debian's Z3 4.8.12 rejects the `model_compress`
+Boogie gets GPUVerify's own back-end flags. With `--boogie-z3 default` it runs without
+GPUVerify's `/z3opt:smt.relevancy=0`, which makes Z3's labels unreliable: Boogie then reports one
+counterexample several times and false errors on some correct kernels. Both Boogie runs are
+cached side by side (fields `boogie` and `boogie_default`), so the table can be printed against
+either. Debian's Z3 4.8.12 rejects the `model_compress`
 option Boogie sets, so Boogie runs Z3 through a wrapper that drops that line.
 The corpus (github.com/symbooglix/gpu) has no licence and is not part of this repository.
 """
 import argparse
+import fcntl
 import glob
 import hashlib
 import json
@@ -75,19 +81,48 @@ def load(cache, rel):
     return {"file": rel}
 
 
-def save(cache, row):
-    p = cache_path(cache, row["file"])
-    tmp = p + ".tmp"
-    with open(tmp, "w") as fh:
-        json.dump(row, fh)
-    os.replace(tmp, p)
+def save(cache, rel, fields):
+    """Adds `fields` to the cached row of `rel`. The update holds a lock and re-reads the row, so
+    two runs (say Boogie with each Z3 profile, or kivl beside Boogie) can share one cache."""
+    with open(os.path.join(cache, "results", ".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        row = load(cache, rel)
+        row.update(fields)
+        p = cache_path(cache, rel)
+        tmp = p + ".tmp"
+        with open(tmp, "w") as fh:
+            json.dump(row, fh)
+        os.replace(tmp, p)
+        return row
 
 
 def is_buggy(rel):
     return "__injected_bug__" in rel or "__known_bug__" in rel
 
 
+def as_field(rows, key):
+    """Rows whose `boogie` fields are the ones of the Boogie run `key` (`boogie` or `boogie_default`)."""
+    if key == "boogie":
+        return rows
+    out = []
+    for r in rows:
+        r = dict(r)
+        for suffix in ("", "_s", "_note"):
+            r.pop("boogie" + suffix, None)
+            if key + suffix in r:
+                r["boogie" + suffix] = r[key + suffix]
+        out.append(r)
+    return out
+
+
+def verdict(counts):
+    """The counts of a finished run; `0 verified, 0 errors` (Boogie's summary when Houdini gave
+    no outcome for the implementation, e.g. after a prover crash) is not a verdict."""
+    return counts if counts and sum(counts) > 0 else None
+
+
 def table(rows):
+    rows = [dict(r, boogie=verdict(r.get("boogie")), kivl=verdict(r.get("kivl"))) for r in rows]
     done = [r for r in rows if "boogie_s" in r and "kivl_s" in r]
     both = [r for r in done if r["boogie"] and r["kivl"]]
     agree = [r for r in both if r["boogie"] == r["kivl"]]
@@ -104,6 +139,8 @@ def table(rows):
     print(f"solved by Boogie only      {len(only_b)}")
     print(f"solved by kivl only        {len(only_k)}")
     print(f"solved by neither          {sum(1 for r in done if not r['kivl'] and not r['boogie'])}")
+    same_verdict = [r for r in both if (r["boogie"][1] == 0) == (r["kivl"][1] == 0)]
+    print(f"same verdict (verified or not) {len(same_verdict)} of {len(both)}")
     if ratios:
         p90 = ratios[min(len(ratios) - 1, int(0.9 * len(ratios)))]
         print(f"median time ratio kivl/Boogie  {statistics.median(ratios):.3f}")
@@ -134,7 +171,10 @@ def main():
     ap.add_argument("--redo-unfinished", action="store_true",
                     help="with --redo kivl: rerun only files kivl did not finish or disagreed on")
     ap.add_argument("--report-only", action="store_true")
+    ap.add_argument("--only", choices=["kivl", "boogie"], help="run just this tool (the other may run beside)")
     ap.add_argument("--json", help="also write all per-file results here")
+    ap.add_argument("--boogie-z3", choices=["gpuverify", "default"], default="gpuverify",
+                    help="Boogie with GPUVerify's Z3 options (relevancy=0) or with Z3's defaults")
     ap.add_argument("files", nargs="*")
     a = ap.parse_args()
     corpus = os.path.abspath(a.corpus)
@@ -146,8 +186,10 @@ def main():
         sys.exit("no files (clone symbooglix/gpu next to the repository, or pass --corpus)")
     os.makedirs(os.path.join(a.cache, "results"), exist_ok=True)
     rels = [os.path.relpath(f, corpus) for f in files]
+    key = "boogie" if a.boogie_z3 == "gpuverify" else "boogie_default"
+    flags = BOOGIE_FLAGS if key == "boogie" else [f for f in BOOGIE_FLAGS if "relevancy" not in f]
     if a.report_only:
-        sys.exit(table([load(a.cache, r) for r in rels]))
+        sys.exit(table(as_field([load(a.cache, r) for r in rels], key)))
     kivl = a.kivl
     if not kivl:
         subprocess.run(["cargo", "build", "--release", "--quiet", "-p", "kivl"], cwd=ROOT, check=True)
@@ -160,26 +202,24 @@ def main():
     for i, (f, rel) in enumerate(zip(files, rels)):
         row = load(a.cache, rel)
         ran = False
-        if "boogie_s" not in row or a.redo in ("boogie", "all"):
-            b, bt, note = run(["boogie", *BOOGIE_FLAGS, f"/timeLimit:{int(a.limit)}", f"/z3exe:{wrapper}", f],
-                              a.limit)
-            row.update(boogie=b, boogie_s=bt, boogie_note=note)
+        if a.only != "kivl" and (key + "_s" not in row or a.redo in ("boogie", "all")):
+            b, bt, note = run(["boogie", *flags, f"/timeLimit:{int(a.limit)}", f"/z3exe:{wrapper}", f], a.limit)
+            row = save(a.cache, rel, {key: b, key + "_s": bt, key + "_note": note})
             ran = True
         redo_k = a.redo in ("kivl", "all") and (
-            not a.redo_unfinished or not row.get("kivl") or row.get("kivl") != row.get("boogie"))
-        if "kivl_s" not in row or redo_k:
+            not a.redo_unfinished or not row.get("kivl") or row.get("kivl") != row.get(key))
+        if a.only != "boogie" and ("kivl_s" not in row or redo_k):
             k, kt, note = run([kivl, "verify", "--houdini", "--jobs", "1", "--timeout", str(int(a.limit)), f],
                               a.limit)
-            row.update(kivl=k, kivl_s=kt, kivl_note=note)
+            row = save(a.cache, rel, {"kivl": k, "kivl_s": kt, "kivl_note": note})
             ran = True
-        if ran:
-            save(a.cache, row)
         rows.append(row)
-        b, k = row["boogie"], row["kivl"]
+        b, k = row.get(key), row.get("kivl")
         status = "agree" if b and k and b == k else ("DISAGREE" if b and k else "one/none")
-        print(f"[{i + 1}/{len(files)}]{'' if ran else ' (cached)'} {rel}: boogie {b} {row['boogie_s']:.2f}s"
-              f"  kivl {k} {row['kivl_s']:.2f}s  {status}", flush=True)
-    code = table(rows)
+        kivl_s = f"{row['kivl_s']:.2f}s" if "kivl_s" in row else "-"
+        print(f"[{i + 1}/{len(files)}]{'' if ran else ' (cached)'} {rel}: boogie {b} {row.get(key + '_s', 0):.2f}s"
+              f"  kivl {k} {kivl_s}  {status}", flush=True)
+    code = table(as_field(rows, key))
     if a.json:
         with open(a.json, "w") as fh:
             json.dump(rows, fh, indent=1)

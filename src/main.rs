@@ -97,6 +97,11 @@ struct VerifyArgs {
     /// Failing checks reported per implementation at most.
     #[arg(long, default_value_t = 5)]
     error_limit: usize,
+    /// With --houdini and fewer implementations than --jobs: check each implementation on
+    /// several solvers, each owning a share of its assertions. Faster on some programs, slower
+    /// on as many (scripts/houdini-parallel-bench.py).
+    #[arg(long)]
+    split_vc: bool,
     #[arg(long, value_enum, default_value = "human")]
     format: Format,
     /// Check the kernel exactly for N threads of one group on the lock-step program (seed 000)
@@ -168,6 +173,7 @@ fn real_main() -> i32 {
                 timeout_secs: a.timeout,
                 jobs: a.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
                 error_limit: a.error_limit,
+                split_vc: a.split_vc,
                 lockstep: a.lockstep.map(|n| n as usize),
                 kernel: a.kernel,
             };

@@ -48,6 +48,8 @@ pub struct VerifyConfig {
     pub timeout_secs: u64,
     pub jobs: usize,
     pub error_limit: usize,
+    /// Houdini: split one implementation's assertions across the solver threads.
+    pub split_vc: bool,
     /// Verify on the lock-step program of exactly this many threads (seed 000), not the
     /// two-thread abstraction.
     pub lockstep: Option<usize>,
@@ -142,6 +144,7 @@ pub fn verify_file(path: &Path, cfg: &VerifyConfig) -> FileReport {
         houdini: cfg.houdini,
         print_assignment: cfg.print_assignment,
         error_limit: cfg.error_limit,
+        split_vc: cfg.split_vc,
     };
     if let Some(n) = cfg.lockstep {
         let result = gpu_passes::lockstep::verify_lockstep_with(
@@ -216,7 +219,13 @@ fn engine_report(source: SourceFile, result: vcgen::engine::ProgramResult, print
     if let Some(h) = &result.houdini {
         report.extra.insert(
             "houdini".into(),
-            serde_json::json!({ "candidates": h.candidates.len(), "kept": h.kept, "rounds": h.rounds }),
+            serde_json::json!({
+                "candidates": h.candidates.len(),
+                "kept": h.kept,
+                "rounds": h.rounds,
+                "checks": h.checks,
+                "time_s": h.time.as_secs_f64(),
+            }),
         );
         report.info.push(format!("houdini: {} candidates, {} kept", h.candidates.len(), h.kept));
         if print_assignment {

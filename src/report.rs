@@ -145,7 +145,9 @@ pub fn print(reports: &[FileReport], format: Format, summary: Option<(usize, usi
                 }
             }
             if let Some((verified, errors)) = summary {
-                out.push_str(&format!("kivl finished with {verified} verified, {errors} errors\n"));
+                // Boogie's closing line, with its singular for one error.
+                let noun = if errors == 1 { "error" } else { "errors" };
+                out.push_str(&format!("kivl finished with {verified} verified, {errors} {noun}\n"));
             }
         }
     }

@@ -43,11 +43,16 @@ pub struct VerifyOptions {
     pub print_assignment: bool,
     /// Failing assertions reported per implementation (Boogie's `/errorLimit`, default 5).
     pub error_limit: usize,
+    /// Houdini with fewer implementations than `jobs`: check each implementation on several
+    /// solvers, each owning a share of its assertions (the others assumed). Off by default:
+    /// on the GPUVerify corpus's slow files it is as often slower as faster (a share can take
+    /// Z3 longer than the whole VC); `scripts/houdini-parallel-bench.py` measures it.
+    pub split_vc: bool,
 }
 
 impl Default for VerifyOptions {
     fn default() -> Self {
-        VerifyOptions { jobs: 0, timeout_secs: None, houdini: false, print_assignment: false, error_limit: 5 }
+        VerifyOptions { jobs: 0, timeout_secs: None, houdini: false, print_assignment: false, error_limit: 5, split_vc: false }
     }
 }
 
@@ -148,9 +153,10 @@ pub fn verify_block_impls(program: &Program, impls: &[BlockImpl], opts: &VerifyO
         opts.jobs
     }
     .max(1);
-    // With Houdini and fewer implementations than threads, each implementation is checked on
-    // `share` solvers at once, each owning a share of its assertions (see `crate::houdini`).
-    let share = if opts.houdini && !impls.is_empty() && impls.len() < jobs { jobs / impls.len() } else { 1 };
+    // With Houdini, `split_vc` and fewer implementations than threads, each implementation is
+    // checked on `share` solvers at once, each owning a share of its assertions.
+    let share =
+        if opts.houdini && opts.split_vc && !impls.is_empty() && impls.len() < jobs { jobs / impls.len() } else { 1 };
     let workers = jobs.min(impls.len() * share).max(1);
     let candidates: Vec<Name> = if opts.houdini { Encoder::existentials(program) } else { Vec::new() };
     let globals = global_vars(program);

@@ -5,6 +5,22 @@
 //! Expressions are built as `(Expr, depth)` pairs so that the tree depth is known while it is
 //! built: a node deeper than [`MAX_EXPR_DEPTH`] is replaced by a shallow placeholder and
 //! reported, so no over-deep tree ever exists (dropping one would overflow the stack).
+//!
+//! **Fast path.** The grammar is built twice (see `parser/mod.rs`): the `EmptyErr` instance
+//! parses, and only when it fails does the `Rich` instance parse again to explain. In the
+//! `EmptyErr` instance ([`PErr::FAST_PATH`]) the four expression levels `nested(binary)`,
+//! `unary`, `coerce` and `postfix` are one `custom` parser, [`fast_expr`], that peeks at the
+//! next token instead of running (and rewinding) a combinator per level; atoms, `[..]` suffixes
+//! and `: T` types still run the very same sub-parsers. It is equal to the declarative levels,
+//! which the `Rich` instance keeps, because each loop is the combinator it replaces, step by
+//! step: `unop*` consumes exactly the `!`/`-` tokens `select!` would; `suffix*`, `(: type)*`
+//! and `(binop unary)*` try one more item only when its first token is there (otherwise the
+//! item's parser fails on that token without consuming anything) and rewind it on failure,
+//! as `repeated` does; the folds build the same nodes with the same spans and depths; the
+//! binary operators go through the same [`resolve`], whose complaints are emitted; the nesting
+//! depth is entered and left as by `enter`/`exit` (and restored by rewinds alike). Labels only
+//! matter for `Rich` errors. The instances therefore accept the same inputs with the same
+//! ASTs; `tests/parser_fast_path.rs` checks this on the corpus and on mutated tricky inputs.
 
 use super::{sp, PErr, PState, TokInput, MAX_EXPR_DEPTH, MAX_NESTING, SS};
 use crate::ast::*;
@@ -512,7 +528,7 @@ fn expr_parser<E: PErr>(ident: B<Ident, E>, ty: B<Type, E>) -> impl P<PE, E> {
                 }
                 (s, sp(e.span()))
             });
-        let postfix = atom.foldl(suffix.repeated(), |(a, da), (s, s_span)| {
+        let postfix = atom.clone().foldl(suffix.clone().repeated(), |(a, da), (s, s_span)| {
             let span = a.span.to(s_span);
             match s {
                 Suffix::Select(idx) => {
@@ -580,7 +596,148 @@ fn expr_parser<E: PErr>(ident: B<Ident, E>, ty: B<Type, E>) -> impl P<PE, E> {
                 let mut report = |s: SS, msg: &str| emitter.emit(E::custom(s, ErrorKind::Syntax, msg));
                 resolve(first, rest, &mut report)
             });
-        nested(binary.labelled("expression"))
+        if !E::FAST_PATH {
+            return nested(binary.labelled("expression")).boxed();
+        }
+        fast_expr(atom.boxed(), suffix.boxed(), t(Tok::Colon).ignore_then(ty.clone()).boxed()).boxed()
+    })
+}
+
+/// The operator a token stands for, when it is a binary one (as `binop` above).
+fn binop_of(tok: Tok) -> Option<BinOp> {
+    Some(match tok {
+        Tok::Iff => BinOp::Iff,
+        Tok::Implies => BinOp::Implies,
+        Tok::Explies => BinOp::Explies,
+        Tok::And => BinOp::And,
+        Tok::Or => BinOp::Or,
+        Tok::EqEq => BinOp::Eq,
+        Tok::Neq => BinOp::Neq,
+        Tok::Lt => BinOp::Lt,
+        Tok::Le => BinOp::Le,
+        Tok::Gt => BinOp::Gt,
+        Tok::Ge => BinOp::Ge,
+        Tok::Subtype => BinOp::Subtype,
+        Tok::Concat => BinOp::Concat,
+        Tok::Plus => BinOp::Add,
+        Tok::Minus => BinOp::Sub,
+        Tok::Star => BinOp::Mul,
+        Tok::Div => BinOp::Div,
+        Tok::Mod => BinOp::Mod,
+        Tok::Slash => BinOp::RealDiv,
+        Tok::StarStar => BinOp::Pow,
+        _ => return None,
+    })
+}
+
+/// The fast path of [`expr_parser`]: the levels `nested(binary)`, `unary`, `coerce` and
+/// `postfix` as one hand-written loop that peeks at the next token instead of trying (and
+/// rewinding) one combinator per level. See the module documentation.
+fn fast_expr<E: PErr>(atom: B<PE, E>, suffix: B<(Suffix, Span), E>, colon_ty: B<Type, E>) -> impl P<PE, E> {
+    // `unary`: `unop* coerce`, folded from the right.
+    let unary = move |inp: &mut Inp<'_, E>| -> Result<PE, E> {
+        let mut ops: Vec<(UnOp, Span)> = Vec::new();
+        loop {
+            let op = match inp.peek() {
+                Some(Tok::Not) => UnOp::Not,
+                Some(Tok::Minus) => UnOp::Neg,
+                _ => break,
+            };
+            let before = inp.cursor();
+            inp.next();
+            ops.push((op, sp(inp.span_since(&before))));
+        }
+        // `postfix`: `atom suffix*`.
+        let (mut a, mut da) = inp.parse(&atom)?;
+        while inp.peek() == Some(Tok::LBracket) {
+            let save = inp.save();
+            match inp.parse(&suffix) {
+                Ok((s, s_span)) => {
+                    let span = a.span.to(s_span);
+                    (a, da) = match s {
+                        Suffix::Select(idx) => {
+                            node(ExprKind::Select(Box::new(a), idx.exprs), span, da.max(idx.depth))
+                        }
+                        Suffix::Store(idx, v) => {
+                            let d = da.max(idx.depth).max(v.1);
+                            node(ExprKind::Store(Box::new(a), idx.exprs, Box::new(v.0)), span, d)
+                        }
+                        Suffix::Extract(hi, lo) => node(
+                            ExprKind::Extract(Box::new(a), hi.unwrap_or(0), lo.unwrap_or(0)),
+                            span,
+                            da,
+                        ),
+                    };
+                }
+                Err(_) => {
+                    inp.rewind(save);
+                    break;
+                }
+            }
+        }
+        // `coerce`: `postfix (: type)*`.
+        while inp.peek() == Some(Tok::Colon) {
+            let save = inp.save();
+            match inp.parse(&colon_ty) {
+                Ok(ty) => {
+                    let span = a.span.to(ty.span);
+                    (a, da) = node(ExprKind::Coerce(Box::new(a), ty), span, da);
+                }
+                Err(_) => {
+                    inp.rewind(save);
+                    break;
+                }
+            }
+        }
+        for (op, s) in ops.into_iter().rev() {
+            let span = s.to(a.span);
+            (a, da) = node(ExprKind::Unary(op, Box::new(a)), span, da);
+        }
+        Ok((a, da))
+    };
+    custom(move |inp: &mut Inp<'_, E>| {
+        // `nested`: as `enter` / `exit`.
+        if inp.state().depth >= MAX_NESTING {
+            let before = inp.cursor();
+            let span = inp.span_since(&before);
+            return Err(E::custom(
+                span,
+                ErrorKind::Syntax,
+                &format!("nesting too deep (more than {MAX_NESTING} levels)"),
+            ));
+        }
+        inp.state().depth += 1;
+        // `binary`: `unary (binop unary)*`.
+        let first = unary(inp)?;
+        let mut rest = Vec::new();
+        while let Some(op) = inp.peek().and_then(binop_of) {
+            let save = inp.save();
+            let before = inp.cursor();
+            inp.next();
+            let op_span = inp.span_since(&before);
+            match unary(inp) {
+                Ok(b) => rest.push(((op, op_span), b)),
+                Err(_) => {
+                    inp.rewind(save);
+                    break;
+                }
+            }
+        }
+        let e = if rest.is_empty() {
+            first
+        } else {
+            let mut errs = Vec::new();
+            let e = resolve(first, rest, &mut |s: SS, msg: &str| {
+                errs.push(E::custom(s, ErrorKind::Syntax, msg))
+            });
+            for err in errs {
+                inp.emit(err);
+            }
+            e
+        };
+        let st = inp.state();
+        st.depth = st.depth.saturating_sub(1);
+        Ok(e)
     })
 }
 

@@ -93,6 +93,40 @@ pub fn parse_program(text: &str) -> (Program, Vec<Diagnostic>) {
     (Program { decls }, diags)
 }
 
+/// Test support: each declaration of `text` (cut as in [`parse_program`]) parsed by the fast
+/// grammar instance and by the rich one; each result is `None` unless that instance parsed it
+/// without any error. The fast expression path must make the two agree on every input.
+#[doc(hidden)]
+pub fn parse_decls_both_instances(text: &str) -> Vec<(Option<Vec<Decl>>, Option<Vec<Decl>>)> {
+    let Lexed { toks, spans, names, .. } = lex(text, 0);
+    let starts = chunk_starts(&toks);
+    let data = Rc::new(TokData { toks, spans });
+    let names = Rc::new(names);
+    let one = |input: &TokInput, fast: bool| {
+        let mut state = PState { names: names.clone(), depth: 0 };
+        let (out, clean) = if fast {
+            let (o, e) = FAST.with(|g| parse_with(g, Which::Decl, input.clone(), &mut state));
+            (o, e.is_empty())
+        } else {
+            let (o, e) = RICH.with(|g| parse_with(g, Which::Decl, input.clone(), &mut state));
+            (o, e.is_empty())
+        };
+        if clean {
+            out.and_then(pick_decl)
+        } else {
+            None
+        }
+    };
+    (0..starts.len())
+        .map(|k| {
+            let (lo, hi) = (starts[k], starts.get(k + 1).copied().unwrap_or(data.toks.len()));
+            let eoi = data.spans[hi - 1].end as usize;
+            let input = TokInput { data: data.clone(), lo, hi, eoi };
+            (one(&input, true), one(&input, false))
+        })
+        .collect()
+}
+
 /// Token indices where declarations start (the rule of [`crate::split`]).
 fn chunk_starts(toks: &[Tok]) -> Vec<usize> {
     let mut starts = Vec::new();
@@ -330,9 +364,13 @@ pub(crate) trait PErr:
     + 'static
 {
     fn custom(span: SS, kind: ErrorKind, msg: &str) -> Self;
+    /// Whether the grammar uses the hand-written expression fast path (only the `EmptyErr`
+    /// instance does; the `Rich` one keeps the declarative combinators for its messages).
+    const FAST_PATH: bool = false;
 }
 
 impl PErr for EmptyErr {
+    const FAST_PATH: bool = true;
     #[inline]
     fn custom(_: SS, _: ErrorKind, _: &str) -> Self {
         EmptyErr::default()

@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""Houdini on two solver threads against one: `kivl verify --houdini --jobs 2` and `--jobs 1`
+side by side on GPUVerify-generated programs, per file and in total. The Boogie-engine issue
+asks for a speed-up of at least 1.7 on the files where Houdini takes over 5 s on one thread.
+
+    scripts/houdini-parallel-bench.py [--corpus DIR] [--files LIST] [--min SECONDS]
+                                      [--runs N] [--kivl BIN] [--split-vc] [FILE...]
+
+With `--split-vc` the two-thread runs split one implementation's assertions across the two
+solvers (`kivl verify --split-vc`); without it, two threads only help programs with several
+implementations.
+
+Files: the arguments, else the paths (relative to --corpus) listed in --files, default
+scripts/houdini-bench-files.txt (the corpus files where Houdini took over 5 s on one thread in
+the last full comparison, `scripts/compare-boogie.py`). Each file is run `--runs` times per
+thread count, alternating, and the best run counts; the Houdini phase's time comes from the
+JSON report (`houdini.time_s`), the whole run's from the wall clock. Files whose one-thread
+Houdini time is under --min (default 5 s) are shown but left out of the totals, as are files
+whose verdicts (verified, errors or inconclusive, and the number of verified implementations)
+differ between the two runs. A different number of reported errors is only noted: which of
+several failing assertions Z3 finds first, within the error limit, varies from run to run.
+
+Run it on an otherwise idle machine with at least two cores. The corpus
+(github.com/symbooglix/gpu) has no licence and is not part of this repository.
+"""
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def run(kivl, f, jobs, limit, split):
+    """(houdini seconds, wall seconds, verdict summary) of one run, or None on a failure."""
+    start = time.monotonic()
+    extra = ["--split-vc"] if split and jobs > 1 else []
+    try:
+        p = subprocess.run([kivl, "verify", "--houdini", "--format", "json", "--jobs", str(jobs), *extra,
+                            "--timeout", str(limit), f], capture_output=True, text=True, timeout=limit * 4)
+    except subprocess.TimeoutExpired:
+        return None
+    wall = time.monotonic() - start
+    try:
+        report = json.loads(p.stdout)
+    except json.JSONDecodeError:
+        return None
+    file_report = report["files"][0]
+    h = file_report.get("houdini")
+    if not h or "time_s" not in h:
+        return None
+    verdict = (file_report.get("verdict"), file_report.get("verified"), len(file_report.get("errors", [])))
+    return h["time_s"], wall, verdict
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--corpus", default=os.path.join(ROOT, "..", "corpus", "gpu"))
+    ap.add_argument("--files", default=os.path.join(ROOT, "scripts", "houdini-bench-files.txt"))
+    ap.add_argument("--min", type=float, default=5.0)
+    ap.add_argument("--runs", type=int, default=1)
+    ap.add_argument("--limit", type=int, default=120, help="solver time limit per check (seconds)")
+    ap.add_argument("--kivl", help="kivl binary (default: build target/release/kivl)")
+    ap.add_argument("--split-vc", action="store_true", help="two-thread runs with --split-vc")
+    ap.add_argument("paths", nargs="*")
+    a = ap.parse_args()
+    if a.paths:
+        files = [os.path.abspath(p) for p in a.paths]
+    else:
+        with open(a.files) as fh:
+            rels = [l.strip() for l in fh if l.strip() and not l.startswith("#")]
+        files = [os.path.join(os.path.abspath(a.corpus), r) for r in rels]
+    missing = [f for f in files if not os.path.exists(f)]
+    if missing:
+        sys.exit(f"missing {len(missing)} files, e.g. {missing[0]} (clone symbooglix/gpu or pass --corpus)")
+    if (os.cpu_count() or 1) < 2:
+        sys.exit("needs at least two cores")
+    kivl = a.kivl
+    if not kivl:
+        subprocess.run(["cargo", "build", "--release", "--quiet", "-p", "kivl"], cwd=ROOT, check=True)
+        kivl = os.path.join(ROOT, "target", "release", "kivl")
+    rows = []
+    rows_differ = []
+    print(f"{'houdini 1 thr':>13} {'2 thr':>7} {'speed-up':>8} {'wall 1':>7} {'wall 2':>7}  file")
+    for f in files:
+        best = {1: None, 2: None}
+        verdicts = {1: None, 2: None}
+        for _ in range(a.runs):
+            for jobs in (1, 2):
+                r = run(kivl, f, jobs, a.limit, a.split_vc)
+                if r is None:
+                    continue
+                verdicts[jobs] = r[2]
+                if best[jobs] is None or r[0] < best[jobs][0]:
+                    best[jobs] = r
+        rel = os.path.relpath(f, os.path.abspath(a.corpus))
+        if best[1] is None or best[2] is None:
+            print(f"{'-':>13} {'-':>7} {'-':>8} {'-':>7} {'-':>7}  {rel} (a run failed or timed out)")
+            continue
+        (h1, w1, _), (h2, w2, _) = best[1], best[2]
+        same = verdicts[1][:2] == verdicts[2][:2]
+        counted = h1 >= a.min and same
+        note = "" if counted else ("  VERDICTS DIFFER" if not same else f"  (under {a.min:g} s, not counted)")
+        if same and verdicts[1] != verdicts[2]:
+            note += f"  (errors reported: {verdicts[1][2]} and {verdicts[2][2]})"
+        print(f"{h1:13.2f} {h2:7.2f} {h1 / h2:8.2f} {w1:7.2f} {w2:7.2f}  {rel}{note}", flush=True)
+        if counted:
+            rows.append((h1, h2, w1, w2))
+        if not same:
+            print(f"    jobs 1: {verdicts[1]}  jobs 2: {verdicts[2]}")
+            rows_differ.append(rel)
+    if not rows:
+        sys.exit("no file took over the minimum on one thread")
+    h1 = sum(r[0] for r in rows)
+    h2 = sum(r[1] for r in rows)
+    w1 = sum(r[2] for r in rows)
+    w2 = sum(r[3] for r in rows)
+    geo = math.exp(sum(math.log(r[0] / r[1]) for r in rows) / len(rows))
+    ratios = sorted(r[0] / r[1] for r in rows)
+    print()
+    print(f"files counted                 {len(rows)}")
+    print(f"Houdini time, 1 thread        {h1:.1f} s")
+    print(f"Houdini time, 2 threads       {h2:.1f} s")
+    print(f"speed-up of the total         {h1 / h2:.2f}")
+    print(f"geometric mean of speed-ups   {geo:.2f}")
+    print(f"median speed-up               {ratios[len(ratios) // 2]:.2f}")
+    print(f"whole runs (wall), total      {w1:.1f} s / {w2:.1f} s = {w1 / w2:.2f}")
+    if rows_differ:
+        print(f"verdicts differ on {len(rows_differ)} files: " + ", ".join(rows_differ))
+
+
+if __name__ == "__main__":
+    main()

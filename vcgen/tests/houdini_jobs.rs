@@ -1,0 +1,106 @@
+//! Houdini's result does not depend on the number of solver threads.
+//!
+//! With more threads than implementations and `split_vc`, the engine checks one implementation
+//! on several solvers at once, each owning a share of its assertions (`vcgen::engine`). A round on shares
+//! may refute more candidates than a round on one solver (each share enumerates up to the error
+//! limit), so the rounds differ, but the greatest fixpoint Houdini computes is unique: the
+//! assignment, the verdicts and the reported errors must be the same for every `--jobs`. Also
+//! checked: Boogie's abort (a failing non-candidate assertion stops the search and is
+//! reported, and the refutations of that round are not applied).
+
+mod vc_common;
+
+use ivl::diag::ErrorKind;
+use vc_common::*;
+use vcgen::engine::{ProgramResult, VerifyOptions};
+
+fn houdini_jobs(src: &str, jobs: usize) -> ProgramResult {
+    houdini_opts(src, jobs, false)
+}
+
+fn houdini_opts(src: &str, jobs: usize, split_vc: bool) -> ProgramResult {
+    verify_with(src, &VerifyOptions { jobs, houdini: true, split_vc, ..Default::default() })
+}
+
+/// The assignment in candidate order, the verdicts and the error lines.
+fn summary(src: &str, r: &ProgramResult) -> (Vec<(String, bool)>, Vec<(String, &'static str)>, Vec<(String, ErrorKind, usize)>) {
+    let h = r.houdini.as_ref().expect("houdini stats");
+    let assignment = h.candidates.iter().map(|c| (c.to_string(), h.assignment[c])).collect();
+    (assignment, verdicts(r), errors(src, r))
+}
+
+fn assert_same_for_all_jobs(name: &str, src: &str) {
+    let one = houdini_jobs(src, 1);
+    let expected = summary(src, &one);
+    for jobs in [2, 3, 4] {
+        for split_vc in [false, true] {
+            let r = houdini_opts(src, jobs, split_vc);
+            assert_eq!(summary(src, &r), expected, "{name}: --jobs {jobs} (split {split_vc}) differs from --jobs 1");
+        }
+    }
+}
+
+/// Many candidates in one implementation (more than the error limit per round), some
+/// depending on others: the shares refute different subsets per round.
+fn many_candidates() -> String {
+    let mut src = String::new();
+    for k in 0..12 {
+        src.push_str(&format!("const {{:existential true}} b{k}: bool;\n"));
+    }
+    src.push_str("procedure P(n: int)\n  requires n >= 0;\n{\n  var i: int;\n  i := 0;\n  while (i < n)\n");
+    for k in 0..12 {
+        // Kept: i >= 0, i <= n, and the even bounds i >= -k; refuted: i < k (k < 12) for odd k.
+        let inv = if k % 2 == 0 { format!("i >= 0 - {k}") } else { format!("i < {k}") };
+        src.push_str(&format!("    invariant b{k} ==> {inv};\n"));
+    }
+    src.push_str("  { i := i + 1; }\n  assert i >= 0;\n}\n");
+    src
+}
+
+#[test]
+fn same_result_on_one_and_several_threads() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/boogie");
+    let mut cases: Vec<(String, String)> = std::fs::read_dir(root)
+        .expect("tests/boogie")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("houdini")))
+        .map(|p| (p.display().to_string(), std::fs::read_to_string(&p).expect("read")))
+        .collect();
+    cases.sort();
+    assert!(cases.len() >= 6, "the Houdini programs of tests/boogie");
+    cases.push(("many_candidates".into(), many_candidates()));
+    for (name, src) in &cases {
+        assert_same_for_all_jobs(name, src);
+    }
+}
+
+#[test]
+fn many_candidates_reach_the_fixpoint_on_shares() {
+    let src = many_candidates();
+    let r = houdini_opts(&src, 2, true);
+    let h = r.houdini.as_ref().unwrap();
+    for k in 0..12 {
+        assert_eq!(h.assignment[format!("b{k}").as_str()], k % 2 == 0, "b{k}");
+    }
+    assert_eq!(verdicts(&r), vec![("P".into(), "verified")]);
+}
+
+#[test]
+fn non_candidate_failure_stops_the_search() {
+    // P's first check finds the failing `assert x > 0` (not a candidate) and refutes `b`: the
+    // search stops, `b` keeps its value (Boogie: `b = True`), and the failure is reported.
+    let src = "\
+const {:existential true} b: bool;
+procedure P(x: int) {
+  assert x > 0;
+  assert b ==> x > 5;
+}
+";
+    for (jobs, split_vc) in [(1, false), (2, false), (2, true)] {
+        let r = houdini_opts(src, jobs, split_vc);
+        let h = r.houdini.as_ref().unwrap();
+        assert!(h.stopped, "--jobs {jobs}: the search stopped");
+        assert_eq!(h.assignment["b"], true, "--jobs {jobs}");
+        assert_eq!(errors(src, &r), vec![("P".into(), ErrorKind::Assertion, 3)], "--jobs {jobs}");
+    }
+}

@@ -108,19 +108,18 @@ fn bin(a: PE, (op, b): (BinOp, PE)) -> PE {
 
 /// Enters one level of nesting, or fails with "nesting too deep".
 fn enter<E: PErr>() -> impl P<(), E> {
-    custom(|inp: &mut Inp<'_, E>| {
-        let before = inp.cursor();
-        if inp.state().depth >= MAX_NESTING {
-            let span = inp.span_since(&before);
-            return Err(E::custom(
-                span,
-                ErrorKind::Syntax,
-                &format!("nesting too deep (more than {MAX_NESTING} levels)"),
-            ));
-        }
-        inp.state().depth += 1;
-        Ok(())
-    })
+    custom(|inp: &mut Inp<'_, E>| enter_level(inp))
+}
+
+/// The step of [`enter`], for hand-written parsers.
+fn enter_level<E: PErr>(inp: &mut Inp<'_, E>) -> Result<(), E> {
+    let before = inp.cursor();
+    if inp.state().depth >= MAX_NESTING {
+        let span = inp.span_since(&before);
+        return Err(E::custom(span, ErrorKind::Syntax, &format!("nesting too deep (more than {MAX_NESTING} levels)")));
+    }
+    inp.state().depth += 1;
+    Ok(())
 }
 
 fn exit<E: PErr>() -> impl P<(), E> {
@@ -528,23 +527,7 @@ fn expr_parser<E: PErr>(ident: B<Ident, E>, ty: B<Type, E>) -> impl P<PE, E> {
                 }
                 (s, sp(e.span()))
             });
-        let postfix = atom.clone().foldl(suffix.clone().repeated(), |(a, da), (s, s_span)| {
-            let span = a.span.to(s_span);
-            match s {
-                Suffix::Select(idx) => {
-                    node(ExprKind::Select(Box::new(a), idx.exprs), span, da.max(idx.depth))
-                }
-                Suffix::Store(idx, v) => {
-                    let d = da.max(idx.depth).max(v.1);
-                    node(ExprKind::Store(Box::new(a), idx.exprs, Box::new(v.0)), span, d)
-                }
-                Suffix::Extract(hi, lo) => node(
-                    ExprKind::Extract(Box::new(a), hi.unwrap_or(0), lo.unwrap_or(0)),
-                    span,
-                    da,
-                ),
-            }
-        });
+        let postfix = atom.clone().foldl(suffix.clone().repeated(), apply_suffix);
         // Coercion `e : T`.
         let coerce = postfix.foldl(t(Tok::Colon).ignore_then(ty.clone()).repeated(), |(a, d), ty| {
             let span = a.span.to(ty.span);
@@ -558,29 +541,8 @@ fn expr_parser<E: PErr>(ident: B<Ident, E>, ty: B<Type, E>) -> impl P<PE, E> {
             node(ExprKind::Unary(op, Box::new(a)), span, d)
         });
         // All binary operators in one loop; `resolve` builds the tree by Boogie's precedence.
-        let binop = select! {
-            Tok::Iff => BinOp::Iff,
-            Tok::Implies => BinOp::Implies,
-            Tok::Explies => BinOp::Explies,
-            Tok::And => BinOp::And,
-            Tok::Or => BinOp::Or,
-            Tok::EqEq => BinOp::Eq,
-            Tok::Neq => BinOp::Neq,
-            Tok::Lt => BinOp::Lt,
-            Tok::Le => BinOp::Le,
-            Tok::Gt => BinOp::Gt,
-            Tok::Ge => BinOp::Ge,
-            Tok::Subtype => BinOp::Subtype,
-            Tok::Concat => BinOp::Concat,
-            Tok::Plus => BinOp::Add,
-            Tok::Minus => BinOp::Sub,
-            Tok::Star => BinOp::Mul,
-            Tok::Div => BinOp::Div,
-            Tok::Mod => BinOp::Mod,
-            Tok::Slash => BinOp::RealDiv,
-            Tok::StarStar => BinOp::Pow,
-        }
-        .map_with(|op, e| (op, e.span()));
+        let binop = select! { tok if binop_of(tok).is_some() => binop_of(tok).expect("a binary operator") }
+            .map_with(|op, e| (op, e.span()));
         let binary = unary
             .clone()
             .then(
@@ -603,7 +565,22 @@ fn expr_parser<E: PErr>(ident: B<Ident, E>, ty: B<Type, E>) -> impl P<PE, E> {
     })
 }
 
-/// The operator a token stands for, when it is a binary one (as `binop` above).
+/// `a[..]`, `a[.. := v]` or `a[hi:lo]`: a postfix suffix applied to the expression before it.
+fn apply_suffix((a, da): PE, (s, s_span): (Suffix, Span)) -> PE {
+    let span = a.span.to(s_span);
+    match s {
+        Suffix::Select(idx) => node(ExprKind::Select(Box::new(a), idx.exprs), span, da.max(idx.depth)),
+        Suffix::Store(idx, v) => {
+            let d = da.max(idx.depth).max(v.1);
+            node(ExprKind::Store(Box::new(a), idx.exprs, Box::new(v.0)), span, d)
+        }
+        Suffix::Extract(hi, lo) => {
+            node(ExprKind::Extract(Box::new(a), hi.unwrap_or(0), lo.unwrap_or(0)), span, da)
+        }
+    }
+}
+
+/// The operator a token stands for, when it is a binary one.
 fn binop_of(tok: Tok) -> Option<BinOp> {
     Some(match tok {
         Tok::Iff => BinOp::Iff,
@@ -652,23 +629,7 @@ fn fast_expr<E: PErr>(atom: B<PE, E>, suffix: B<(Suffix, Span), E>, colon_ty: B<
         while inp.peek() == Some(Tok::LBracket) {
             let save = inp.save();
             match inp.parse(&suffix) {
-                Ok((s, s_span)) => {
-                    let span = a.span.to(s_span);
-                    (a, da) = match s {
-                        Suffix::Select(idx) => {
-                            node(ExprKind::Select(Box::new(a), idx.exprs), span, da.max(idx.depth))
-                        }
-                        Suffix::Store(idx, v) => {
-                            let d = da.max(idx.depth).max(v.1);
-                            node(ExprKind::Store(Box::new(a), idx.exprs, Box::new(v.0)), span, d)
-                        }
-                        Suffix::Extract(hi, lo) => node(
-                            ExprKind::Extract(Box::new(a), hi.unwrap_or(0), lo.unwrap_or(0)),
-                            span,
-                            da,
-                        ),
-                    };
-                }
+                Ok(suffix) => (a, da) = apply_suffix((a, da), suffix),
                 Err(_) => {
                     inp.rewind(save);
                     break;
@@ -697,16 +658,7 @@ fn fast_expr<E: PErr>(atom: B<PE, E>, suffix: B<(Suffix, Span), E>, colon_ty: B<
     };
     custom(move |inp: &mut Inp<'_, E>| {
         // `nested`: as `enter` / `exit`.
-        if inp.state().depth >= MAX_NESTING {
-            let before = inp.cursor();
-            let span = inp.span_since(&before);
-            return Err(E::custom(
-                span,
-                ErrorKind::Syntax,
-                &format!("nesting too deep (more than {MAX_NESTING} levels)"),
-            ));
-        }
-        inp.state().depth += 1;
+        enter_level(inp)?;
         // `binary`: `unary (binop unary)*`.
         let first = unary(inp)?;
         let mut rest = Vec::new();

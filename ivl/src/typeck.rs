@@ -234,9 +234,10 @@ enum VarRef<'e> {
 }
 
 /// Types of locals given by a consumer of [`type_of`].
-type LocalTypes<'a> = dyn Fn(&str) -> Option<Ty> + 'a;
+type LocalTypes<'a> = dyn Fn(&str) -> Option<Ty> + Sync + 'a;
 
 /// The checker state for one declaration (or one expression, for [`type_of`]).
+#[derive(Clone)]
 pub(crate) struct Checker<'a> {
     pub env: &'a GlobalEnv,
     pub diags: Vec<Diagnostic>,
@@ -259,6 +260,27 @@ pub(crate) struct Checker<'a> {
     labels: HashMap<Name, Span>,
     loop_depth: usize,
     enclosing_labels: Vec<Name>,
+}
+
+/// Bodies at least this long are checked on two threads ([`Checker::body`]); GPUVerify emits
+/// kernels whose body is megabytes long, and small ones do not pay for a thread.
+pub const PARALLEL_CHECK_BYTES: u32 = 256 * 1024;
+/// Stack of the second checking thread (reserved, not committed).
+const CHECK_THREAD_STACK: usize = 256 << 20;
+
+/// Where to cut a large body's top-level statements for checking on two threads: the first
+/// statement at or after the middle of the text that does not follow a label (a label names
+/// the structured statement after it, so the two stay together). `None` for bodies shorter
+/// than [`PARALLEL_CHECK_BYTES`] or on a one-core machine.
+fn parallel_cut(ss: &[Stmt]) -> Option<usize> {
+    let (first, last) = (ss.first()?, ss.last()?);
+    if last.span.end.saturating_sub(first.span.start) < PARALLEL_CHECK_BYTES
+        || std::thread::available_parallelism().map_or(1, |n| n.get()) < 2
+    {
+        return None;
+    }
+    let middle = first.span.start + (last.span.end - first.span.start) / 2;
+    (1..ss.len()).find(|&i| ss[i].span.start >= middle && !matches!(ss[i - 1].kind, StmtKind::Label(_)))
 }
 
 impl<'a> Checker<'a> {
@@ -1056,7 +1078,37 @@ impl<'a> Checker<'a> {
         self.ctx = saved;
         self.labels.clear();
         self.collect_labels(&body.stmts);
-        self.stmts(&body.stmts);
+        match parallel_cut(&body.stmts) {
+            Some(cut) => self.stmts_on_two_threads(&body.stmts, cut),
+            None => self.stmts(&body.stmts),
+        }
+    }
+
+    /// Checks `ss[..cut]` here and `ss[cut..]` on a second thread, then appends the second
+    /// half's diagnostics. This equals `self.stmts(ss)`: between two top-level statements that
+    /// are not separated by a label, the only state the checker carries is read-only (the
+    /// scope, the labels collected beforehand, the context), `enclosing_labels` is empty and
+    /// `loop_depth` is 0, so the second half starts from a copy of exactly the state a
+    /// sequential check would have there; the diagnostics of the halves are in statement order.
+    fn stmts_on_two_threads(&mut self, ss: &[Stmt], cut: usize) {
+        let (first, second) = ss.split_at(cut);
+        let mut other = Checker { diags: Vec::new(), errors: 0, ..self.clone() };
+        std::thread::scope(|scope| {
+            // As deep as the calling thread's: expressions nest thousands of levels deep.
+            let spawned = std::thread::Builder::new().stack_size(CHECK_THREAD_STACK).spawn_scoped(scope, || {
+                other.stmts(second);
+                other
+            });
+            match spawned {
+                Ok(handle) => {
+                    self.stmts(first);
+                    let other = handle.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
+                    self.diags.extend(other.diags);
+                    self.errors += other.errors;
+                }
+                Err(_) => self.stmts(ss),
+            }
+        });
     }
 
     fn collect_labels(&mut self, ss: &[Stmt]) {
@@ -1516,7 +1568,7 @@ fn mentions(e: &Expr, bound: &[(Name, Ty)], seen: &mut [bool]) {
 /// (parameters and locals of the enclosing implementation). `None` if the expression does not
 /// type-check. All contexts are allowed (`old`, built-ins): this is for passes and the
 /// interpreter, which work on checked programs.
-pub fn type_of(env: &GlobalEnv, locals: &impl Fn(&str) -> Option<Ty>, e: &Expr) -> Option<Ty> {
+pub fn type_of(env: &GlobalEnv, locals: &(impl Fn(&str) -> Option<Ty> + Sync), e: &Expr) -> Option<Ty> {
     let mut c = Checker::new(env);
     c.quiet = true;
     c.external = Some(locals);

@@ -78,13 +78,7 @@ pub fn parse_program(text: &str) -> (Program, Vec<Diagnostic>) {
         if spoiled {
             continue;
         }
-        let eoi = data.spans[hi - 1].end as usize;
-        let input = TokInput {
-            data: data.clone(),
-            lo,
-            hi,
-            eoi,
-        };
+        let input = chunk_input(&data, lo, hi);
         let (d, ds) = run_input(text, 0, input, names.clone(), Which::Decl, pick_decl);
         decls.extend(d.into_iter().flatten());
         diags.extend(ds);
@@ -102,29 +96,20 @@ pub fn parse_decls_both_instances(text: &str) -> Vec<(Option<Vec<Decl>>, Option<
     let starts = chunk_starts(&toks);
     let data = Rc::new(TokData { toks, spans });
     let names = Rc::new(names);
-    let one = |input: &TokInput, fast: bool| {
-        let mut state = PState { names: names.clone(), depth: 0 };
-        let (out, clean) = if fast {
-            let (o, e) = FAST.with(|g| parse_with(g, Which::Decl, input.clone(), &mut state));
-            (o, e.is_empty())
-        } else {
-            let (o, e) = RICH.with(|g| parse_with(g, Which::Decl, input.clone(), &mut state));
-            (o, e.is_empty())
-        };
-        if clean {
-            out.and_then(pick_decl)
-        } else {
-            None
-        }
-    };
     (0..starts.len())
         .map(|k| {
-            let (lo, hi) = (starts[k], starts.get(k + 1).copied().unwrap_or(data.toks.len()));
-            let eoi = data.spans[hi - 1].end as usize;
-            let input = TokInput { data: data.clone(), lo, hi, eoi };
-            (one(&input, true), one(&input, false))
+            let input = chunk_input(&data, starts[k], starts.get(k + 1).copied().unwrap_or(data.toks.len()));
+            let fast = FAST.with(|g| parse_clean(g, input.clone(), names.clone(), Which::Decl));
+            let rich = RICH.with(|g| parse_clean(g, input, names.clone(), Which::Decl));
+            (fast.and_then(pick_decl), rich.and_then(pick_decl))
         })
         .collect()
+}
+
+/// The tokens `lo..hi` of `data` as parser input (one declaration of a file).
+fn chunk_input(data: &Rc<TokData>, lo: usize, hi: usize) -> TokInput {
+    let eoi = data.spans[hi - 1].end as usize;
+    TokInput { data: data.clone(), lo, hi, eoi }
 }
 
 /// Token indices where declarations start (the rule of [`crate::split`]).
@@ -443,8 +428,13 @@ fn parse_with<E: PErr>(
 
 /// Parses `input` with the fast grammar only: `None` on any error.
 fn run_fast(input: TokInput, names: Rc<Vec<SmolStr>>, which: Which) -> Option<Out> {
+    FAST.with(|g| parse_clean(g, input, names, which))
+}
+
+/// Parses `input` with grammar instance `g`: `None` on any error.
+fn parse_clean<E: PErr>(g: &grammar::Grammar<E>, input: TokInput, names: Rc<Vec<SmolStr>>, which: Which) -> Option<Out> {
     let mut state = PState { names, depth: 0 };
-    let (out, errs) = FAST.with(|g| parse_with(g, which, input, &mut state));
+    let (out, errs) = parse_with(g, which, input, &mut state);
     if errs.is_empty() {
         out
     } else {

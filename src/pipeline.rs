@@ -108,13 +108,16 @@ pub(crate) fn checked_program(source: &SourceFile) -> Result<Program, Vec<Diagno
 }
 
 pub fn check_file(path: &Path) -> FileReport {
-    let source = match read_source(path) {
+    let mut source = match read_source(path) {
         Ok(s) => s,
         Err(r) => return r,
     };
-    let db = ivl::db::Database::new();
-    let file = db.add_file(source.name.clone(), source.text.clone());
+    // The database owns the text while checking and hands it back after (no copy of a
+    // file of megabytes).
+    let mut db = ivl::db::Database::new();
+    let file = db.add_file(source.name.clone(), std::mem::take(&mut source.text));
     let result = front_end_diagnostics(&db, file);
+    source.text = db.set_text(file, String::new());
     drop(db);
     match result {
         Ok(()) => FileReport::new(source, Verdict::Verified, Vec::new()),

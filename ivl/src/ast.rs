@@ -238,7 +238,7 @@ pub enum ExprKind {
     IfThenElse(Box<Expr>, Box<Expr>, Box<Expr>),
     Quant(Box<Quantifier>),
     /// `e : T`, Boogie's type coercion.
-    Coerce(Box<Expr>, Type),
+    Coerce(Box<Expr>, Box<Type>),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

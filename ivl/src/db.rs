@@ -282,8 +282,8 @@ impl Database {
         SourceFile::new(self, path.into(), text)
     }
 
-    /// Replaces a file's text (a new revision).
-    pub fn set_text(&mut self, file: SourceFile, text: impl Into<String>) {
-        file.set_text(self).to(text.into());
+    /// Replaces a file's text (a new revision); returns the old text.
+    pub fn set_text(&mut self, file: SourceFile, text: impl Into<String>) -> String {
+        file.set_text(self).to(text.into())
     }
 }

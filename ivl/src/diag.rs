@@ -123,25 +123,33 @@ impl Diagnostic {
 pub struct SourceFile {
     pub name: String,
     pub text: String,
-    line_starts: Vec<u32>,
+    /// Byte offsets where lines start; built on the first lookup (a file without diagnostics
+    /// never needs it, and a 4 MB file takes a millisecond to index).
+    line_starts: std::sync::OnceLock<Vec<u32>>,
 }
 
 impl SourceFile {
     pub fn new(name: impl Into<String>, text: impl Into<String>) -> SourceFile {
-        let text = text.into();
-        let mut line_starts = vec![0u32];
-        line_starts.extend(text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i as u32 + 1));
-        SourceFile { name: name.into(), text, line_starts }
+        SourceFile { name: name.into(), text: text.into(), line_starts: std::sync::OnceLock::new() }
+    }
+
+    fn line_starts(&self) -> &[u32] {
+        self.line_starts.get_or_init(|| {
+            let mut starts = vec![0u32];
+            starts.extend(self.text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i as u32 + 1));
+            starts
+        })
     }
 
     /// 1-based line and column (in characters) of a byte offset.
     pub fn line_col(&self, offset: u32) -> (usize, usize) {
         let offset = offset.min(self.text.len() as u32);
-        let line = match self.line_starts.binary_search(&offset) {
+        let line_starts = self.line_starts();
+        let line = match line_starts.binary_search(&offset) {
             Ok(i) => i,
             Err(i) => i - 1,
         };
-        let start = self.line_starts[line] as usize;
+        let start = line_starts[line] as usize;
         let mut end = offset as usize;
         while !self.text.is_char_boundary(end) {
             end -= 1;

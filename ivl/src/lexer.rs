@@ -218,7 +218,7 @@ pub struct Lexed {
     pub toks: Vec<Tok>,
     /// Absolute byte spans, one per token.
     pub spans: Vec<Span>,
-    /// Texts of identifiers and literals, indexed by token payloads.
+    /// Texts of identifiers (each distinct one once) and literals, indexed by token payloads.
     pub names: Vec<SmolStr>,
     /// Unterminated comments and strings, oversized bit-vector widths.
     pub errors: Vec<Diagnostic>,
@@ -491,7 +491,7 @@ pub fn lex(text: &str, base: u32) -> Lexed {
     let mut out = Lexed {
         toks: Vec::with_capacity(b.len() / 4 + 4),
         spans: Vec::with_capacity(b.len() / 4 + 4),
-        names: Vec::with_capacity(b.len() / 12 + 4),
+        names: Vec::new(),
         errors: Vec::new(),
         end: base + b.len() as u32,
     };
@@ -499,6 +499,10 @@ pub fn lex(text: &str, base: u32) -> Lexed {
         start: base + s as u32,
         end: base + e as u32,
     };
+    // Identifiers are interned: a kernel names the same few thousand variables hundreds of
+    // thousands of times, and one text per name keeps `names` (and the memory it touches)
+    // small; the syntax tree's names then share their storage too.
+    let mut idents: rustc_hash::FxHashMap<&str, u32> = rustc_hash::FxHashMap::default();
     let mut i = 0usize;
     while i < b.len() {
         let mut c = b[i];
@@ -613,8 +617,12 @@ pub fn lex(text: &str, base: u32) -> Lexed {
                 match kw {
                     Some(k) => k,
                     None => {
-                        out.names.push(SmolStr::new(&text[start..i]));
-                        Tok::Ident(out.names.len() as u32 - 1)
+                        let names = &mut out.names;
+                        let k = *idents.entry(&text[start..i]).or_insert_with(|| {
+                            names.push(SmolStr::new(&text[start..i]));
+                            names.len() as u32 - 1
+                        });
+                        Tok::Ident(k)
                     }
                 }
             }
@@ -782,9 +790,10 @@ mod tests {
                 Tok::Forall,
                 Tok::Ident(0),
                 Tok::ColonColon,
-                Tok::Ident(1),
+                // Interned: the second `x` has the first one's text.
+                Tok::Ident(0),
                 Tok::Implies,
-                Tok::Ident(2),
+                Tok::Ident(1),
                 Tok::Unknown
             ]
         );

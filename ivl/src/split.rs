@@ -40,31 +40,172 @@ fn decl_keyword(word: &[u8]) -> Option<&'static str> {
     })
 }
 
+/// Files at least this long are scanned in two halves on two threads.
+const PARALLEL_MIN_BYTES: usize = 1 << 20;
+
 /// Cuts `text` into declarations (see the module documentation).
+///
+/// A long file is scanned in two halves at once, cut at a line start near the middle. The scan
+/// carries only three things across a line start: whether it is inside a block comment (strings
+/// and line comments end at their line), the brace depth, and the declaration being built. The
+/// first half runs the real [`Splitter`]; the second records its braces and keywords
+/// ([`Recorder`]), which are then replayed on the first half's final state, so the depth and the
+/// declaration in progress need not be known in advance. A block comment open across the cut
+/// shows as a token of the first half that ends past it: the second half's record is then
+/// dropped and the first half's scan simply goes on to the end.
 pub fn split_decls(text: &str) -> Vec<Chunk> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mid = (text.len() >= PARALLEL_MIN_BYTES && threads >= 2)
+        .then(|| text.as_bytes()[text.len() / 2..].iter().position(|&c| c == b'\n'))
+        .flatten()
+        .map(|k| text.len() / 2 + k + 1);
+    split_at(text, mid)
+}
+
+/// [`split_decls`], in two halves cut at `mid` (a line start) when given.
+fn split_at(text: &str, mid: Option<usize>) -> Vec<Chunk> {
     let b = text.as_bytes();
-    let mut chunks: Vec<Chunk> = Vec::new();
-    // The chunk being built: its start, keyword and the end of its last token so far.
-    let mut cur: Option<(usize, &'static str)> = None;
-    let mut last_end = 0usize;
-    let mut depth = 0usize;
-    let mut i = 0usize;
-    let close = |chunks: &mut Vec<Chunk>, cur: Option<(usize, &'static str)>, last_end: usize| {
-        if let Some((start, keyword)) = cur {
+    let mut first = Splitter { text, chunks: Vec::new(), cur: None, last_end: 0, depth: 0 };
+    let Some(mid) = mid.filter(|&m| m > 0 && m < b.len() && b[m - 1] == b'\n') else {
+        scan(b, 0, b.len(), &mut first);
+        return first.finish();
+    };
+    let second = std::thread::scope(|s| {
+        let second = std::thread::Builder::new()
+            .spawn_scoped(s, || {
+                let mut r = Recorder::default();
+                scan(b, mid, b.len(), &mut r);
+                r
+            })
+            .ok();
+        let reached = scan(b, 0, mid, &mut first);
+        let second = second.and_then(|h| h.join().ok());
+        // A block comment open across the cut, or no declaration begun before it (the
+        // second half's first token might then start leading text): scan on sequentially.
+        if reached != mid || first.cur.is_none() {
+            scan(b, reached, b.len(), &mut first);
+            return None;
+        }
+        second
+    });
+    if let Some(r) = second {
+        r.replay(&mut first);
+    }
+    first.finish()
+}
+
+/// What the scan reports: braces, declaration keywords and the extent of every token.
+trait Sink {
+    fn brace(&mut self, open: bool);
+    /// A declaration keyword at `start` (reported before the keyword's own [`Sink::token`]).
+    fn keyword(&mut self, start: usize, keyword: &'static str);
+    fn token(&mut self, start: usize, end: usize);
+}
+
+/// The real state machine: builds the chunks.
+struct Splitter<'t> {
+    text: &'t str,
+    chunks: Vec<Chunk>,
+    /// The chunk being built: its start and keyword.
+    cur: Option<(usize, &'static str)>,
+    /// The end of the last token so far.
+    last_end: usize,
+    depth: usize,
+}
+
+impl Splitter<'_> {
+    fn close_current(&mut self) {
+        if let Some((start, keyword)) = self.cur {
             let name = if keyword.is_empty() || keyword == "axiom" {
                 None
             } else {
-                decl_name(text, start + keyword.len())
+                decl_name(self.text, start + keyword.len())
             };
-            chunks.push(Chunk {
+            self.chunks.push(Chunk {
                 start: start as u32,
-                end: last_end.max(start) as u32,
+                end: self.last_end.max(start) as u32,
                 keyword,
                 name,
             });
         }
-    };
-    while i < b.len() {
+    }
+
+    fn finish(mut self) -> Vec<Chunk> {
+        self.close_current();
+        self.chunks
+    }
+}
+
+impl Sink for Splitter<'_> {
+    fn brace(&mut self, open: bool) {
+        self.depth = if open { self.depth + 1 } else { self.depth.saturating_sub(1) };
+    }
+    fn keyword(&mut self, start: usize, keyword: &'static str) {
+        if keyword != "var" || self.depth == 0 {
+            self.close_current();
+            self.cur = Some((start, keyword));
+            self.depth = 0;
+        }
+    }
+    fn token(&mut self, start: usize, end: usize) {
+        if self.cur.is_none() {
+            self.cur = Some((start, ""));
+        }
+        self.last_end = end;
+    }
+}
+
+/// The second half's record: its braces and keywords, each keyword with the end of the token
+/// before it in this half (if any), and the end of the half's last token.
+#[derive(Default)]
+struct Recorder {
+    events: Vec<Event>,
+    last_end: Option<usize>,
+}
+
+enum Event {
+    Brace(bool),
+    Keyword { start: usize, keyword: &'static str, prev_end: Option<usize> },
+}
+
+impl Sink for Recorder {
+    fn brace(&mut self, open: bool) {
+        self.events.push(Event::Brace(open));
+    }
+    fn keyword(&mut self, start: usize, keyword: &'static str) {
+        self.events.push(Event::Keyword { start, keyword, prev_end: self.last_end });
+    }
+    fn token(&mut self, _start: usize, end: usize) {
+        self.last_end = Some(end);
+    }
+}
+
+impl Recorder {
+    /// Feeds the record to the first half's splitter, as if it had scanned on (it has a
+    /// declaration in progress, so the `token` calls left out would only set `last_end`).
+    fn replay(self, s: &mut Splitter<'_>) {
+        for e in self.events {
+            match e {
+                Event::Brace(open) => s.brace(open),
+                Event::Keyword { start, keyword, prev_end } => {
+                    if let Some(end) = prev_end {
+                        s.last_end = end;
+                    }
+                    s.keyword(start, keyword);
+                }
+            }
+        }
+        if let Some(end) = self.last_end {
+            s.last_end = end;
+        }
+    }
+}
+
+/// Scans the tokens that start in `b[from..to]` (at a token boundary `from`); returns where
+/// the last one ended (at least `to`, more when one runs on past it).
+fn scan(b: &[u8], from: usize, to: usize, sink: &mut impl Sink) -> usize {
+    let mut i = from;
+    while i < to {
         let c = b[i];
         let start = i;
         if let Some(j) = skip_blank_or_line_comment(b, i) {
@@ -96,19 +237,15 @@ pub fn split_decls(text: &str) -> Vec<Chunk> {
                     i += 1;
                 }
                 if let Some(kw) = decl_keyword(&b[start..i]) {
-                    if kw != "var" || depth == 0 {
-                        close(&mut chunks, cur, last_end);
-                        cur = Some((start, kw));
-                        depth = 0;
-                    }
+                    sink.keyword(start, kw);
                 }
             }
             b'{' => {
-                depth += 1;
+                sink.brace(true);
                 i += 1;
             }
             b'}' => {
-                depth = depth.saturating_sub(1);
+                sink.brace(false);
                 i += 1;
             }
             _ => {
@@ -123,13 +260,9 @@ pub fn split_decls(text: &str) -> Vec<Chunk> {
                 }
             }
         }
-        if cur.is_none() {
-            cur = Some((start, ""));
-        }
-        last_end = i;
+        sink.token(start, i);
     }
-    close(&mut chunks, cur, last_end);
-    chunks
+    i.max(to)
 }
 
 /// Skips whitespace, comments and attributes `{: ... }` from `i`.
@@ -272,5 +405,75 @@ mod tests {
     fn empty_and_comment_only_files_have_no_chunks() {
         assert!(split_decls("").is_empty());
         assert!(split_decls("  // x\n /* y */ ").is_empty());
+    }
+
+    /// Every line start of `text` as the cut of the two-half scan gives the sequential chunks.
+    fn halves_agree(text: &str) {
+        let sequential = split_at(text, None);
+        for (k, _) in text.match_indices('\n') {
+            assert_eq!(split_at(text, Some(k + 1)), sequential, "cut at byte {}", k + 1);
+        }
+    }
+
+    #[test]
+    fn two_halves_give_the_sequential_chunks() {
+        // Block comments across lines (with keywords inside), `var` inside and outside bodies,
+        // an unclosed body, strings with keywords, a byte-order mark, a `}` too many, and an
+        // unterminated comment at the end.
+        halves_agree(
+            "// header\ntype T;\n/* procedure Q\n var y: int;\n*/ const {:a \"var x\"}\n unique c: int;\n\
+             procedure P() {\n var x: int;\n x := 1;\n}\n}\nvar g: int;\nimplementation P() {\n var z: int;\n\
+             if (*) {\n var w: int;\n }\n\u{feff}axiom true;\nfunction f(x: int): int\n{ x }\nvar h: bool; /* open\n var k: int;",
+        );
+        halves_agree("  garbage here\nvar x: int;\n");
+        halves_agree("\n\n/* a\n b */\n");
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/boogie");
+        let mut n = 0;
+        for e in std::fs::read_dir(&root).expect("tests/boogie").flatten() {
+            if let Ok(text) = std::fs::read_to_string(e.path()) {
+                halves_agree(&text);
+                n += 1;
+            }
+        }
+        assert!(n > 40, "only {n} test programs");
+    }
+
+    #[test]
+    fn a_large_file_is_split_in_halves_like_sequentially() {
+        let mut text = String::new();
+        let mut k = 0;
+        while text.len() < 2 * PARALLEL_MIN_BYTES {
+            text.push_str(&format!("procedure P{k}() {{\n  var x: int;\n  /* var y: int;\n */ x := {k};\n}}\nvar g{k}: int;\n"));
+            k += 1;
+        }
+        assert_eq!(split_decls(&text), split_at(&text, None));
+        assert_eq!(split_decls(&text).len(), 2 * k);
+    }
+
+    /// On the GPU corpus (skipped when absent, as on CI): ten cuts per file.
+    #[test]
+    fn two_halves_agree_on_the_corpus() {
+        fn files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+            for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    files(&p, out);
+                } else if p.extension().is_some_and(|x| x == "bpl") {
+                    out.push(p);
+                }
+            }
+        }
+        let mut fs = Vec::new();
+        files(std::path::Path::new("/work/corpus/gpu/gpuverify"), &mut fs);
+        for f in &fs {
+            let text = std::fs::read_to_string(f).expect("utf-8");
+            let sequential = split_at(&text, None);
+            let starts: Vec<usize> = text.match_indices('\n').map(|(k, _)| k + 1).collect();
+            for j in 1..=10 {
+                if let Some(&mid) = starts.get(starts.len() * j / 11) {
+                    assert_eq!(split_at(&text, Some(mid)), sequential, "{}: cut at {mid}", f.display());
+                }
+            }
+        }
     }
 }

@@ -10,7 +10,8 @@
 use crate::ast::*;
 use crate::diag::Diagnostic;
 use crate::resolve::{GlobalEnv, GlobalInfo, GlobalKind};
-use std::collections::{HashMap, HashSet};
+use rustc_hash::FxHashMap;
+use std::collections::HashSet;
 use std::fmt;
 use std::sync::Arc;
 
@@ -84,6 +85,16 @@ impl Ty {
                         && a.args.iter().zip(&b.args).all(|(x, y)| x.compatible(y)))
             }
             _ => self == other,
+        }
+    }
+
+    /// A copy that shares no allocation with `self`, so that cloning it on another thread does
+    /// not contend for the same reference counts.
+    pub fn unshared(&self) -> Ty {
+        match self {
+            Ty::Ctor(n, xs) => Ty::Ctor(Name::new(n.as_str()), xs.iter().map(Ty::unshared).collect()),
+            Ty::Map(m) => Ty::map(m.args.iter().map(Ty::unshared).collect(), m.result.unshared()),
+            _ => self.clone(),
         }
     }
 
@@ -245,7 +256,8 @@ pub(crate) struct Checker<'a> {
     pub errors: usize,
     quiet: bool,
     /// Parameters and locals of the enclosing function/procedure/implementation.
-    pub scope: HashMap<Name, Local>,
+    /// (Fx-hashed: every identifier of a body is looked up here.)
+    pub scope: FxHashMap<Name, Local>,
     external: Option<&'a LocalTypes<'a>>,
     /// Quantifier and lambda bound variables, innermost last.
     bound: Vec<(Name, Ty)>,
@@ -257,7 +269,7 @@ pub(crate) struct Checker<'a> {
     /// modifies clauses are inferred).
     pub modifies: Option<HashSet<Name>>,
     pub proc_name: Name,
-    labels: HashMap<Name, Span>,
+    labels: FxHashMap<Name, Span>,
     loop_depth: usize,
     enclosing_labels: Vec<Name>,
 }
@@ -290,14 +302,14 @@ impl<'a> Checker<'a> {
             diags: Vec::new(),
             errors: 0,
             quiet: false,
-            scope: HashMap::new(),
+            scope: FxHashMap::default(),
             external: None,
             bound: Vec::new(),
             ctx: Ctx::BODY,
             tvars: Vec::new(),
             modifies: None,
             proc_name: Name::default(),
-            labels: HashMap::new(),
+            labels: FxHashMap::default(),
             loop_depth: 0,
             enclosing_labels: Vec::new(),
         }
@@ -1092,7 +1104,14 @@ impl<'a> Checker<'a> {
     /// sequential check would have there; the diagnostics of the halves are in statement order.
     fn stmts_on_two_threads(&mut self, ss: &[Stmt], cut: usize) {
         let (first, second) = ss.split_at(cut);
+        // Own copies of the types: cloning a map type bumps a reference count, and two threads
+        // bumping the same counts for every variable they look up made checking a third slower.
+        let env = self.env.unshared();
         let mut other = Checker { diags: Vec::new(), errors: 0, ..self.clone() };
+        other.env = &env;
+        for l in other.scope.values_mut() {
+            l.ty = l.ty.unshared();
+        }
         std::thread::scope(|scope| {
             // As deep as the calling thread's: expressions nest thousands of levels deep.
             let spawned = std::thread::Builder::new().stack_size(CHECK_THREAD_STACK).spawn_scoped(scope, || {

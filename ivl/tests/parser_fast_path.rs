@@ -1,9 +1,9 @@
 //! The grammar's two instances agree: the fast one (`EmptyErr`, with the hand-written
-//! expression path of `parser::grammar`) and the rich one (declarative combinators, used for
+//! expression and statement paths of `parser::grammar`) and the rich one (declarative combinators, used for
 //! diagnostics) accept exactly the same declarations, with equal ASTs (spans included). Checked
-//! on hand-written tricky expressions and every mutation of them that drops or truncates
+//! on hand-written tricky expressions and statements and every mutation of them that drops or truncates
 //! tokens, on the repository's `tests/boogie` and `tests/kernels`, and on every `.bpl` of
-//! `/work/corpus/gpu` (skipped when absent, as on CI).
+//! `/work/corpus/gpu` and of Boogie's own tests (skipped when absent, as on CI).
 
 use ivl::parser::parse_decls_both_instances;
 use std::path::{Path, PathBuf};
@@ -87,6 +87,22 @@ const TRICKY: &[&str] = &[
     "|{ A: return true; }|",
     "123456789012345678901234567890 + 1bv1",
     "true <==> false ==> true",
+    "m[5 : int]",
+    "m[:= 30]",
+    "m[, 1]",
+    "f(:= 1)",
+    "m[x : int]",
+    "m[i, j := v]",
+    "m[1bv32 := 2bv32][0bv32]",
+    "f(x)(y)",
+    "f (x y)",
+    "f(x)[1][2 := 3]",
+    "(if a then b)",
+    "if a then (b) else (c)[1]",
+    "(x, y)",
+    "barrier(x) + vec[1]",
+    "true[1] + 7[2]",
+    "f(if a then b else c, (d))",
 ];
 
 /// Every way of dropping one token (by whitespace) from `s`, and every prefix.
@@ -121,6 +137,49 @@ fn instances_agree_on_tricky_expressions() {
     assert!(parsed > 100, "only {parsed} declarations parsed");
 }
 
+/// Statements, for the statement fast path (dispatch on `assume`, `assert`, `call` and
+/// assignments; everything else falls back on the declarative choice).
+const TRICKY_STMTS: &[&str] = &[
+    "call x, y := f(a);",
+    "m[] := 12;",
+    "m := m[:= 30];",
+    "call f(:= 1);",
+    "assert p[] == m[];",
+    "call f();",
+    "call {:a} {:b 1} x := f(1, 2);",
+    "call forall f(x);",
+    "call f(x) y;",
+    "call x := ;",
+    "x[1] := y;",
+    "x[1][2, 3] := y[4];",
+    "x, y := 1, 2;",
+    "x := ;",
+    "L: x := 1;",
+    "L: assume x;",
+    "assume {:a} {:b \"s\"} x;",
+    "assert {:a} x == y;",
+    "assert x",
+    "vec := 1;",
+    "barrier := 1;",
+    "if (x) { call f(); } else { x := 1; }",
+    "while (*) invariant x; { assume x; }",
+    "havoc x; goto L; return;",
+];
+
+#[test]
+fn instances_agree_on_tricky_statements() {
+    let mut parsed = 0;
+    for st in TRICKY_STMTS {
+        let mut cases = vec![st.to_string()];
+        cases.extend(mutations(st));
+        for c in cases {
+            let text = format!("procedure p() {{ var x: int; {c} L: {c} }}\n");
+            parsed += agree(&c, &text);
+        }
+    }
+    assert!(parsed > 30, "only {parsed} declarations parsed");
+}
+
 #[test]
 fn instances_agree_on_deep_nesting() {
     for n in [10, 100, 300, 1000, 5000] {
@@ -144,6 +203,22 @@ fn instances_agree_on_repository_tests() {
     files(&root.join("boogie"), &["bpl", "kbpl"], &mut fs);
     files(&root.join("kernels"), &["bpl", "kbpl"], &mut fs);
     assert!(!fs.is_empty(), "no test programs under {}", root.display());
+    for f in fs {
+        let text = std::fs::read_to_string(&f).unwrap_or_default();
+        agree(&f.display().to_string(), &text);
+    }
+}
+
+/// Boogie's own tests (`Test/` of boogie-org/boogie; skipped when absent, as on CI): many
+/// unusual and erroneous forms.
+#[test]
+fn instances_agree_on_boogie_tests() {
+    let mut fs = Vec::new();
+    files(Path::new("/work/corpus/boogie/Test"), &["bpl"], &mut fs);
+    if fs.is_empty() {
+        eprintln!("skipped: /work/corpus/boogie/Test absent");
+        return;
+    }
     for f in fs {
         let text = std::fs::read_to_string(&f).unwrap_or_default();
         agree(&f.display().to_string(), &text);

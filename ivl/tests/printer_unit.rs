@@ -137,7 +137,7 @@ fn literals_maps_and_bitvectors() {
     assert_eq!(print_expr(&select(bin(Add, v("a"), v("b")), vec![int(0)])), "(a + b)[0]");
     let old = Expr::new(ExprKind::Old(Box::new(select(v("g"), vec![v("i")]))), D);
     assert_eq!(print_expr(&old), "old(g[i])");
-    let coerce = Expr::new(ExprKind::Coerce(Box::new(v("x")), Type::int()), D);
+    let coerce = Expr::new(ExprKind::Coerce(Box::new(v("x")), Box::new(Type::int())), D);
     assert_eq!(print_expr(&coerce), "x : int");
     assert_eq!(print_expr(&bin(Add, coerce.clone(), int(1))), "(x : int) + 1");
 }

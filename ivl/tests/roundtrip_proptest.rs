@@ -98,7 +98,7 @@ fn expr() -> BoxedStrategy<Expr> {
             (inner.clone(), 0u32..64, 0u32..64)
                 .prop_map(|(e, hi, lo)| Expr::new(ExprKind::Extract(Box::new(e), hi, lo), D)),
             (inner.clone(), inner.clone(), inner.clone()).prop_map(|(c, x, y)| Expr::ite(c, x, y)),
-            (inner.clone(), ty()).prop_map(|(e, t)| Expr::new(ExprKind::Coerce(Box::new(e), t), D)),
+            (inner.clone(), ty()).prop_map(|(e, t)| Expr::new(ExprKind::Coerce(Box::new(e), Box::new(t)), D)),
             quantifier(inner),
         ]
     })

@@ -10,17 +10,22 @@
 //! parses, and only when it fails does the `Rich` instance parse again to explain. In the
 //! `EmptyErr` instance ([`PErr::FAST_PATH`]) the four expression levels `nested(binary)`,
 //! `unary`, `coerce` and `postfix` are one `custom` parser, [`fast_expr`], that peeks at the
-//! next token instead of running (and rewinding) a combinator per level; atoms, `[..]` suffixes
-//! and `: T` types still run the very same sub-parsers. It is equal to the declarative levels,
-//! which the `Rich` instance keeps, because each loop is the combinator it replaces, step by
-//! step: `unop*` consumes exactly the `!`/`-` tokens `select!` would; `suffix*`, `(: type)*`
-//! and `(binop unary)*` try one more item only when its first token is there (otherwise the
-//! item's parser fails on that token without consuming anything) and rewind it on failure,
-//! as `repeated` does; the folds build the same nodes with the same spans and depths; the
-//! binary operators go through the same [`resolve`], whose complaints are emitted; the nesting
-//! depth is entered and left as by `enter`/`exit` (and restored by rewinds alike). Labels only
-//! matter for `Rich` errors. The instances therefore accept the same inputs with the same
-//! ASTs; `tests/parser_fast_path.rs` checks this on the corpus and on mutated tricky inputs.
+//! next token instead of running (and rewinding) a combinator per level; the common atoms
+//! (variables, calls, small literals, parentheses, `if`) and `[..]` selections and updates are
+//! chosen by their first token ([`fast_atom`], [`fast_suffix`]), and so are the common simple
+//! statements (`assume`, `assert`, `call`, assignments: [`fast_stmt`]); every rarer form runs
+//! the very same declarative sub-parser. It is equal to the declarative grammar, which the
+//! `Rich` instance keeps, because each loop is the combinator it replaces, step by step:
+//! `unop*` consumes exactly the `!`/`-` tokens `select!` would; `suffix*`, `(: type)*` and
+//! `(binop unary)*` try one more item only when its first token is there (otherwise the item's
+//! parser fails on that token without consuming anything) and rewind it on failure, as
+//! `repeated` does; a `choice` whose alternatives all start with different tokens is decided
+//! by the next token, so taking the matching alternative directly changes nothing; the folds
+//! build the same nodes with the same spans and depths; the binary operators go through the
+//! same [`resolve`], whose complaints are emitted; the nesting depth is entered and left as by
+//! `enter`/`exit` (and restored by rewinds alike). Labels only matter for `Rich` errors. The
+//! instances therefore accept the same inputs with the same ASTs; `tests/parser_fast_path.rs`
+//! checks this on the corpus and on mutated tricky inputs.
 
 use super::{sp, PErr, PState, TokInput, MAX_EXPR_DEPTH, MAX_NESTING, SS};
 use crate::ast::*;
@@ -90,13 +95,21 @@ struct Args {
 }
 
 impl FromIterator<PE> for Args {
+    /// Gathered on the stack first, so that the vector is allocated once at its exact length:
+    /// argument and index lists are short, and a growing vector would reserve room for four
+    /// 72-byte expressions where one or two are the rule.
     fn from_iter<I: IntoIterator<Item = PE>>(iter: I) -> Self {
-        let mut a = Args::default();
-        for (e, d) in iter {
-            a.exprs.push(e);
-            a.depth = a.depth.max(d);
-        }
-        a
+        let mut depth = 0;
+        let gathered: smallvec::SmallVec<[Expr; 4]> = iter
+            .into_iter()
+            .map(|(e, d)| {
+                depth = depth.max(d);
+                e
+            })
+            .collect();
+        let mut exprs = Vec::with_capacity(gathered.len());
+        exprs.extend(gathered);
+        Args { exprs, depth }
     }
 }
 
@@ -531,7 +544,7 @@ fn expr_parser<E: PErr>(ident: B<Ident, E>, ty: B<Type, E>) -> impl P<PE, E> {
         // Coercion `e : T`.
         let coerce = postfix.foldl(t(Tok::Colon).ignore_then(ty.clone()).repeated(), |(a, d), ty| {
             let span = a.span.to(ty.span);
-            node(ExprKind::Coerce(Box::new(a), ty), span, d)
+            node(ExprKind::Coerce(Box::new(a), Box::new(ty)), span, d)
         });
         // Unary `!` and `-`.
         let unop =
@@ -561,7 +574,13 @@ fn expr_parser<E: PErr>(ident: B<Ident, E>, ty: B<Type, E>) -> impl P<PE, E> {
         if !E::FAST_PATH {
             return nested(binary.labelled("expression")).boxed();
         }
-        fast_expr(atom.boxed(), suffix.boxed(), t(Tok::Colon).ignore_then(ty.clone()).boxed()).boxed()
+        let parts = FastParts {
+            expr: expr.clone().boxed(),
+            atom: atom.boxed(),
+            suffix: suffix.boxed(),
+            colon_ty: t(Tok::Colon).ignore_then(ty.clone()).boxed(),
+        };
+        fast_expr(parts).boxed()
     })
 }
 
@@ -607,10 +626,156 @@ fn binop_of(tok: Tok) -> Option<BinOp> {
     })
 }
 
+/// The sub-parsers of the declarative grammar the fast path runs, or falls back on for the
+/// rarer forms.
+struct FastParts<E: PErr> {
+    expr: B<PE, E>,
+    atom: B<PE, E>,
+    suffix: B<(Suffix, Span), E>,
+    colon_ty: B<Type, E>,
+}
+
+impl<E: PErr> Clone for FastParts<E> {
+    fn clone(&self) -> Self {
+        FastParts {
+            expr: self.expr.clone(),
+            atom: self.atom.clone(),
+            suffix: self.suffix.clone(),
+            colon_ty: self.colon_ty.clone(),
+        }
+    }
+}
+
+/// Consumes `tok` or fails without consuming.
+fn fast_token<E: PErr>(inp: &mut Inp<'_, E>, tok: Tok) -> Result<(), E> {
+    if inp.peek() == Some(tok) {
+        inp.next();
+        Ok(())
+    } else {
+        let here = inp.cursor();
+        Err(E::custom(inp.span_since(&here), ErrorKind::Syntax, "unexpected token"))
+    }
+}
+
+/// The token after the next one.
+fn peek_second<E: PErr>(inp: &mut Inp<'_, E>) -> Option<Tok> {
+    let save = inp.save();
+    inp.next();
+    let tok = inp.peek();
+    inp.rewind(save);
+    tok
+}
+
+/// `open items close` without the closing token (the opening token is next): `item`
+/// separated by commas, possibly none, as `separated_by` parses them: when the first item
+/// fails the list is empty (and nothing of it consumed), and a comma must be followed by an
+/// item.
+fn fast_items<T, E: PErr>(inp: &mut Inp<'_, E>, item: &B<T, E>, close: Tok, mut push: impl FnMut(T)) -> Result<(), E> {
+    inp.next();
+    if inp.peek() == Some(close) {
+        return Ok(());
+    }
+    let save = inp.save();
+    match inp.parse(item) {
+        Ok(x) => push(x),
+        Err(_) => {
+            inp.rewind(save);
+            return Ok(());
+        }
+    }
+    while inp.peek() == Some(Tok::Comma) {
+        inp.next();
+        push(inp.parse(item)?);
+    }
+    Ok(())
+}
+
+/// [`fast_items`] of expressions with their depth, allocated once at their exact number.
+fn fast_list<E: PErr>(inp: &mut Inp<'_, E>, expr: &B<PE, E>, close: Tok) -> Result<Args, E> {
+    let mut exprs: smallvec::SmallVec<[Expr; 4]> = smallvec::SmallVec::new();
+    let mut depth = 0;
+    fast_items(inp, expr, close, |(e, d)| {
+        exprs.push(e);
+        depth = depth.max(d);
+    })?;
+    Ok(Args { exprs: exprs.into_vec(), depth })
+}
+
+/// `atom`, chosen by its first token where that is cheap: variables and function calls,
+/// `true`/`false` and small literals, parenthesized expressions (not quantifiers) and `if`
+/// expressions. Each is the alternative of `atom` that token selects, step by step (a call
+/// whose argument list fails is a variable, as `args.or_not()` makes it); every other token
+/// runs the declarative `atom`.
+fn fast_atom<E: PErr>(inp: &mut Inp<'_, E>, p: &FastParts<E>) -> Result<PE, E> {
+    let before = inp.cursor();
+    macro_rules! leaf {
+        ($kind:expr) => {{
+            inp.next();
+            Ok((Expr::new($kind, sp(inp.span_since(&before))), 1))
+        }};
+    }
+    match inp.peek() {
+        Some(Tok::Ident(i)) => {
+            inp.next();
+            let id = Ident::new(inp.state().names[i as usize].clone(), sp(inp.span_since(&before)));
+            if inp.peek() == Some(Tok::LParen) {
+                let save = inp.save();
+                match fast_list(inp, &p.expr, Tok::RParen).and_then(|a| fast_token(inp, Tok::RParen).map(|()| a)) {
+                    Ok(a) => return Ok(node(ExprKind::Call(id, a.exprs), sp(inp.span_since(&before)), a.depth)),
+                    Err(_) => inp.rewind(save),
+                }
+            }
+            let span = id.span;
+            Ok((Expr::new(ExprKind::Var(id), span), 1))
+        }
+        Some(Tok::True) => leaf!(ExprKind::BoolLit(true)),
+        Some(Tok::False) => leaf!(ExprKind::BoolLit(false)),
+        Some(Tok::SmallInt(v)) => leaf!(ExprKind::IntLit(BigUint::from(v))),
+        Some(Tok::SmallBv(v, w)) => leaf!(ExprKind::BvLit { value: BigUint::from(v), width: w }),
+        Some(Tok::LParen) if !matches!(peek_second(inp), Some(Tok::Forall | Tok::Exists | Tok::Lambda)) => {
+            inp.next();
+            let (mut x, d) = inp.parse(&p.expr)?;
+            fast_token(inp, Tok::RParen)?;
+            x.span = sp(inp.span_since(&before));
+            Ok((x, d))
+        }
+        Some(Tok::If) => {
+            inp.next();
+            let (c, dc) = inp.parse(&p.expr)?;
+            fast_token(inp, Tok::Then)?;
+            let (a, da) = inp.parse(&p.expr)?;
+            fast_token(inp, Tok::Else)?;
+            let (b, db) = inp.parse(&p.expr)?;
+            let span = sp(inp.span_since(&before));
+            Ok(node(ExprKind::IfThenElse(Box::new(c), Box::new(a), Box::new(b)), span, dc.max(da).max(db)))
+        }
+        _ => inp.parse(&p.atom),
+    }
+}
+
+/// One `[..]` suffix (the `[` is next): selections and updates by hand, extractions `[hi:lo]`
+/// (a number and a colon first) by the declarative `suffix`.
+fn fast_suffix<E: PErr>(inp: &mut Inp<'_, E>, p: &FastParts<E>) -> Result<(Suffix, Span), E> {
+    if matches!(peek_second(inp), Some(Tok::SmallInt(_) | Tok::Int(_))) {
+        return inp.parse(&p.suffix);
+    }
+    let before = inp.cursor();
+    let idx = fast_list(inp, &p.expr, Tok::RBracket)?;
+    let suffix = if inp.peek() == Some(Tok::Assign) {
+        inp.next();
+        Suffix::Store(idx, inp.parse(&p.expr)?)
+    } else {
+        Suffix::Select(idx)
+    };
+    fast_token(inp, Tok::RBracket)?;
+    Ok((suffix, sp(inp.span_since(&before))))
+}
+
 /// The fast path of [`expr_parser`]: the levels `nested(binary)`, `unary`, `coerce` and
 /// `postfix` as one hand-written loop that peeks at the next token instead of trying (and
 /// rewinding) one combinator per level. See the module documentation.
-fn fast_expr<E: PErr>(atom: B<PE, E>, suffix: B<(Suffix, Span), E>, colon_ty: B<Type, E>) -> impl P<PE, E> {
+fn fast_expr<E: PErr>(p: FastParts<E>) -> impl P<PE, E> {
+    let FastParts { colon_ty, .. } = p.clone();
     // `unary`: `unop* coerce`, folded from the right.
     let unary = move |inp: &mut Inp<'_, E>| -> Result<PE, E> {
         let mut ops: Vec<(UnOp, Span)> = Vec::new();
@@ -625,10 +790,10 @@ fn fast_expr<E: PErr>(atom: B<PE, E>, suffix: B<(Suffix, Span), E>, colon_ty: B<
             ops.push((op, sp(inp.span_since(&before))));
         }
         // `postfix`: `atom suffix*`.
-        let (mut a, mut da) = inp.parse(&atom)?;
+        let (mut a, mut da) = fast_atom(inp, &p)?;
         while inp.peek() == Some(Tok::LBracket) {
             let save = inp.save();
-            match inp.parse(&suffix) {
+            match fast_suffix(inp, &p) {
                 Ok(suffix) => (a, da) = apply_suffix((a, da), suffix),
                 Err(_) => {
                     inp.rewind(save);
@@ -642,7 +807,7 @@ fn fast_expr<E: PErr>(atom: B<PE, E>, suffix: B<(Suffix, Span), E>, colon_ty: B<
             match inp.parse(&colon_ty) {
                 Ok(ty) => {
                     let span = a.span.to(ty.span);
-                    (a, da) = node(ExprKind::Coerce(Box::new(a), ty), span, da);
+                    (a, da) = node(ExprKind::Coerce(Box::new(a), Box::new(ty)), span, da);
                 }
                 Err(_) => {
                     inp.rewind(save);
@@ -968,7 +1133,80 @@ fn stmt_parser<E: PErr>(p: &StmtParts<E>) -> impl P<Stmt, E> {
                     }),
             )
         });
-        nested(choice((simple, if_stmt)))
+        if !E::FAST_PATH {
+            return nested(choice((simple, if_stmt))).boxed();
+        }
+        let parts = FastStmtParts {
+            simple: simple.boxed(),
+            ident: ident.clone(),
+            idents1: idents1.clone(),
+            expr: expr.clone(),
+            attrs: attrs.clone(),
+            assignment: assignment.clone(),
+        };
+        nested(choice((fast_stmt(parts), if_stmt))).boxed()
+    })
+}
+
+/// What the statement fast path runs, or falls back on.
+struct FastStmtParts<E: PErr> {
+    /// The declarative choice of simple statements.
+    simple: B<Stmt, E>,
+    ident: B<Ident, E>,
+    idents1: B<Vec<Ident>, E>,
+    expr: B<Expr, E>,
+    attrs: B<Vec<Attribute>, E>,
+    assignment: B<(Vec<Lhs>, Vec<Expr>), E>,
+}
+
+/// The simple statements, chosen by their first token where that is cheap: `assume`,
+/// `assert`, `call` (not `call forall`) and assignments (an identifier not followed by the `:`
+/// of a label). For such a token every other alternative of `simple` fails on it, so the
+/// choice is decided by it: each arm runs the steps of its alternative (a `call`'s outputs
+/// `x, y :=` are optional as `or_not` makes them). Every other token runs `simple` itself.
+fn fast_stmt<E: PErr>(p: FastStmtParts<E>) -> impl P<Stmt, E> {
+    custom(move |inp: &mut Inp<'_, E>| {
+        let before = inp.cursor();
+        let kind = match inp.peek() {
+            Some(tok @ (Tok::Assume | Tok::Assert)) => {
+                inp.next();
+                let attrs = inp.parse(&p.attrs)?;
+                let expr = inp.parse(&p.expr)?;
+                fast_token(inp, Tok::Semi)?;
+                if tok == Tok::Assume {
+                    StmtKind::Assume { attrs, expr }
+                } else {
+                    StmtKind::Assert { attrs, expr }
+                }
+            }
+            Some(Tok::Call) if peek_second(inp) != Some(Tok::Forall) => {
+                inp.next();
+                let attrs = inp.parse(&p.attrs)?;
+                let save = inp.save();
+                let outs = match inp.parse(&p.idents1).and_then(|outs| fast_token(inp, Tok::Assign).map(|()| outs)) {
+                    Ok(outs) => outs,
+                    Err(_) => {
+                        inp.rewind(save);
+                        Vec::new()
+                    }
+                };
+                let proc = inp.parse(&p.ident)?;
+                if inp.peek() != Some(Tok::LParen) {
+                    return Err(E::custom(inp.span_since(&before), ErrorKind::Syntax, "expected `(`"));
+                }
+                let mut args = Vec::new();
+                fast_items(inp, &p.expr, Tok::RParen, |e| args.push(e))?;
+                fast_token(inp, Tok::RParen)?;
+                fast_token(inp, Tok::Semi)?;
+                StmtKind::Call { attrs, outs, proc, args }
+            }
+            Some(Tok::Ident(_)) if peek_second(inp) != Some(Tok::Colon) => {
+                let (lhss, rhss) = inp.parse(&p.assignment)?;
+                StmtKind::Assign { lhss, rhss }
+            }
+            _ => return inp.parse(&p.simple),
+        };
+        Ok(Stmt::new(kind, sp(inp.span_since(&before))))
     })
 }
 

@@ -2,26 +2,38 @@
 //!
 //! GPUVerify emits kernels whose whole text is one implementation (`sha1.bpl`: 3.6 MB in one
 //! body), so cutting the file into declarations ([`crate::split`]) gives no parallelism. This
-//! module cuts the *body* of such a declaration into pieces at statement labels, lexes and
+//! module cuts the *body* of such a declaration into pieces at statement boundaries, lexes and
 //! parses the pieces on several threads, and glues the statement lists together:
 //!
 //! - piece 0 is the text up to the first cut, parsed as the whole declaration after a
 //!   synthetic `}` (whose span is that of the real closing brace, so every span comes out as
 //!   in a sequential parse);
 //! - every later piece is a run of statements, parsed with the grammar's statement-list entry;
-//!   the last one stops before the closing brace.
+//!   the last one stops before the closing brace (the declaration's last character).
 //!
-//! A cut is only placed at the body's top level (outside brackets and parentheses) before a
-//! word right after a `;` (except `invariant`, `free`, `var` and `else`, which may continue what
-//! comes before), or before a label `L:` right after a `}`. The body's statements are a sequence
-//! (`stmt*`), and a statement ended by `;` or followed by a label cannot extend further, so when
-//! every piece parses, the concatenation parses to the same tree. When anything goes wrong (a lexer error, a piece that does not parse, a body the
-//! scan does not understand), the caller parses the declaration sequentially, which also
-//! produces the diagnostics: correct input gets the speed-up, wrong input the usual messages.
+//! The cuts are found without scanning the body: near each target offset, the first line that
+//! starts (after indentation) with a word, where the line before ends with `;` and the word is
+//! not `invariant`, `free`, `var` or `else` (which may continue what comes before), or where
+//! the line before ends with `}` and the line is a label `L:`. The line before must not hold
+//! `//`, so that its last character is its last token. Such a guess is checked by the parse
+//! itself, which is why it needs no scan:
+//!
+//! - a cut inside a block comment leaves piece 0 with an unterminated comment, a lexer error;
+//!   strings and line comments end at their line, so a line start is never inside one;
+//! - so when piece 0 lexes cleanly, the pieces' token streams concatenate to the file's;
+//! - a cut inside braces or parentheses leaves piece 0, closed by one `}`, unbalanced: it does
+//!   not parse as a declaration;
+//! - a cut at the body's top level falls between two statements, and a statement ended by `;`
+//!   or followed by a label cannot extend further, so when every piece parses, the
+//!   concatenation parses to the same tree.
+//!
+//! When anything goes wrong (a lexer error, a piece that does not parse, no cut found), the
+//! caller parses the declaration sequentially, which also produces the diagnostics: correct
+//! input gets the speed-up, wrong input the usual messages.
 
 use super::{run_fast, TokData, TokInput, Which};
 use crate::ast::{Decl, DeclKind, Span, Stmt};
-use crate::lexer::{is_ident_cont, is_ident_start, lex, number_end, skip_blank_or_line_comment, skip_block_comment, skip_string, Tok};
+use crate::lexer::{is_ident_cont, is_ident_start, lex, Tok};
 use std::rc::Rc;
 
 /// Declarations shorter than this are parsed on one thread.
@@ -29,84 +41,34 @@ pub(crate) const PARALLEL_MIN_BYTES: usize = 256 * 1024;
 /// Pieces are at least this long (thread start-up and grammar construction cost ~0.3 ms).
 const MIN_PIECE_BYTES: usize = 128 * 1024;
 
-/// Where the body of the declaration in `b` may be cut: candidate cut offsets (statement labels
-/// at the body's top level) and the offset of the body's closing brace, the last token.
-fn body_cuts(b: &[u8]) -> Option<(Vec<usize>, usize)> {
-    let mut brace = 0usize;
-    let mut nest = 0usize;
-    let mut in_body = false;
-    let mut last = 0u8;
-    let mut cuts = Vec::new();
-    let mut close = None;
-    let mut i = 0usize;
-    while i < b.len() {
-        let c = b[i];
-        let start = i;
-        if close.is_some() && !c.is_ascii_whitespace() && c != b'/' {
-            return None; // text after the body's closing brace
-        }
-        if let Some(j) = skip_blank_or_line_comment(b, i) {
-            i = j;
-            continue;
-        }
-        match c {
-            b'/' if b.get(i + 1) == Some(&b'*') => {
-                i = skip_block_comment(b, i)?;
-                continue;
-            }
-            _ if close.is_some() => return None,
-            b'"' => i = skip_string(b, i).ok()?,
-            b'0'..=b'9' => i = number_end(b, i),
-            _ if is_ident_start(c) || (c == b'\\' && b.get(i + 1).is_some_and(|&x| is_ident_start(x))) => {
-                i += 1;
-                while i < b.len() && is_ident_cont(b[i]) {
-                    i += 1;
-                }
-                if in_body && brace == 1 && nest == 0 {
-                    let after_semi = last == b';' && !CONTINUES.contains(&&b[start..i]);
-                    if after_semi || (last == b'}' && is_label_colon(b, i)) {
-                        cuts.push(start);
-                    }
-                }
-            }
-            b'{' => {
-                if !in_body && brace == 0 && nest == 0 && next_non_blank(b, i + 1) != Some(b':') {
-                    in_body = true;
-                }
-                brace += 1;
-                i += 1;
-            }
-            b'}' => {
-                brace = brace.checked_sub(1)?;
-                if in_body && brace == 0 {
-                    close = Some(i);
-                }
-                i += 1;
-            }
-            b'(' | b'[' => {
-                nest += 1;
-                i += 1;
-            }
-            b')' | b']' => {
-                nest = nest.checked_sub(1)?;
-                i += 1;
-            }
-            _ => i += 1,
-        }
-        last = c;
-    }
-    Some((cuts, close?))
-}
-
 /// Words that continue the declaration part before them after a `;`: more loop or barrier
 /// invariants, more local variables, an `else`. No cut before them.
 const CONTINUES: [&[u8]; 4] = [b"invariant", b"free", b"var", b"else"];
 
-fn next_non_blank(b: &[u8], mut i: usize) -> Option<u8> {
-    while i < b.len() && b[i].is_ascii_whitespace() {
+/// Whether the line starting at `p` (just after a newline) may start a piece; see the module
+/// documentation. `prev` is the line before, without its newline.
+fn cut_line(b: &[u8], p: usize, prev: &[u8]) -> Option<usize> {
+    let mut i = p;
+    while i < b.len() && matches!(b[i], b' ' | b'\t') {
         i += 1;
     }
-    b.get(i).copied()
+    let start = i;
+    if !b.get(i).is_some_and(|&c| is_ident_start(c)) {
+        return None;
+    }
+    while i < b.len() && is_ident_cont(b[i]) {
+        i += 1;
+    }
+    if prev.windows(2).any(|w| w == b"//") {
+        return None;
+    }
+    let last = prev.iter().rev().find(|c| !c.is_ascii_whitespace())?;
+    let ok = match last {
+        b';' => !CONTINUES.contains(&&b[start..i]),
+        b'}' => is_label_colon(b, i),
+        _ => false,
+    };
+    ok.then_some(start)
 }
 
 /// Whether an identifier ending at `i` is followed by the `:` of a label (not `:=` or `::`).
@@ -118,22 +80,32 @@ fn is_label_colon(b: &[u8], i: usize) -> bool {
     b.get(j) == Some(&b':') && !matches!(b.get(j + 1), Some(b'=') | Some(b':'))
 }
 
-/// Picks up to `n - 1` cuts that split `len` bytes into `n` roughly equal pieces.
-fn choose(cuts: &[usize], len: usize, n: usize) -> Vec<usize> {
+/// The first cut at or after offset `from` (see [`cut_line`]), before `limit`.
+fn cut_after(b: &[u8], from: usize, limit: usize) -> Option<usize> {
+    let mut line = b[..from].iter().rposition(|&c| c == b'\n').map_or(0, |i| i + 1);
+    loop {
+        let next = line + b[line..limit].iter().position(|&c| c == b'\n')? + 1;
+        if next >= from {
+            if let Some(c) = cut_line(b, next, &b[line..next - 1]) {
+                return (c < limit).then_some(c);
+            }
+        }
+        line = next;
+    }
+}
+
+/// Up to `n - 1` cuts that split `b` (whose last character is the body's closing brace) into
+/// `n` pieces of roughly equal length, each at least [`MIN_PIECE_BYTES`] long.
+fn choose_cuts(b: &[u8], close: usize, n: usize) -> Vec<usize> {
     let mut out: Vec<usize> = Vec::new();
     for k in 1..n {
-        let target = len * k / n;
-        let j = cuts.partition_point(|&c| c < target);
-        let best = [j.checked_sub(1), Some(j)]
-            .into_iter()
-            .flatten()
-            .filter_map(|j| cuts.get(j).copied())
-            .min_by_key(|&c| c.abs_diff(target));
-        if let Some(c) = best {
-            let prev = out.last().copied().unwrap_or(0);
-            if c >= prev + MIN_PIECE_BYTES && len - c >= MIN_PIECE_BYTES {
-                out.push(c);
-            }
+        let target = (b.len() * k / n).max(out.last().map_or(0, |&c| c + MIN_PIECE_BYTES));
+        if target >= close {
+            break;
+        }
+        match cut_after(b, target, close) {
+            Some(c) if close - c >= MIN_PIECE_BYTES => out.push(c),
+            _ => break,
         }
     }
     out
@@ -185,8 +157,11 @@ pub(crate) fn parse_in_pieces(text: &str, base: u32, threads: usize) -> Option<D
     if threads < 2 || text.len() < PARALLEL_MIN_BYTES {
         return None;
     }
-    let (cuts, close) = body_cuts(text.as_bytes())?;
-    let cuts = choose(&cuts, text.len(), threads);
+    let close = text.len() - 1;
+    if text.as_bytes()[close] != b'}' {
+        return None;
+    }
+    let cuts = choose_cuts(text.as_bytes(), close, threads);
     if cuts.is_empty() {
         return None;
     }
@@ -236,40 +211,81 @@ pub(crate) fn parse_in_pieces(text: &str, base: u32, threads: usize) -> Option<D
 mod tests {
     use super::*;
 
+    /// A body of `lines` (each repeated until the text is `bytes` long), wrapped in an
+    /// implementation with one local.
+    fn body_of(lines: &str, bytes: usize) -> String {
+        let mut src = String::from("implementation P() {\n  var x: int;\n");
+        let mut i = 0;
+        while src.len() < bytes {
+            src.push_str(&lines.replace("#", &i.to_string()));
+            i += 1;
+        }
+        src.push_str(&format!("  L{i}:\n    return;\n}}"));
+        src
+    }
+
+    /// The sequential parse of `src`, spans shifted by `base`.
+    fn sequential(src: &str, base: u32) -> Decl {
+        let (seq, diags) = crate::parser::parse_program(src);
+        assert!(diags.is_empty(), "{diags:?}");
+        let mut seq = seq.decls[0].clone();
+        crate::visit::shift_spans(&mut seq, base);
+        seq
+    }
+
     #[test]
     fn cuts_at_top_level_statement_starts_only() {
-        let src = "implementation {:a} P() { var x: int; L0: x := 1; if (*) { L9: x := 2; } L1: assume {:b} x == 1; goto L0; L2: x := f(a, b); }";
-        let (cuts, close) = body_cuts(src.as_bytes()).expect("a body");
-        let labels: Vec<&str> = cuts.iter().map(|&c| &src[c..c + 2]).collect();
-        assert_eq!(labels, ["L0", "if", "L1", "go", "L2"]);
-        assert_eq!(close, src.len() - 1);
+        let src = "implementation {:a} P() {\n  var x: int;\n  x := 1;\n  if (*) {\n  L9: x := 2;\n  }\n  L1: assume {:b} x == 1;\n  // x := 3;\n  goto L0;\n  var y: int;\n  invariant x;\n  L2: x := f(a, b);\n}";
+        let b = src.as_bytes();
+        let mut cuts = Vec::new();
+        let mut from = 0;
+        while let Some(c) = cut_after(b, from, b.len() - 1) {
+            cuts.push(&src[c..c + 2]);
+            from = c + 1;
+        }
+        // Not the locals, not `L9` (the line before ends with `{`), not `goto` (after a comment
+        // line), not `var` and `invariant` (continuations).
+        assert_eq!(cuts, ["x ", "if", "L1", "L2"]);
     }
 
     #[test]
     fn a_large_body_is_parsed_in_pieces() {
-        let mut src = String::from("implementation P() {\n  var x: int;\n");
-        let mut i = 0;
-        while src.len() < 3 * PARALLEL_MIN_BYTES {
-            src.push_str(&format!(
-                "  L{i}:\n    x := x + {i};\n    if (x > 0) {{ x := 0; }}\n    goto L{};\n",
-                i + 1
-            ));
-            i += 1;
-        }
-        src.push_str(&format!("  L{i}:\n    return;\n}}"));
+        let src = body_of("  L#:\n    x := x + #;\n    if (x > 0) {\n      x := 0;\n    }\n    goto L#;\n", 3 * PARALLEL_MIN_BYTES);
         let d = parse_in_pieces(&src, 7, 3).expect("cut into pieces");
-        let (seq, diags) = crate::parser::parse_program(&src);
-        assert!(diags.is_empty());
-        let mut seq = seq.decls[0].clone();
-        crate::visit::shift_spans(&mut seq, 7);
-        assert_eq!(d, seq);
+        assert_eq!(d, sequential(&src, 7));
         assert!(parse_in_pieces(&src, 0, 1).is_none(), "one thread: no pieces");
+    }
+
+    /// Guesses inside a block comment or a nested block are refuted by the pieces' own lexing
+    /// and parsing: the result is then `None`, never a different tree.
+    #[test]
+    fn wrong_guesses_fall_back() {
+        let len = 3 * PARALLEL_MIN_BYTES;
+        let mut comment = body_of("  x := #;\n", len / 4);
+        comment.push_str("");
+        let comment = comment.replacen("  L", "  /*\n", 1);
+        let comment = comment.replace("  return;\n}", "");
+        let comment = format!("{comment}{}  */\n  return;\n}}", "  x := 1;\n".repeat(len / 10));
+        assert!(parse_in_pieces(&comment, 0, 2).is_none(), "cut inside a comment");
+        assert_eq!(crate::parser::parse_decls(&comment).1, Vec::new());
+
+        let nested = format!(
+            "implementation P() {{\n  var x: int;\n  if (*) {{\n{}  }}\n  return;\n}}",
+            "    x := 1;\n".repeat(len / 12)
+        );
+        assert!(parse_in_pieces(&nested, 0, 2).is_none(), "cut inside braces");
+        let (d, diags) = crate::parser::parse_decls(&nested);
+        assert!(diags.is_empty());
+        assert_eq!(d[0], sequential(&nested, 0));
+
+        let broken = body_of("  x := #;\n", len).replacen("x := 30000;", "x := ;", 1);
+        assert!(parse_in_pieces(&broken, 0, 2).is_none(), "a syntax error in a piece");
+        assert_eq!(crate::parser::parse_decls(&broken).1.len(), 1);
     }
 
     #[test]
     fn no_body_no_cuts() {
-        assert!(body_cuts(b"procedure P(); requires x > 0;").is_none());
-        assert!(body_cuts(b"implementation P() { L: return; } var y: int;").is_none());
+        assert!(parse_in_pieces(&"procedure P(); requires x > 0;\n".repeat(20000), 0, 2).is_none());
     }
 }
 
@@ -285,10 +301,11 @@ mod corpus_tests {
         let chunks = crate::split::split_decls(&text);
         let big = chunks.iter().max_by_key(|c| c.end - c.start).expect("chunks");
         let chunk = &text[big.start as usize..big.end as usize];
-        let (cuts, _) = super::body_cuts(chunk.as_bytes()).expect("cuts");
-
-        let chosen = super::choose(&cuts, chunk.len(), 2);
+        let chosen = super::choose_cuts(chunk.as_bytes(), chunk.len() - 1, 2);
         assert_eq!(chosen.len(), 1);
-        assert!(super::parse_in_pieces(chunk, big.start, 2).is_some());
+        let d = super::parse_in_pieces(chunk, big.start, 2).expect("pieces");
+        let (seq, diags) = crate::parser::parse_program(&text);
+        assert!(diags.is_empty());
+        assert!(seq.decls.contains(&d), "the pieces give the sequential tree");
     }
 }

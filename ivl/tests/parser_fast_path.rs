@@ -141,6 +141,13 @@ fn instances_agree_on_tricky_expressions() {
 /// assignments; everything else falls back on the declarative choice).
 const TRICKY_STMTS: &[&str] = &[
     "call x, y := f(a);",
+    "assume {:a} {x} true;",
+    "assume {:a 1, \"s\", x + 1} x;",
+    "call {:a,} f();",
+    "assert {:} x;",
+    "assume {:a \"s\" \"t\"} x;",
+    "assume {:a} {:b} {x} {:c} x;",
+    "call {:a f(x) [1]} f();",
     "m[] := 12;",
     "m := m[:= 30];",
     "call f(:= 1);",
@@ -193,6 +200,8 @@ fn instances_agree_on_deep_nesting() {
         agree("calls", &calls);
         let sums = format!("axiom x{};", " + x".repeat(n));
         agree("sums", &sums);
+        let in_attr = format!("procedure p() {{ assume {{:a x{}}} true; call {{:b x{}}} f(); }}", " + x".repeat(n), " + x".repeat(n));
+        agree("attribute sums", &in_attr);
     }
 }
 

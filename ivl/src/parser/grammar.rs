@@ -690,15 +690,16 @@ fn fast_items<T, E: PErr>(inp: &mut Inp<'_, E>, item: &B<T, E>, close: Tok, mut 
     Ok(())
 }
 
-/// [`fast_items`] of expressions with their depth, allocated once at their exact number.
+/// [`fast_items`] of expressions with their depth. The vector starts at the usual length (two
+/// arguments of a call, one index of a map), so that it is rarely grown and seldom too long.
 fn fast_list<E: PErr>(inp: &mut Inp<'_, E>, expr: &B<PE, E>, close: Tok) -> Result<Args, E> {
-    let mut exprs: smallvec::SmallVec<[Expr; 4]> = smallvec::SmallVec::new();
+    let mut exprs = Vec::with_capacity(if close == Tok::RParen { 2 } else { 1 });
     let mut depth = 0;
     fast_items(inp, expr, close, |(e, d)| {
         exprs.push(e);
         depth = depth.max(d);
     })?;
-    Ok(Args { exprs: exprs.into_vec(), depth })
+    Ok(Args { exprs, depth })
 }
 
 /// `atom`, chosen by its first token where that is cheap: variables and function calls,
@@ -932,10 +933,13 @@ fn resolve(first: PE, rest: Vec<((BinOp, SS), PE)>, report: &mut dyn FnMut(SS, &
 struct StmtParts<E: PErr> {
     ident: B<Ident, E>,
     expr: B<Expr, E>,
+    /// `expr` with its depth (for the fast path's attributes).
+    expr_pe: B<PE, E>,
     attrs: B<Vec<Attribute>, E>,
 }
 
 fn stmt_parser<E: PErr>(p: &StmtParts<E>) -> impl P<Stmt, E> {
+    let expr_pe = p.expr_pe.clone();
     let ident = p.ident.clone();
     let expr = p.expr.clone();
     let attrs = p.attrs.clone();
@@ -1141,6 +1145,7 @@ fn stmt_parser<E: PErr>(p: &StmtParts<E>) -> impl P<Stmt, E> {
             ident: ident.clone(),
             idents1: idents1.clone(),
             expr: expr.clone(),
+            expr_pe: expr_pe.clone(),
             attrs: attrs.clone(),
             assignment: assignment.clone(),
         };
@@ -1155,8 +1160,84 @@ struct FastStmtParts<E: PErr> {
     ident: B<Ident, E>,
     idents1: B<Vec<Ident>, E>,
     expr: B<Expr, E>,
+    expr_pe: B<PE, E>,
     attrs: B<Vec<Attribute>, E>,
     assignment: B<(Vec<Lhs>, Vec<Expr>), E>,
+}
+
+impl<E: PErr> Clone for FastStmtParts<E> {
+    fn clone(&self) -> Self {
+        FastStmtParts {
+            simple: self.simple.clone(),
+            ident: self.ident.clone(),
+            idents1: self.idents1.clone(),
+            expr: self.expr.clone(),
+            expr_pe: self.expr_pe.clone(),
+            attrs: self.attrs.clone(),
+            assignment: self.assignment.clone(),
+        }
+    }
+}
+
+/// The attributes before a statement: `{:name args}` by hand, as `attribute` parses it (the
+/// arguments are strings or expressions, separated by commas, possibly none); at a `{` without
+/// a `:` (a trigger, which `attrs` parses and reports) the rest goes to `attrs` itself. An
+/// attribute that fails is left unparsed, as `repeated` leaves it; so is one nested too
+/// deeply, whose report the parse must then fail to reach (the rich instance gives it).
+fn fast_attrs<E: PErr>(inp: &mut Inp<'_, E>, p: &FastStmtParts<E>) -> Result<Vec<Attribute>, E> {
+    let mut out = Vec::new();
+    while inp.peek() == Some(Tok::LBrace) {
+        if peek_second(inp) != Some(Tok::Colon) {
+            out.extend(inp.parse(&p.attrs)?);
+            break;
+        }
+        let save = inp.save();
+        match fast_attr(inp, p) {
+            Ok(a) => out.push(a),
+            Err(_) => {
+                inp.rewind(save);
+                break;
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// One `{:name args}` (the `{` is next).
+fn fast_attr<E: PErr>(inp: &mut Inp<'_, E>, p: &FastStmtParts<E>) -> Result<Attribute, E> {
+    let before = inp.cursor();
+    inp.next();
+    inp.next();
+    let name = inp.parse(&p.ident)?;
+    let mut args = Vec::new();
+    let mut depth = 0;
+    let mut arg = |inp: &mut Inp<'_, E>| -> Result<AttrArg, E> {
+        if let Some(Tok::Str(i)) = inp.peek() {
+            let at = inp.cursor();
+            inp.next();
+            let text = inp.state().names[i as usize].clone();
+            return Ok(AttrArg::String(text, sp(inp.span_since(&at))));
+        }
+        let (x, d) = inp.parse(&p.expr_pe)?;
+        depth = depth.max(d);
+        Ok(AttrArg::Expr(x))
+    };
+    let save = inp.save();
+    match arg(inp) {
+        Ok(a) => {
+            args.push(a);
+            while inp.peek() == Some(Tok::Comma) {
+                inp.next();
+                args.push(arg(inp)?);
+            }
+        }
+        Err(_) => inp.rewind(save),
+    }
+    fast_token(inp, Tok::RBrace)?;
+    if depth == POISON {
+        return Err(E::custom(inp.span_since(&before), ErrorKind::Syntax, "expression nested too deeply"));
+    }
+    Ok(Attribute { name, args, span: sp(inp.span_since(&before)) })
 }
 
 /// The simple statements, chosen by their first token where that is cheap: `assume`,
@@ -1170,7 +1251,7 @@ fn fast_stmt<E: PErr>(p: FastStmtParts<E>) -> impl P<Stmt, E> {
         let kind = match inp.peek() {
             Some(tok @ (Tok::Assume | Tok::Assert)) => {
                 inp.next();
-                let attrs = inp.parse(&p.attrs)?;
+                let attrs = fast_attrs(inp, &p)?;
                 let expr = inp.parse(&p.expr)?;
                 fast_token(inp, Tok::Semi)?;
                 if tok == Tok::Assume {
@@ -1181,7 +1262,7 @@ fn fast_stmt<E: PErr>(p: FastStmtParts<E>) -> impl P<Stmt, E> {
             }
             Some(Tok::Call) if peek_second(inp) != Some(Tok::Forall) => {
                 inp.next();
-                let attrs = inp.parse(&p.attrs)?;
+                let attrs = fast_attrs(inp, &p)?;
                 let save = inp.save();
                 let outs = match inp.parse(&p.idents1).and_then(|outs| fast_token(inp, Tok::Assign).map(|()| outs)) {
                     Ok(outs) => outs,
@@ -1293,6 +1374,7 @@ pub(crate) fn build<E: PErr>() -> Grammar<E> {
     let stmt = stmt_parser(&StmtParts {
         ident: ident.clone(),
         expr: expr.clone(),
+        expr_pe: expr_pe.clone(),
         attrs: attrs.clone(),
     })
     .boxed();

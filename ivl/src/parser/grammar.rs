@@ -575,7 +575,6 @@ fn expr_parser<E: PErr>(ident: B<Ident, E>, ty: B<Type, E>) -> impl P<PE, E> {
             return nested(binary.labelled("expression")).boxed();
         }
         let parts = FastParts {
-            expr: expr.clone().boxed(),
             atom: atom.boxed(),
             suffix: suffix.boxed(),
             colon_ty: t(Tok::Colon).ignore_then(ty.clone()).boxed(),
@@ -629,7 +628,6 @@ fn binop_of(tok: Tok) -> Option<BinOp> {
 /// The sub-parsers of the declarative grammar the fast path runs, or falls back on for the
 /// rarer forms.
 struct FastParts<E: PErr> {
-    expr: B<PE, E>,
     atom: B<PE, E>,
     suffix: B<(Suffix, Span), E>,
     colon_ty: B<Type, E>,
@@ -638,7 +636,6 @@ struct FastParts<E: PErr> {
 impl<E: PErr> Clone for FastParts<E> {
     fn clone(&self) -> Self {
         FastParts {
-            expr: self.expr.clone(),
             atom: self.atom.clone(),
             suffix: self.suffix.clone(),
             colon_ty: self.colon_ty.clone(),
@@ -670,13 +667,18 @@ fn peek_second<E: PErr>(inp: &mut Inp<'_, E>) -> Option<Tok> {
 /// separated by commas, possibly none, as `separated_by` parses them: when the first item
 /// fails the list is empty (and nothing of it consumed), and a comma must be followed by an
 /// item.
-fn fast_items<T, E: PErr>(inp: &mut Inp<'_, E>, item: &B<T, E>, close: Tok, mut push: impl FnMut(T)) -> Result<(), E> {
+fn fast_items<T, E: PErr>(
+    inp: &mut Inp<'_, E>,
+    mut item: impl FnMut(&mut Inp<'_, E>) -> Result<T, E>,
+    close: Tok,
+    mut push: impl FnMut(T),
+) -> Result<(), E> {
     inp.next();
     if inp.peek() == Some(close) {
         return Ok(());
     }
     let save = inp.save();
-    match inp.parse(item) {
+    match item(inp) {
         Ok(x) => push(x),
         Err(_) => {
             inp.rewind(save);
@@ -685,17 +687,17 @@ fn fast_items<T, E: PErr>(inp: &mut Inp<'_, E>, item: &B<T, E>, close: Tok, mut 
     }
     while inp.peek() == Some(Tok::Comma) {
         inp.next();
-        push(inp.parse(item)?);
+        push(item(inp)?);
     }
     Ok(())
 }
 
 /// [`fast_items`] of expressions with their depth. The vector starts at the usual length (two
 /// arguments of a call, one index of a map), so that it is rarely grown and seldom too long.
-fn fast_list<E: PErr>(inp: &mut Inp<'_, E>, expr: &B<PE, E>, close: Tok) -> Result<Args, E> {
+fn fast_list<E: PErr>(inp: &mut Inp<'_, E>, p: &FastParts<E>, close: Tok) -> Result<Args, E> {
     let mut exprs = Vec::with_capacity(if close == Tok::RParen { 2 } else { 1 });
     let mut depth = 0;
-    fast_items(inp, expr, close, |(e, d)| {
+    fast_items(inp, |inp| fast_nested(inp, p), close, |(e, d)| {
         exprs.push(e);
         depth = depth.max(d);
     })?;
@@ -721,7 +723,7 @@ fn fast_atom<E: PErr>(inp: &mut Inp<'_, E>, p: &FastParts<E>) -> Result<PE, E> {
             let id = Ident::new(inp.state().names[i as usize].clone(), sp(inp.span_since(&before)));
             if inp.peek() == Some(Tok::LParen) {
                 let save = inp.save();
-                match fast_list(inp, &p.expr, Tok::RParen).and_then(|a| fast_token(inp, Tok::RParen).map(|()| a)) {
+                match fast_list(inp, p, Tok::RParen).and_then(|a| fast_token(inp, Tok::RParen).map(|()| a)) {
                     Ok(a) => return Ok(node(ExprKind::Call(id, a.exprs), sp(inp.span_since(&before)), a.depth)),
                     Err(_) => inp.rewind(save),
                 }
@@ -735,18 +737,18 @@ fn fast_atom<E: PErr>(inp: &mut Inp<'_, E>, p: &FastParts<E>) -> Result<PE, E> {
         Some(Tok::SmallBv(v, w)) => leaf!(ExprKind::BvLit { value: BigUint::from(v), width: w }),
         Some(Tok::LParen) if !matches!(peek_second(inp), Some(Tok::Forall | Tok::Exists | Tok::Lambda)) => {
             inp.next();
-            let (mut x, d) = inp.parse(&p.expr)?;
+            let (mut x, d) = fast_nested(inp, p)?;
             fast_token(inp, Tok::RParen)?;
             x.span = sp(inp.span_since(&before));
             Ok((x, d))
         }
         Some(Tok::If) => {
             inp.next();
-            let (c, dc) = inp.parse(&p.expr)?;
+            let (c, dc) = fast_nested(inp, p)?;
             fast_token(inp, Tok::Then)?;
-            let (a, da) = inp.parse(&p.expr)?;
+            let (a, da) = fast_nested(inp, p)?;
             fast_token(inp, Tok::Else)?;
-            let (b, db) = inp.parse(&p.expr)?;
+            let (b, db) = fast_nested(inp, p)?;
             let span = sp(inp.span_since(&before));
             Ok(node(ExprKind::IfThenElse(Box::new(c), Box::new(a), Box::new(b)), span, dc.max(da).max(db)))
         }
@@ -761,10 +763,10 @@ fn fast_suffix<E: PErr>(inp: &mut Inp<'_, E>, p: &FastParts<E>) -> Result<(Suffi
         return inp.parse(&p.suffix);
     }
     let before = inp.cursor();
-    let idx = fast_list(inp, &p.expr, Tok::RBracket)?;
+    let idx = fast_list(inp, p, Tok::RBracket)?;
     let suffix = if inp.peek() == Some(Tok::Assign) {
         inp.next();
-        Suffix::Store(idx, inp.parse(&p.expr)?)
+        Suffix::Store(idx, fast_nested(inp, p)?)
     } else {
         Suffix::Select(idx)
     };
@@ -776,87 +778,94 @@ fn fast_suffix<E: PErr>(inp: &mut Inp<'_, E>, p: &FastParts<E>) -> Result<(Suffi
 /// `postfix` as one hand-written loop that peeks at the next token instead of trying (and
 /// rewinding) one combinator per level. See the module documentation.
 fn fast_expr<E: PErr>(p: FastParts<E>) -> impl P<PE, E> {
-    let FastParts { colon_ty, .. } = p.clone();
-    // `unary`: `unop* coerce`, folded from the right.
-    let unary = move |inp: &mut Inp<'_, E>| -> Result<PE, E> {
-        let mut ops: Vec<(UnOp, Span)> = Vec::new();
-        loop {
-            let op = match inp.peek() {
-                Some(Tok::Not) => UnOp::Not,
-                Some(Tok::Minus) => UnOp::Neg,
-                _ => break,
-            };
-            let before = inp.cursor();
-            inp.next();
-            ops.push((op, sp(inp.span_since(&before))));
-        }
-        // `postfix`: `atom suffix*`.
-        let (mut a, mut da) = fast_atom(inp, &p)?;
-        while inp.peek() == Some(Tok::LBracket) {
-            let save = inp.save();
-            match fast_suffix(inp, &p) {
-                Ok(suffix) => (a, da) = apply_suffix((a, da), suffix),
-                Err(_) => {
-                    inp.rewind(save);
-                    break;
-                }
+    custom(move |inp: &mut Inp<'_, E>| fast_binary(inp, &p))
+}
+
+/// An expression nested in the one being parsed (an argument, an index, a parenthesized or
+/// `if` part): [`fast_binary`] called directly rather than through the `Recursive` parser,
+/// on a stack grown when it runs low, as chumsky's `recursive` does.
+fn fast_nested<E: PErr>(inp: &mut Inp<'_, E>, p: &FastParts<E>) -> Result<PE, E> {
+    stacker::maybe_grow(64 * 1024, 1024 * 1024, || fast_binary(inp, p))
+}
+
+/// `nested(binary)`: `unary (binop unary)*`, one nesting level deeper.
+fn fast_binary<E: PErr>(inp: &mut Inp<'_, E>, p: &FastParts<E>) -> Result<PE, E> {
+    // `nested`: as `enter` / `exit`.
+    enter_level(inp)?;
+    let first = fast_unary(inp, p)?;
+    let mut rest = Vec::new();
+    while let Some(op) = inp.peek().and_then(binop_of) {
+        let save = inp.save();
+        let before = inp.cursor();
+        inp.next();
+        let op_span = inp.span_since(&before);
+        match fast_unary(inp, p) {
+            Ok(b) => rest.push(((op, op_span), b)),
+            Err(_) => {
+                inp.rewind(save);
+                break;
             }
         }
-        // `coerce`: `postfix (: type)*`.
-        while inp.peek() == Some(Tok::Colon) {
-            let save = inp.save();
-            match inp.parse(&colon_ty) {
-                Ok(ty) => {
-                    let span = a.span.to(ty.span);
-                    (a, da) = node(ExprKind::Coerce(Box::new(a), Box::new(ty)), span, da);
-                }
-                Err(_) => {
-                    inp.rewind(save);
-                    break;
-                }
-            }
+    }
+    let e = if rest.is_empty() {
+        first
+    } else {
+        let mut errs = Vec::new();
+        let e = resolve(first, rest, &mut |s: SS, msg: &str| errs.push(E::custom(s, ErrorKind::Syntax, msg)));
+        for err in errs {
+            inp.emit(err);
         }
-        for (op, s) in ops.into_iter().rev() {
-            let span = s.to(a.span);
-            (a, da) = node(ExprKind::Unary(op, Box::new(a)), span, da);
-        }
-        Ok((a, da))
+        e
     };
-    custom(move |inp: &mut Inp<'_, E>| {
-        // `nested`: as `enter` / `exit`.
-        enter_level(inp)?;
-        // `binary`: `unary (binop unary)*`.
-        let first = unary(inp)?;
-        let mut rest = Vec::new();
-        while let Some(op) = inp.peek().and_then(binop_of) {
-            let save = inp.save();
-            let before = inp.cursor();
-            inp.next();
-            let op_span = inp.span_since(&before);
-            match unary(inp) {
-                Ok(b) => rest.push(((op, op_span), b)),
-                Err(_) => {
-                    inp.rewind(save);
-                    break;
-                }
+    let st = inp.state();
+    st.depth = st.depth.saturating_sub(1);
+    Ok(e)
+}
+
+/// `unary`: `unop* coerce`, folded from the right.
+fn fast_unary<E: PErr>(inp: &mut Inp<'_, E>, p: &FastParts<E>) -> Result<PE, E> {
+    let mut ops: Vec<(UnOp, Span)> = Vec::new();
+    loop {
+        let op = match inp.peek() {
+            Some(Tok::Not) => UnOp::Not,
+            Some(Tok::Minus) => UnOp::Neg,
+            _ => break,
+        };
+        let before = inp.cursor();
+        inp.next();
+        ops.push((op, sp(inp.span_since(&before))));
+    }
+    // `postfix`: `atom suffix*`.
+    let (mut a, mut da) = fast_atom(inp, p)?;
+    while inp.peek() == Some(Tok::LBracket) {
+        let save = inp.save();
+        match fast_suffix(inp, p) {
+            Ok(suffix) => (a, da) = apply_suffix((a, da), suffix),
+            Err(_) => {
+                inp.rewind(save);
+                break;
             }
         }
-        let e = if rest.is_empty() {
-            first
-        } else {
-            let mut errs = Vec::new();
-            let e = resolve(first, rest, &mut |s: SS, msg: &str| {
-                errs.push(E::custom(s, ErrorKind::Syntax, msg))
-            });
-            for err in errs {
-                inp.emit(err);
+    }
+    // `coerce`: `postfix (: type)*`.
+    while inp.peek() == Some(Tok::Colon) {
+        let save = inp.save();
+        match inp.parse(&p.colon_ty) {
+            Ok(ty) => {
+                let span = a.span.to(ty.span);
+                (a, da) = node(ExprKind::Coerce(Box::new(a), Box::new(ty)), span, da);
             }
-            e
-        };
-        let st = inp.state();
-        st.depth = st.depth.saturating_sub(1);
-        Ok(e)
-    })
+            Err(_) => {
+                inp.rewind(save);
+                break;
+            }
+        }
+    }
+    for (op, s) in ops.into_iter().rev() {
+        let span = s.to(a.span);
+        (a, da) = node(ExprKind::Unary(op, Box::new(a)), span, da);
+    }
+    Ok((a, da))
 }
 
 /// Binding levels of binary operators, loosest first (Boogie 2.4.1, `BoogiePL.atg`).
@@ -1276,7 +1285,7 @@ fn fast_stmt<E: PErr>(p: FastStmtParts<E>) -> impl P<Stmt, E> {
                     return Err(E::custom(inp.span_since(&before), ErrorKind::Syntax, "expected `(`"));
                 }
                 let mut args = Vec::new();
-                fast_items(inp, &p.expr, Tok::RParen, |e| args.push(e))?;
+                fast_items(inp, |inp| inp.parse(&p.expr), Tok::RParen, |e| args.push(e))?;
                 fast_token(inp, Tok::RParen)?;
                 fast_token(inp, Tok::Semi)?;
                 StmtKind::Call { attrs, outs, proc, args }

@@ -274,25 +274,35 @@ pub(crate) struct Checker<'a> {
     enclosing_labels: Vec<Name>,
 }
 
-/// Bodies at least this long are checked on two threads ([`Checker::body`]); GPUVerify emits
+/// Bodies at least this long are checked in parts on several threads ([`Checker::body`]); GPUVerify emits
 /// kernels whose body is megabytes long, and small ones do not pay for a thread.
 pub const PARALLEL_CHECK_BYTES: u32 = 256 * 1024;
-/// Stack of the second checking thread (reserved, not committed).
+/// Stack of the helper checking threads (reserved, not committed).
 const CHECK_THREAD_STACK: usize = 256 << 20;
 
-/// Where to cut a large body's top-level statements for checking on two threads: the first
-/// statement at or after the middle of the text that does not follow a label (a label names
-/// the structured statement after it, so the two stay together). `None` for bodies shorter
-/// than [`PARALLEL_CHECK_BYTES`] or on a one-core machine.
-fn parallel_cut(ss: &[Stmt]) -> Option<usize> {
-    let (first, last) = (ss.first()?, ss.last()?);
-    if last.span.end.saturating_sub(first.span.start) < PARALLEL_CHECK_BYTES
-        || std::thread::available_parallelism().map_or(1, |n| n.get()) < 2
-    {
-        return None;
+/// Where to cut a large body's top-level statements for checking on several threads: near
+/// each `k/parts` of the text, the first statement there that does not follow a label (a label
+/// names the structured statement after it, so the two stay together). Empty for bodies
+/// shorter than [`PARALLEL_CHECK_BYTES`].
+fn parallel_cuts(ss: &[Stmt], parts: usize) -> Vec<usize> {
+    let (Some(first), Some(last)) = (ss.first(), ss.last()) else {
+        return Vec::new();
+    };
+    let len = last.span.end.saturating_sub(first.span.start);
+    if len < PARALLEL_CHECK_BYTES {
+        return Vec::new();
     }
-    let middle = first.span.start + (last.span.end - first.span.start) / 2;
-    (1..ss.len()).find(|&i| ss[i].span.start >= middle && !matches!(ss[i - 1].kind, StmtKind::Label(_)))
+    let mut cuts: Vec<usize> = Vec::new();
+    for k in 1..parts {
+        let target = first.span.start + (len as u64 * k as u64 / parts as u64) as u32;
+        let from = cuts.last().map_or(1, |&c| c + 1);
+        if let Some(i) =
+            (from..ss.len()).find(|&i| ss[i].span.start >= target && !matches!(ss[i - 1].kind, StmtKind::Label(_)))
+        {
+            cuts.push(i);
+        }
+    }
+    cuts
 }
 
 impl<'a> Checker<'a> {
@@ -1090,44 +1100,70 @@ impl<'a> Checker<'a> {
         self.ctx = saved;
         self.labels.clear();
         self.collect_labels(&body.stmts);
-        match parallel_cut(&body.stmts) {
-            Some(cut) => self.stmts_on_two_threads(&body.stmts, cut),
-            None => self.stmts(&body.stmts),
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let cuts = if threads < 2 { Vec::new() } else { parallel_cuts(&body.stmts, 2 * threads) };
+        if cuts.is_empty() {
+            self.stmts(&body.stmts);
+        } else {
+            self.stmts_in_parts(&body.stmts, &cuts, threads);
         }
     }
 
-    /// Checks `ss[..cut]` here and `ss[cut..]` on a second thread, then appends the second
-    /// half's diagnostics. This equals `self.stmts(ss)`: between two top-level statements that
-    /// are not separated by a label, the only state the checker carries is read-only (the
-    /// scope, the labels collected beforehand, the context), `enclosing_labels` is empty and
-    /// `loop_depth` is 0, so the second half starts from a copy of exactly the state a
-    /// sequential check would have there; the diagnostics of the halves are in statement order.
-    fn stmts_on_two_threads(&mut self, ss: &[Stmt], cut: usize) {
-        let (first, second) = ss.split_at(cut);
-        // Own copies of the types: cloning a map type bumps a reference count, and two threads
+    /// Checks the parts of `ss` between `cuts` on this thread and `threads - 1` more, which
+    /// take the parts in turn (twice as many parts as threads: a slowed thread holds up the
+    /// others by half a part at most), then gathers the diagnostics in statement order. This
+    /// equals `self.stmts(ss)`: between two top-level statements that are not separated by a
+    /// label, the only state the checker carries is read-only (the scope, the labels collected
+    /// beforehand, the context), `enclosing_labels` is empty and `loop_depth` is 0, so every
+    /// part starts from exactly the state a sequential check would have there, whichever
+    /// checker takes it.
+    fn stmts_in_parts(&mut self, ss: &[Stmt], cuts: &[usize], threads: usize) {
+        let mut bounds = vec![0];
+        bounds.extend(cuts);
+        bounds.push(ss.len());
+        let parts: Vec<&[Stmt]> = bounds.windows(2).map(|w| &ss[w[0]..w[1]]).collect();
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        // Checks parts in turn; returns each one's diagnostics and error count.
+        let work = |c: &mut Checker<'_>| {
+            let mut done = Vec::new();
+            loop {
+                let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(part) = parts.get(k) else { return done };
+                let (start, errors) = (c.diags.len(), c.errors);
+                c.stmts(part);
+                done.push((k, c.diags.split_off(start), c.errors - errors));
+            }
+        };
+        // Own copies of the types: cloning a map type bumps a reference count, and threads
         // bumping the same counts for every variable they look up made checking a third slower.
         let env = self.env.unshared();
-        let mut other = Checker { diags: Vec::new(), errors: 0, ..self.clone() };
-        other.env = &env;
-        for l in other.scope.values_mut() {
+        let mut helper = Checker { diags: Vec::new(), errors: 0, ..self.clone() };
+        helper.env = &env;
+        for l in helper.scope.values_mut() {
             l.ty = l.ty.unshared();
         }
-        std::thread::scope(|scope| {
-            // As deep as the calling thread's: expressions nest thousands of levels deep.
-            let spawned = std::thread::Builder::new().stack_size(CHECK_THREAD_STACK).spawn_scoped(scope, || {
-                other.stmts(second);
-                other
-            });
-            match spawned {
-                Ok(handle) => {
-                    self.stmts(first);
-                    let other = handle.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
-                    self.diags.extend(other.diags);
-                    self.errors += other.errors;
-                }
-                Err(_) => self.stmts(ss),
+        let mut all = std::thread::scope(|scope| {
+            let handles: Vec<_> = (1..threads)
+                .map(|_| {
+                    let mut c = helper.clone();
+                    // As deep as the calling thread's: expressions nest thousands of levels deep.
+                    std::thread::Builder::new()
+                        .stack_size(CHECK_THREAD_STACK)
+                        .spawn_scoped(scope, move || work(&mut c))
+                        .ok()
+                })
+                .collect();
+            let mut all = work(self);
+            for h in handles.into_iter().flatten() {
+                all.extend(h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
             }
+            all
         });
+        all.sort_by_key(|(k, _, _)| *k);
+        for (_, diags, errors) in all {
+            self.diags.extend(diags);
+            self.errors += errors;
+        }
     }
 
     fn collect_labels(&mut self, ss: &[Stmt]) {

@@ -7,8 +7,9 @@
 #       FILE default: the GPUVerify corpus's sha1.bpl (3.7 MB, one kernel body)
 #       TREE default: /work/corpus/gpu/gpuverify (518 files, 44 MB)
 #
-# Uses hyperfine when installed (mean and user time of several runs), else a loop with
-# /usr/bin/time (best of RUNS). Prints the wall-clock and user-time ratios Boogie / kivl.
+# Uses hyperfine when installed (mean, median and user time of several runs), else a loop with
+# /usr/bin/time (best of RUNS). Prints the wall-clock (mean and median) and user-time ratios
+# Boogie / kivl; the median is the steadier one on a machine whose speed drifts.
 # Environment: BOOGIE (default `boogie`), KIVL (default target/release/kivl, built if missing),
 # RUNS (default 10). The machine's load matters: run it on an otherwise idle machine.
 set -euo pipefail
@@ -36,7 +37,7 @@ measure() {
   if command -v hyperfine >/dev/null; then
     hyperfine --warmup 2 --runs "$runs" --export-json "$tmp/$name.json" -N "$*" >/dev/null 2>&1 \
       || hyperfine --warmup 2 --runs "$runs" --export-json "$tmp/$name.json" "$*" >/dev/null
-    python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"][0]; print(r["mean"], r["user"])' \
+    python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"][0]; print(r["mean"], r["user"], r["median"])' \
       "$tmp/$name.json"
   else
     local best_w=999 best_u=999 w u
@@ -46,19 +47,19 @@ measure() {
       best_w=$(python3 -c "print(min($best_w, $w))")
       best_u=$(python3 -c "print(min($best_u, $u))")
     done
-    echo "$best_w $best_u"
+    echo "$best_w $best_u $best_w"
   fi
 }
 
 echo "file: $file ($(du -h "$file" | cut -f1))"
-read -r bw bu < <(cd "$(dirname "$file")" && measure boogie "$boogie" /noVerify /doModSetAnalysis "$file")
-read -r kw ku < <(measure kivl "$kivl" check "$file")
-python3 - "$bw" "$bu" "$kw" "$ku" <<'EOF'
+read -r bw bu bm < <(cd "$(dirname "$file")" && measure boogie "$boogie" /noVerify /doModSetAnalysis "$file")
+read -r kw ku km < <(measure kivl "$kivl" check "$file")
+python3 - "$bw" "$bu" "$bm" "$kw" "$ku" "$km" <<'EOF'
 import sys
-bw, bu, kw, ku = map(float, sys.argv[1:])
-print(f"boogie /noVerify /doModSetAnalysis: wall {bw*1e3:8.1f} ms   user {bu*1e3:8.1f} ms")
-print(f"kivl check:                          wall {kw*1e3:8.1f} ms   user {ku*1e3:8.1f} ms")
-print(f"ratio boogie/kivl:                   wall {bw/kw:8.1f} x    user {bu/ku:8.1f} x")
+bw, bu, bm, kw, ku, km = map(float, sys.argv[1:])
+print(f"boogie /noVerify /doModSetAnalysis: wall {bw*1e3:8.1f} ms   user {bu*1e3:8.1f} ms   median wall {bm*1e3:8.1f} ms")
+print(f"kivl check:                          wall {kw*1e3:8.1f} ms   user {ku*1e3:8.1f} ms   median wall {km*1e3:8.1f} ms")
+print(f"ratio boogie/kivl:                   wall {bw/kw:8.1f} x    user {bu/ku:8.1f} x    median wall {bm/km:6.1f} x")
 EOF
 
 if [ -d "$tree" ]; then

@@ -6,6 +6,7 @@ pub mod diag;
 pub mod lexer;
 pub mod parser;
 pub mod split;
+mod parallel;
 pub mod blocks;
 pub mod visit;
 pub mod printer;

@@ -277,8 +277,6 @@ pub(crate) struct Checker<'a> {
 /// Bodies at least this long are checked in parts on several threads ([`Checker::body`]); GPUVerify emits
 /// kernels whose body is megabytes long, and small ones do not pay for a thread.
 pub const PARALLEL_CHECK_BYTES: u32 = 256 * 1024;
-/// Stack of the helper checking threads (reserved, not committed).
-const CHECK_THREAD_STACK: usize = 256 << 20;
 
 /// Where to cut a large body's top-level statements for checking on several threads: near
 /// each `k/parts` of the text, the first statement there that does not follow a label (a label
@@ -1101,7 +1099,7 @@ impl<'a> Checker<'a> {
         self.labels.clear();
         self.collect_labels(&body.stmts);
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let cuts = if threads < 2 { Vec::new() } else { parallel_cuts(&body.stmts, 2 * threads) };
+        let cuts = if threads < 2 { Vec::new() } else { parallel_cuts(&body.stmts, crate::parallel::parts_for(threads)) };
         if cuts.is_empty() {
             self.stmts(&body.stmts);
         } else {
@@ -1109,58 +1107,32 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// Checks the parts of `ss` between `cuts` on this thread and `threads - 1` more, which
-    /// take the parts in turn (twice as many parts as threads: a slowed thread holds up the
-    /// others by half a part at most), then gathers the diagnostics in statement order. This
-    /// equals `self.stmts(ss)`: between two top-level statements that are not separated by a
-    /// label, the only state the checker carries is read-only (the scope, the labels collected
-    /// beforehand, the context), `enclosing_labels` is empty and `loop_depth` is 0, so every
-    /// part starts from exactly the state a sequential check would have there, whichever
-    /// checker takes it.
+    /// Checks the parts of `ss` between `cuts` on `threads` threads, which take the parts in
+    /// turn ([`crate::parallel::in_turn`]), then gathers the diagnostics in statement order.
+    /// This equals `self.stmts(ss)`: between two top-level statements that are not separated
+    /// by a label, the only state the checker carries is read-only (the scope, the labels
+    /// collected beforehand, the context), `enclosing_labels` is empty and `loop_depth` is 0,
+    /// so every part starts from exactly the state a sequential check would have there,
+    /// whichever copy of the checker takes it.
     fn stmts_in_parts(&mut self, ss: &[Stmt], cuts: &[usize], threads: usize) {
         let mut bounds = vec![0];
         bounds.extend(cuts);
         bounds.push(ss.len());
-        let parts: Vec<&[Stmt]> = bounds.windows(2).map(|w| &ss[w[0]..w[1]]).collect();
-        let next = std::sync::atomic::AtomicUsize::new(0);
-        // Checks parts in turn; returns each one's diagnostics and error count.
-        let work = |c: &mut Checker<'_>| {
-            let mut done = Vec::new();
-            loop {
-                let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some(part) = parts.get(k) else { return done };
-                let (start, errors) = (c.diags.len(), c.errors);
-                c.stmts(part);
-                done.push((k, c.diags.split_off(start), c.errors - errors));
-            }
-        };
         // Own copies of the types: cloning a map type bumps a reference count, and threads
         // bumping the same counts for every variable they look up made checking a third slower.
         let env = self.env.unshared();
-        let mut helper = Checker { diags: Vec::new(), errors: 0, ..self.clone() };
-        helper.env = &env;
-        for l in helper.scope.values_mut() {
+        let mut worker = Checker { diags: Vec::new(), errors: 0, ..self.clone() };
+        worker.env = &env;
+        for l in worker.scope.values_mut() {
             l.ty = l.ty.unshared();
         }
-        let mut all = std::thread::scope(|scope| {
-            let handles: Vec<_> = (1..threads)
-                .map(|_| {
-                    let mut c = helper.clone();
-                    // As deep as the calling thread's: expressions nest thousands of levels deep.
-                    std::thread::Builder::new()
-                        .stack_size(CHECK_THREAD_STACK)
-                        .spawn_scoped(scope, move || work(&mut c))
-                        .ok()
-                })
-                .collect();
-            let mut all = work(self);
-            for h in handles.into_iter().flatten() {
-                all.extend(h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
-            }
-            all
-        });
-        all.sort_by_key(|(k, _, _)| *k);
-        for (_, diags, errors) in all {
+        let workers = vec![worker; threads];
+        let parts = crate::parallel::in_turn(bounds.len() - 1, workers, |c, k| {
+            c.stmts(&ss[bounds[k]..bounds[k + 1]]);
+            (std::mem::take(&mut c.diags), std::mem::take(&mut c.errors))
+        })
+        .unwrap_or_else(|p| std::panic::resume_unwind(p));
+        for (diags, errors) in parts {
             self.diags.extend(diags);
             self.errors += errors;
         }

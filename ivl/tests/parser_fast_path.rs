@@ -205,6 +205,25 @@ fn instances_agree_on_deep_nesting() {
     }
 }
 
+/// Asserts agreement on every file of `fs`; returns how many declarations parsed.
+fn agree_on_files(fs: &[PathBuf]) -> usize {
+    fs.iter()
+        .map(|f| agree(&f.display().to_string(), &std::fs::read_to_string(f).unwrap_or_default()))
+        .sum()
+}
+
+/// The `.bpl` files under a corpus directory outside the repository; `None` (the test is
+/// skipped) when it is absent, as on CI.
+fn corpus_files(dir: &str) -> Option<Vec<PathBuf>> {
+    let mut fs = Vec::new();
+    files(Path::new(dir), &["bpl"], &mut fs);
+    if fs.is_empty() {
+        eprintln!("skipped: {dir} absent");
+        return None;
+    }
+    Some(fs)
+}
+
 #[test]
 fn instances_agree_on_repository_tests() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("tests");
@@ -212,40 +231,21 @@ fn instances_agree_on_repository_tests() {
     files(&root.join("boogie"), &["bpl", "kbpl"], &mut fs);
     files(&root.join("kernels"), &["bpl", "kbpl"], &mut fs);
     assert!(!fs.is_empty(), "no test programs under {}", root.display());
-    for f in fs {
-        let text = std::fs::read_to_string(&f).unwrap_or_default();
-        agree(&f.display().to_string(), &text);
-    }
+    agree_on_files(&fs);
 }
 
-/// Boogie's own tests (`Test/` of boogie-org/boogie; skipped when absent, as on CI): many
-/// unusual and erroneous forms.
+/// Boogie's own tests (`Test/` of boogie-org/boogie): many unusual and erroneous forms.
 #[test]
 fn instances_agree_on_boogie_tests() {
-    let mut fs = Vec::new();
-    files(Path::new("/work/corpus/boogie/Test"), &["bpl"], &mut fs);
-    if fs.is_empty() {
-        eprintln!("skipped: /work/corpus/boogie/Test absent");
-        return;
-    }
-    for f in fs {
-        let text = std::fs::read_to_string(&f).unwrap_or_default();
-        agree(&f.display().to_string(), &text);
+    if let Some(fs) = corpus_files("/work/corpus/boogie/Test") {
+        agree_on_files(&fs);
     }
 }
 
 #[test]
 fn instances_agree_on_gpu_corpus() {
-    let mut fs = Vec::new();
-    files(Path::new("/work/corpus/gpu"), &["bpl"], &mut fs);
-    if fs.is_empty() {
-        eprintln!("skipped: /work/corpus/gpu absent");
-        return;
+    if let Some(fs) = corpus_files("/work/corpus/gpu") {
+        let parsed = agree_on_files(&fs);
+        assert!(parsed > 10_000, "only {parsed} declarations parsed");
     }
-    let mut parsed = 0;
-    for f in &fs {
-        let text = std::fs::read_to_string(f).unwrap_or_default();
-        parsed += agree(&f.display().to_string(), &text);
-    }
-    assert!(parsed > 10_000, "only {parsed} declarations parsed");
 }

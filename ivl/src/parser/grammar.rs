@@ -95,21 +95,13 @@ struct Args {
 }
 
 impl FromIterator<PE> for Args {
-    /// Gathered on the stack first, so that the vector is allocated once at its exact length:
-    /// argument and index lists are short, and a growing vector would reserve room for four
-    /// 72-byte expressions where one or two are the rule.
     fn from_iter<I: IntoIterator<Item = PE>>(iter: I) -> Self {
-        let mut depth = 0;
-        let gathered: smallvec::SmallVec<[Expr; 4]> = iter
-            .into_iter()
-            .map(|(e, d)| {
-                depth = depth.max(d);
-                e
-            })
-            .collect();
-        let mut exprs = Vec::with_capacity(gathered.len());
-        exprs.extend(gathered);
-        Args { exprs, depth }
+        let mut a = Args::default();
+        for (e, d) in iter {
+            a.exprs.push(e);
+            a.depth = a.depth.max(d);
+        }
+        a
     }
 }
 
@@ -663,17 +655,15 @@ fn peek_second<E: PErr>(inp: &mut Inp<'_, E>) -> Option<Tok> {
     tok
 }
 
-/// `open items close` without the closing token (the opening token is next): `item`
-/// separated by commas, possibly none, as `separated_by` parses them: when the first item
-/// fails the list is empty (and nothing of it consumed), and a comma must be followed by an
-/// item.
+/// `items` up to `close` (not consumed): `item` separated by commas, possibly none, as
+/// `separated_by` parses them: when the first item fails the list is empty (and nothing of it
+/// consumed), and a comma must be followed by an item.
 fn fast_items<T, E: PErr>(
     inp: &mut Inp<'_, E>,
     mut item: impl FnMut(&mut Inp<'_, E>) -> Result<T, E>,
     close: Tok,
     mut push: impl FnMut(T),
 ) -> Result<(), E> {
-    inp.next();
     if inp.peek() == Some(close) {
         return Ok(());
     }
@@ -692,9 +682,11 @@ fn fast_items<T, E: PErr>(
     Ok(())
 }
 
-/// [`fast_items`] of expressions with their depth. The vector starts at the usual length (two
-/// arguments of a call, one index of a map), so that it is rarely grown and seldom too long.
+/// `open exprs` (the opening token is next) up to `close`: [`fast_items`] of expressions with
+/// their depth. The vector starts at the usual length (two arguments of a call, one index of a
+/// map), so that it is rarely grown and seldom too long.
 fn fast_list<E: PErr>(inp: &mut Inp<'_, E>, p: &FastParts<E>, close: Tok) -> Result<Args, E> {
+    inp.next();
     let mut exprs = Vec::with_capacity(if close == Tok::RParen { 2 } else { 1 });
     let mut depth = 0;
     fast_items(inp, |inp| fast_nested(inp, p), close, |(e, d)| {
@@ -1220,28 +1212,20 @@ fn fast_attr<E: PErr>(inp: &mut Inp<'_, E>, p: &FastStmtParts<E>) -> Result<Attr
     let name = inp.parse(&p.ident)?;
     let mut args = Vec::new();
     let mut depth = 0;
-    let mut arg = |inp: &mut Inp<'_, E>| -> Result<AttrArg, E> {
+    let arg = |inp: &mut Inp<'_, E>| -> Result<(AttrArg, u32), E> {
         if let Some(Tok::Str(i)) = inp.peek() {
             let at = inp.cursor();
             inp.next();
             let text = inp.state().names[i as usize].clone();
-            return Ok(AttrArg::String(text, sp(inp.span_since(&at))));
+            return Ok((AttrArg::String(text, sp(inp.span_since(&at))), 0));
         }
         let (x, d) = inp.parse(&p.expr_pe)?;
-        depth = depth.max(d);
-        Ok(AttrArg::Expr(x))
+        Ok((AttrArg::Expr(x), d))
     };
-    let save = inp.save();
-    match arg(inp) {
-        Ok(a) => {
-            args.push(a);
-            while inp.peek() == Some(Tok::Comma) {
-                inp.next();
-                args.push(arg(inp)?);
-            }
-        }
-        Err(_) => inp.rewind(save),
-    }
+    fast_items(inp, arg, Tok::RBrace, |(a, d)| {
+        args.push(a);
+        depth = depth.max(d);
+    })?;
     fast_token(inp, Tok::RBrace)?;
     if depth == POISON {
         return Err(E::custom(inp.span_since(&before), ErrorKind::Syntax, "expression nested too deeply"));
@@ -1284,6 +1268,7 @@ fn fast_stmt<E: PErr>(p: FastStmtParts<E>) -> impl P<Stmt, E> {
                 if inp.peek() != Some(Tok::LParen) {
                     return Err(E::custom(inp.span_since(&before), ErrorKind::Syntax, "expected `(`"));
                 }
+                inp.next();
                 let mut args = Vec::new();
                 fast_items(inp, |inp| inp.parse(&p.expr), Tok::RParen, |e| args.push(e))?;
                 fast_token(inp, Tok::RParen)?;

@@ -161,9 +161,7 @@ pub(crate) fn parse_in_pieces(text: &str, base: u32, threads: usize) -> Option<D
     if text.as_bytes()[close] != b'}' {
         return None;
     }
-    // Twice as many pieces as threads, taken in turn: a thread that is slowed down (another
-    // process, a page-fault storm) holds up the others by half a piece at most.
-    let cuts = choose_cuts(text.as_bytes(), close, 2 * threads);
+    let cuts = choose_cuts(text.as_bytes(), close, crate::parallel::parts_for(threads));
     if cuts.is_empty() {
         return None;
     }
@@ -172,33 +170,11 @@ pub(crate) fn parse_in_pieces(text: &str, base: u32, threads: usize) -> Option<D
     bounds.extend(&cuts);
     bounds.push(close);
     let pieces = bounds.len() - 1;
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let work = || {
-        let mut done = Vec::new();
-        loop {
-            let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            if k >= pieces {
-                return done;
-            }
-            let head = (k == 0).then_some(close_span);
-            done.push((k, parse_piece(text, base, bounds[k], bounds[k + 1], head)));
-        }
-    };
-    let results: Vec<Option<Piece>> = std::thread::scope(|s| {
-        let helpers: Vec<_> = (1..threads.min(pieces))
-            .map(|_| {
-                // A deep stack, like the main thread's: expressions nest thousands deep.
-                std::thread::Builder::new().stack_size(256 << 20).spawn_scoped(s, work).ok()
-            })
-            .collect();
-        let mut all = work();
-        for h in helpers.into_iter().flatten() {
-            all.extend(h.join().ok()?);
-        }
-        all.sort_by_key(|(k, _)| *k);
-        // (A helper that could not be spawned leaves its share to the others.)
-        (all.len() == pieces).then(|| all.into_iter().map(|(_, r)| r).collect())
-    })?;
+    let results = crate::parallel::in_turn(pieces, vec![(); threads.min(pieces)], |(), k| {
+        let head = (k == 0).then_some(close_span);
+        parse_piece(text, base, bounds[k], bounds[k + 1], head)
+    })
+    .ok()?;
     let mut results = results.into_iter();
     let Some(Some(Piece::Head(mut decl))) = results.next() else {
         return None;

@@ -4,7 +4,7 @@ side by side on GPUVerify-generated programs, per file and in total. The Boogie-
 asks for a speed-up of at least 1.7 on the files where Houdini takes over 5 s on one thread.
 
     scripts/houdini-parallel-bench.py [--corpus DIR] [--files LIST] [--min SECONDS]
-                                      [--runs N] [--kivl BIN] [--split-vc] [FILE...]
+                                      [--runs N] [--kivl BIN] [--split-vc] [--ceiling] [FILE...]
 
 With `--split-vc` the two-thread runs split one implementation's assertions across the two
 solvers (`kivl verify --split-vc`); without it, two threads only help programs with several
@@ -19,6 +19,11 @@ Houdini time is under --min (default 5 s) are shown but left out of the totals, 
 whose verdicts (verified, errors or inconclusive, and the number of verified implementations)
 differ between the two runs. A different number of reported errors is only noted: which of
 several failing assertions Z3 finds first, within the error limit, varies from run to run.
+
+With `--ceiling` it also runs two one-thread copies of each file at the same time and prints
+what the machine allows: twice the one-thread Houdini time over the slower copy's. That is the
+speed-up two threads would give if they split the work perfectly and shared nothing; on a VM
+whose two cores share caches and memory bandwidth it stays well under 2.
 
 Run it on an otherwise idle machine with at least two cores. The corpus
 (github.com/symbooglix/gpu) has no licence and is not part of this repository.
@@ -56,6 +61,21 @@ def run(kivl, f, jobs, limit, split):
     return h["time_s"], wall, verdict
 
 
+def run_pair(kivl, f, limit):
+    """Houdini seconds of two one-thread runs of `f` started together, or None on a failure."""
+    cmd = [kivl, "verify", "--houdini", "--format", "json", "--jobs", "1", "--timeout", str(limit), f]
+    procs = [subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True) for _ in range(2)]
+    times = []
+    for p in procs:
+        try:
+            out, _ = p.communicate(timeout=limit * 4)
+            times.append(json.loads(out)["files"][0]["houdini"]["time_s"])
+        except (subprocess.TimeoutExpired, json.JSONDecodeError, KeyError, IndexError):
+            p.kill()
+            return None
+    return times
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--corpus", default=os.path.join(ROOT, "..", "corpus", "gpu"))
@@ -65,6 +85,7 @@ def main():
     ap.add_argument("--limit", type=int, default=120, help="solver time limit per check (seconds)")
     ap.add_argument("--kivl", help="kivl binary (default: build target/release/kivl)")
     ap.add_argument("--split-vc", action="store_true", help="two-thread runs with --split-vc")
+    ap.add_argument("--ceiling", action="store_true", help="also run two one-thread copies at once")
     ap.add_argument("paths", nargs="*")
     a = ap.parse_args()
     if a.paths:
@@ -84,6 +105,7 @@ def main():
         kivl = os.path.join(ROOT, "target", "release", "kivl")
     rows = []
     rows_differ = []
+    ceilings = []
     print(f"{'houdini 1 thr':>13} {'2 thr':>7} {'speed-up':>8} {'wall 1':>7} {'wall 2':>7}  file")
     for f in files:
         best = {1: None, 2: None}
@@ -106,9 +128,15 @@ def main():
         note = "" if counted else ("  VERDICTS DIFFER" if not same else f"  (under {a.min:g} s, not counted)")
         if same and verdicts[1] != verdicts[2]:
             note += f"  (errors reported: {verdicts[1][2]} and {verdicts[2][2]})"
+        if a.ceiling:
+            pair = run_pair(kivl, f, a.limit)
+            ceiling = 2 * h1 / max(pair) if pair else None
+            note += f"  (two copies at once: {pair[0]:.2f} s and {pair[1]:.2f} s, ceiling {ceiling:.2f})" if pair else ""
         print(f"{h1:13.2f} {h2:7.2f} {h1 / h2:8.2f} {w1:7.2f} {w2:7.2f}  {rel}{note}", flush=True)
         if counted:
             rows.append((h1, h2, w1, w2))
+            if a.ceiling and pair:
+                ceilings.append((h1, max(pair)))
         if not same:
             print(f"    jobs 1: {verdicts[1]}  jobs 2: {verdicts[2]}")
             rows_differ.append(rel)
@@ -128,6 +156,9 @@ def main():
     print(f"geometric mean of speed-ups   {geo:.2f}")
     print(f"median speed-up               {ratios[len(ratios) // 2]:.2f}")
     print(f"whole runs (wall), total      {w1:.1f} s / {w2:.1f} s = {w1 / w2:.2f}")
+    if ceilings:
+        c = 2 * sum(h for h, _ in ceilings) / sum(p for _, p in ceilings)
+        print(f"machine ceiling (two copies)  {c:.2f} over {len(ceilings)} files")
     if rows_differ:
         print(f"verdicts differ on {len(rows_differ)} files: " + ", ".join(rows_differ))
 

@@ -23,7 +23,7 @@ use crate::wp::{self, Failure};
 use ivl::ast::*;
 use ivl::blocks::BlockImpl;
 use ivl::diag::{Diagnostic, ErrorKind};
-use std::collections::HashSet;
+use crate::HashSet;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
@@ -439,7 +439,7 @@ fn coordinate(shared: &Shared, workers: usize, to_workers: &[Sender<Cmd>], inbox
     let share = shared.share;
     // Per unit: its worker.
     let mut owner: Vec<Option<usize>> = vec![None; n * share];
-    let mut mentions: Vec<HashSet<Name>> = vec![HashSet::new(); n];
+    let mut mentions: Vec<HashSet<Name>> = vec![HashSet::default(); n];
     let mut outcomes: Vec<Option<(Outcome, Duration)>> = vec![None; n];
     let mut errors: Vec<Diagnostic> = Vec::new();
     let mut invalid: Option<Vec<Diagnostic>> = None;

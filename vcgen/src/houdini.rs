@@ -19,6 +19,14 @@
 //! matter — which lets independent implementations be checked in parallel, round by round, and
 //! re-checked only when a candidate they mention was refuted).
 //!
+//! One departure from Boogie saves checks without changing the result: a model that fails a
+//! candidate's assertion also shows every later assertion of the same straight run of asserts
+//! (no `assume` between, so the same state; [`crate::wp::Failure::also`]) that is false in it.
+//! Once the earlier ones are refuted, that execution fails at each of them, so their candidates
+//! are refuted by the same check, up to the first such assertion that no true candidate guards
+//! (an execution stops at a real failure). GPUVerify puts dozens of candidate invariants in a
+//! row at each loop head.
+//!
 //! The VC of each implementation is built and asserted once: candidates enter each check as
 //! assumption literals `b` / `¬b` ([`check`]). One implementation can also be checked on several
 //! solvers at once, each checking a share of its assertions and assuming the others: a failure
@@ -29,7 +37,8 @@ use crate::solver::{Check, VcSolver};
 use crate::wp::Failure;
 use ivl::ast::*;
 use ivl::visit::{walk_expr, walk_stmt_mut, Visit, VisitMut};
-use std::collections::{BTreeMap, HashSet};
+use crate::HashSet;
+use std::collections::BTreeMap;
 use z3::ast::Bool;
 
 /// A value for every candidate.
@@ -116,30 +125,48 @@ pub fn check(s: &VcSolver, candidates: &[(Name, Bool)], assignment: &Assignment,
         assumptions.extend((0..s.vc.asserts.len()).filter(|k| !mine.contains(k)).map(|k| s.disable(k)));
     }
     let mut out = Checked { refuted: Vec::new(), failures: Vec::new(), inconclusive: None, checks: 0 };
-    while out.refuted.len() + out.failures.len() < limit.max(1) {
+    let true_guard = |k: usize| s.vc.asserts[k].guard.as_ref().filter(|g| assignment.get(*g).copied().unwrap_or(false));
+    // Failing assertions found, one per solver check (Boogie's counterexamples per check).
+    let mut found = 0;
+    while found < limit.max(1) {
         out.checks += 1;
         let t = std::time::Instant::now();
         let result = s.check(&assumptions);
         if trace_enabled() {
             eprintln!("houdini check {}: {:.3}s {}", out.checks, t.elapsed().as_secs_f64(), match &result {
                 Check::Valid => "valid".to_string(),
-                Check::Failure(f) => {
-                    format!("fails {:?} guard {:?}", s.vc.asserts[f.assert].span, s.vc.asserts[f.assert].guard)
-                }
+                Check::Failure(f) => format!(
+                    "fails {:?} guard {:?} (+{} in the same state)",
+                    s.vc.asserts[f.assert].span,
+                    s.vc.asserts[f.assert].guard,
+                    f.also.len()
+                ),
                 Check::Inconclusive(r) => r.clone(),
             });
         }
         match result {
             Check::Valid => break,
             Check::Failure(f) => {
+                found += 1;
                 assumptions.push(s.disable(f.assert));
-                match &s.vc.asserts[f.assert].guard {
-                    Some(g) if assignment.get(g).copied().unwrap_or(false) => {
-                        if !out.refuted.contains(g) {
-                            out.refuted.push(g.clone());
-                        }
+                let Some(g) = true_guard(f.assert) else {
+                    out.failures.push(f);
+                    continue;
+                };
+                let mut refute = |g: &Name| {
+                    if !out.refuted.contains(g) {
+                        out.refuted.push(g.clone());
                     }
-                    _ => out.failures.push(f),
+                };
+                refute(g);
+                // The same execution goes on to the following asserts of its segment once the
+                // refuted ones are gone: each of them that is false in the model and guarded by
+                // a true candidate is refuted too, up to the first that is not (an execution
+                // stops at a real failure, which a later check reports).
+                for &j in &f.also {
+                    let Some(g) = true_guard(j) else { break };
+                    refute(g);
+                    assumptions.push(s.disable(j));
                 }
             }
             Check::Inconclusive(r) => {
@@ -176,12 +203,12 @@ where
     let mut stats = HoudiniStats { candidates: candidates.to_vec(), ..Default::default() };
     let mut last: Vec<Option<ImplRound>> = vec![None; mentions.len()];
     // Implementations whose check timed out are not checked again (Boogie's black list).
-    let mut given_up: HashSet<usize> = HashSet::new();
+    let mut given_up: HashSet<usize> = HashSet::default();
     while !worklist.is_empty() {
         stats.rounds += 1;
         let results = run_round(&assignment, &worklist);
-        let mut newly: HashSet<Name> = HashSet::new();
-        let mut refuters: HashSet<usize> = HashSet::new();
+        let mut newly: HashSet<Name> = HashSet::default();
+        let mut refuters: HashSet<usize> = HashSet::default();
         let mut stop = false;
         for (i, r, checks) in results {
             stats.checks += checks;
@@ -241,7 +268,7 @@ fn all_names(program: &Program) -> HashSet<Name> {
             walk_expr(self, e)
         }
     }
-    let mut n = Names(HashSet::new());
+    let mut n = Names(HashSet::default());
     n.visit_program(program);
     n.0
 }

@@ -34,7 +34,7 @@ use ivl::blocks::{Block, BlockImpl, Terminator};
 use ivl::cfg::Cfg;
 use ivl::diag::Diagnostic;
 use ivl::visit::{walk_expr_mut, Visit, VisitMut};
-use std::collections::{HashMap, HashSet};
+use crate::{HashMap, HashSet};
 
 /// A passive implementation: blocks in topological order (entry first) holding only `assume`
 /// and `assert`.
@@ -217,7 +217,7 @@ pub fn passify(imp: &BlockImpl, globals: &[TypedIdent]) -> Result<Passive, Vec<D
         )]);
     }
     let mut vars = Vars {
-        ids: HashMap::new(),
+        ids: HashMap::default(),
         names: Vec::new(),
         types: Vec::new(),
         is_global: Vec::new(),
@@ -254,9 +254,9 @@ pub fn passify(imp: &BlockImpl, globals: &[TypedIdent]) -> Result<Passive, Vec<D
     let mut out_maps: Vec<Vec<u32>> = Vec::with_capacity(order.len());
     // Extra successors: (pred position, original succ block) -> label of the edge block.
     let mut edge_blocks: Vec<(usize, Block)> = Vec::new();
-    let mut edge_label: HashMap<(usize, usize), Name> = HashMap::new();
+    let mut edge_label: HashMap<(usize, usize), Name> = HashMap::default();
     let mut labels: HashSet<Name> = imp.blocks.iter().map(|b| b.label.name.clone()).collect();
-    let mut synthetic = HashSet::new();
+    let mut synthetic = HashSet::default();
     let mut errors = Vec::new();
 
     for &b in &order {

@@ -9,7 +9,7 @@ use crate::wp::{Failure, Vc};
 use ivl::ast::*;
 use ivl::blocks::{check_kind, related_span};
 use ivl::diag::{Diagnostic, ErrorKind};
-use std::collections::HashSet;
+use crate::HashSet;
 
 /// The error kind named by a `{:check}` string (unknown strings are plain assertions).
 pub fn error_kind(check: &str) -> ErrorKind {

@@ -22,7 +22,7 @@
 
 use ivl::ast::*;
 use ivl::diag::Diagnostic;
-use std::collections::HashMap;
+use crate::HashMap;
 use std::rc::Rc;
 use std::str::FromStr;
 use z3::ast::{Ast, Bool, Dynamic, Int, Real, BV};
@@ -95,7 +95,7 @@ impl TypeEnv {
     }
 
     pub fn resolve(&self, t: &Type) -> Result<RType, Diagnostic> {
-        self.resolve_in(t, &HashMap::new(), 0)
+        self.resolve_in(t, &HashMap::default(), 0)
     }
 
     fn resolve_in(&self, t: &Type, subst: &HashMap<Name, RType>, depth: usize) -> Result<RType, Diagnostic> {
@@ -290,10 +290,10 @@ impl<'p> Encoder<'p> {
     pub fn new(program: &'p Program) -> Result<Encoder<'p>, Vec<Diagnostic>> {
         let mut enc = Encoder {
             types: TypeEnv::new(program),
-            sorts: HashMap::new(),
-            consts: HashMap::new(),
-            const_types: HashMap::new(),
-            funcs: HashMap::new(),
+            sorts: HashMap::default(),
+            consts: HashMap::default(),
+            const_types: HashMap::default(),
+            funcs: HashMap::default(),
             background: Vec::new(),
             notes: Vec::new(),
             inline_depth: 0,

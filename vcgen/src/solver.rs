@@ -107,7 +107,9 @@ impl VcSolver {
                     return Check::Inconclusive(format!("solver gave up: {reason}"));
                 }
                 match self.solver.get_model().and_then(|m| self.vc.failure(&m)) {
-                    Some(f) => Check::Failure(f),
+                    // A partial model is trusted for the assertion it was found failing at
+                    // (as Boogie does), not for other assertions it happens to falsify.
+                    Some(f) => Check::Failure(Failure { also: Vec::new(), ..f }),
                     None => Check::Inconclusive(format!("solver returned unknown: {reason}")),
                 }
             }

@@ -26,7 +26,7 @@ use crate::smt::{Encoder, Scope};
 use ivl::ast::*;
 use ivl::blocks::{BlockImpl, Terminator};
 use ivl::diag::Diagnostic;
-use std::collections::{HashMap, HashSet};
+use crate::{HashMap, HashSet};
 use z3::ast::{Bool, Dynamic};
 use z3::Model;
 
@@ -47,6 +47,9 @@ pub struct AssertSite {
     /// The assertion's `{:capture "label", e}` expressions, encoded at the assertion: their
     /// values in a counterexample are reported with the failure ([`Failure::values`]).
     pub captures: Vec<(String, Dynamic)>,
+    /// Asserts of one block with the same `segment` have no `assume` between them: an
+    /// execution that reaches one reaches the others in the same state (see [`Failure::also`]).
+    pub segment: usize,
 }
 
 /// The attribute that asks for counterexample values: `assert {:capture "label", e} ...;`
@@ -78,6 +81,11 @@ pub struct Failure {
     /// The values of the failing assertion's captures in the model, label -> value
     /// ([`model_value`] syntax).
     pub values: Vec<(String, String)>,
+    /// The asserts after `assert` in the same block and segment (nothing but asserts between
+    /// them) that are checked and false in the same model, in order. The execution that fails
+    /// at `assert` fails at each of these too once the asserts before it are made assumptions
+    /// or removed, which lets Houdini refute their candidates without a check each.
+    pub also: Vec<usize>,
 }
 
 /// A model value as text: integers and bit-vectors in decimal (bit-vectors unsigned, without
@@ -131,7 +139,7 @@ fn capture_args(attrs: &[Attribute]) -> Vec<(String, &Expr)> {
 /// Z3 constants for the parameters, locals and incarnations of a passive implementation.
 /// Names that clash with program-level names get a fresh Z3 symbol.
 pub fn impl_env(enc: &mut Encoder, imp: &BlockImpl) -> Result<HashMap<Name, Dynamic>, Vec<Diagnostic>> {
-    let mut env = HashMap::new();
+    let mut env = HashMap::default();
     let mut errors = Vec::new();
     for v in imp.ins.iter().chain(&imp.outs).chain(&imp.locals) {
         match enc.sort_of(&v.ty) {
@@ -188,7 +196,7 @@ pub fn generate(
     let mut asserts = Vec::new();
     let mut block_asserts = vec![Vec::new(); n];
     let mut errors = Vec::new();
-    let mut mentioned = HashSet::new();
+    let mut mentioned = HashSet::default();
     let mut scope = Scope::new(env);
     for (bi, block) in passive.blocks.iter().enumerate().rev() {
         for &s in &succs[bi] {
@@ -206,14 +214,16 @@ pub fn generate(
             1 => succ_ok[0].clone(),
             _ => Bool::and(&succ_ok),
         };
-        // Asserts of this block, collected backwards.
+        // Asserts of this block, collected backwards; an `assume` starts a new segment.
         let mut here = Vec::new();
+        let mut segment = 0;
         for s in block.stmts.iter().rev() {
             match &s.kind {
                 StmtKind::Assume { expr, .. } => {
                     if expr.is_true() {
                         continue;
                     }
+                    segment += 1;
                     note_candidates(expr, candidates, &mut mentioned);
                     match enc.bool_expr(expr, &mut scope) {
                         Ok(e) => q = e.implies(&q),
@@ -251,6 +261,7 @@ pub fn generate(
                                 skip,
                                 holds,
                                 guard: candidate_guard(expr, candidates),
+                                segment,
                             });
                         }
                         Err(d) => errors.push(d),
@@ -311,16 +322,23 @@ impl Vc {
         }
         loop {
             trace.push(b);
-            for &k in &self.block_asserts[b] {
+            let here = &self.block_asserts[b];
+            let fails = |k: usize| val(&self.asserts[k].skip) != Some(true) && val(&self.asserts[k].holds) == Some(false);
+            if let Some(pos) = here.iter().position(|&k| fails(k)) {
+                let k = here[pos];
                 let a = &self.asserts[k];
-                if val(&a.skip) != Some(true) && val(&a.holds) == Some(false) {
-                    let values = a
-                        .captures
-                        .iter()
-                        .filter_map(|(label, e)| model.eval(e, true).map(|v| (label.clone(), model_value(&v))))
-                        .collect();
-                    return Some(Failure { assert: k, trace, values });
-                }
+                let values = a
+                    .captures
+                    .iter()
+                    .filter_map(|(label, e)| model.eval(e, true).map(|v| (label.clone(), model_value(&v))))
+                    .collect();
+                let also = here[pos + 1..]
+                    .iter()
+                    .copied()
+                    .take_while(|&j| self.asserts[j].segment == a.segment)
+                    .filter(|&j| fails(j))
+                    .collect();
+                return Some(Failure { assert: k, trace, values, also });
             }
             let next = self.succs[b].iter().copied().find(|&s| val(&self.ok[s]) == Some(false))?;
             b = next;

@@ -157,3 +157,68 @@ procedure P(p: bool) {
     assert_eq!((h.assignment["b0"], h.assignment["b1"]), (true, false));
     assert_eq!(verdicts(&r), vec![("P".into(), "verified")]);
 }
+
+/// Houdini with one failing assertion reported per check, to count checks.
+fn houdini_one_per_check(src: &str) -> vcgen::engine::ProgramResult {
+    verify_with(src, &VerifyOptions { jobs: 1, houdini: true, error_limit: 1, ..Default::default() })
+}
+
+#[test]
+fn candidates_false_in_the_same_state_are_refuted_by_one_check() {
+    // Whatever model refutes b0 also falsifies b1 and b2 (the same condition), at the same
+    // point: one failing check and one valid check, not three failing ones.
+    let src = "\
+const {:existential true} b0: bool;
+const {:existential true} b1: bool;
+const {:existential true} b2: bool;
+const {:existential true} b3: bool;
+procedure P(x: int) {
+  assert b0 ==> x > 5;
+  assert b1 ==> x - 1 > 4;
+  assert b2 ==> 2 * x > 10;
+  assert b3 ==> x * 0 == 0;
+}
+";
+    let r = houdini_one_per_check(src);
+    let h = r.houdini.as_ref().unwrap();
+    assert_eq!(verdicts(&r), vec![("P".into(), "verified")]);
+    assert_eq!((h.kept, h.checks), (1, 2), "{:?}", h.assignment);
+    assert_eq!(h.assignment.get("b3"), Some(&true));
+}
+
+#[test]
+fn an_assume_between_candidates_ends_the_shared_state() {
+    // A model with x <= 5 refutes b0; b1 is only reached when x > 100, where it holds.
+    let src = "\
+const {:existential true} b0: bool;
+const {:existential true} b1: bool;
+procedure P(x: int) {
+  assert b0 ==> x > 5;
+  assume x > 100;
+  assert b1 ==> x > 5;
+}
+";
+    let r = houdini_one_per_check(src);
+    let h = r.houdini.as_ref().unwrap();
+    assert_eq!((h.assignment.get("b0"), h.assignment.get("b1")), (Some(&false), Some(&true)));
+    assert_eq!(verdicts(&r), vec![("P".into(), "verified")]);
+}
+
+#[test]
+fn a_real_failure_between_candidates_ends_the_shared_state() {
+    // Executions that get past the real failure on line 4 have x > 5, so b1 holds there: the
+    // model that refutes b0 and fails line 4 must not refute b1.
+    let src = "\
+const {:existential true} b0: bool;
+const {:existential true} b1: bool;
+procedure P(x: int) {
+  assert b0 ==> x > 5;
+  assert x > 5;
+  assert b1 ==> x > 5;
+}
+";
+    let r = houdini_one_per_check(src);
+    let h = r.houdini.as_ref().unwrap();
+    assert_eq!((h.assignment.get("b0"), h.assignment.get("b1")), (Some(&false), Some(&true)));
+    assert_eq!(errors(src, &r), vec![("P".into(), ErrorKind::Assertion, 5)]);
+}

@@ -4,11 +4,13 @@ side by side on GPUVerify-generated programs, per file and in total. The Boogie-
 asks for a speed-up of at least 1.7 on the files where Houdini takes over 5 s on one thread.
 
     scripts/houdini-parallel-bench.py [--corpus DIR] [--files LIST] [--min SECONDS]
-                                      [--runs N] [--kivl BIN] [--split-vc] [--ceiling] [FILE...]
+                                      [--runs N] [--kivl BIN] [--split-vc | --portfolio] [--ceiling]
+                                      [FILE...]
 
 With `--split-vc` the two-thread runs split one implementation's assertions across the two
-solvers (`kivl verify --split-vc`); without it, two threads only help programs with several
-implementations.
+solvers (`kivl verify --split-vc`); with `--portfolio` the two solvers race on the whole VC with
+different random seeds (`kivl verify --portfolio`); without either, two threads only help
+programs with several implementations.
 
 Files: the arguments, else the paths (relative to --corpus) listed in --files, default
 scripts/houdini-bench-files.txt (the corpus files where Houdini took over 5 s on one thread in
@@ -39,10 +41,10 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def run(kivl, f, jobs, limit, split):
+def run(kivl, f, jobs, limit, mode):
     """(houdini seconds, wall seconds, verdict summary) of one run, or None on a failure."""
     start = time.monotonic()
-    extra = ["--split-vc"] if split and jobs > 1 else []
+    extra = [mode] if mode and jobs > 1 else []
     try:
         p = subprocess.run([kivl, "verify", "--houdini", "--format", "json", "--jobs", str(jobs), *extra,
                             "--timeout", str(limit), f], capture_output=True, text=True, timeout=limit * 4)
@@ -84,7 +86,9 @@ def main():
     ap.add_argument("--runs", type=int, default=1)
     ap.add_argument("--limit", type=int, default=120, help="solver time limit per check (seconds)")
     ap.add_argument("--kivl", help="kivl binary (default: build target/release/kivl)")
-    ap.add_argument("--split-vc", action="store_true", help="two-thread runs with --split-vc")
+    modes = ap.add_mutually_exclusive_group()
+    modes.add_argument("--split-vc", action="store_true", help="two-thread runs with --split-vc")
+    modes.add_argument("--portfolio", action="store_true", help="two-thread runs with --portfolio")
     ap.add_argument("--ceiling", action="store_true", help="also run two one-thread copies at once")
     ap.add_argument("paths", nargs="*")
     a = ap.parse_args()
@@ -103,6 +107,7 @@ def main():
     if not kivl:
         subprocess.run(["cargo", "build", "--release", "--quiet", "-p", "kivl"], cwd=ROOT, check=True)
         kivl = os.path.join(ROOT, "target", "release", "kivl")
+    mode = "--split-vc" if a.split_vc else ("--portfolio" if a.portfolio else None)
     rows = []
     rows_differ = []
     ceilings = []
@@ -112,7 +117,7 @@ def main():
         verdicts = {1: None, 2: None}
         for _ in range(a.runs):
             for jobs in (1, 2):
-                r = run(kivl, f, jobs, a.limit, a.split_vc)
+                r = run(kivl, f, jobs, a.limit, mode)
                 if r is None:
                     continue
                 verdicts[jobs] = r[2]

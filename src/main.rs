@@ -102,6 +102,11 @@ struct VerifyArgs {
     /// on as many (scripts/houdini-parallel-bench.py).
     #[arg(long)]
     split_vc: bool,
+    /// With --houdini and fewer implementations than --jobs: race several solvers on each
+    /// implementation's whole VC, each with its own random seed, and take each Houdini round
+    /// from the first to finish.
+    #[arg(long)]
+    portfolio: bool,
     #[arg(long, value_enum, default_value = "human")]
     format: Format,
     /// Check the kernel exactly for N threads of one group on the lock-step program (seed 000)
@@ -183,6 +188,7 @@ fn real_main() -> i32 {
                 jobs: a.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
                 error_limit: a.error_limit,
                 split_vc: a.split_vc,
+                portfolio: a.portfolio,
                 lockstep: a.lockstep.map(|n| n as usize),
                 kernel: a.kernel,
             };

@@ -50,6 +50,8 @@ pub struct VerifyConfig {
     pub error_limit: usize,
     /// Houdini: split one implementation's assertions across the solver threads.
     pub split_vc: bool,
+    /// Houdini: race the solver threads on each implementation's whole VC.
+    pub portfolio: bool,
     /// Verify on the lock-step program of exactly this many threads (seed 000), not the
     /// two-thread abstraction.
     pub lockstep: Option<usize>,
@@ -148,6 +150,7 @@ pub fn verify_file(path: &Path, cfg: &VerifyConfig) -> FileReport {
         print_assignment: cfg.print_assignment,
         error_limit: cfg.error_limit,
         split_vc: cfg.split_vc,
+        portfolio: cfg.portfolio,
     };
     if let Some(n) = cfg.lockstep {
         let result = gpu_passes::lockstep::verify_lockstep_with(

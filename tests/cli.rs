@@ -166,3 +166,20 @@ fn checked_lockstep_program_is_plain_boogie_with_the_same_verdict() {
         assert!(run.errors().iter().all(|e| e["kind"] == "race"), "{:?}", run.error_summary());
     }
 }
+
+#[test]
+fn houdini_on_two_threads_of_one_implementation_gives_the_same_verdicts() {
+    // --split-vc and --portfolio check one implementation on both threads; the verdicts and
+    // the kept candidates are those of one thread.
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/boogie");
+    for name in ["houdini_loop.bpl", "houdini_loop_fail.bpl"] {
+        let path = format!("{root}/{name}");
+        let one = kivl(&["verify", "--houdini", "--jobs", "1", "--format", "json", &path]);
+        for mode in ["--split-vc", "--portfolio"] {
+            let two = kivl(&["verify", "--houdini", "--jobs", "2", mode, "--format", "json", &path]);
+            assert_eq!((two.code, two.verdict()), (one.code, one.verdict()), "{name} {mode}");
+            assert_eq!(two.file()["houdini"]["kept"], one.file()["houdini"]["kept"], "{name} {mode}");
+            assert_eq!(two.error_summary(), one.error_summary(), "{name} {mode}");
+        }
+    }
+}

@@ -48,11 +48,18 @@ pub struct VerifyOptions {
     /// on the GPUVerify corpus's slow files it is as often slower as faster (a share can take
     /// Z3 longer than the whole VC); `scripts/houdini-parallel-bench.py` measures it.
     pub split_vc: bool,
+    /// Houdini with fewer implementations than `jobs`: check each implementation on several
+    /// solvers at once, each with the whole VC and its own random seed (the first has Z3's
+    /// default), and take each round from the first solver to finish it, interrupting the
+    /// others. Z3's time on one query varies several-fold with the seed; a race gets the
+    /// fastest. The refutations found may differ from one-thread runs, the fixpoint does not
+    /// (up to solver incompleteness). Ignored with `split_vc`.
+    pub portfolio: bool,
 }
 
 impl Default for VerifyOptions {
     fn default() -> Self {
-        VerifyOptions { jobs: 0, timeout_secs: None, houdini: false, print_assignment: false, error_limit: 5, split_vc: false }
+        VerifyOptions { jobs: 0, timeout_secs: None, houdini: false, print_assignment: false, error_limit: 5, split_vc: false, portfolio: false }
     }
 }
 
@@ -153,10 +160,11 @@ pub fn verify_block_impls(program: &Program, impls: &[BlockImpl], opts: &VerifyO
         opts.jobs
     }
     .max(1);
-    // With Houdini, `split_vc` and fewer implementations than threads, each implementation is
-    // checked on `share` solvers at once, each owning a share of its assertions.
-    let share =
-        if opts.houdini && opts.split_vc && !impls.is_empty() && impls.len() < jobs { jobs / impls.len() } else { 1 };
+    // With Houdini, `split_vc` or `portfolio`, and fewer implementations than threads, each
+    // implementation is checked on `share` solvers at once: each owns a share of its assertions
+    // (`split_vc`) or races the others on the whole VC (`portfolio`).
+    let several = opts.split_vc || opts.portfolio;
+    let share = if opts.houdini && several && !impls.is_empty() && impls.len() < jobs { jobs / impls.len() } else { 1 };
     let workers = jobs.min(impls.len() * share).max(1);
     let candidates: Vec<Name> = if opts.houdini { Encoder::existentials(program) } else { Vec::new() };
     let globals = global_vars(program);
@@ -178,8 +186,10 @@ pub fn verify_block_impls(program: &Program, impls: &[BlockImpl], opts: &VerifyO
         candidates: &candidates,
         opts,
         share,
+        race: share > 1 && !opts.split_vc,
         workers,
         next: AtomicUsize::new(0),
+        contexts: Mutex::new(vec![None; workers]),
     };
     let (to_coord, from_workers) = channel::<Msg>();
     let mut to_workers = Vec::new();
@@ -212,8 +222,48 @@ struct Shared<'a> {
     /// Solvers per implementation (Houdini only); unit `u` is share `u % share` of
     /// implementation `u / share`.
     share: usize,
+    /// The shares race on the whole VC (portfolio) instead of splitting its assertions.
+    race: bool,
     workers: usize,
     next: AtomicUsize,
+    /// Each worker's Z3 context while it is alive (the raw pointer), for interrupting the
+    /// losers of a portfolio race. A worker clears its entry before its context is dropped,
+    /// under the same lock under which the coordinator interrupts.
+    contexts: Mutex<Vec<Option<usize>>>,
+}
+
+impl Shared<'_> {
+    /// Interrupts the solver call worker `w` is running, if any.
+    fn interrupt(&self, w: usize) {
+        let contexts = self.contexts.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(ctx) = contexts.get(w).copied().flatten().and_then(|c| std::ptr::NonNull::new(c as *mut _)) {
+            // SAFETY: the context is alive while its entry is set (the worker clears it, under
+            // this lock, before the context is dropped), and `Z3_interrupt` may be called from
+            // any thread.
+            unsafe { z3_sys::Z3_interrupt(ctx) };
+        }
+    }
+}
+
+/// Publishes the current thread's Z3 context in [`Shared::contexts`] and withdraws it on drop
+/// (also when the worker unwinds).
+struct ContextEntry<'a> {
+    shared: &'a Shared<'a>,
+    worker: usize,
+}
+
+impl<'a> ContextEntry<'a> {
+    fn publish(shared: &'a Shared<'a>, worker: usize) -> ContextEntry<'a> {
+        let ctx = z3::Context::thread_local().get_z3_context().as_ptr() as usize;
+        shared.contexts.lock().unwrap_or_else(|e| e.into_inner())[worker] = Some(ctx);
+        ContextEntry { shared, worker }
+    }
+}
+
+impl Drop for ContextEntry<'_> {
+    fn drop(&mut self) {
+        self.shared.contexts.lock().unwrap_or_else(|e| e.into_inner())[self.worker] = None;
+    }
 }
 
 enum Cmd {
@@ -264,12 +314,12 @@ fn timeout_ms(opts: &VerifyOptions) -> Option<u64> {
 }
 
 /// Passifies and encodes one implementation and asserts its VC in a new solver.
-fn build(enc: &mut Encoder, imp: &BlockImpl, globals: &[TypedIdent], candidates: &HashSet<Name>, opts: &VerifyOptions) -> Result<ImplState, Vec<Diagnostic>> {
+fn build(enc: &mut Encoder, imp: &BlockImpl, globals: &[TypedIdent], candidates: &HashSet<Name>, opts: &VerifyOptions, seed: u32) -> Result<ImplState, Vec<Diagnostic>> {
     let start = Instant::now();
     let passive = passify(imp, globals)?;
     let env = wp::impl_env(enc, &passive.imp)?;
     let vc = wp::generate(enc, &passive.imp, &env, candidates)?;
-    let solver = VcSolver::new(&enc.background, vc, timeout_ms(opts));
+    let solver = VcSolver::new(&enc.background, vc, timeout_ms(opts), seed);
     if houdini::trace_enabled() {
         eprintln!("built {} in {:.3}s ({} asserts)", imp.name.name, start.elapsed().as_secs_f64(), solver.vc.asserts.len());
     }
@@ -308,7 +358,7 @@ fn final_check(state: &ImplState, opts: &VerifyOptions) -> (Outcome, Duration) {
 
 /// One Houdini check of a unit: the assertions of its share under the assignment.
 fn houdini_round(shared: &Shared, unit: usize, state: &ImplState, cands: &[(Name, Bool)], a: &Assignment) -> (ImplRound, usize) {
-    let only: Option<Vec<usize>> = (shared.share > 1).then(|| {
+    let only: Option<Vec<usize>> = (shared.share > 1 && !shared.race).then(|| {
         let s = unit % shared.share;
         (0..state.solver.vc.asserts.len()).filter(|k| k % shared.share == s).collect()
     });
@@ -351,6 +401,7 @@ fn worker_body(w: usize, shared: &Shared, commands: &Mutex<Receiver<Cmd>>, out: 
         let _ = out.lock().expect("sender").send(m);
     };
     let opts = shared.opts;
+    let _published = ContextEntry::publish(shared, w);
     let mut taken = 0;
     let mut enc = match Encoder::new(shared.program) {
         Ok(e) => e,
@@ -373,7 +424,8 @@ fn worker_body(w: usize, shared: &Shared, commands: &Mutex<Receiver<Cmd>>, out: 
     let mut owned: Vec<(usize, ImplState)> = Vec::new();
     while let Some(unit) = next_unit(w, shared, &mut taken) {
         let i = unit / shared.share;
-        match build(&mut enc, &shared.impls[i], shared.globals, &candidate_set, opts) {
+        let seed = if shared.race { (unit % shared.share) as u32 } else { 0 };
+        match build(&mut enc, &shared.impls[i], shared.globals, &candidate_set, opts, seed) {
             Ok(state) => {
                 let mentions = state.solver.vc.mentioned_candidates.clone();
                 send(Msg::Built { worker: w, unit, mentions: Ok(mentions) });
@@ -505,6 +557,8 @@ fn coordinate(shared: &Shared, workers: usize, to_workers: &[Sender<Cmd>], inbox
             }
             let mut parts: Vec<Vec<ImplRound>> = vec![Vec::new(); n];
             let mut checks = vec![0usize; n];
+            // Portfolio: per implementation, the first conclusive round of a share, its checks.
+            let mut winner: Vec<Option<(ImplRound, usize)>> = vec![None; n];
             let mut got = 0;
             while got < expected {
                 let Ok(msg) = inbox.recv() else { break };
@@ -512,6 +566,17 @@ fn coordinate(shared: &Shared, workers: usize, to_workers: &[Sender<Cmd>], inbox
                     Msg::Round { unit, round, checks: c, time } => {
                         got += 1;
                         let i = unit / share;
+                        if shared.race && winner[i].is_none() && round.inconclusive.is_none() {
+                            // The others are still at it: stop them (they answer at once).
+                            for u in (i * share..(i + 1) * share).filter(|&u| u != unit) {
+                                if let Some(w) = owner[u] {
+                                    shared.interrupt(w);
+                                }
+                            }
+                            winner[i] = Some((round, c));
+                            times[i] = times[i].max(time);
+                            continue;
+                        }
                         parts[i].push(round);
                         checks[i] += c;
                         times[i] = times[i].max(time);
@@ -532,6 +597,11 @@ fn coordinate(shared: &Shared, workers: usize, to_workers: &[Sender<Cmd>], inbox
             }
             let mut rounds = Vec::new();
             for &i in worklist {
+                if let Some((round, c)) = winner[i].take() {
+                    rounds.push((i, round, c));
+                    continue;
+                }
+                // Without a race, or when no share of the race finished: all shares together.
                 let round = if parts[i].len() == share {
                     merge_rounds(std::mem::take(&mut parts[i]), shared.opts.error_limit)
                 } else {
@@ -619,7 +689,7 @@ pub fn emit_stage(program: &Program, stage: EmitStage) -> Result<String, Vec<Dia
                 for p in &passives {
                     let env = wp::impl_env(&mut enc, &p.imp)?;
                     let vc = wp::generate(&mut enc, &p.imp, &env, &candidates)?;
-                    let s = VcSolver::new(&enc.background, vc, None);
+                    let s = VcSolver::new(&enc.background, vc, None, 0);
                     out.push_str(&format!("; verification condition of implementation {}\n", p.imp.name.name));
                     out.push_str(&s.solver.to_smt2());
                     out.push('\n');

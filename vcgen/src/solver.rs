@@ -39,6 +39,7 @@ pub fn configure_z3() {
         ] {
             z3::set_global_param(k, v);
         }
+
     });
 }
 
@@ -58,11 +59,14 @@ pub struct VcSolver {
     pub vc: Vc,
 }
 
-/// Solver parameters: the time limit per check.
-fn params(timeout_ms: Option<u64>) -> Params {
+/// Solver parameters: the time limit per check, and the random seed (0 is Z3's default).
+fn params(timeout_ms: Option<u64>, seed: u32) -> Params {
     let mut p = Params::new();
     if let Some(ms) = timeout_ms {
         p.set_u32("timeout", ms.clamp(1, u32::MAX as u64) as u32);
+    }
+    if seed != 0 {
+        p.set_u32("random_seed", seed);
     }
     p
 }
@@ -75,11 +79,12 @@ fn gave_up(reason: &str) -> bool {
 }
 
 impl VcSolver {
-    /// Asserts `background` (axioms), the VC's definitions and its negation.
-    pub fn new(background: &[Bool], vc: Vc, timeout_ms: Option<u64>) -> VcSolver {
+    /// Asserts `background` (axioms), the VC's definitions and its negation. `seed` varies
+    /// Z3's random choices (a portfolio runs the same VC with several).
+    pub fn new(background: &[Bool], vc: Vc, timeout_ms: Option<u64>, seed: u32) -> VcSolver {
         configure_z3();
         let solver = Solver::new();
-        solver.set_params(&params(timeout_ms));
+        solver.set_params(&params(timeout_ms, seed));
         for b in background {
             solver.assert(b);
         }

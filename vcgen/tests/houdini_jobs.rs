@@ -1,7 +1,9 @@
 //! Houdini's result does not depend on the number of solver threads.
 //!
 //! With more threads than implementations and `split_vc`, the engine checks one implementation
-//! on several solvers at once, each owning a share of its assertions (`vcgen::engine`). A round on shares
+//! on several solvers at once, each owning a share of its assertions (`vcgen::engine`); with
+//! `portfolio`, the solvers race on the whole VC with different seeds, and a round's result
+//! is whichever finishes first. A round on shares
 //! may refute more candidates than a round on one solver (each share enumerates up to the error
 //! limit), so the rounds differ, but the greatest fixpoint Houdini computes is unique: the
 //! assignment, the verdicts and the reported errors must be the same for every `--jobs`. Also
@@ -14,12 +16,22 @@ use ivl::diag::ErrorKind;
 use vc_common::*;
 use vcgen::engine::{ProgramResult, VerifyOptions};
 
-fn houdini_jobs(src: &str, jobs: usize) -> ProgramResult {
-    houdini_opts(src, jobs, false)
+/// How the threads share one implementation.
+#[derive(Clone, Copy, Debug)]
+enum Several {
+    /// Not at all: threads take whole implementations.
+    No,
+    Split,
+    Portfolio,
 }
 
-fn houdini_opts(src: &str, jobs: usize, split_vc: bool) -> ProgramResult {
-    verify_with(src, &VerifyOptions { jobs, houdini: true, split_vc, ..Default::default() })
+fn houdini_jobs(src: &str, jobs: usize) -> ProgramResult {
+    houdini_opts(src, jobs, Several::No)
+}
+
+fn houdini_opts(src: &str, jobs: usize, several: Several) -> ProgramResult {
+    let (split_vc, portfolio) = (matches!(several, Several::Split), matches!(several, Several::Portfolio));
+    verify_with(src, &VerifyOptions { jobs, houdini: true, split_vc, portfolio, ..Default::default() })
 }
 
 /// The assignment in candidate order, the verdicts and the error lines.
@@ -33,9 +45,9 @@ fn assert_same_for_all_jobs(name: &str, src: &str) {
     let one = houdini_jobs(src, 1);
     let expected = summary(src, &one);
     for jobs in [2, 3, 4] {
-        for split_vc in [false, true] {
-            let r = houdini_opts(src, jobs, split_vc);
-            assert_eq!(summary(src, &r), expected, "{name}: --jobs {jobs} (split {split_vc}) differs from --jobs 1");
+        for several in [Several::No, Several::Split, Several::Portfolio] {
+            let r = houdini_opts(src, jobs, several);
+            assert_eq!(summary(src, &r), expected, "{name}: --jobs {jobs} ({several:?}) differs from --jobs 1");
         }
     }
 }
@@ -77,12 +89,14 @@ fn same_result_on_one_and_several_threads() {
 #[test]
 fn many_candidates_reach_the_fixpoint_on_shares() {
     let src = many_candidates();
-    let r = houdini_opts(&src, 2, true);
-    let h = r.houdini.as_ref().unwrap();
-    for k in 0..12 {
-        assert_eq!(h.assignment[format!("b{k}").as_str()], k % 2 == 0, "b{k}");
+    for several in [Several::Split, Several::Portfolio] {
+        let r = houdini_opts(&src, 2, several);
+        let h = r.houdini.as_ref().unwrap();
+        for k in 0..12 {
+            assert_eq!(h.assignment[format!("b{k}").as_str()], k % 2 == 0, "b{k} ({several:?})");
+        }
+        assert_eq!(verdicts(&r), vec![("P".into(), "verified")]);
     }
-    assert_eq!(verdicts(&r), vec![("P".into(), "verified")]);
 }
 
 #[test]
@@ -96,8 +110,8 @@ procedure P(x: int) {
   assert b ==> x > 5;
 }
 ";
-    for (jobs, split_vc) in [(1, false), (2, false), (2, true)] {
-        let r = houdini_opts(src, jobs, split_vc);
+    for (jobs, several) in [(1, Several::No), (2, Several::No), (2, Several::Split), (2, Several::Portfolio)] {
+        let r = houdini_opts(src, jobs, several);
         let h = r.houdini.as_ref().unwrap();
         assert!(h.stopped, "--jobs {jobs}: the search stopped");
         assert_eq!(h.assignment["b"], true, "--jobs {jobs}");

@@ -105,7 +105,7 @@ struct VerifyArgs {
     /// With --houdini and fewer implementations than --jobs: race several solvers on each
     /// implementation's whole VC, each with its own random seed, and take each Houdini round
     /// from the first to finish.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "split_vc")]
     portfolio: bool,
     #[arg(long, value_enum, default_value = "human")]
     format: Format,

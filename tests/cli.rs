@@ -181,5 +181,8 @@ fn houdini_on_two_threads_of_one_implementation_gives_the_same_verdicts() {
             assert_eq!(two.file()["houdini"]["kept"], one.file()["houdini"]["kept"], "{name} {mode}");
             assert_eq!(two.error_summary(), one.error_summary(), "{name} {mode}");
         }
+        // The two ways of sharing one implementation exclude each other: a usage error.
+        let both = kivl(&["verify", "--houdini", "--split-vc", "--portfolio", "--format", "json", &path]);
+        assert_eq!(both.code, 2, "{name}: --split-vc with --portfolio");
     }
 }

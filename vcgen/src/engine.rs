@@ -233,9 +233,14 @@ struct Shared<'a> {
 }
 
 impl Shared<'_> {
+    /// The published contexts (a panicking holder cannot leave the list half-written).
+    fn contexts(&self) -> std::sync::MutexGuard<'_, Vec<Option<usize>>> {
+        self.contexts.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     /// Interrupts the solver call worker `w` is running, if any.
     fn interrupt(&self, w: usize) {
-        let contexts = self.contexts.lock().unwrap_or_else(|e| e.into_inner());
+        let contexts = self.contexts();
         if let Some(ctx) = contexts.get(w).copied().flatten().and_then(|c| std::ptr::NonNull::new(c as *mut _)) {
             // SAFETY: the context is alive while its entry is set (the worker clears it, under
             // this lock, before the context is dropped), and `Z3_interrupt` may be called from
@@ -255,14 +260,14 @@ struct ContextEntry<'a> {
 impl<'a> ContextEntry<'a> {
     fn publish(shared: &'a Shared<'a>, worker: usize) -> ContextEntry<'a> {
         let ctx = z3::Context::thread_local().get_z3_context().as_ptr() as usize;
-        shared.contexts.lock().unwrap_or_else(|e| e.into_inner())[worker] = Some(ctx);
+        shared.contexts()[worker] = Some(ctx);
         ContextEntry { shared, worker }
     }
 }
 
 impl Drop for ContextEntry<'_> {
     fn drop(&mut self) {
-        self.shared.contexts.lock().unwrap_or_else(|e| e.into_inner())[self.worker] = None;
+        self.shared.contexts()[self.worker] = None;
     }
 }
 

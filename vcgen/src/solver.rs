@@ -39,7 +39,6 @@ pub fn configure_z3() {
         ] {
             z3::set_global_param(k, v);
         }
-
     });
 }
 

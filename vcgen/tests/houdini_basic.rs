@@ -186,39 +186,30 @@ procedure P(x: int) {
     assert_eq!(h.assignment.get("b3"), Some(&true));
 }
 
+/// Runs Houdini on `assert b0 ==> x > 5; MIDDLE; assert b1 ==> x > 5;`, where `middle` keeps
+/// every execution that reaches b1 at x > 5: the model that refutes b0 must not refute b1.
+fn b0_refuted_b1_kept_across(middle: &str) -> (String, vcgen::engine::ProgramResult) {
+    let src = format!(
+        "const {{:existential true}} b0: bool;\nconst {{:existential true}} b1: bool;\n\
+         procedure P(x: int) {{\n  assert b0 ==> x > 5;\n  {middle}\n  assert b1 ==> x > 5;\n}}\n"
+    );
+    let r = houdini_one_per_check(&src);
+    let h = r.houdini.as_ref().unwrap();
+    assert_eq!((h.assignment.get("b0"), h.assignment.get("b1")), (Some(&false), Some(&true)), "{middle}");
+    (src, r)
+}
+
 #[test]
 fn an_assume_between_candidates_ends_the_shared_state() {
     // A model with x <= 5 refutes b0; b1 is only reached when x > 100, where it holds.
-    let src = "\
-const {:existential true} b0: bool;
-const {:existential true} b1: bool;
-procedure P(x: int) {
-  assert b0 ==> x > 5;
-  assume x > 100;
-  assert b1 ==> x > 5;
-}
-";
-    let r = houdini_one_per_check(src);
-    let h = r.houdini.as_ref().unwrap();
-    assert_eq!((h.assignment.get("b0"), h.assignment.get("b1")), (Some(&false), Some(&true)));
+    let (_, r) = b0_refuted_b1_kept_across("assume x > 100;");
     assert_eq!(verdicts(&r), vec![("P".into(), "verified")]);
 }
 
 #[test]
 fn a_real_failure_between_candidates_ends_the_shared_state() {
-    // Executions that get past the real failure on line 4 have x > 5, so b1 holds there: the
-    // model that refutes b0 and fails line 4 must not refute b1.
-    let src = "\
-const {:existential true} b0: bool;
-const {:existential true} b1: bool;
-procedure P(x: int) {
-  assert b0 ==> x > 5;
-  assert x > 5;
-  assert b1 ==> x > 5;
-}
-";
-    let r = houdini_one_per_check(src);
-    let h = r.houdini.as_ref().unwrap();
-    assert_eq!((h.assignment.get("b0"), h.assignment.get("b1")), (Some(&false), Some(&true)));
-    assert_eq!(errors(src, &r), vec![("P".into(), ErrorKind::Assertion, 5)]);
+    // Executions that get past the real failure on line 5 have x > 5, so b1 holds there: the
+    // model that refutes b0 and fails line 5 must not refute b1.
+    let (src, r) = b0_refuted_b1_kept_across("assert x > 5;");
+    assert_eq!(errors(&src, &r), vec![("P".into(), ErrorKind::Assertion, 5)]);
 }

@@ -102,9 +102,9 @@ struct VerifyArgs {
     /// on as many (scripts/houdini-parallel-bench.py).
     #[arg(long)]
     split_vc: bool,
-    /// With --houdini and fewer implementations than --jobs: race several solvers on each
-    /// implementation's whole VC, each with its own random seed, and take each Houdini round
-    /// from the first to finish.
+    /// With --houdini and fewer implementations than --jobs: several solvers, each configured
+    /// differently, run Houdini on each implementation's whole VC at once and share every
+    /// refutation as soon as it is found; the first to prove the VC ends the race.
     #[arg(long, conflicts_with = "split_vc")]
     portfolio: bool,
     #[arg(long, value_enum, default_value = "human")]

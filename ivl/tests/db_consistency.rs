@@ -34,8 +34,9 @@ fn normalized(mut ds: Vec<Diagnostic>) -> Vec<Diagnostic> {
 
 #[test]
 fn database_agrees_with_batch_front_end() {
-    if !Path::new("/work/corpus").exists() {
-        eprintln!("skipped: /work/corpus does not exist");
+    // Boogie's own front-end tests give the files with diagnostics this test needs.
+    if !Path::new("/work/corpus/boogie/Test").exists() {
+        eprintln!("skipped: /work/corpus/boogie/Test does not exist");
         return;
     }
     let mut all = Vec::new();

@@ -25,8 +25,8 @@ use ivl::blocks::BlockImpl;
 use ivl::diag::{Diagnostic, ErrorKind};
 use crate::HashSet;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{channel, Receiver, Sender, TryRecvError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use z3::ast::Bool;
@@ -49,11 +49,12 @@ pub struct VerifyOptions {
     /// Z3 longer than the whole VC); `scripts/houdini-parallel-bench.py` measures it.
     pub split_vc: bool,
     /// Houdini with fewer implementations than `jobs`: check each implementation on several
-    /// solvers at once, each with the whole VC and its own random seed (the first has Z3's
-    /// default), and take each round from the first solver to finish it, interrupting the
-    /// others. Z3's time on one query varies several-fold with the seed; a race gets the
-    /// fastest. The refutations found may differ from one-thread runs, the fixpoint does not
-    /// (up to solver incompleteness). Ignored with `split_vc`.
+    /// solvers at once, each with the whole VC and its own configuration (the first has the
+    /// usual one, [`crate::solver`]'s racers), without rounds: each refutation goes to the
+    /// others as soon as it is found, and the first solver to prove the VC under the current
+    /// assignment ends the race. Z3's time on one query varies several-fold with its
+    /// configuration; a race gets the fastest. The refutations found may differ from one-thread
+    /// runs, the fixpoint does not (up to solver incompleteness). Ignored with `split_vc`.
     pub portfolio: bool,
 }
 
@@ -188,6 +189,8 @@ pub fn verify_block_impls(program: &Program, impls: &[BlockImpl], opts: &VerifyO
         share,
         race: share > 1 && !opts.split_vc,
         workers,
+        stop: AtomicBool::new(false),
+        active: AtomicUsize::new(0),
         next: AtomicUsize::new(0),
         contexts: Mutex::new(vec![None; workers]),
     };
@@ -225,6 +228,10 @@ struct Shared<'a> {
     /// The shares race on the whole VC (portfolio) instead of splitting its assertions.
     race: bool,
     workers: usize,
+    /// Set when asynchronous Houdini has its result: units still checking stop.
+    stop: AtomicBool,
+    /// Workers inside [`async_unit`].
+    active: AtomicUsize,
     next: AtomicUsize,
     /// Each worker's Z3 context while it is alive (the raw pointer), for interrupting the
     /// losers of a portfolio race. A worker clears its entry before its context is dropped,
@@ -274,6 +281,11 @@ impl Drop for ContextEntry<'_> {
 enum Cmd {
     /// Houdini: check these units (owned by the worker) under the assignment.
     Round(Arc<Assignment>, Vec<usize>),
+    /// Asynchronous Houdini: the newest assignment and its version; check the worker's unit
+    /// under it until a check refutes nothing.
+    Async(usize, Arc<Assignment>),
+    /// Asynchronous Houdini is over.
+    Stop,
 }
 
 enum Msg {
@@ -284,6 +296,9 @@ enum Msg {
     /// No more units to take; the notes of the program encoding.
     Taken { notes: Vec<Diagnostic> },
     Round { unit: usize, round: ImplRound, checks: usize, time: Duration },
+    /// Asynchronous Houdini: one check of a unit, under assignment `used`, derived from the
+    /// coordinator's assignment of that version.
+    Async { unit: usize, round: ImplRound, checks: usize, version: usize, used: Assignment },
     Final { imp: usize, outcome: Outcome, time: Duration },
     /// The worker stopped because of a panic.
     Crashed { worker: usize, message: String },
@@ -319,12 +334,12 @@ fn timeout_ms(opts: &VerifyOptions) -> Option<u64> {
 }
 
 /// Passifies and encodes one implementation and asserts its VC in a new solver.
-fn build(enc: &mut Encoder, imp: &BlockImpl, globals: &[TypedIdent], candidates: &HashSet<Name>, opts: &VerifyOptions, seed: u32) -> Result<ImplState, Vec<Diagnostic>> {
+fn build(enc: &mut Encoder, imp: &BlockImpl, globals: &[TypedIdent], candidates: &HashSet<Name>, opts: &VerifyOptions, racer: u32) -> Result<ImplState, Vec<Diagnostic>> {
     let start = Instant::now();
     let passive = passify(imp, globals)?;
     let env = wp::impl_env(enc, &passive.imp)?;
     let vc = wp::generate(enc, &passive.imp, &env, candidates)?;
-    let solver = VcSolver::new(&enc.background, vc, timeout_ms(opts), seed);
+    let solver = VcSolver::new(&enc.background, vc, timeout_ms(opts), racer);
     if houdini::trace_enabled() {
         eprintln!("built {} in {:.3}s ({} asserts)", imp.name.name, start.elapsed().as_secs_f64(), solver.vc.asserts.len());
     }
@@ -361,13 +376,9 @@ fn final_check(state: &ImplState, opts: &VerifyOptions) -> (Outcome, Duration) {
     (outcome, state.build_time + start.elapsed())
 }
 
-/// One Houdini check of a unit: the assertions of its share under the assignment.
-fn houdini_round(shared: &Shared, unit: usize, state: &ImplState, cands: &[(Name, Bool)], a: &Assignment) -> (ImplRound, usize) {
-    let only: Option<Vec<usize>> = (shared.share > 1 && !shared.race).then(|| {
-        let s = unit % shared.share;
-        (0..state.solver.vc.asserts.len()).filter(|k| k % shared.share == s).collect()
-    });
-    let c = houdini::check(&state.solver, cands, a, shared.opts.error_limit, only.as_deref());
+/// One Houdini round of an implementation under the assignment.
+fn houdini_round(shared: &Shared, state: &ImplState, cands: &[(Name, Bool)], a: &Assignment) -> (ImplRound, usize) {
+    let c = houdini::check(&state.solver, cands, a, shared.opts.error_limit, None);
     let errors = diagnostics(state, &c.failures, c.inconclusive.as_deref());
     (ImplRound { refuted: c.refuted, errors, inconclusive: c.inconclusive }, c.checks)
 }
@@ -429,8 +440,8 @@ fn worker_body(w: usize, shared: &Shared, commands: &Mutex<Receiver<Cmd>>, out: 
     let mut owned: Vec<(usize, ImplState)> = Vec::new();
     while let Some(unit) = next_unit(w, shared, &mut taken) {
         let i = unit / shared.share;
-        let seed = if shared.race { (unit % shared.share) as u32 } else { 0 };
-        match build(&mut enc, &shared.impls[i], shared.globals, &candidate_set, opts, seed) {
+        let racer = if shared.race { (unit % shared.share) as u32 } else { 0 };
+        match build(&mut enc, &shared.impls[i], shared.globals, &candidate_set, opts, racer) {
             Ok(state) => {
                 let mentions = state.solver.vc.mentioned_candidates.clone();
                 send(Msg::Built { worker: w, unit, mentions: Ok(mentions) });
@@ -449,33 +460,104 @@ fn worker_body(w: usize, shared: &Shared, commands: &Mutex<Receiver<Cmd>>, out: 
     if !opts.houdini {
         return;
     }
-    while let Ok(Cmd::Round(assignment, units)) = commands.lock().expect("receiver").recv() {
-        for u in units {
-            if let Some((_, state)) = owned.iter().find(|(j, _)| *j == u) {
-                let start = Instant::now();
-                let (round, checks) = houdini_round(shared, u, state, &cand_lits, &assignment);
-                send(Msg::Round { unit: u, round, checks, time: state.build_time + start.elapsed() });
+    loop {
+        let command = commands.lock().expect("receiver").recv();
+        match command {
+            Ok(Cmd::Round(assignment, units)) => {
+                for u in units {
+                    if let Some((_, state)) = owned.iter().find(|(j, _)| *j == u) {
+                        let start = Instant::now();
+                        let (round, checks) = houdini_round(shared, state, &cand_lits, &assignment);
+                        send(Msg::Round { unit: u, round, checks, time: state.build_time + start.elapsed() });
+                    }
+                }
+            }
+            Ok(Cmd::Async(version, assignment)) => {
+                // A worker owns one unit in this mode (as many units as workers).
+                if let Some((u, state)) = owned.first() {
+                    async_unit(shared, *u, state, &cand_lits, (version, assignment), &commands.lock().expect("receiver"), &send);
+                }
+                return;
+            }
+            Ok(Cmd::Stop) | Err(_) => return,
+        }
+    }
+}
+
+/// The assertions unit `unit` checks: with `split_vc`, every `share`-th one (so that the
+/// candidates of a loop head, consecutive assertions, are dealt out evenly); in a race, all.
+fn unit_asserts(shared: &Shared, unit: usize, state: &ImplState) -> Option<Vec<usize>> {
+    (shared.share > 1 && !shared.race).then(|| {
+        let s = unit % shared.share;
+        (0..state.solver.vc.asserts.len()).filter(|k| k % shared.share == s).collect()
+    })
+}
+
+/// One unit of asynchronous Houdini (the coordinator's side is [`async_fixpoint`]): the worker
+/// checks its assertions (with `split_vc`, its share; the others are assumed) a Houdini round
+/// at a time, under the newest assignment it knows (the coordinator's, less its own
+/// refutations not yet echoed back), sends each round's result at once, and waits for a new
+/// assignment only when a round refuted nothing. Refutation is monotone, so a refutation found
+/// under an older (larger) assignment is still one under the newer: the units never wait for
+/// each other. A real failure ends Houdini (Boogie's abort), with the failures of the whole VC
+/// under that assignment, as a one-thread round reports them.
+fn async_unit(shared: &Shared, unit: usize, state: &ImplState, cands: &[(Name, Bool)], first: (usize, Arc<Assignment>), commands: &Receiver<Cmd>, send: &dyn Fn(Msg)) {
+    /// Counts the worker in [`Shared::active`] while it is in the loop (also when it unwinds).
+    struct Active<'a>(&'a AtomicUsize);
+    impl Drop for Active<'_> {
+        fn drop(&mut self) {
+            self.0.fetch_sub(1, Ordering::SeqCst);
+        }
+    }
+    shared.active.fetch_add(1, Ordering::SeqCst);
+    let _active = Active(&shared.active);
+    let only = unit_asserts(shared, unit, state);
+    let (mut version, mut base) = first;
+    let mut mine: Vec<Name> = Vec::new();
+    loop {
+        if shared.stop.load(Ordering::SeqCst) {
+            return;
+        }
+        let mut a = (*base).clone();
+        for c in &mine {
+            a.insert(c.clone(), false);
+        }
+        // Whole rounds, as on one thread, or one failure at a time (`Racer::each_failure`).
+        let each = shared.race && crate::solver::racer(unit % shared.share).each_failure;
+        let limit = if each { 1 } else { shared.opts.error_limit };
+        let c = houdini::check(&state.solver, cands, &a, limit, only.as_deref());
+        let (round, checks) = if c.failures.is_empty() || (only.is_none() && limit == shared.opts.error_limit) {
+            mine.extend(c.refuted.iter().cloned());
+            let errors = diagnostics(state, &c.failures, c.inconclusive.as_deref());
+            (ImplRound { refuted: c.refuted, errors, inconclusive: c.inconclusive }, c.checks)
+        } else {
+            // A real failure in a share, or found by a one-failure check: the failures of the
+            // whole VC under that assignment, as one thread would report them.
+            let all = houdini::check(&state.solver, cands, &a, shared.opts.error_limit, None);
+            let failures = if all.failures.is_empty() { &c.failures } else { &all.failures };
+            let errors = diagnostics(state, failures, all.inconclusive.as_deref());
+            (ImplRound { refuted: Vec::new(), errors, inconclusive: None }, c.checks + all.checks)
+        };
+        let waits = !goes_on(&round);
+        send(Msg::Async { unit, round, checks, version, used: a });
+        if waits {
+            match commands.recv() {
+                Ok(Cmd::Async(v, b)) => (version, base) = (v, b),
+                _ => return,
+            }
+        }
+        loop {
+            match commands.try_recv() {
+                Ok(Cmd::Async(v, b)) => (version, base) = (v, b),
+                Err(TryRecvError::Empty) => break,
+                Ok(_) | Err(TryRecvError::Disconnected) => return,
             }
         }
     }
 }
 
-/// Merges the rounds of the shares of one implementation.
-fn merge_rounds(parts: Vec<ImplRound>, limit: usize) -> ImplRound {
-    let mut m = ImplRound::default();
-    for p in parts {
-        for c in p.refuted {
-            if !m.refuted.contains(&c) {
-                m.refuted.push(c);
-            }
-        }
-        m.errors.extend(p.errors);
-        m.inconclusive = m.inconclusive.or(p.inconclusive);
-    }
-    m.errors.sort_by_key(|d| (d.primary.span.start, d.kind));
-    m.errors.truncate(limit.max(1));
-    m
-}
+const STOPPED_ELSEWHERE: &str =
+    "Houdini stopped at an error elsewhere before this implementation's candidates were settled";
 
 /// The outcome of an implementation from its last Houdini round.
 fn houdini_outcome(last: Option<ImplRound>, crash_message: &str) -> Outcome {
@@ -483,9 +565,7 @@ fn houdini_outcome(last: Option<ImplRound>, crash_message: &str) -> Outcome {
         None => Outcome::Inconclusive(format!("internal error: the verifier stopped ({crash_message})")),
         Some(r) if !r.errors.is_empty() => Outcome::Errors(r.errors),
         Some(ImplRound { inconclusive: Some(reason), .. }) => Outcome::Inconclusive(reason),
-        Some(r) if !r.refuted.is_empty() => Outcome::Inconclusive(
-            "Houdini stopped at an error elsewhere before this implementation's candidates were settled".into(),
-        ),
+        Some(r) if !r.refuted.is_empty() => Outcome::Inconclusive(STOPPED_ELSEWHERE.into()),
         Some(_) => Outcome::Verified,
     }
 }
@@ -533,7 +613,7 @@ fn coordinate(shared: &Shared, workers: usize, to_workers: &[Sender<Cmd>], inbox
                 crashed.push(worker);
                 crash_message = message;
             }
-            Msg::Round { .. } => {}
+            Msg::Round { .. } | Msg::Async { .. } => {}
         }
     }
     let mut result = ProgramResult { notes: notes.unwrap_or_default(), ..Default::default() };
@@ -546,78 +626,24 @@ fn coordinate(shared: &Shared, workers: usize, to_workers: &[Sender<Cmd>], inbox
         return result;
     }
     if shared.opts.houdini {
-        let mut times: Vec<Duration> = vec![Duration::ZERO; n];
-        let (stats, last) = houdini::fixpoint(shared.candidates, &mentions, |assignment, worklist| {
-            let a = Arc::new(assignment.clone());
-            let mut expected = 0;
-            for (w, tx) in to_workers.iter().enumerate() {
-                let units: Vec<usize> = worklist
-                    .iter()
-                    .flat_map(|&i| (i * share..(i + 1) * share).filter(|&u| owner[u] == Some(w)))
-                    .collect();
-                if !units.is_empty() && !crashed.contains(&w) {
-                    expected += units.len();
-                    let _ = tx.send(Cmd::Round(a.clone(), units));
-                }
-            }
-            let mut parts: Vec<Vec<ImplRound>> = vec![Vec::new(); n];
-            let mut checks = vec![0usize; n];
-            // Portfolio: per implementation, the first conclusive round of a share, its checks.
-            let mut winner: Vec<Option<(ImplRound, usize)>> = vec![None; n];
-            let mut got = 0;
-            while got < expected {
-                let Ok(msg) = inbox.recv() else { break };
-                match msg {
-                    Msg::Round { unit, round, checks: c, time } => {
-                        got += 1;
-                        let i = unit / share;
-                        if shared.race && winner[i].is_none() && round.inconclusive.is_none() {
-                            // The others are still at it: stop them (they answer at once).
-                            for u in (i * share..(i + 1) * share).filter(|&u| u != unit) {
-                                if let Some(w) = owner[u] {
-                                    shared.interrupt(w);
-                                }
-                            }
-                            winner[i] = Some((round, c));
-                            times[i] = times[i].max(time);
-                            continue;
-                        }
-                        parts[i].push(round);
-                        checks[i] += c;
-                        times[i] = times[i].max(time);
-                    }
-                    Msg::Crashed { worker, message } => {
-                        crashed.push(worker);
-                        crash_message = message;
-                        // Its pending units will not answer; its implementations stay unsettled.
-                        let lost = worklist
-                            .iter()
-                            .flat_map(|&i| i * share..(i + 1) * share)
-                            .filter(|&u| owner[u] == Some(worker))
-                            .count();
-                        expected -= lost.min(expected);
-                    }
-                    _ => {}
-                }
-            }
-            let mut rounds = Vec::new();
-            for &i in worklist {
-                if let Some((round, c)) = winner[i].take() {
-                    rounds.push((i, round, c));
-                    continue;
-                }
-                // Without a race, or when no share of the race finished: all shares together.
-                let round = if parts[i].len() == share {
-                    merge_rounds(std::mem::take(&mut parts[i]), shared.opts.error_limit)
-                } else {
-                    // A share was lost with a crashed worker: never "verified".
-                    let reason = format!("internal error: the verifier stopped ({crash_message})");
-                    ImplRound { inconclusive: Some(reason), ..Default::default() }
-                };
-                rounds.push((i, round, checks[i]));
-            }
-            rounds
-        });
+        // Several units per implementation (`split_vc`, `portfolio`): asynchronous; otherwise
+        // in rounds, the implementations of a round in parallel.
+        let driver = Driver {
+            shared,
+            owner: &owner,
+            mentions: &mentions,
+            to_workers,
+            inbox,
+            crashed: &mut crashed,
+            crash_message: &mut crash_message,
+        };
+        let (stats, last, times) = if share > 1 {
+            let start = Instant::now();
+            let (stats, last) = async_fixpoint(driver);
+            (stats, last, vec![start.elapsed(); n])
+        } else {
+            houdini_rounds(driver)
+        };
         for (i, l) in last.into_iter().enumerate() {
             outcomes[i] = Some((houdini_outcome(l, &crash_message), times[i]));
         }
@@ -633,6 +659,264 @@ fn coordinate(shared: &Shared, workers: usize, to_workers: &[Sender<Cmd>], inbox
         result.impls.push(ImplResult { name: imp.name.name.to_string(), span: imp.name.span, outcome, time });
     }
     result
+}
+
+/// What the two Houdini drivers ([`houdini_rounds`], [`async_fixpoint`]) work with: the
+/// workers' channels, which worker owns which unit, and the workers lost so far.
+struct Driver<'a, 'b> {
+    shared: &'a Shared<'b>,
+    /// Per unit: its worker.
+    owner: &'a [Option<usize>],
+    /// Per implementation: the candidates it mentions.
+    mentions: &'a [HashSet<Name>],
+    to_workers: &'a [Sender<Cmd>],
+    inbox: &'a Receiver<Msg>,
+    crashed: &'a mut Vec<usize>,
+    crash_message: &'a mut String,
+}
+
+/// Houdini in rounds ([`houdini::fixpoint`]), one unit per implementation: each round's
+/// implementations are sent to the workers that own them and checked in parallel. Returns the
+/// statistics, each implementation's last round and its time.
+fn houdini_rounds(d: Driver) -> (HoudiniStats, Vec<Option<ImplRound>>, Vec<Duration>) {
+    let Driver { shared, owner, mentions, to_workers, inbox, crashed, crash_message } = d;
+    let n = shared.impls.len();
+    let mut times: Vec<Duration> = vec![Duration::ZERO; n];
+    let (stats, last) = houdini::fixpoint(shared.candidates, mentions, |assignment, worklist| {
+        let a = Arc::new(assignment.clone());
+        let mut expected = 0;
+        for (w, tx) in to_workers.iter().enumerate() {
+            let units: Vec<usize> = worklist.iter().copied().filter(|&i| owner[i] == Some(w)).collect();
+            if !units.is_empty() && !crashed.contains(&w) {
+                expected += units.len();
+                let _ = tx.send(Cmd::Round(a.clone(), units));
+            }
+        }
+        let mut rounds: Vec<Option<(ImplRound, usize)>> = vec![None; n];
+        let mut got = 0;
+        while got < expected {
+            let Ok(msg) = inbox.recv() else { break };
+            match msg {
+                Msg::Round { unit, round, checks, time } => {
+                    got += 1;
+                    rounds[unit] = Some((round, checks));
+                    times[unit] = times[unit].max(time);
+                }
+                Msg::Crashed { worker, message } => {
+                    crashed.push(worker);
+                    *crash_message = message;
+                    // Its pending units will not answer; its implementations stay unsettled.
+                    let lost = worklist.iter().filter(|&&i| owner[i] == Some(worker)).count();
+                    expected -= lost.min(expected);
+                }
+                _ => {}
+            }
+        }
+        worklist
+            .iter()
+            .map(|&i| match rounds[i].take() {
+                Some((round, checks)) => (i, round, checks),
+                // Lost with a crashed worker: never "verified".
+                None => {
+                    let reason = format!("internal error: the verifier stopped ({crash_message})");
+                    (i, ImplRound { inconclusive: Some(reason), ..Default::default() }, 0)
+                }
+            })
+            .collect()
+    });
+    (stats, last, times)
+}
+
+/// Whether a unit goes on checking after this round without waiting for a new assignment: it
+/// refuted candidates and found no real failure.
+fn goes_on(round: &ImplRound) -> bool {
+    !round.refuted.is_empty() && round.errors.is_empty()
+}
+
+/// Asynchronous Houdini's coordinator ([`async_unit`] is the workers' side), for an
+/// implementation checked by several units: with `split_vc` each unit owns a share of the
+/// assertions, in a race (`portfolio`) each checks them all with its own random seed. Each
+/// refutation is applied as soon as a unit reports it, and the new assignment goes to every
+/// unit of an implementation not yet settled: a unit busy with an older assignment picks it up
+/// at its next check, an idle one starts again.
+///
+/// The greatest fixpoint is reached when every implementation holds under the current
+/// assignment — with `split_vc`, every share reported its assertions valid under it; in a
+/// race, one unit reported the whole VC valid (the others are then interrupted) — or was
+/// settled otherwise: by a real failure, a timeout (of every unit, in a race) or a lost worker.
+/// A real failure stops the search (Boogie's abort): the assignment is kept from then on, and
+/// the implementations still open are checked under it without refuting (Boogie's flush), as
+/// in [`houdini::fixpoint`]. Returns the statistics and each implementation's last round, as
+/// [`houdini::fixpoint`] does.
+fn async_fixpoint(d: Driver) -> (HoudiniStats, Vec<Option<ImplRound>>) {
+    let Driver { shared, owner, mentions, to_workers, inbox, crashed, crash_message } = d;
+    let (n, share) = (shared.impls.len(), shared.share);
+    let units = n * share;
+    let start = Instant::now();
+    let mut stats = HoudiniStats { candidates: shared.candidates.to_vec(), rounds: 1, ..Default::default() };
+    let mut a: Assignment = shared.candidates.iter().map(|c| (c.clone(), true)).collect();
+    // The assignment's version: how many times it changed.
+    let mut version = 0;
+    let mut u = AsyncUnits {
+        valid: vec![false; units],
+        sent: vec![0; units],
+        busy: vec![false; units],
+        given_up: vec![false; units],
+        interrupted: vec![false; units],
+    };
+    // Per implementation: the round that settled it (a failure, a timeout, a lost worker).
+    let mut settled: Vec<Option<ImplRound>> = vec![None; n];
+    let lost = |w: usize, crashed: &[usize]| crashed.contains(&w);
+    let send = |unit: usize, version: usize, a: &Arc<Assignment>, u: &mut AsyncUnits, crashed: &[usize]| {
+        if let Some(w) = owner[unit].filter(|w| !lost(*w, crashed)) {
+            if to_workers[w].send(Cmd::Async(version, a.clone())).is_ok() {
+                u.sent[unit] = version;
+                u.busy[unit] = true;
+            }
+        }
+    };
+    let current = Arc::new(a.clone());
+    for unit in 0..units {
+        send(unit, version, &current, &mut u, crashed);
+    }
+    let holds = |i: usize, u: &AsyncUnits| {
+        let mut of_i = (i * share..(i + 1) * share).map(|k| u.valid[k]);
+        if shared.race { of_i.any(|v| v) } else { of_i.all(|v| v) }
+    };
+    let open = |settled: &[Option<ImplRound>], u: &AsyncUnits| (0..n).any(|i| settled[i].is_none() && !holds(i, u));
+    while open(&settled, &u) {
+        let Ok(msg) = inbox.recv() else { break };
+        match msg {
+            Msg::Async { unit, round, checks, version: used_version, used } => {
+                stats.checks += checks;
+                let i = unit / share;
+                u.busy[unit] = goes_on(&round) || used_version < u.sent[unit];
+                let interrupted = std::mem::take(&mut u.interrupted[unit]);
+                if settled[i].is_some() {
+                    continue;
+                }
+                if !round.errors.is_empty() {
+                    settled[i] = Some(round);
+                    stats.stopped = true;
+                    continue;
+                }
+                if round.inconclusive.is_some() && round.refuted.is_empty() {
+                    // Interrupted by us (its implementation held): idle, not given up.
+                    if interrupted && shared.race {
+                        continue;
+                    }
+                    // A timeout: not checked again (Boogie's black list). In a race, the
+                    // implementation is given up when every unit has.
+                    u.given_up[unit] = true;
+                    if !shared.race || (i * share..(i + 1) * share).all(|k| u.given_up[k]) {
+                        settled[i] = Some(round);
+                    }
+                    continue;
+                }
+                if stats.stopped && !round.refuted.is_empty() {
+                    // Still refuting after the stop, when the assignment is kept: unsettled.
+                    settled[i] = Some(round);
+                    continue;
+                }
+                let valid = round.valid();
+                let newly: Vec<Name> = round.refuted.into_iter().filter(|c| a.get(c) == Some(&true)).collect();
+                if !newly.is_empty() {
+                    for c in &newly {
+                        a.insert(c.clone(), false);
+                    }
+                    for (k, v) in u.valid.iter_mut().enumerate() {
+                        if newly.iter().any(|c| mentions[k / share].contains(c)) {
+                            *v = false;
+                        }
+                    }
+                    version += 1;
+                    stats.rounds += 1;
+                    let current = Arc::new(a.clone());
+                    let to: Vec<usize> = (0..units).filter(|k| settled[k / share].is_none() && !u.given_up[*k]).collect();
+                    for k in to {
+                        send(k, version, &current, &mut u, crashed);
+                    }
+                } else if valid && used == a {
+                    u.valid[unit] = true;
+                    if shared.race {
+                        // The others of the race are checking what is settled now: stop them.
+                        for k in (i * share..(i + 1) * share).filter(|&k| k != unit && u.busy[k]) {
+                            if let Some(w) = owner[k] {
+                                u.interrupted[k] = true;
+                                shared.interrupt(w);
+                            }
+                        }
+                    }
+                }
+            }
+            Msg::Crashed { worker, message } => {
+                crashed.push(worker);
+                *crash_message = message;
+                for k in (0..units).filter(|&k| owner[k] == Some(worker)) {
+                    let reason = format!("internal error: the verifier stopped ({crash_message})");
+                    settled[k / share] = Some(ImplRound { inconclusive: Some(reason), ..Default::default() });
+                }
+            }
+            _ => {}
+        }
+        // An implementation still open whose units all wait (an interrupted unit, say) would
+        // never be checked again: give them the current assignment.
+        let current = Arc::new(a.clone());
+        let idle: Vec<usize> = (0..n)
+            .filter(|&i| settled[i].is_none() && !holds(i, &u))
+            .filter(|&i| (i * share..(i + 1) * share).all(|k| !u.busy[k]))
+            .flat_map(|i| (i * share..(i + 1) * share).filter(|&k| !u.given_up[k]))
+            .collect();
+        for k in idle {
+            send(k, version, &current, &mut u, crashed);
+        }
+    }
+    stop_units(shared, to_workers);
+    let last = (0..n)
+        .map(|i| {
+            settled[i].take().or_else(|| {
+                let reason = (!holds(i, &u)).then(|| STOPPED_ELSEWHERE.to_string());
+                Some(ImplRound { inconclusive: reason, ..Default::default() })
+            })
+        })
+        .collect();
+    stats.kept = a.values().filter(|v| **v).count();
+    stats.time = start.elapsed();
+    stats.assignment = a;
+    (stats, last)
+}
+
+/// What [`async_fixpoint`] knows of each unit.
+struct AsyncUnits {
+    /// Its last check held, under the current assignment (or one that differs only in
+    /// candidates its implementation does not mention).
+    valid: Vec<bool>,
+    /// The version of the last assignment sent to it.
+    sent: Vec<usize>,
+    /// It is checking, or will check once it reads its commands.
+    busy: Vec<bool>,
+    /// It timed out: not checked again.
+    given_up: Vec<bool>,
+    /// We interrupted it: its next inconclusive result is not a timeout.
+    interrupted: Vec<bool>,
+}
+
+/// Ends asynchronous Houdini: every worker is told to stop and, until it has left
+/// [`async_unit`], its solver call is interrupted again and again (an interrupt sent between
+/// two calls is lost).
+fn stop_units(shared: &Shared, to_workers: &[Sender<Cmd>]) {
+    shared.stop.store(true, Ordering::SeqCst);
+    for tx in to_workers {
+        let _ = tx.send(Cmd::Stop);
+    }
+    // Until every unit has left its loop (not until its solvers are dropped, which takes a
+    // while and needs no interrupt).
+    while shared.active.load(Ordering::SeqCst) > 0 {
+        for w in 0..to_workers.len() {
+            shared.interrupt(w);
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
 }
 
 /// The stages [`emit_stage`] prints.

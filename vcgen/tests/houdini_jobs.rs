@@ -114,7 +114,12 @@ procedure P(x: int) {
         let r = houdini_opts(src, jobs, several);
         let h = r.houdini.as_ref().unwrap();
         assert!(h.stopped, "--jobs {jobs}: the search stopped");
-        assert_eq!(h.assignment["b"], true, "--jobs {jobs}");
+        // Several units of one implementation (split or racing) do not wait for each other:
+        // one may refute `b` before another reports the failure. The assignment at a stop
+        // depends on the order of checks (in Boogie too); the error does not.
+        if matches!(several, Several::No) {
+            assert_eq!(h.assignment["b"], true, "--jobs {jobs}");
+        }
         assert_eq!(errors(src, &r), vec![("P".into(), ErrorKind::Assertion, 3)], "--jobs {jobs}");
     }
 }

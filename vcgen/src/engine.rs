@@ -512,6 +512,11 @@ fn async_unit(shared: &Shared, unit: usize, state: &ImplState, cands: &[(Name, B
     shared.active.fetch_add(1, Ordering::SeqCst);
     let _active = Active(&shared.active);
     let only = unit_asserts(shared, unit, state);
+    // Whole rounds, as on one thread, or one failure at a time (`Racer::each_failure`).
+    let each = shared.race && crate::solver::racer(unit % shared.share).each_failure;
+    let limit = if each { 1 } else { shared.opts.error_limit };
+    // The check itself enumerates the whole VC's failures up to the error limit.
+    let enumerates = only.is_none() && limit == shared.opts.error_limit;
     let (mut version, mut base) = first;
     let mut mine: Vec<Name> = Vec::new();
     loop {
@@ -522,11 +527,8 @@ fn async_unit(shared: &Shared, unit: usize, state: &ImplState, cands: &[(Name, B
         for c in &mine {
             a.insert(c.clone(), false);
         }
-        // Whole rounds, as on one thread, or one failure at a time (`Racer::each_failure`).
-        let each = shared.race && crate::solver::racer(unit % shared.share).each_failure;
-        let limit = if each { 1 } else { shared.opts.error_limit };
         let c = houdini::check(&state.solver, cands, &a, limit, only.as_deref());
-        let (round, checks) = if c.failures.is_empty() || (only.is_none() && limit == shared.opts.error_limit) {
+        let (round, checks) = if c.failures.is_empty() || enumerates {
             mine.extend(c.refuted.iter().cloned());
             let errors = diagnostics(state, &c.failures, c.inconclusive.as_deref());
             (ImplRound { refuted: c.refuted, errors, inconclusive: c.inconclusive }, c.checks)
@@ -735,7 +737,9 @@ fn goes_on(round: &ImplRound) -> bool {
 
 /// Asynchronous Houdini's coordinator ([`async_unit`] is the workers' side), for an
 /// implementation checked by several units: with `split_vc` each unit owns a share of the
-/// assertions, in a race (`portfolio`) each checks them all with its own random seed. Each
+/// assertions, in a race (`portfolio`) each checks them all as its racer does
+/// ([`crate::solver::RACERS`]: its own Z3 configuration, whole rounds or one failure at a
+/// time). Each
 /// refutation is applied as soon as a unit reports it, and the new assignment goes to every
 /// unit of an implementation not yet settled: a unit busy with an older assignment picks it up
 /// at its next check, an idle one starts again.
@@ -766,9 +770,8 @@ fn async_fixpoint(d: Driver) -> (HoudiniStats, Vec<Option<ImplRound>>) {
     };
     // Per implementation: the round that settled it (a failure, a timeout, a lost worker).
     let mut settled: Vec<Option<ImplRound>> = vec![None; n];
-    let lost = |w: usize, crashed: &[usize]| crashed.contains(&w);
     let send = |unit: usize, version: usize, a: &Arc<Assignment>, u: &mut AsyncUnits, crashed: &[usize]| {
-        if let Some(w) = owner[unit].filter(|w| !lost(*w, crashed)) {
+        if let Some(w) = owner[unit].filter(|w| !crashed.contains(w)) {
             if to_workers[w].send(Cmd::Async(version, a.clone())).is_ok() {
                 u.sent[unit] = version;
                 u.busy[unit] = true;
@@ -861,14 +864,16 @@ fn async_fixpoint(d: Driver) -> (HoudiniStats, Vec<Option<ImplRound>>) {
         }
         // An implementation still open whose units all wait (an interrupted unit, say) would
         // never be checked again: give them the current assignment.
-        let current = Arc::new(a.clone());
         let idle: Vec<usize> = (0..n)
             .filter(|&i| settled[i].is_none() && !holds(i, &u))
             .filter(|&i| (i * share..(i + 1) * share).all(|k| !u.busy[k]))
             .flat_map(|i| (i * share..(i + 1) * share).filter(|&k| !u.given_up[k]))
             .collect();
-        for k in idle {
-            send(k, version, &current, &mut u, crashed);
+        if !idle.is_empty() {
+            let current = Arc::new(a.clone());
+            for k in idle {
+                send(k, version, &current, &mut u, crashed);
+            }
         }
     }
     stop_units(shared, to_workers);

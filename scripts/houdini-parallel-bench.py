@@ -60,7 +60,7 @@ def run(kivl, f, jobs, limit, mode):
     if not h or "time_s" not in h:
         return None
     verdict = (file_report.get("verdict"), file_report.get("verified"), len(file_report.get("errors", [])))
-    return h["time_s"], wall, verdict
+    return h["time_s"], wall, verdict, h.get("candidates", 0)
 
 
 def run_pair(kivl, f, limit):
@@ -76,6 +76,25 @@ def run_pair(kivl, f, limit):
             p.kill()
             return None
     return times
+
+
+def summary(indent, rows):
+    """Prints the totals of `rows` (one-thread and two-thread Houdini and wall seconds)."""
+    if not rows:
+        return
+    h1 = sum(r[0] for r in rows)
+    h2 = sum(r[1] for r in rows)
+    w1 = sum(r[2] for r in rows)
+    w2 = sum(r[3] for r in rows)
+    geo = math.exp(sum(math.log(r[0] / r[1]) for r in rows) / len(rows))
+    ratios = sorted(r[0] / r[1] for r in rows)
+    print(f"{indent}files counted                 {len(rows)}")
+    print(f"{indent}Houdini time, 1 thread        {h1:.1f} s")
+    print(f"{indent}Houdini time, 2 threads       {h2:.1f} s")
+    print(f"{indent}speed-up of the total         {h1 / h2:.2f}")
+    print(f"{indent}geometric mean of speed-ups   {geo:.2f}")
+    print(f"{indent}median speed-up               {ratios[len(ratios) // 2]:.2f}")
+    print(f"{indent}whole runs (wall), total      {w1:.1f} s / {w2:.1f} s = {w1 / w2:.2f}")
 
 
 def main():
@@ -127,10 +146,12 @@ def main():
         if best[1] is None or best[2] is None:
             print(f"{'-':>13} {'-':>7} {'-':>8} {'-':>7} {'-':>7}  {rel} (a run failed or timed out)")
             continue
-        (h1, w1, _), (h2, w2, _) = best[1], best[2]
+        (h1, w1, _, cands), (h2, w2, _, _) = best[1], best[2]
         same = verdicts[1][:2] == verdicts[2][:2]
         counted = h1 >= a.min and same
         note = "" if counted else ("  VERDICTS DIFFER" if not same else f"  (under {a.min:g} s, not counted)")
+        if counted and not cands:
+            note += "  (no candidates)"
         if same and verdicts[1] != verdicts[2]:
             note += f"  (errors reported: {verdicts[1][2]} and {verdicts[2][2]})"
         if a.ceiling:
@@ -139,7 +160,7 @@ def main():
             note += f"  (two copies at once: {pair[0]:.2f} s and {pair[1]:.2f} s, ceiling {ceiling:.2f})" if pair else ""
         print(f"{h1:13.2f} {h2:7.2f} {h1 / h2:8.2f} {w1:7.2f} {w2:7.2f}  {rel}{note}", flush=True)
         if counted:
-            rows.append((h1, h2, w1, w2))
+            rows.append((h1, h2, w1, w2, cands))
             if a.ceiling and pair:
                 ceilings.append((h1, max(pair)))
         if not same:
@@ -147,20 +168,13 @@ def main():
             rows_differ.append(rel)
     if not rows:
         sys.exit("no file took over the minimum on one thread")
-    h1 = sum(r[0] for r in rows)
-    h2 = sum(r[1] for r in rows)
-    w1 = sum(r[2] for r in rows)
-    w2 = sum(r[3] for r in rows)
-    geo = math.exp(sum(math.log(r[0] / r[1]) for r in rows) / len(rows))
-    ratios = sorted(r[0] / r[1] for r in rows)
     print()
-    print(f"files counted                 {len(rows)}")
-    print(f"Houdini time, 1 thread        {h1:.1f} s")
-    print(f"Houdini time, 2 threads       {h2:.1f} s")
-    print(f"speed-up of the total         {h1 / h2:.2f}")
-    print(f"geometric mean of speed-ups   {geo:.2f}")
-    print(f"median speed-up               {ratios[len(ratios) // 2]:.2f}")
-    print(f"whole runs (wall), total      {w1:.1f} s / {w2:.1f} s = {w1 / w2:.2f}")
+    summary("", rows)
+    inferring = [r for r in rows if r[4] > 0]
+    if inferring and len(inferring) < len(rows):
+        print(f"\nfiles with candidates only ({len(rows) - len(inferring)} counted files have none: their time is one")
+        print("verification of the program as given, with nothing for Houdini to infer)")
+        summary("  ", inferring)
     if ceilings:
         c = 2 * sum(h for h, _ in ceilings) / sum(p for _, p in ceilings)
         print(f"machine ceiling (two copies)  {c:.2f} over {len(ceilings)} files")

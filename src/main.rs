@@ -196,11 +196,8 @@ fn real_main() -> i32 {
             if a.replay {
                 reports.iter_mut().for_each(|r| report::replay(r, &opts.kernel));
             }
-            let (verified, errors) = reports.iter().fold((0, 0), |(v, e), r| {
-                let (rv, re) = pipeline::counts(r);
-                (v + rv, e + re)
-            });
-            report::print(&reports, a.format, Some((verified, errors)));
+            let counts = reports.iter().map(pipeline::counts).fold(pipeline::Counts::default(), |a, b| a + b);
+            report::print(&reports, a.format, Some(counts));
             report::exit_code(&reports)
         }
         Command::Run(a) => run_cmd::run(&a),

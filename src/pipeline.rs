@@ -127,11 +127,27 @@ pub fn check_file(path: &Path) -> FileReport {
     }
 }
 
-/// `(verified, errors)` counted like Boogie's closing line: implementations verified, and
-/// errors reported.
-pub fn counts(r: &FileReport) -> (usize, usize) {
+/// The counts of Boogie's closing line: implementations verified, errors reported, and checks
+/// that ran out of time or gave up (Boogie's "time outs"), which are not errors.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub verified: usize,
+    pub errors: usize,
+    pub inconclusive: usize,
+}
+
+impl std::ops::Add for Counts {
+    type Output = Counts;
+    fn add(self, o: Counts) -> Counts {
+        Counts { verified: self.verified + o.verified, errors: self.errors + o.errors, inconclusive: self.inconclusive + o.inconclusive }
+    }
+}
+
+pub fn counts(r: &FileReport) -> Counts {
     let verified = r.extra.get("verified").and_then(|v| v.as_u64()).unwrap_or(0) as usize;
-    (verified, r.errors.iter().filter(|d| !d.kind.is_input_error()).count())
+    let results = r.errors.iter().filter(|d| !d.kind.is_input_error());
+    let inconclusive = results.clone().filter(|d| d.kind == ivl::diag::ErrorKind::Timeout).count();
+    Counts { verified, errors: results.count() - inconclusive, inconclusive }
 }
 
 pub fn verify_file(path: &Path, cfg: &VerifyConfig) -> FileReport {

@@ -115,7 +115,7 @@ pub fn replay(r: &mut FileReport, kernel: &crate::KernelArgs) {
 
 /// Prints the reports; `summary` adds Boogie's closing line (`verify`). A closed stdout (`kivl
 /// ... | head`) ends the output quietly.
-pub fn print(reports: &[FileReport], format: Format, summary: Option<(usize, usize)>) {
+pub fn print(reports: &[FileReport], format: Format, summary: Option<crate::pipeline::Counts>) {
     use std::io::Write;
     let mut out = String::new();
     match format {
@@ -144,10 +144,15 @@ pub fn print(reports: &[FileReport], format: Format, summary: Option<(usize, usi
                     out.push('\n');
                 }
             }
-            if let Some((verified, errors)) = summary {
-                // Boogie's closing line, with its singular for one error.
-                let noun = if errors == 1 { "error" } else { "errors" };
-                out.push_str(&format!("kivl finished with {verified} verified, {errors} {noun}\n"));
+            if let Some(c) = summary {
+                // Boogie's closing line, with its singular for one error; like Boogie's "time
+                // outs", inconclusive checks are counted apart, and only when there are some.
+                let noun = if c.errors == 1 { "error" } else { "errors" };
+                out.push_str(&format!("kivl finished with {} verified, {} {noun}", c.verified, c.errors));
+                if c.inconclusive > 0 {
+                    out.push_str(&format!(", {} inconclusive", c.inconclusive));
+                }
+                out.push('\n');
             }
         }
     }

@@ -102,6 +102,23 @@ fn a_timeout_is_inconclusive() {
     let p = temp_file("hard.bpl", text);
     let run = kivl(&["verify", "--format", "json", "--timeout", "1", p.to_str().unwrap()]);
     assert_eq!((run.code, run.verdict()), (3, "inconclusive"), "{:?}", run.error_summary());
+    // Like Boogie's "time out", the closing line counts it apart from errors.
+    assert_eq!(closing_line(&["verify", "--timeout", "1", p.to_str().unwrap()]), "kivl finished with 0 verified, 0 errors, 1 inconclusive");
+}
+
+/// The last line of a human-format run.
+fn closing_line(args: &[&str]) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kivl")).args(args).output().unwrap();
+    String::from_utf8_lossy(&out.stdout).lines().last().unwrap_or_default().to_string()
+}
+
+#[test]
+fn the_closing_line_counts_like_boogie() {
+    let text = "procedure Ok() { assert true; }\nprocedure Bad(x: int) { assert x > 0; assert x > 1; }\nprocedure Bad2() { assert false; }\n";
+    let p = temp_file("closing.bpl", text);
+    assert_eq!(closing_line(&["verify", p.to_str().unwrap()]), "kivl finished with 1 verified, 3 errors");
+    let one = temp_file("closing1.bpl", "procedure Bad() { assert false; }\n");
+    assert_eq!(closing_line(&["verify", one.to_str().unwrap()]), "kivl finished with 0 verified, 1 error");
 }
 
 #[test]

@@ -240,6 +240,12 @@ struct Shared<'a> {
 }
 
 impl Shared<'_> {
+    /// The solver configuration of unit `unit`: in a race, its place in the race
+    /// ([`crate::solver::race_position`]); otherwise the usual one (0).
+    fn racer(&self, unit: usize) -> u32 {
+        if self.race { crate::solver::race_position(unit % self.share, !self.candidates.is_empty()) } else { 0 }
+    }
+
     /// The published contexts (a panicking holder cannot leave the list half-written).
     fn contexts(&self) -> std::sync::MutexGuard<'_, Vec<Option<usize>>> {
         self.contexts.lock().unwrap_or_else(|e| e.into_inner())
@@ -440,7 +446,7 @@ fn worker_body(w: usize, shared: &Shared, commands: &Mutex<Receiver<Cmd>>, out: 
     let mut owned: Vec<(usize, ImplState)> = Vec::new();
     while let Some(unit) = next_unit(w, shared, &mut taken) {
         let i = unit / shared.share;
-        let racer = if shared.race { (unit % shared.share) as u32 } else { 0 };
+        let racer = shared.racer(unit);
         match build(&mut enc, &shared.impls[i], shared.globals, &candidate_set, opts, racer) {
             Ok(state) => {
                 let mentions = state.solver.vc.mentioned_candidates.clone();
@@ -513,7 +519,7 @@ fn async_unit(shared: &Shared, unit: usize, state: &ImplState, cands: &[(Name, B
     let _active = Active(&shared.active);
     let only = unit_asserts(shared, unit, state);
     // Whole rounds, as on one thread, or one failure at a time (`Racer::each_failure`).
-    let each = shared.race && crate::solver::racer(unit % shared.share).each_failure;
+    let each = shared.race && crate::solver::racer(shared.racer(unit) as usize).each_failure;
     let limit = if each { 1 } else { shared.opts.error_limit };
     // The check itself enumerates the whole VC's failures up to the error limit.
     let enumerates = only.is_none() && limit == shared.opts.error_limit;

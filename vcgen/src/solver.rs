@@ -88,6 +88,19 @@ pub fn racer(k: usize) -> &'static Racer {
     &RACERS[k % RACERS.len()]
 }
 
+/// The racer the `k`-th solver of a race runs (an index into [`RACERS`], from the second lap
+/// on a new seed). With candidates, sharing refutations is what pays, and two seeds of the
+/// usual configuration share best (`scripts/houdini-parallel-bench.py`). Without candidates
+/// the race is one check of the program as given, where a seed changes little and the phase
+/// much: the second solver takes the phase-0 racer. On the corpus's slowest candidate-free
+/// files, phase 0 against the default, one thread each: myocyte 0.9 s / 6.9 s, its known-bug
+/// twin 17.9 s / 26.2 s, ratxb 5.4 s / 9.0 s, GICOV 13.0 s / 14.0 s, ratt 35.8 s / 31.5 s,
+/// qssa over 60 s / 43.7 s.
+pub fn race_position(k: usize, candidates: bool) -> u32 {
+    let k = if !candidates && (k == 1 || k == 2) { 3 - k } else { k };
+    k as u32
+}
+
 /// Solver parameters: the time limit per check, and racer `racer`'s configuration ([`RACERS`];
 /// 0 is the usual one).
 fn params(timeout_ms: Option<u64>, racer_index: u32) -> Params {

@@ -81,6 +81,12 @@ fn same_result_on_one_and_several_threads() {
     cases.sort();
     assert!(cases.len() >= 6, "the Houdini programs of tests/boogie");
     cases.push(("many_candidates".into(), many_candidates()));
+    // Without candidates a race is one check per implementation, with other racers
+    // (`vcgen::solver::race_position`): a correct program and its failing twin.
+    let plain = "procedure P(x: int) returns (y: int)\n  ensures y > x;\n{\n  y := x + 1;\n  assert y != x;\n}\n";
+    cases.push(("no_candidates".into(), plain.into()));
+    let plain_bad = "procedure P(x: int) returns (y: int)\n  ensures y > x;\n{\n  y := x;\n  assert x > 0;\n  assert x > 1;\n}\n";
+    cases.push(("no_candidates_bad".into(), plain_bad.into()));
     for (name, src) in &cases {
         assert_same_for_all_jobs(name, src);
     }

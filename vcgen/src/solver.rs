@@ -97,8 +97,13 @@ pub fn racer(k: usize) -> &'static Racer {
 /// twin 17.9 s / 26.2 s, ratxb 5.4 s / 9.0 s, GICOV 13.0 s / 14.0 s, ratt 35.8 s / 31.5 s,
 /// qssa over 60 s / 43.7 s.
 pub fn race_position(k: usize, candidates: bool) -> u32 {
-    let k = if !candidates && (k == 1 || k == 2) { 3 - k } else { k };
-    k as u32
+    // Without candidates, racers 1 (seed 1) and 2 (phase 0) trade places.
+    let racer = match (candidates, k) {
+        (false, 1) => 2,
+        (false, 2) => 1,
+        _ => k,
+    };
+    racer as u32
 }
 
 /// Solver parameters: the time limit per check, and racer `racer`'s configuration ([`RACERS`];

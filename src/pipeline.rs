@@ -139,7 +139,11 @@ pub struct Counts {
 impl std::ops::Add for Counts {
     type Output = Counts;
     fn add(self, o: Counts) -> Counts {
-        Counts { verified: self.verified + o.verified, errors: self.errors + o.errors, inconclusive: self.inconclusive + o.inconclusive }
+        Counts {
+            verified: self.verified + o.verified,
+            errors: self.errors + o.errors,
+            inconclusive: self.inconclusive + o.inconclusive,
+        }
     }
 }
 
@@ -180,8 +184,7 @@ pub fn verify_file(path: &Path, cfg: &VerifyConfig) -> FileReport {
     if gpu_passes::two_thread::is_kernel_program(&program) {
         let kopts = kernel_options(&cfg.kernel);
         if cfg.houdini {
-            let (result, info) =
-                gpu_passes::invariants::verify_with_inference(&program, &kopts, &opts, cfg.infer_info);
+            let (result, info) = gpu_passes::invariants::verify_with_inference(&program, &kopts, &opts, cfg.infer_info);
             let mut report = engine_report(source, result, cfg.print_assignment);
             if let Some(mut info) = info {
                 info.set_source(&report.source);

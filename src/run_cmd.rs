@@ -79,19 +79,16 @@ fn file_report(args: &RunArgs) -> Result<FileReport, String> {
     };
     let inputs = match &args.inputs {
         None => Inputs::default(),
-        Some(path) => match std::fs::read_to_string(path)
-            .map_err(|e| e.to_string())
-            .and_then(|t| Inputs::from_json(&t))
-        {
-            Ok(i) => i,
-            Err(e) => {
-                let d = Diagnostic::syntax(
-                    format!("cannot use the inputs in `{}`: {e}", path.display()),
-                    Span::DUMMY,
-                );
-                return Ok(FileReport::invalid(source, vec![d]));
+        Some(path) => {
+            match std::fs::read_to_string(path).map_err(|e| e.to_string()).and_then(|t| Inputs::from_json(&t)) {
+                Ok(i) => i,
+                Err(e) => {
+                    let d =
+                        Diagnostic::syntax(format!("cannot use the inputs in `{}`: {e}", path.display()), Span::DUMMY);
+                    return Ok(FileReport::invalid(source, vec![d]));
+                }
             }
-        },
+        }
     };
     let interp = match Interpreter::new(&program) {
         Ok(i) => i,
@@ -134,8 +131,7 @@ fn summary_report(source: ivl::diag::SourceFile, s: &il::RunSummary, args: &RunA
                 .all()
                 .map(|e| {
                     let mut d = e.diagnostic.clone();
-                    d.notes
-                        .push(format!("run {} of {} (seed {})", k + 1, args.runs, e.seed));
+                    d.notes.push(format!("run {} of {} (seed {})", k + 1, args.runs, e.seed));
                     d
                 })
                 .collect();
@@ -214,16 +210,11 @@ mod tests {
         r
     }
 
-    const RACY: &str =
-        "var {:group_shared} A: [int]int;\nprocedure {:kernel} k()\n{\n  A[0] := local_id_x;\n}\n";
+    const RACY: &str = "var {:group_shared} A: [int]int;\nprocedure {:kernel} k()\n{\n  A[0] := local_id_x;\n}\n";
 
     #[test]
     fn a_race_is_an_error_report_with_both_locations() {
-        let r = report(
-            RACY,
-            "racy",
-            &["--local-size", "4", "--runs", "10", "--format", "json"],
-        );
+        let r = report(RACY, "racy", &["--local-size", "4", "--runs", "10", "--format", "json"]);
         assert_eq!(r.verdict, Verdict::Errors);
         assert_eq!(report::exit_code(std::slice::from_ref(&r)), 1);
         let json = serde_json::to_value(r.errors[0].to_json(&r.source)).unwrap();
@@ -238,20 +229,7 @@ mod tests {
     #[test]
     fn a_clean_kernel_reports_no_errors_found() {
         let ok = "var {:group_shared} A: [int]int;\nprocedure {:kernel} k()\n{\n  A[local_id_x] := 1;\n}\n";
-        let r = report(
-            ok,
-            "clean",
-            &[
-                "--local-size",
-                "4,2",
-                "--num-groups",
-                "2",
-                "--runs",
-                "7",
-                "--seed",
-                "5",
-            ],
-        );
+        let r = report(ok, "clean", &["--local-size", "4,2", "--num-groups", "2", "--runs", "7", "--seed", "5"]);
         assert_eq!(r.verdict, Verdict::Verified);
         assert_eq!(report::exit_code(std::slice::from_ref(&r)), 0);
         assert_eq!(r.extra["result"], "no-errors-found");

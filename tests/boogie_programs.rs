@@ -27,8 +27,9 @@ fn boogie_programs_give_boogies_outcomes() {
             v
         };
         let problem = if expect == "verified" {
-            (run.verdict() != "verified" || run.code != 0)
-                .then(|| format!("expected verified, got {} (exit {}): {:?}", run.verdict(), run.code, run.error_summary()))
+            (run.verdict() != "verified" || run.code != 0).then(|| {
+                format!("expected verified, got {} (exit {}): {:?}", run.verdict(), run.code, run.error_summary())
+            })
         } else if let Some(n) = expect.strip_prefix("errors") {
             let n: usize = n.trim().parse().unwrap_or_else(|_| panic!("{name}: bad expect header"));
             // `kivl-error-lines` records a deliberate difference from Boogie's choice of line

@@ -48,7 +48,8 @@ fn type_errors_point_at_the_expression() {
 #[test]
 fn human_output_underlines_the_offending_text() {
     let p = temp_file("human.bpl", "procedure P() {\n  assert undeclared_name;\n}\n");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kivl")).args(["check", p.to_str().unwrap()]).output().unwrap();
+    let out =
+        std::process::Command::new(env!("CARGO_BIN_EXE_kivl")).args(["check", p.to_str().unwrap()]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("undeclared_name"), "{text}");
@@ -103,7 +104,10 @@ fn a_timeout_is_inconclusive() {
     let run = kivl(&["verify", "--format", "json", "--timeout", "1", p.to_str().unwrap()]);
     assert_eq!((run.code, run.verdict()), (3, "inconclusive"), "{:?}", run.error_summary());
     // Like Boogie's "time out", the closing line counts it apart from errors.
-    assert_eq!(closing_line(&["verify", "--timeout", "1", p.to_str().unwrap()]), "kivl finished with 0 verified, 0 errors, 1 inconclusive");
+    assert_eq!(
+        closing_line(&["verify", "--timeout", "1", p.to_str().unwrap()]),
+        "kivl finished with 0 verified, 0 errors, 1 inconclusive"
+    );
 }
 
 /// The last line of a human-format run.

@@ -28,7 +28,12 @@ fn verify_json(file: &Path, args: &[&str]) -> Run {
 }
 
 fn ids(e: &Value, t: usize, which: &str) -> Vec<u64> {
-    e["threads"][t][which].as_array().unwrap_or_else(|| panic!("no {which} in {e}")).iter().map(|v| v.as_u64().unwrap()).collect()
+    e["threads"][t][which]
+        .as_array()
+        .unwrap_or_else(|| panic!("no {which} in {e}"))
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect()
 }
 
 fn first_of_kind<'a>(run: &'a Run, kind: &str) -> &'a Value {
@@ -228,10 +233,8 @@ fn replay_marks_every_corpus_error_and_confirms_most() {
 /// header has it).
 #[test]
 fn verify_reports_every_bug_that_run_finds() {
-    let kernels: Vec<_> = corpus()
-        .into_iter()
-        .filter(|(_, _, args)| args.iter().any(|a| a == "--local-size"))
-        .collect();
+    let kernels: Vec<_> =
+        corpus().into_iter().filter(|(_, _, args)| args.iter().any(|a| a == "--local-size")).collect();
     let results = par_map(&kernels, |(path, _, args)| {
         // `kivl run` takes the sizes and the benign-write switch of the header.
         let mut run_args = vec!["run".to_string(), "--runs".into(), "200".into(), "--format".into(), "json".into()];

@@ -53,10 +53,7 @@ fn config(local: u64, n: i64) -> RunConfig {
     RunConfig {
         local_size: Some(vec![local]),
         num_groups: Some(vec![1]),
-        inputs: Inputs {
-            params: vec![("n".into(), InputValue::Int(n.into()))],
-            ..Inputs::default()
-        },
+        inputs: Inputs { params: vec![("n".into(), InputValue::Int(n.into()))], ..Inputs::default() },
         max_steps: u64::MAX,
         ..RunConfig::default()
     }
@@ -72,10 +69,8 @@ fn steps(interp: &Interpreter, cfg: &RunConfig) -> u64 {
 fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("interp");
     g.sample_size(10);
-    for (name, text, local, n) in [
-        ("private_loop", PRIVATE_LOOP, 4, 250_000),
-        ("shared_loop", SHARED_LOOP, 16, 2_000),
-    ] {
+    for (name, text, local, n) in [("private_loop", PRIVATE_LOOP, 4, 250_000), ("shared_loop", SHARED_LOOP, 16, 2_000)]
+    {
         let interp = prepare(text);
         let cfg = config(local, n);
         let per_run = steps(&interp, &cfg);

@@ -31,11 +31,7 @@ fn load(text: &str) -> Option<Program> {
 fn kernel_options(args: &str) -> KernelOptions {
     let mut o = KernelOptions::default();
     let words: Vec<&str> = args.split_whitespace().collect();
-    let dims = |s: &str| {
-        s.split(',')
-            .filter_map(|x| x.parse::<u64>().ok())
-            .collect::<Vec<u64>>()
-    };
+    let dims = |s: &str| s.split(',').filter_map(|x| x.parse::<u64>().ok()).collect::<Vec<u64>>();
     for (i, w) in words.iter().enumerate() {
         match *w {
             "--local-size" => o.local_size = words.get(i + 1).map(|s| dims(s)),
@@ -51,11 +47,7 @@ fn kernel_options(args: &str) -> KernelOptions {
 fn verdict(r: &ProgramResult) -> Option<bool> {
     if !r.errors.is_empty() || r.impls.iter().any(|i| matches!(i.outcome, Outcome::Errors(_))) {
         Some(false)
-    } else if r
-        .impls
-        .iter()
-        .any(|i| matches!(i.outcome, Outcome::Inconclusive(_)))
-    {
+    } else if r.impls.iter().any(|i| matches!(i.outcome, Outcome::Inconclusive(_))) {
         None
     } else {
         Some(true)
@@ -90,12 +82,7 @@ fn main() {
         .filter(|p| p.extension().is_some_and(|e| e == "kbpl"))
         .collect();
     files.sort();
-    let vopts = VerifyOptions {
-        jobs: 1,
-        timeout_secs: Some(30),
-        houdini: true,
-        ..Default::default()
-    };
+    let vopts = VerifyOptions { jobs: 1, timeout_secs: Some(30), houdini: true, ..Default::default() };
     let modes = [("with dynamic killing", true), ("Houdini only", false)];
     let mut totals = [Totals::default(); 2];
     let mut disagreements = Vec::new();
@@ -109,26 +96,15 @@ fn main() {
         let pass = lines.next().unwrap_or("").trim() == "//pass";
         let kopts = kernel_options(lines.next().unwrap_or("").trim_start_matches("//"));
         let Some(program) = load(&text) else { continue };
-        if gpu_passes::invariants::add_candidates(&program)
-            .1
-            .loops
-            .is_empty()
-        {
+        if gpu_passes::invariants::add_candidates(&program).1.loops.is_empty() {
             continue;
         }
-        let program = if pass {
-            strip_loop_invariants(&program)
-        } else {
-            program
-        };
+        let program = if pass { strip_loop_invariants(&program) } else { program };
         let name = path.file_stem().unwrap().to_string_lossy().into_owned();
         let mut row = [Totals::default(); 2];
         let mut verdicts = [None; 2];
         for (m, (_, dynamic)) in modes.iter().enumerate() {
-            let iopts = InferOptions {
-                dynamic: *dynamic,
-                ..InferOptions::default()
-            };
+            let iopts = InferOptions { dynamic: *dynamic, ..InferOptions::default() };
             for _ in 0..repeat {
                 let start = Instant::now();
                 let (r, report) = verify_with_inference_opts(&program, &kopts, &vopts, true, &iopts);

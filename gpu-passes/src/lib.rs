@@ -1,8 +1,8 @@
-pub mod sort_order;
-pub mod preprocess;
-pub mod predication;
 pub mod interleaving;
-pub mod lockstep;
 pub mod invariants;
-pub mod two_thread;
+pub mod lockstep;
+pub mod predication;
+pub mod preprocess;
 pub mod replay;
+pub mod sort_order;
+pub mod two_thread;

@@ -44,12 +44,12 @@
 mod races;
 mod spec;
 
-pub use races::{checked_lockstep_program, verify_lockstep, verify_lockstep_with, RaceChecks};
 pub(crate) use races::{accesses, Access};
+pub use races::{checked_lockstep_program, verify_lockstep, verify_lockstep_with, RaceChecks};
 
 use crate::predication::{
-    all_names, barrier_enabled, global_var_types, int_lit, is_selected, predicate_preprocessed, simple_lhs,
-    stmt, typed, FreshNames, PredicatedImpl,
+    all_names, barrier_enabled, global_var_types, int_lit, is_selected, predicate_preprocessed, simple_lhs, stmt,
+    typed, FreshNames, PredicatedImpl,
 };
 use crate::preprocess::{barrier_calls_to_statements, preprocess};
 use ivl::ast::*;
@@ -257,10 +257,7 @@ impl KernelCtx<'_> {
         let sv = self.shared[&w.var.name].clone();
         let (levels, value_ty) = map_levels(&sv.ty, w.path.len()).ok_or_else(|| {
             Diagnostic::unsupported(
-                format!(
-                    "the lock-step form of this write to `{}` needs its map type spelled out",
-                    w.var.name
-                ),
+                format!("the lock-step form of this write to `{}` needs its map type spelled out", w.var.name),
                 w.span,
             )
         })?;
@@ -283,20 +280,14 @@ impl KernelCtx<'_> {
         if let Some(p) = &self.priorities {
             return p.clone();
         }
-        let p: Vec<Name> =
-            (1..=self.th.ts).map(|t| self.fresh_local(&format!("psi$prio{t}"), Type::int())).collect();
+        let p: Vec<Name> = (1..=self.th.ts).map(|t| self.fresh_local(&format!("psi$prio{t}"), Type::int())).collect();
         self.priorities = Some(p.clone());
         p
     }
 
     /// Table 3a, the ψ-assignments of one statement: temporaries first (in the pre-state), then
     /// `prelude` (the private part of the statement, also in the pre-state), then the writes.
-    fn psi(
-        &mut self,
-        writes: &[SharedWrite],
-        prelude: Option<Stmt>,
-        out: &mut Vec<Stmt>,
-    ) -> Result<(), Diagnostic> {
+    fn psi(&mut self, writes: &[SharedWrite], prelude: Option<Stmt>, out: &mut Vec<Stmt>) -> Result<(), Diagnostic> {
         let ts = self.th.ts;
         let mut temps = Vec::new();
         let (mut lhss, mut rhss) = (Vec::new(), Vec::new());
@@ -361,17 +352,16 @@ impl KernelCtx<'_> {
                 // Thread t's write takes effect unless a higher-priority enabled thread writes there.
                 let mut wins = var(&tp.guard[t]);
                 for s in (0..ts).filter(|&s| s != t) {
-                    let mut beats =
-                        Expr::and(var(&tp.guard[s]), Expr::binary(BinOp::Gt, var(&prio[s]), var(&prio[t])));
+                    let mut beats = Expr::and(var(&tp.guard[s]), Expr::binary(BinOp::Gt, var(&prio[s]), var(&prio[t])));
                     if let Some(eq) = same_loc(s, t) {
                         beats = Expr::and(beats, eq);
                     }
                     wins = Expr::and(wins, Expr::not(beats));
                 }
                 let lhs = Lhs { var: w.var.clone(), indices: paths[t].clone(), span: sp };
-                let old = paths[t].iter().fold(var(&w.var.name), |m, idx| {
-                    Expr::new(ExprKind::Select(Box::new(m), idx.clone()), sp)
-                });
+                let old = paths[t]
+                    .iter()
+                    .fold(var(&w.var.name), |m, idx| Expr::new(ExprKind::Select(Box::new(m), idx.clone()), sp));
                 let rhs = Expr::ite(wins, var(&tp.value[t]), old);
                 out.push(stmt(StmtKind::Assign { lhss: vec![lhs], rhss: vec![rhs] }, sp));
             }
@@ -397,11 +387,8 @@ impl KernelCtx<'_> {
                         for t in 0..self.th.ts {
                             let mut lt = l.clone();
                             lt.var.name = self.th.copy(&l.var.name, t).unwrap().clone();
-                            lt.indices = l
-                                .indices
-                                .iter()
-                                .map(|ix| ix.iter().map(|e| self.th.phi(e, t)).collect())
-                                .collect();
+                            lt.indices =
+                                l.indices.iter().map(|ix| ix.iter().map(|e| self.th.phi(e, t)).collect()).collect();
                             plhs.push(lt);
                             prhs.push(self.th.phi(r, t));
                         }
@@ -417,8 +404,7 @@ impl KernelCtx<'_> {
                         prhs.push(self.th.phi(r, 0));
                     }
                 }
-                let private =
-                    (!plhs.is_empty()).then(|| stmt(StmtKind::Assign { lhss: plhs, rhss: prhs }, sp));
+                let private = (!plhs.is_empty()).then(|| stmt(StmtKind::Assign { lhss: plhs, rhss: prhs }, sp));
                 if writes.is_empty() {
                     out.extend(private);
                     Ok(())
@@ -462,11 +448,8 @@ impl KernelCtx<'_> {
             }
             StmtKind::Barrier { attrs, invariants } => {
                 if let Some(inv) = invariants.first() {
-                    return Err(Diagnostic::unsupported(
-                        "barrier invariants in the lock-step program",
-                        inv.span,
-                    )
-                    .with_note("barrier invariants are supported by the two-thread reduction"));
+                    return Err(Diagnostic::unsupported("barrier invariants in the lock-step program", inv.span)
+                        .with_note("barrier invariants are supported by the two-thread reduction"));
                 }
                 let cond = barrier_enabled(attrs).cloned().unwrap_or_else(|| Expr::bool(true));
                 let e = Expr::implies(self.th.any(&cond), self.th.all(&cond));
@@ -532,25 +515,24 @@ pub(crate) type MakeInstrument<'m> =
 
 pub(crate) fn build(p: &Program, ts: usize, make_ins: &mut MakeInstrument) -> Result<Built, Vec<Diagnostic>> {
     if ts == 0 {
-        return Err(vec![Diagnostic::unsupported(
-            "the lock-step program needs at least one thread",
-            Span::DUMMY,
-        )]);
+        return Err(vec![Diagnostic::unsupported("the lock-step program needs at least one thread", Span::DUMMY)]);
     }
     let p = barrier_calls_to_statements(p);
     let mut names = FreshNames(all_names(&p));
     let globals = global_var_types(&p);
-    let shared: HashMap<Name, SharedVar> =
-        p.decls
-            .iter()
-            .filter_map(|d| match &d.kind {
-                DeclKind::Var(v) => Some(v.vars.iter().map(|x| {
-                    (x.name.name.clone(), SharedVar { ty: x.ty.clone(), space: mem_space(&v.attrs) })
-                })),
-                _ => None,
-            })
-            .flatten()
-            .collect();
+    let shared: HashMap<Name, SharedVar> = p
+        .decls
+        .iter()
+        .filter_map(|d| match &d.kind {
+            DeclKind::Var(v) => Some(
+                v.vars
+                    .iter()
+                    .map(|x| (x.name.name.clone(), SharedVar { ty: x.ty.clone(), space: mem_space(&v.attrs) })),
+            ),
+            _ => None,
+        })
+        .flatten()
+        .collect();
     let mut diags = Vec::new();
     let mut new_decls: Vec<Decl> = Vec::new();
     let mut new_globals: Vec<(String, Decl)> = Vec::new();
@@ -585,9 +567,7 @@ pub(crate) fn build(p: &Program, ts: usize, make_ins: &mut MakeInstrument) -> Re
                     let v = if attr == "group_size_x" { ts as u64 } else { 1 };
                     for n in &c.names {
                         match literal(&c.ty, v, Span::DUMMY) {
-                            Ok(l) => {
-                                new_decls.push(axiom(Expr::eq(Expr::var(n.name.clone(), Span::DUMMY), l)))
-                            }
+                            Ok(l) => new_decls.push(axiom(Expr::eq(Expr::var(n.name.clone(), Span::DUMMY), l))),
                             Err(d) => diags.push(d),
                         }
                     }
@@ -658,10 +638,7 @@ pub(crate) fn build(p: &Program, ts: usize, make_ins: &mut MakeInstrument) -> Re
             };
             let mut copies = const_copies.clone();
             for (i, o) in pr.outs.iter().enumerate() {
-                copies.insert(
-                    o.name.name.clone(),
-                    (0..ts).map(|t| outs[i * ts + t].name.name.clone()).collect(),
-                );
+                copies.insert(o.name.name.clone(), (0..ts).map(|t| outs[i * ts + t].name.name.clone()).collect());
             }
             let th = Threads::new(ts, copies);
             pr.outs = outs.clone();

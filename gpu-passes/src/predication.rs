@@ -95,9 +95,9 @@ impl PredicatedImpl {
     pub fn header_positions(&self, lp: &LoopLayout) -> Vec<u64> {
         // A `continue` of an enclosing loop: an edge from inside it back to its header.
         let continues = |s: u64, h: u64| {
-            self.loops.iter().any(|o| {
-                o.header_id == h && o.header_id < lp.header_id && o.last_id >= lp.last_id && s >= o.header_id
-            })
+            self.loops
+                .iter()
+                .any(|o| o.header_id == h && o.header_id < lp.header_id && o.last_id >= lp.last_id && s >= o.header_id)
         };
         let mut ids: Vec<u64> = self
             .edges
@@ -166,8 +166,7 @@ pub(crate) struct FreshNames(pub(crate) HashSet<Name>);
 
 impl FreshNames {
     pub(crate) fn fresh(&mut self, base: &str) -> Name {
-        let name =
-            if self.0.contains(base) { ivl::visit::fresh_name(base, &self.0) } else { Name::from(base) };
+        let name = if self.0.contains(base) { ivl::visit::fresh_name(base, &self.0) } else { Name::from(base) };
         self.0.insert(name.clone());
         name
     }
@@ -201,8 +200,7 @@ impl Predicator<'_> {
             return Some(h.clone());
         }
         let Some(ty) = self.types.get(&x.name).cloned() else {
-            self.diags
-                .push(Diagnostic::type_error(format!("`havoc` of unknown variable `{}`", x.name), x.span));
+            self.diags.push(Diagnostic::type_error(format!("`havoc` of unknown variable `{}`", x.name), x.span));
             return None;
         };
         let h = self.names.fresh(&format!("{}_havoc", x.name));
@@ -235,10 +233,7 @@ impl Predicator<'_> {
                 if hs.is_empty() {
                     return;
                 }
-                out.push(stmt(
-                    StmtKind::Havoc(hs.iter().map(|(x, h)| Ident::new(h.clone(), x.span)).collect()),
-                    sp,
-                ));
+                out.push(stmt(StmtKind::Havoc(hs.iter().map(|(x, h)| Ident::new(h.clone(), x.span)).collect()), sp));
                 let lhss = hs.iter().map(|(x, _)| simple_lhs(&x.name, x.span)).collect();
                 let rhss = hs
                     .iter()
@@ -307,11 +302,8 @@ impl Predicator<'_> {
         let targets = self.target_ids(b);
         let next_var = || Expr::var(self.next.clone(), sp);
         stmts.push(stmt(StmtKind::Havoc(vec![Ident::new(self.next.clone(), sp)]), sp));
-        let choice = targets
-            .iter()
-            .map(|&(t, _)| Expr::eq(next_var(), int_lit(t, sp)))
-            .reduce(Expr::or)
-            .expect("a target");
+        let choice =
+            targets.iter().map(|&(t, _)| Expr::eq(next_var(), int_lit(t, sp))).reduce(Expr::or).expect("a target");
         stmts.push(stmt(StmtKind::Assume { attrs: Vec::new(), expr: choice }, sp));
         // assume v_active == B ==> /\ (v_next == Bi ==> guard(Bi))
         let guards = targets
@@ -340,12 +332,10 @@ impl Predicator<'_> {
             let header = src.blocks[h].label.clone();
             let back = labels.fresh(&format!("{}_back", header.name));
             let exit = labels.fresh(&format!("{}_exit", header.name));
-            let term_of_prev =
-                Terminator::Goto(vec![Ident::new(back.clone(), sp), Ident::new(exit.clone(), sp)]);
+            let term_of_prev = Terminator::Goto(vec![Ident::new(back.clone(), sp), Ident::new(exit.clone(), sp)]);
             out.last_mut().expect("the block").term = term_of_prev;
             let is_h = self.active_is(self.ids[h], sp);
-            let not_h =
-                Expr::binary(BinOp::Neq, Expr::var(self.active.clone(), sp), int_lit(self.ids[h], sp));
+            let not_h = Expr::binary(BinOp::Neq, Expr::var(self.active.clone(), sp), int_lit(self.ids[h], sp));
             out.push(Block {
                 label: Ident::new(back.clone(), sp),
                 stmts: vec![stmt(StmtKind::Assume { attrs: Vec::new(), expr: is_h }, sp)],
@@ -358,13 +348,7 @@ impl Predicator<'_> {
                 term: after.clone(),
                 span: sp,
             });
-            layouts.push(LoopLayout {
-                header: header.name.clone(),
-                header_id: self.ids[h],
-                last_id: id,
-                back,
-                exit,
-            });
+            layouts.push(LoopLayout { header: header.name.clone(), header_id: self.ids[h], last_id: id, back, exit });
         }
         out
     }
@@ -479,8 +463,7 @@ pub(crate) fn global_var_types(p: &Program) -> HashMap<Name, Type> {
 
 /// Whether a program declares kernels; if so only they are transformed, else every body is.
 pub(crate) fn is_selected(p: &Program, attrs: &[Attribute], name: &str, gpu: bool) -> bool {
-    !gpu || has_attr(attrs, "kernel")
-        || p.procedures().any(|pr| pr.name.name == name && has_attr(&pr.attrs, "kernel"))
+    !gpu || has_attr(attrs, "kernel") || p.procedures().any(|pr| pr.name.name == name && has_attr(&pr.attrs, "kernel"))
 }
 
 /// Applies `f` to the block form of every selected body (the kernels of a GPU program, every

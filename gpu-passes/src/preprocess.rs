@@ -37,8 +37,7 @@ impl Labels {
 
     /// `base` if unused, else `base_1`, `base_2`, …; reserved from then on.
     pub(crate) fn fresh(&mut self, base: &str) -> Name {
-        let name =
-            if self.0.contains(base) { ivl::visit::fresh_name(base, &self.0) } else { Name::from(base) };
+        let name = if self.0.contains(base) { ivl::visit::fresh_name(base, &self.0) } else { Name::from(base) };
         self.0.insert(name.clone());
         name
     }
@@ -84,17 +83,14 @@ pub fn insert_guards(imp: &BlockImpl) -> BlockImpl {
         }
         blocks.push(Block { label, stmts: stmts[start..].to_vec(), term: b.term.clone(), span: b.span });
     }
-    let entry_ok = blocks.first().is_some_and(|e| {
-        guard(e).is_some_and(Expr::is_true) && !imp.successors().iter().any(|ss| ss.contains(&0))
-    });
+    let entry_ok = blocks
+        .first()
+        .is_some_and(|e| guard(e).is_some_and(Expr::is_true) && !imp.successors().iter().any(|ss| ss.contains(&0)));
     if !entry_ok && !blocks.is_empty() {
         let old = blocks[0].label.clone();
         let start = Ident::new(labels.fresh("Start"), old.span);
         let span = blocks[0].label.span;
-        blocks.insert(
-            0,
-            Block { label: start, stmts: vec![assume_true(span)], term: goto(&old.name, span), span },
-        );
+        blocks.insert(0, Block { label: start, stmts: vec![assume_true(span)], term: goto(&old.name, span), span });
     }
     BlockImpl { blocks, ..imp.clone() }
 }
@@ -107,8 +103,7 @@ fn is_plain_barrier(s: &Stmt) -> bool {
 /// block returns and its last statement is a plain `barrier`; otherwise every `return` jumps to
 /// a new block `assume true; barrier; return;`.
 pub fn terminate_with_barrier(imp: &BlockImpl) -> BlockImpl {
-    let returning: Vec<usize> =
-        (0..imp.blocks.len()).filter(|&i| imp.blocks[i].term == Terminator::Return).collect();
+    let returning: Vec<usize> = (0..imp.blocks.len()).filter(|&i| imp.blocks[i].term == Terminator::Return).collect();
     if let [only] = returning[..] {
         if imp.blocks[only].stmts.last().is_some_and(is_plain_barrier) {
             return imp.clone();
@@ -194,11 +189,8 @@ fn barrier_call_attrs(args: &[Expr], span: Span) -> Vec<Attribute> {
 /// KBPL.md §2: calls to `{:barrier}` procedures become `barrier` statements (with `{:local}` or
 /// `{:global}` when the call's literal fence arguments select one memory space).
 pub fn barrier_calls_to_statements(p: &Program) -> Program {
-    let barrier_procs: std::collections::HashMap<Name, &ProcedureDecl> = p
-        .procedures()
-        .filter(|pr| has_attr(&pr.attrs, "barrier"))
-        .map(|pr| (pr.name.name.clone(), pr))
-        .collect();
+    let barrier_procs: std::collections::HashMap<Name, &ProcedureDecl> =
+        p.procedures().filter(|pr| has_attr(&pr.attrs, "barrier")).map(|pr| (pr.name.name.clone(), pr)).collect();
     if barrier_procs.is_empty() {
         return p.clone();
     }
@@ -307,7 +299,9 @@ mod tests {
 
     #[test]
     fn guards_are_inserted_and_assumes_split() {
-        let imp = body("procedure P(); implementation P() { var x: int; L: x := 1; assume x > 0; x := 2; goto L2; L2: return; }");
+        let imp = body(
+            "procedure P(); implementation P() { var x: int; L: x := 1; assume x > 0; x := 2; goto L2; L2: return; }",
+        );
         let g = insert_guards(&imp);
         assert_eq!(
             shape(&g),
@@ -330,9 +324,7 @@ mod tests {
 
     #[test]
     fn one_barrier_before_termination() {
-        let imp = body(
-            "procedure {:kernel} P(); implementation P() { var x: int; if (x > 0) { return; } x := 1; }",
-        );
+        let imp = body("procedure {:kernel} P(); implementation P() { var x: int; if (x > 0) { return; } x := 1; }");
         let t = terminate_with_barrier(&imp);
         let returning: Vec<&Block> = t.blocks.iter().filter(|b| b.term == Terminator::Return).collect();
         assert_eq!(returning.len(), 1);
@@ -342,7 +334,8 @@ mod tests {
 
     #[test]
     fn second_loop_header_is_reached_through_a_new_block() {
-        let imp = body("procedure P(); implementation P() { A: goto H1, H2; H1: goto H1, X; H2: goto H2, X; X: return; }");
+        let imp =
+            body("procedure P(); implementation P() { A: goto H1, H2; H1: goto H1, X; H2: goto H2, X; X: return; }");
         let s = split_loop_head_edges(&imp).unwrap();
         let sh = shape(&s);
         assert_eq!(sh[0], "A: goto H1,A_to_H2");
@@ -352,8 +345,7 @@ mod tests {
 
     #[test]
     fn irreducible_input_is_reported() {
-        let imp =
-            body("procedure P(); implementation P() { var b: bool; A: goto B, C; B: goto C; C: goto B; }");
+        let imp = body("procedure P(); implementation P() { var b: bool; A: goto B, C; B: goto C; C: goto B; }");
         let d = preprocess(&imp).unwrap_err();
         assert_eq!(d[0].kind, ivl::diag::ErrorKind::Unsupported);
     }

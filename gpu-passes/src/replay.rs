@@ -109,9 +109,8 @@ fn lines(src: &SourceFile, d: &Diagnostic) -> Vec<usize> {
 /// Whether the run's error `e` is the reported error `d`: same kind and the same lines (both
 /// lines of a race; for other kinds the reported line is among the run's).
 fn same_error(src: &SourceFile, d: &Diagnostic, e: &RuntimeError) -> bool {
-    let assertion_like = |k: ErrorKind| {
-        matches!(k, ErrorKind::Assertion | ErrorKind::Precondition | ErrorKind::Postcondition)
-    };
+    let assertion_like =
+        |k: ErrorKind| matches!(k, ErrorKind::Assertion | ErrorKind::Precondition | ErrorKind::Postcondition);
     let kind_ok = e.kind == d.kind || (assertion_like(e.kind) && assertion_like(d.kind));
     if !kind_ok {
         return false;
@@ -190,9 +189,8 @@ struct Attempt<'a> {
 impl Attempt<'_> {
     /// Random schedules then round-robin; the first run that shows `d`.
     fn schedules(&mut self, base: &RunConfig, threads: Threads) -> Option<Evidence> {
-        let plans = (0..self.opts.schedules)
-            .map(|s| (s, Schedule::Random))
-            .chain(std::iter::once((0, Schedule::RoundRobin)));
+        let plans =
+            (0..self.opts.schedules).map(|s| (s, Schedule::Random)).chain(std::iter::once((0, Schedule::RoundRobin)));
         for (seed, schedule) in plans {
             let cfg = RunConfig { seed, schedule, ..base.clone() };
             self.runs += 1;
@@ -219,7 +217,13 @@ impl Attempt<'_> {
 }
 
 /// Replays error `d` of the kernel `program` (checked, with the prelude; `src` is its file).
-pub fn replay_error(interp: &Interpreter, program: &Program, src: &SourceFile, d: &Diagnostic, opts: &ReplayOptions) -> Replay {
+pub fn replay_error(
+    interp: &Interpreter,
+    program: &Program,
+    src: &SourceFile,
+    d: &Diagnostic,
+    opts: &ReplayOptions,
+) -> Replay {
     let mut a = Attempt { interp, src, d, opts, runs: 0 };
     let cx = counterexample(d);
     let local = opts.local_size.clone().or_else(|| cx.as_ref().and_then(|c| c.local_size).map(|s| s.to_vec()));
@@ -237,7 +241,10 @@ pub fn replay_error(interp: &Interpreter, program: &Program, src: &SourceFile, d
         if let Some(e) = a.schedules(&base, Threads::Grid) {
             return Replay::Confirmed(Box::new(e));
         }
-        return Replay::Possible(format!("no counterexample values; {} runs of the whole grid did not show it", a.runs));
+        return Replay::Possible(format!(
+            "no counterexample values; {} runs of the whole grid did not show it",
+            a.runs
+        ));
     };
     let ids: Vec<ThreadId> = cx.threads.iter().filter_map(|t| t.thread_id()).collect();
     if ids.len() == 2 {
@@ -338,7 +345,9 @@ pub fn replay_json(d: &Diagnostic) -> serde_json::Map<String, serde_json::Value>
     let mut m = serde_json::Map::new();
     if let Some(r) = get("replay") {
         m.insert("replay".into(), r.into());
-        if let (Some(seed), Some(schedule), Some(threads)) = (get("replay.seed"), get("replay.schedule"), get("replay.threads")) {
+        if let (Some(seed), Some(schedule), Some(threads)) =
+            (get("replay.seed"), get("replay.schedule"), get("replay.threads"))
+        {
             m.insert(
                 "replay_run".into(),
                 serde_json::json!({
@@ -355,7 +364,12 @@ pub fn replay_json(d: &Diagnostic) -> serde_json::Map<String, serde_json::Value>
 
 /// Convenience for tests and tools: replays every error of a verification result's
 /// implementations.
-pub fn replay_all(program: &Program, src: &SourceFile, result: &mut vcgen::engine::ProgramResult, opts: &ReplayOptions) {
+pub fn replay_all(
+    program: &Program,
+    src: &SourceFile,
+    result: &mut vcgen::engine::ProgramResult,
+    opts: &ReplayOptions,
+) {
     for r in &mut result.impls {
         if let vcgen::engine::Outcome::Errors(ds) = &mut r.outcome {
             replay_errors(program, src, ds, opts);

@@ -86,9 +86,7 @@ pub fn check_sort_order(cfg: &Cfg, order: &[usize]) -> Result<(), String> {
     for &a in order {
         for &b in cfg.successors(a) {
             if !back.contains(&(a, b)) && position[a] >= position[b] {
-                return Err(format!(
-                    "condition 1: the edge {a} -> {b} is not a back edge but goes backwards"
-                ));
+                return Err(format!("condition 1: the edge {a} -> {b} is not a back edge but goes backwards"));
             }
         }
     }
@@ -115,18 +113,7 @@ mod tests {
 
     /// Fig. 3 of seed 000: Start, W, I1, I1', B1, I2, I2', B2, Wlast, Wend.
     fn fig3() -> Cfg {
-        cfg(vec![
-            vec![1, 9],
-            vec![2, 3],
-            vec![4],
-            vec![4],
-            vec![5, 6],
-            vec![7],
-            vec![7],
-            vec![8],
-            vec![1, 9],
-            vec![],
-        ])
+        cfg(vec![vec![1, 9], vec![2, 3], vec![4], vec![4], vec![5, 6], vec![7], vec![7], vec![8], vec![1, 9], vec![]])
     }
 
     #[test]

@@ -19,11 +19,7 @@ procedure {:kernel} k()
     let (_, e) = s.error.expect("divergence");
     assert_eq!(e.kind, ErrorKind::Divergence);
     assert_eq!(line_of(k, e.diagnostic.primary.span.start), 5);
-    assert!(
-        e.diagnostic.message.contains("finished"),
-        "{}",
-        e.diagnostic.message
-    );
+    assert!(e.diagnostic.message.contains("finished"), "{}", e.diagnostic.message);
 }
 
 #[test]
@@ -41,15 +37,8 @@ procedure {:kernel} k()
     let s = many(k, &cfg(&[4], &[1]), 20);
     let (_, e) = s.error.expect("divergence");
     assert_eq!(e.kind, ErrorKind::Divergence);
-    assert!(
-        e.diagnostic.message.contains("different barriers"),
-        "{}",
-        e.diagnostic.message
-    );
-    let mut lines = vec![
-        line_of(k, e.diagnostic.primary.span.start),
-        line_of(k, e.diagnostic.related[0].span.start),
-    ];
+    assert!(e.diagnostic.message.contains("different barriers"), "{}", e.diagnostic.message);
+    let mut lines = vec![line_of(k, e.diagnostic.primary.span.start), line_of(k, e.diagnostic.related[0].span.start)];
     lines.sort();
     assert_eq!(lines, vec![5, 7]);
 }
@@ -72,11 +61,7 @@ procedure {:kernel} k()
     let s = many(k, &cfg(&[2], &[1]), 20);
     let (_, e) = s.error.expect("divergence");
     assert_eq!(e.kind, ErrorKind::Divergence);
-    assert!(
-        e.diagnostic.message.contains("different loop iterations"),
-        "{}",
-        e.diagnostic.message
-    );
+    assert!(e.diagnostic.message.contains("different loop iterations"), "{}", e.diagnostic.message);
 }
 
 #[test]
@@ -133,11 +118,7 @@ procedure {:kernel} k()
     let (_, e) = s.error.expect("assertion failure");
     assert_eq!(e.kind, ErrorKind::Assertion);
     assert_eq!(e.threads[0].local[0], 3);
-    assert!(
-        e.diagnostic.message.contains("thread 3 of group 0"),
-        "{}",
-        e.diagnostic.message
-    );
+    assert!(e.diagnostic.message.contains("thread 3 of group 0"), "{}", e.diagnostic.message);
     assert_eq!(line_of(k, e.diagnostic.primary.span.start), 4);
 }
 
@@ -235,16 +216,12 @@ procedure {:kernel} k()
 }
 "#;
     let o = interp(k).run(&Default::default());
-    let RunOutcome::Invalid(d) = o else {
-        panic!("{o:?}")
-    };
+    let RunOutcome::Invalid(d) = o else { panic!("{o:?}") };
     assert!(d[0].message.contains("--local-size"), "{}", d[0].message);
     // An axiom can fix it instead.
     let fixed = format!("axiom group_size_x == 3;\n{k}");
     let o = interp(&fixed).run(&Default::default());
-    let RunOutcome::Completed(f) = o else {
-        panic!("{o:?}")
-    };
+    let RunOutcome::Completed(f) = o else { panic!("{o:?}") };
     assert!(f.steps > 0);
 }
 
@@ -256,10 +233,7 @@ procedure {:kernel} k()
   while (true) { }
 }
 "#;
-    let c = gpu_passes::interleaving::RunConfig {
-        max_steps: 10_000,
-        ..cfg(&[2], &[1])
-    };
+    let c = gpu_passes::interleaving::RunConfig { max_steps: 10_000, ..cfg(&[2], &[1]) };
     assert!(matches!(interp(k).run(&c), RunOutcome::Limit(_)));
 }
 
@@ -285,12 +259,7 @@ procedure {{:kernel}} k()
         )
     };
     let s = many(&src(""), &cfg(&[4], &[1]), 50);
-    assert!(
-        s.error.is_none() && s.invalid.is_none(),
-        "{:#?} {:#?}",
-        s.error,
-        s.invalid
-    );
+    assert!(s.error.is_none() && s.invalid.is_none(), "{:#?} {:#?}", s.error, s.invalid);
     let s = many(&src(" + 4"), &cfg(&[4], &[1]), 50);
     assert_eq!(s.error.map(|(_, e)| e.kind), Some(ErrorKind::InvariantMaintained));
 }
@@ -315,17 +284,8 @@ procedure {{:kernel}} k()
         )
     };
     let s = many(&src("0"), &cfg(&[4], &[2]), 50);
-    assert!(
-        s.error.is_none() && s.invalid.is_none(),
-        "{:#?} {:#?}",
-        s.error,
-        s.invalid
-    );
+    assert!(s.error.is_none() && s.invalid.is_none(), "{:#?} {:#?}", s.error, s.invalid);
     let s = many(&src("local_id_x mod 2"), &cfg(&[4], &[1]), 50);
     let (_, e) = s.error.expect("non-uniform loop counter");
-    assert!(
-        e.diagnostic.message.contains("__uniform"),
-        "{}",
-        e.diagnostic.message
-    );
+    assert!(e.diagnostic.message.contains("__uniform"), "{}", e.diagnostic.message);
 }

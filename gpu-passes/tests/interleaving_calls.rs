@@ -96,14 +96,9 @@ procedure p() returns (a: int, g: int, z: int)
 }
 "#;
     for seed in 0..20 {
-        let c = gpu_passes::interleaving::RunConfig {
-            seed,
-            ..Default::default()
-        };
+        let c = gpu_passes::interleaving::RunConfig { seed, ..Default::default() };
         let i = interp(p);
-        let RunOutcome::Completed(f) = i.run_procedure("p", &c) else {
-            panic!()
-        };
+        let RunOutcome::Completed(f) = i.run_procedure("p", &c) else { panic!() };
         assert_eq!(f.out("a"), Some(&Value::Int(42)));
         assert_eq!(f.out("g"), Some(&Value::Int(8)));
         let Some(Value::Int(z)) = f.out("z") else { panic!() };
@@ -134,14 +129,9 @@ procedure p(n: int) returns (s: int)
     return;
 }
 "#;
-    let inputs = Inputs {
-        params: vec![("n".into(), InputValue::Int(10.into()))],
-        ..Default::default()
-    };
+    let inputs = Inputs { params: vec![("n".into(), InputValue::Int(10.into()))], ..Default::default() };
     let o = run_procedure(&prepare(p), "p", &inputs);
-    let RunOutcome::Completed(f) = o else {
-        panic!("{o:?}")
-    };
+    let RunOutcome::Completed(f) = o else { panic!("{o:?}") };
     assert_eq!(f.out("s"), Some(&Value::Int(45)));
 }
 
@@ -204,9 +194,7 @@ procedure {:kernel} k(n: int)
 }
 "#;
     let o = interp(k).run(&cfg(&[1], &[1]));
-    let RunOutcome::Infeasible(why) = o else {
-        panic!("{o:?}")
-    };
+    let RunOutcome::Infeasible(why) = o else { panic!("{o:?}") };
     assert!(why.contains("requires"), "{why}");
 }
 
@@ -229,13 +217,8 @@ procedure p(n: int) returns (t: int)
   t := total;
 }
 "#;
-    let inputs = Inputs {
-        params: vec![("n".into(), InputValue::Int(21.into()))],
-        ..Default::default()
-    };
-    let RunOutcome::Completed(f) = run_procedure(&prepare(p), "p", &inputs) else {
-        panic!()
-    };
+    let inputs = Inputs { params: vec![("n".into(), InputValue::Int(21.into()))], ..Default::default() };
+    let RunOutcome::Completed(f) = run_procedure(&prepare(p), "p", &inputs) else { panic!() };
     assert_eq!(f.out("t"), Some(&Value::Int(42)));
     assert_eq!(f.global("total"), Some(&Value::Int(42)));
     assert_eq!(f.params, vec![("n".into(), Value::Int(21))]);

@@ -20,9 +20,8 @@ struct Kernel {
 
 fn corpus() -> Vec<Kernel> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/kernels");
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
-        .unwrap_or_default();
+    let mut paths: Vec<PathBuf> =
+        std::fs::read_dir(&dir).map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect()).unwrap_or_default();
     paths.retain(|p| p.extension().is_some_and(|e| e == "kbpl"));
     paths.sort();
     let mut out = Vec::new();
@@ -35,26 +34,12 @@ fn corpus() -> Vec<Kernel> {
             None if head.trim() == "//pass" => None,
             None => continue,
         };
-        let args: Vec<&str> = lines
-            .next()
-            .and_then(|l| l.strip_prefix("//"))
-            .unwrap_or("")
-            .split_whitespace()
-            .collect();
-        let error_line = text
-            .lines()
-            .take(5)
-            .find_map(|l| l.strip_prefix("//error-line:"))
-            .and_then(|n| n.trim().parse().ok());
-        let mut cfg = RunConfig {
-            max_steps: 1_000_000,
-            ..RunConfig::default()
-        };
-        let dims = |s: &str| {
-            s.split(',')
-                .map(|d| d.parse::<u64>().unwrap())
-                .collect::<Vec<_>>()
-        };
+        let args: Vec<&str> =
+            lines.next().and_then(|l| l.strip_prefix("//")).unwrap_or("").split_whitespace().collect();
+        let error_line =
+            text.lines().take(5).find_map(|l| l.strip_prefix("//error-line:")).and_then(|n| n.trim().parse().ok());
+        let mut cfg = RunConfig { max_steps: 1_000_000, ..RunConfig::default() };
+        let dims = |s: &str| s.split(',').map(|d| d.parse::<u64>().unwrap()).collect::<Vec<_>>();
         let mut i = 0;
         while i < args.len() {
             match args[i] {
@@ -69,13 +54,7 @@ fn corpus() -> Vec<Kernel> {
             }
             i += 2;
         }
-        out.push(Kernel {
-            path,
-            text,
-            expect,
-            error_line,
-            cfg,
-        });
+        out.push(Kernel { path, text, expect, error_line, cfg });
     }
     out
 }
@@ -85,10 +64,7 @@ fn prepare(text: &str) -> Option<Interpreter> {
     if !diags.is_empty() || !ivl::check::check_program(&program).is_empty() {
         return None;
     }
-    Interpreter::new(&ivl::modifies::infer_modifies(&ivl::prelude::with_prelude(
-        program,
-    )))
-    .ok()
+    Interpreter::new(&ivl::modifies::infer_modifies(&ivl::prelude::with_prelude(program))).ok()
 }
 
 #[test]
@@ -124,10 +100,7 @@ fn corpus_kernels_behave_as_their_headers_say() {
                 let mut found = None;
                 let mut seen = Vec::new();
                 for seed in 0..300 {
-                    match interp.run(&RunConfig {
-                        seed,
-                        ..k.cfg.clone()
-                    }) {
+                    match interp.run(&RunConfig { seed, ..k.cfg.clone() }) {
                         RunOutcome::Error(e) if e.all().any(|e| e.kind.as_str() == kind) => {
                             found = e.all().find(|e| e.kind.as_str() == kind).cloned();
                             break;
@@ -151,9 +124,8 @@ fn corpus_kernels_behave_as_their_headers_say() {
                                 .map(|l| interleaving_common::line_of(&k.text, l.span.start))
                                 .collect();
                             if !lines.contains(&line) {
-                                problems.push(format!(
-                                    "{name}: {kind} reported at lines {lines:?}, expected line {line}"
-                                ));
+                                problems
+                                    .push(format!("{name}: {kind} reported at lines {lines:?}, expected line {line}"));
                             }
                         }
                     }
@@ -165,10 +137,6 @@ fn corpus_kernels_behave_as_their_headers_say() {
     eprintln!("checked {checked} of {} kernels", kernels.len());
     assert!(problems.is_empty(), "{}", problems.join("\n"));
     if !kernels.is_empty() {
-        assert!(
-            checked * 2 >= kernels.len(),
-            "only {checked} of {} kernels could be checked",
-            kernels.len()
-        );
+        assert!(checked * 2 >= kernels.len(), "only {checked} of {} kernels could be checked", kernels.len());
     }
 }

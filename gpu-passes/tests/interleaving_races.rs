@@ -23,17 +23,11 @@ fn unsynchronised_neighbour_read_is_a_race_with_both_accesses() {
     let d = &e.diagnostic;
     assert!(d.message.contains("on `A["), "{}", d.message);
     // Both accesses are labelled: one on line 5 (the write), one on line 6.
-    let lines: Vec<usize> = std::iter::once(&d.primary)
-        .chain(&d.related)
-        .map(|l| line_of(NEIGHBOUR, l.span.start))
-        .collect();
+    let lines: Vec<usize> =
+        std::iter::once(&d.primary).chain(&d.related).map(|l| line_of(NEIGHBOUR, l.span.start)).collect();
     assert_eq!(lines.len(), 2);
     assert!(lines.contains(&6), "{lines:?}");
-    assert!(
-        d.message.contains("write-read")
-            || d.message.contains("read-write")
-            || d.message.contains("write-write")
-    );
+    assert!(d.message.contains("write-read") || d.message.contains("read-write") || d.message.contains("write-write"));
     assert_eq!(e.threads.len(), 2);
     assert_ne!(e.threads[0], e.threads[1]);
     assert!(d.notes.iter().any(|n| n.contains("seed")));
@@ -43,22 +37,9 @@ fn unsynchronised_neighbour_read_is_a_race_with_both_accesses() {
 fn the_same_seed_gives_the_same_run() {
     let i = interp(NEIGHBOUR);
     for seed in 0..20 {
-        let c = RunConfig {
-            seed,
-            ..cfg(&[4], &[1])
-        };
-        let a = format!(
-            "{:?}",
-            i.run(&c)
-                .error()
-                .map(|e| (&e.diagnostic.message, e.diagnostic.primary.span))
-        );
-        let b = format!(
-            "{:?}",
-            i.run(&c)
-                .error()
-                .map(|e| (&e.diagnostic.message, e.diagnostic.primary.span))
-        );
+        let c = RunConfig { seed, ..cfg(&[4], &[1]) };
+        let a = format!("{:?}", i.run(&c).error().map(|e| (&e.diagnostic.message, e.diagnostic.primary.span)));
+        let b = format!("{:?}", i.run(&c).error().map(|e| (&e.diagnostic.message, e.diagnostic.primary.span)));
         assert_eq!(a, b);
     }
 }
@@ -95,17 +76,10 @@ procedure {:kernel} k()
 "#;
     let s = many(k, &cfg(&[4], &[1]), 200);
     assert!(s.error.is_none());
-    let strict = RunConfig {
-        benign_tolerance: false,
-        ..cfg(&[4], &[1])
-    };
+    let strict = RunConfig { benign_tolerance: false, ..cfg(&[4], &[1]) };
     let s = many(k, &strict, 10);
     let (_, e) = s.error.expect("reported without benign tolerance");
-    assert!(
-        e.diagnostic.message.contains("write-write"),
-        "{}",
-        e.diagnostic.message
-    );
+    assert!(e.diagnostic.message.contains("write-write"), "{}", e.diagnostic.message);
 }
 
 #[test]
@@ -217,19 +191,12 @@ procedure {:kernel} k()
 "#;
     let s = many(k, &cfg(&[2], &[1]), 50);
     let (_, e) = s.error.expect("race on a scalar");
-    assert!(
-        e.diagnostic.message.contains("`counter`"),
-        "{}",
-        e.diagnostic.message
-    );
+    assert!(e.diagnostic.message.contains("`counter`"), "{}", e.diagnostic.message);
 }
 
 #[test]
 fn round_robin_schedules_find_races_too() {
-    let c = RunConfig {
-        schedule: gpu_passes::interleaving::Schedule::RoundRobin,
-        ..cfg(&[4], &[1])
-    };
+    let c = RunConfig { schedule: gpu_passes::interleaving::Schedule::RoundRobin, ..cfg(&[4], &[1]) };
     let s = many(NEIGHBOUR, &c, 1);
     assert_eq!(s.error.map(|(_, e)| e.kind), Some(ErrorKind::Race));
 }
@@ -237,10 +204,7 @@ fn round_robin_schedules_find_races_too() {
 #[test]
 fn replaying_two_threads_shows_their_race() {
     let program = prepare(NEIGHBOUR);
-    let t = |l: u32| ThreadId {
-        local: [l, 0, 0],
-        group: [0, 0, 0],
-    };
+    let t = |l: u32| ThreadId { local: [l, 0, 0], group: [0, 0, 0] };
     let o = gpu_passes::interleaving::replay(&program, &[t(1), t(2)], &Default::default(), &cfg(&[4], &[1]));
     let RunOutcome::Error(e) = o else { panic!("{o:?}") };
     assert_eq!(e.kind, ErrorKind::Race);

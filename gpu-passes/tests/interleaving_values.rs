@@ -16,10 +16,7 @@ fn completed(text: &str, proc: &str, inputs: &Inputs) -> gpu_passes::interleavin
 
 fn ints(params: &[(&str, i64)]) -> Inputs {
     Inputs {
-        params: params
-            .iter()
-            .map(|(n, v)| (n.to_string(), InputValue::Int((*v).into())))
-            .collect(),
+        params: params.iter().map(|(n, v)| (n.to_string(), InputValue::Int((*v).into()))).collect(),
         ..Inputs::default()
     }
 }
@@ -106,13 +103,8 @@ procedure p(x: int) returns (y: int, q: int, r: int)
 }
 "#;
     let f = completed(p, "p", &ints(&[("x", 1 << 40)]));
-    let Some(Value::BigInt(b)) = f.out("y") else {
-        panic!("{:?}", f.out("y"))
-    };
-    assert_eq!(
-        b.to_string(),
-        (num_bigint::BigInt::from(1u64 << 40)).pow(6).to_string()
-    );
+    let Some(Value::BigInt(b)) = f.out("y") else { panic!("{:?}", f.out("y")) };
+    assert_eq!(b.to_string(), (num_bigint::BigInt::from(1u64 << 40)).pow(6).to_string());
     assert_eq!(f.out("q"), Some(&Value::Int(-4)));
     assert_eq!(f.out("r"), Some(&Value::Int(1)));
 }
@@ -125,10 +117,7 @@ procedure p() returns (b: bool)
   b := 0.1 + 0.2 == 0.3 && 1.0 / 3.0 * 3.0 == 1.0;
 }
 "#;
-    assert_eq!(
-        completed(p, "p", &Inputs::default()).out("b"),
-        Some(&Value::Bool(true))
-    );
+    assert_eq!(completed(p, "p", &Inputs::default()).out("b"), Some(&Value::Bool(true)));
 }
 
 #[test]
@@ -192,10 +181,7 @@ procedure p() returns (m: int)
   m := M;
 }
 "#;
-    assert_eq!(
-        completed(p, "p", &Inputs::default()).out("m"),
-        Some(&Value::Int(8))
-    );
+    assert_eq!(completed(p, "p", &Inputs::default()).out("m"), Some(&Value::Int(8)));
 }
 
 #[test]
@@ -214,12 +200,7 @@ procedure {:kernel} k()
 }
 "#;
     let s = many(k, &cfg(&[4], &[1]), 20);
-    assert!(
-        s.error.is_none() && s.invalid.is_none(),
-        "{:#?} {:#?}",
-        s.error,
-        s.invalid
-    );
+    assert!(s.error.is_none() && s.invalid.is_none(), "{:#?} {:#?}", s.error, s.invalid);
     let bad = r#"
 procedure {:kernel} k()
 {
@@ -267,20 +248,12 @@ procedure {:kernel} k(n: int)
   assert A[local_id_x] == n + local_id_x;
 }
 "#;
-    let inputs =
-        Inputs::from_json(r#"{"params": {"n": 10}, "memory": {"A": {"0": 10, "1": 11, "2": 12}}}"#).unwrap();
-    let c = gpu_passes::interleaving::RunConfig {
-        inputs,
-        ..cfg(&[3], &[1])
-    };
+    let inputs = Inputs::from_json(r#"{"params": {"n": 10}, "memory": {"A": {"0": 10, "1": 11, "2": 12}}}"#).unwrap();
+    let c = gpu_passes::interleaving::RunConfig { inputs, ..cfg(&[3], &[1]) };
     let s = many(k, &c, 20);
     assert!(s.error.is_none(), "{:#?}", s.error);
-    let inputs =
-        Inputs::from_json(r#"{"params": {"n": 10}, "memory": {"A": {"0": 10, "1": 99, "*": 12}}}"#).unwrap();
-    let c = gpu_passes::interleaving::RunConfig {
-        inputs,
-        ..cfg(&[3], &[1])
-    };
+    let inputs = Inputs::from_json(r#"{"params": {"n": 10}, "memory": {"A": {"0": 10, "1": 99, "*": 12}}}"#).unwrap();
+    let c = gpu_passes::interleaving::RunConfig { inputs, ..cfg(&[3], &[1]) };
     let (_, e) = many(k, &c, 1).error.expect("thread 1 sees 99");
     assert_eq!(e.threads[0].local[0], 1);
 }

@@ -21,18 +21,10 @@ fn explain_one() {
     let t = std::time::Instant::now();
     let (r, rep) = verify_with_inference(&p, &kernel_options(&args), &verify_options(), true);
     let h = r.houdini.as_ref().map(|h| (h.candidates.len(), h.kept));
-    println!(
-        "{name}: pass={pass} verified={} {:?} houdini={h:?} {}",
-        verified(&r),
-        t.elapsed(),
-        describe(&r)
-    );
+    println!("{name}: pass={pass} verified={} {:?} houdini={h:?} {}", verified(&r), t.elapsed(), describe(&r));
     let mut rep = rep.unwrap();
     let path = kernels_dir().join(format!("{name}.kbpl"));
-    rep.set_source(&ivl::diag::SourceFile::new(
-        "k",
-        std::fs::read_to_string(path).unwrap(),
-    ));
+    rep.set_source(&ivl::diag::SourceFile::new("k", std::fs::read_to_string(path).unwrap()));
     if std::env::var("KIVL_REPORT").is_ok() {
         println!("{}", infer_info_text(&rep));
     }
@@ -65,12 +57,7 @@ fn correct_loop_kernels_verify_without_their_invariants() {
         let t = std::time::Instant::now();
         let (r, _) = verify_with_inference(&p, &kernel_options(args), &verify_options(), false);
         let ok = verified(&r);
-        println!(
-            "{name:<40} {:<9} {:>8.2?} {}",
-            if ok { "verified" } else { "FAILED" },
-            t.elapsed(),
-            describe(&r)
-        );
+        println!("{name:<40} {:<9} {:>8.2?} {}", if ok { "verified" } else { "FAILED" }, t.elapsed(), describe(&r));
         if ok {
             verified_n += 1;
         } else {
@@ -78,23 +65,19 @@ fn correct_loop_kernels_verify_without_their_invariants() {
         }
     }
     let pct = 100.0 * verified_n as f64 / kernels.len() as f64;
-    println!("{verified_n}/{} correct loop kernels verify with inferred invariants only ({pct:.1}%); failing: {failed:?}", kernels.len());
+    println!(
+        "{verified_n}/{} correct loop kernels verify with inferred invariants only ({pct:.1}%); failing: {failed:?}",
+        kernels.len()
+    );
     assert!(pct >= 90.0, "only {pct:.1}% verify; failing: {failed:?}");
 }
 
 /// Whether the result reports an error of `kind` located at `line` (a race: at both lines).
-fn reports(
-    r: &vcgen::engine::ProgramResult,
-    file: &ivl::diag::SourceFile,
-    kind: &str,
-    lines: &[usize],
-) -> bool {
+fn reports(r: &vcgen::engine::ProgramResult, file: &ivl::diag::SourceFile, kind: &str, lines: &[usize]) -> bool {
     r.impls.iter().any(|i| match &i.outcome {
         vcgen::engine::Outcome::Errors(ds) => ds.iter().any(|d| {
-            let at: Vec<usize> = std::iter::once(&d.primary)
-                .chain(&d.related)
-                .map(|l| file.line_col(l.span.start).0)
-                .collect();
+            let at: Vec<usize> =
+                std::iter::once(&d.primary).chain(&d.related).map(|l| file.line_col(l.span.start).0).collect();
             d.kind.as_str() == kind && lines.iter().all(|l| at.contains(l))
         }),
         _ => false,
@@ -110,13 +93,7 @@ fn buggy_twins_still_fail_with_inference() {
         }
         let text = std::fs::read_to_string(kernels_dir().join(format!("{name}.kbpl"))).unwrap();
         let file = ivl::diag::SourceFile::new(name.clone(), text.clone());
-        let kind = text
-            .lines()
-            .next()
-            .unwrap()
-            .trim_start_matches("//xfail:")
-            .trim()
-            .to_string();
+        let kind = text.lines().next().unwrap().trim_start_matches("//xfail:").trim().to_string();
         let lines: Vec<usize> = text
             .lines()
             .nth(2)
@@ -132,24 +109,15 @@ fn buggy_twins_still_fail_with_inference() {
         for (how, p) in variants {
             let (r, _) = verify_with_inference(&p, &kernel_options(&args), &verify_options(), false);
             let found = reports(&r, &file, &kind, &lines);
-            println!(
-                "{name:<40} {how:<20} {}",
-                if found { "fails as expected" } else { "WRONG" }
-            );
+            println!("{name:<40} {how:<20} {}", if found { "fails as expected" } else { "WRONG" });
             if verified(&r) {
                 wrongly.push(format!("{name} ({how}): verified"));
             } else if !found {
-                wrongly.push(format!(
-                    "{name} ({how}): no {kind} at {lines:?}: {}",
-                    describe(&r)
-                ));
+                wrongly.push(format!("{name} ({how}): no {kind} at {lines:?}: {}", describe(&r)));
             }
         }
     }
-    assert!(
-        wrongly.is_empty(),
-        "buggy kernels not reported with inference: {wrongly:#?}"
-    );
+    assert!(wrongly.is_empty(), "buggy kernels not reported with inference: {wrongly:#?}");
 }
 
 /// The vacuity check of the two-thread reduction (`assert false` under the kernel's axioms and
@@ -172,9 +140,5 @@ procedure {:kernel} k()
     assert!(verified(&ok), "{}", describe(&ok));
     let bad = run("--local-size 32");
     assert!(!verified(&bad));
-    assert!(
-        bad.errors.iter().any(|d| d.kind == ivl::diag::ErrorKind::Unsupported),
-        "{}",
-        describe(&bad)
-    );
+    assert!(bad.errors.iter().any(|d| d.kind == ivl::diag::ErrorKind::Unsupported), "{}", describe(&bad));
 }

@@ -24,22 +24,14 @@ fn dump_for_inspection() {
 /// The candidates of a kernel (its loop invariants removed) as `(rule, printed clause)`.
 fn candidates_of(name: &str, sizes: Option<[u64; 3]>) -> Vec<(&'static str, String)> {
     let p = strip_loop_invariants(&load(name));
-    let opts = GenOptions {
-        sizes: Sizes {
-            local: sizes,
-            groups: None,
-        },
-    };
+    let opts = GenOptions { sizes: Sizes { local: sizes, groups: None } };
     let (_, info) = add_candidates_with(&p, &opts);
     info.candidates.iter().map(|c| (c.rule, c.text.clone())).collect()
 }
 
 fn assert_has(name: &str, sizes: Option<[u64; 3]>, rule: &str, text: &str) {
     let cs = candidates_of(name, sizes);
-    assert!(
-        cs.iter().any(|(r, t)| *r == rule && t == text),
-        "{name}: no `{rule}` candidate `{text}` among {cs:#?}"
-    );
+    assert!(cs.iter().any(|(r, t)| *r == rule && t == text), "{name}: no `{rule}` candidate `{text}` among {cs:#?}");
 }
 
 #[test]
@@ -50,11 +42,7 @@ fn output_type_checks_and_round_trips_on_every_corpus_kernel() {
         for p in [original.clone(), strip_loop_invariants(&original)] {
             let (q, info) = add_candidates(&p);
             let diags = ivl::check::check_program(&q);
-            assert!(
-                diags.is_empty(),
-                "{name}: {diags:?}\n{}",
-                ivl::printer::print_program(&q)
-            );
+            assert!(diags.is_empty(), "{name}: {diags:?}\n{}", ivl::printer::print_program(&q));
             // Printed and parsed again, the program is the same and still checks.
             let text = ivl::printer::print_program(&q);
             let (mut r, d) = ivl::parser::parse_program(&text);
@@ -87,18 +75,8 @@ fn loop_kernels_get_candidates_and_loop_free_kernels_none() {
 
 #[test]
 fn rule_access_offset() {
-    assert_has(
-        "access_offset_infer",
-        None,
-        "access-offset",
-        "__write(A) ==> __write_offset(A) - 1 == local_id_x",
-    );
-    assert_has(
-        "access_offset_infer",
-        None,
-        "access-offset",
-        "__read(A) ==> __read_offset(A) - 1 == local_id_x",
-    );
+    assert_has("access_offset_infer", None, "access-offset", "__write(A) ==> __write_offset(A) - 1 == local_id_x");
+    assert_has("access_offset_infer", None, "access-offset", "__read(A) ==> __read_offset(A) - 1 == local_id_x");
 }
 
 #[test]
@@ -119,12 +97,7 @@ fn rule_access_strided_with_linearised_id() {
 
 #[test]
 fn rule_strength_reduced() {
-    assert_has(
-        "access_strength_reduced_infer",
-        None,
-        "strength-reduced",
-        "i mod group_size_x == local_id_x",
-    );
+    assert_has("access_strength_reduced_infer", None, "strength-reduced", "i mod group_size_x == local_id_x");
     assert_has(
         "access_strength_reduced_infer",
         None,
@@ -170,12 +143,7 @@ fn rule_access_contiguous_with_local_and_group_ids() {
 
 #[test]
 fn rule_bounds_int_and_bit_vector() {
-    assert_has(
-        "infer_counter_range",
-        None,
-        "counter-bound",
-        "i <= 4 * local_id_x + 3",
-    );
+    assert_has("infer_counter_range", None, "counter-bound", "i <= 4 * local_id_x + 3");
     assert_has(
         "infer_counter_range",
         None,
@@ -191,18 +159,8 @@ fn rule_bounds_int_and_bit_vector() {
     assert_has("reduce_tree_infer", None, "guard-nonneg", "0 <= s");
     assert_has("access_offset_infer", None, "guard-bound", "i <= n");
     // Bit-vectors: both signednesses, with the kernel's own functions where it has them.
-    assert_has(
-        "infer_bound_bv",
-        None,
-        "counter-bound",
-        "BV32_ULE(BV32_MUL(tid, 4bv32), i)",
-    );
-    assert_has(
-        "infer_bound_bv",
-        None,
-        "counter-bound",
-        "BV32_SLE(BV32_MUL(tid, 4bv32), i)",
-    );
+    assert_has("infer_bound_bv", None, "counter-bound", "BV32_ULE(BV32_MUL(tid, 4bv32), i)");
+    assert_has("infer_bound_bv", None, "counter-bound", "BV32_SLE(BV32_MUL(tid, 4bv32), i)");
     assert_has("reduce_pow2_bv_infer", None, "guard-bound", "BV32_ULE(i, gsz)");
 }
 
@@ -210,43 +168,18 @@ fn rule_bounds_int_and_bit_vector() {
 fn rule_uniformity() {
     assert_has("reduce_tree_infer", None, "uniform-counter", "__uniform(s)");
     assert_has("reduce_tree_infer", None, "uniform-guard", "__uniform(s > 0)");
-    assert_has(
-        "reduce_tree_infer",
-        None,
-        "uniform-enabled",
-        "__uniform(__enabled())",
-    );
-    assert_has(
-        "infer_uniform_delta",
-        None,
-        "uniform-counter-delta",
-        "__uniform(i - local_id_x)",
-    );
-    assert_has(
-        "infer_equal",
-        None,
-        "equal-when-enabled",
-        "__enabled() && __other(__enabled()) ==> __uniform(i)",
-    );
+    assert_has("reduce_tree_infer", None, "uniform-enabled", "__uniform(__enabled())");
+    assert_has("infer_uniform_delta", None, "uniform-counter-delta", "__uniform(i - local_id_x)");
+    assert_has("infer_equal", None, "equal-when-enabled", "__enabled() && __other(__enabled()) ==> __uniform(i)");
 }
 
 #[test]
 fn rule_pow2_bit_vector_and_int() {
     let sz = Some([64, 1, 1]);
-    assert_has(
-        "reduce_pow2_bv_infer",
-        sz,
-        "pow2",
-        "BV32_AND(i, BV32_SUB(i, 1bv32)) == 0bv32",
-    );
+    assert_has("reduce_pow2_bv_infer", sz, "pow2", "BV32_AND(i, BV32_SUB(i, 1bv32)) == 0bv32");
     assert_has("reduce_pow2_bv_infer", sz, "pow2-nonzero", "i != 0bv32");
     for k in 0..=7 {
-        assert_has(
-            "reduce_pow2_bv_infer",
-            sz,
-            "pow2-bound",
-            &format!("BV32_ULT(i, {}bv32)", 1u64 << k),
-        );
+        assert_has("reduce_pow2_bv_infer", sz, "pow2-bound", &format!("BV32_ULT(i, {}bv32)", 1u64 << k));
     }
     assert_has(
         "infer_pow2",
@@ -257,44 +190,23 @@ fn rule_pow2_bit_vector_and_int() {
     assert_has("infer_pow2", sz, "pow2-bound", "i < 128");
     // Without a known group size there is no bound family (and no disjunction for integers).
     let cs = candidates_of("infer_pow2", None);
-    assert!(
-        cs.iter().all(|(r, _)| *r != "pow2-bound" && *r != "pow2"),
-        "{cs:?}"
-    );
+    assert!(cs.iter().all(|(r, _)| *r != "pow2-bound" && *r != "pow2"), "{cs:?}");
 }
 
 #[test]
 fn rule_no_access_only_for_written_arrays_in_barrier_loops() {
-    assert_has(
-        "reduce_tree_infer",
-        None,
-        "no-access-at-barrier-loop",
-        "!__read(sdata)",
-    );
-    assert_has(
-        "reduce_tree_infer",
-        None,
-        "no-access-at-barrier-loop",
-        "!__write(sdata)",
-    );
+    assert_has("reduce_tree_infer", None, "no-access-at-barrier-loop", "!__read(sdata)");
+    assert_has("reduce_tree_infer", None, "no-access-at-barrier-loop", "!__write(sdata)");
     let cs = candidates_of("reduce_tree_infer", None);
     // `input` is never written: it cannot race.
     assert!(cs.iter().all(|(_, t)| !t.contains("input")), "{cs:?}");
     let cs = candidates_of("access_offset_infer", None);
-    assert!(
-        cs.iter().all(|(r, _)| *r != "no-access-at-barrier-loop"),
-        "{cs:?}"
-    );
+    assert!(cs.iter().all(|(r, _)| *r != "no-access-at-barrier-loop"), "{cs:?}");
 }
 
 #[test]
 fn rule_access_guarded_and_several_offsets() {
-    assert_has(
-        "infer_guarded",
-        None,
-        "access-guarded",
-        "__write(A) ==> local_id_x < s",
-    );
+    assert_has("infer_guarded", None, "access-guarded", "__write(A) ==> local_id_x < s");
     assert_has(
         "infer_guarded",
         None,
@@ -307,18 +219,8 @@ fn rule_access_guarded_and_several_offsets() {
 fn rule_enabledness() {
     let cs = candidates_of("reduce_tree_infer", None);
     assert!(!cs.iter().any(|(_, t)| t == "__enabled() ==> s > 0"), "{cs:?}");
-    assert_has(
-        "reduce_chunked",
-        None,
-        "enabled-implies-condition",
-        "__enabled() ==> local_id_x == 0",
-    );
-    assert_has(
-        "reduce_tree_infer",
-        None,
-        "guard-implies-enabled",
-        "s > 0 ==> __enabled()",
-    );
+    assert_has("reduce_chunked", None, "enabled-implies-condition", "__enabled() ==> local_id_x == 0");
+    assert_has("reduce_tree_infer", None, "guard-implies-enabled", "s > 0 ==> __enabled()");
 }
 
 #[test]
@@ -345,12 +247,7 @@ fn rule_uniform_values() {
 
 #[test]
 fn rule_linear_counters() {
-    assert_has(
-        "infer_linear",
-        None,
-        "linear-counters",
-        "i - local_id_x == k * 32",
-    );
+    assert_has("infer_linear", None, "linear-counters", "i - local_id_x == k * 32");
 }
 
 #[test]
@@ -363,23 +260,11 @@ fn rule_callee_contracts() {
          procedure {:kernel} k() { var i: int; call i := index(group_id_x, local_id_x); out[i] := 0; call step(1); }",
     );
     let (q, info) = add_candidates(&p);
-    let got: Vec<(&str, &str, bool)> = info
-        .candidates
-        .iter()
-        .map(|c| (c.rule, c.text.as_str(), c.site == CandidateSite::Requires))
-        .collect();
-    assert!(
-        got.contains(&("callee-output", "r == g * 64 + l", false)),
-        "{got:?}"
-    );
-    assert!(
-        got.contains(&("callee-uniform-param", "__uniform(k)", true)),
-        "{got:?}"
-    );
-    assert!(
-        got.contains(&("callee-uniform-param", "__uniform(__enabled())", true)),
-        "{got:?}"
-    );
+    let got: Vec<(&str, &str, bool)> =
+        info.candidates.iter().map(|c| (c.rule, c.text.as_str(), c.site == CandidateSite::Requires)).collect();
+    assert!(got.contains(&("callee-output", "r == g * 64 + l", false)), "{got:?}");
+    assert!(got.contains(&("callee-uniform-param", "__uniform(k)", true)), "{got:?}");
+    assert!(got.contains(&("callee-uniform-param", "__uniform(__enabled())", true)), "{got:?}");
     assert!(ivl::check::check_program(&q).is_empty());
 }
 
@@ -387,34 +272,19 @@ fn rule_callee_contracts() {
 fn goto_loops_get_leading_asserts_at_their_header() {
     let p = strip_loop_invariants(&load("strided_goto"));
     let text = ivl::printer::print_program(&p);
-    assert!(
-        !text.contains("assert i mod"),
-        "the user's invariants are gone:\n{text}"
-    );
+    assert!(!text.contains("assert i mod"), "the user's invariants are gone:\n{text}");
     let (q, info) = add_candidates(&p);
     assert_eq!(info.loops.len(), 1);
     let text = ivl::printer::print_program(&q);
     let head = text.find("head:").expect("the header label");
-    let after: Vec<&str> = text[head..]
-        .lines()
-        .skip(1)
-        .take_while(|l| l.trim_start().starts_with("assert"))
-        .collect();
+    let after: Vec<&str> = text[head..].lines().skip(1).take_while(|l| l.trim_start().starts_with("assert")).collect();
     assert_eq!(after.len(), info.candidates.len(), "{text}");
     assert!(after.iter().all(|l| l.contains("{:candidate}")));
-    assert!(
-        after
-            .iter()
-            .any(|l| l.contains("i mod group_size_x == local_id_x")),
-        "{after:?}"
-    );
+    assert!(after.iter().any(|l| l.contains("i mod group_size_x == local_id_x")), "{after:?}");
     // The goto loop of a Bugle-style kernel, with `$` names.
     let (_, info) = add_candidates(&strip_loop_invariants(&load("reduce_tree_goto")));
     let texts: Vec<&str> = info.candidates.iter().map(|c| c.text.as_str()).collect();
-    assert!(
-        texts.contains(&"__uniform($s)") && texts.contains(&"!__write($$sdata)"),
-        "{texts:?}"
-    );
+    assert!(texts.contains(&"__uniform($s)") && texts.contains(&"!__write($$sdata)"), "{texts:?}");
 }
 
 #[test]
@@ -425,9 +295,7 @@ fn strip_keeps_free_invariants_and_other_asserts() {
     );
     let text = ivl::printer::print_program(&strip_loop_invariants(&p));
     assert!(
-        text.contains("free invariant")
-            && text.contains("assert i == 0;")
-            && !text.contains("invariant i >= 0"),
+        text.contains("free invariant") && text.contains("assert i == 0;") && !text.contains("invariant i >= 0"),
         "{text}"
     );
 }
@@ -447,19 +315,12 @@ fn candidate_spans_are_unique_and_map_back() {
 fn removing_candidates_by_id() {
     let p = strip_loop_invariants(&load("access_strength_reduced_infer"));
     let (q, info) = add_candidates(&p);
-    let gone: std::collections::BTreeSet<usize> = info
-        .candidates
-        .iter()
-        .filter(|c| c.rule == "counter-bound")
-        .map(|c| c.id)
-        .collect();
+    let gone: std::collections::BTreeSet<usize> =
+        info.candidates.iter().filter(|c| c.rule == "counter-bound").map(|c| c.id).collect();
     assert!(!gone.is_empty());
     let r = remove_candidates(&q, &gone);
     let text = ivl::printer::print_program(&r);
-    assert!(
-        !text.contains("counter-bound") && text.contains("strength-reduced"),
-        "{text}"
-    );
+    assert!(!text.contains("counter-bound") && text.contains("strength-reduced"), "{text}");
     let all: std::collections::BTreeSet<usize> = info.candidates.iter().map(|c| c.id).collect();
     let mut stripped = remove_candidates(&q, &all);
     let mut orig = p.clone();
@@ -495,10 +356,7 @@ fn candidates_in_loops_of_called_procedures() {
     let (q, info) = add_candidates(&p);
     assert_eq!(info.loops.len(), 1);
     assert_eq!(info.loops[0].proc.as_str(), "fill");
-    assert!(info
-        .candidates
-        .iter()
-        .any(|c| c.rule == "counter-bound" && c.text == "0 <= i"));
+    assert!(info.candidates.iter().any(|c| c.rule == "counter-bound" && c.text == "0 <= i"));
     assert!(ivl::check::check_program(&q).is_empty());
 }
 
@@ -511,15 +369,9 @@ fn literal_sizes_only_for_fixed_dimensions() {
     );
     // The axiom fixes x only: y stays symbolic.
     let text = ivl::printer::print_program(&literal_sizes(&p, &Sizes::default()));
-    assert!(
-        text.contains("A[local_id_y * 16 + local_id_x] := group_size_y + group_size_z;"),
-        "{text}"
-    );
+    assert!(text.contains("A[local_id_y * 16 + local_id_x] := group_size_y + group_size_z;"), "{text}");
     // Given sizes fix every dimension; a parameter named like a size constant shadows it.
-    let given = Sizes {
-        local: Some([16, 2, 1]),
-        groups: None,
-    };
+    let given = Sizes { local: Some([16, 2, 1]), groups: None };
     let q = literal_sizes(&p, &given);
     let text = ivl::printer::print_program(&q);
     assert!(text.contains(":= 2 + group_size_z;"), "{text}");

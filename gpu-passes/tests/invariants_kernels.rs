@@ -17,10 +17,7 @@ fn infer_kernels_come_in_twins() {
     let correct: Vec<&String> = names.iter().filter(|n| header(n).0).collect();
     assert!(correct.len() >= 8, "{names:?}");
     for c in &correct {
-        let twins: Vec<&String> = names
-            .iter()
-            .filter(|n| n.starts_with(c.as_str()) && *n != *c)
-            .collect();
+        let twins: Vec<&String> = names.iter().filter(|n| n.starts_with(c.as_str()) && *n != *c).collect();
         assert_eq!(twins.len(), 1, "{c} has twins {twins:?}");
         assert!(!header(twins[0]).0, "{} is a buggy twin", twins[0]);
     }
@@ -42,42 +39,16 @@ fn infer_kernel_verdicts_hold_in_concrete_runs() {
             ..RunConfig::default()
         };
         let summary = run_many(&interp, &cfg, if pass { 30 } else { 200 });
-        assert!(
-            summary.invalid.is_none() && summary.internal.is_none(),
-            "{name}: {summary:?}"
-        );
+        assert!(summary.invalid.is_none() && summary.internal.is_none(), "{name}: {summary:?}");
         if pass {
-            assert!(
-                summary.error.is_none(),
-                "{name}: {:?}",
-                summary.error.map(|e| e.1.diagnostic)
-            );
+            assert!(summary.error.is_none(), "{name}: {:?}", summary.error.map(|e| e.1.diagnostic));
             assert!(summary.completed > 0, "{name}: no run completed: {summary:?}");
             continue;
         }
-        let kind = text
-            .lines()
-            .next()
-            .unwrap()
-            .trim_start_matches("//xfail:")
-            .trim()
-            .to_string();
-        let line: usize = text
-            .lines()
-            .nth(2)
-            .unwrap()
-            .split(':')
-            .nth(1)
-            .unwrap()
-            .split(',')
-            .next()
-            .unwrap()
-            .trim()
-            .parse()
-            .unwrap();
-        let (_, err) = summary
-            .error
-            .unwrap_or_else(|| panic!("{name}: no run shows the bug"));
+        let kind = text.lines().next().unwrap().trim_start_matches("//xfail:").trim().to_string();
+        let line: usize =
+            text.lines().nth(2).unwrap().split(':').nth(1).unwrap().split(',').next().unwrap().trim().parse().unwrap();
+        let (_, err) = summary.error.unwrap_or_else(|| panic!("{name}: no run shows the bug"));
         let file = ivl::diag::SourceFile::new(name.clone(), text.clone());
         let found = err.all().any(|e| {
             let lines: Vec<usize> = std::iter::once(&e.diagnostic.primary)
@@ -86,10 +57,6 @@ fn infer_kernel_verdicts_hold_in_concrete_runs() {
                 .collect();
             e.kind.as_str() == kind && lines.contains(&line)
         });
-        assert!(
-            found,
-            "{name}: expected {kind} at line {line}, got {:?}",
-            err.diagnostic
-        );
+        assert!(found, "{name}: expected {kind} at line {line}, got {:?}", err.diagnostic);
     }
 }

@@ -21,12 +21,8 @@ fn report_of(name: &str, strip: bool) -> (vcgen::engine::ProgramResult, Inferenc
 #[test]
 fn no_report_unless_asked() {
     let (_, args) = header("access_offset_infer");
-    let (_, rep) = verify_with_inference(
-        &load("access_offset_infer"),
-        &kernel_options(&args),
-        &verify_options(),
-        false,
-    );
+    let (_, rep) =
+        verify_with_inference(&load("access_offset_infer"), &kernel_options(&args), &verify_options(), false);
     assert!(rep.is_none());
 }
 
@@ -37,16 +33,8 @@ fn verified_kernel_report_lists_inferred_invariants_per_loop() {
     assert_eq!(rep.loops.len(), 1);
     assert_eq!(rep.loops[0].line, Some(15));
     assert!(rep.failing.is_empty());
-    let kept: Vec<&str> = rep
-        .candidates
-        .iter()
-        .filter(|c| c.status == Status::Kept)
-        .map(|c| c.text.as_str())
-        .collect();
-    assert!(
-        kept.contains(&"__write(A) ==> __write_offset(A) - 1 == local_id_x"),
-        "{kept:?}"
-    );
+    let kept: Vec<&str> = rep.candidates.iter().filter(|c| c.status == Status::Kept).map(|c| c.text.as_str()).collect();
+    assert!(kept.contains(&"__write(A) ==> __write_offset(A) - 1 == local_id_x"), "{kept:?}");
     // Per-rule counts add up.
     let total: usize = rep.per_rule.iter().map(|c| c.generated).sum();
     assert_eq!(total, rep.generated());
@@ -77,60 +65,33 @@ fn failed_proof_points_at_the_loop_and_its_dropped_candidates() {
     let f = &rep.failing[0];
     assert_eq!(f.loop_index, 0);
     assert!(f.errors.iter().any(|e| e.starts_with("race:")), "{:?}", f.errors);
-    let dropped: Vec<&str> = f
-        .dropped
-        .iter()
-        .filter_map(|id| rep.candidate(*id))
-        .map(|c| c.text.as_str())
-        .collect();
+    let dropped: Vec<&str> = f.dropped.iter().filter_map(|id| rep.candidate(*id)).map(|c| c.text.as_str()).collect();
     assert!(!dropped.is_empty());
     for id in &f.dropped {
         let c = rep.candidate(*id).unwrap();
-        assert!(
-            matches!(
-                c.status,
-                Status::Dropped | Status::KilledByRun | Status::PartlyKept
-            ),
-            "{c:?}"
-        );
+        assert!(matches!(c.status, Status::Dropped | Status::KilledByRun | Status::PartlyKept), "{c:?}");
         assert_eq!(c.loop_index, Some(0));
     }
     let text = infer_info_text(&rep);
-    assert!(
-        text.contains("verification failed at the loop at line 14 in `offset_loop`:"),
-        "{text}"
-    );
+    assert!(text.contains("verification failed at the loop at line 14 in `offset_loop`:"), "{text}");
     assert!(text.contains("candidates that did not survive there"), "{text}");
     let json = infer_info_json(&rep);
     assert_eq!(json["verified"], false);
     assert_eq!(json["failing_loops"][0]["loop"], 0);
     assert_eq!(json["loops"][0]["line"], 14);
     assert_eq!(json["generated"].as_u64().unwrap() as usize, rep.generated());
-    let statuses: Vec<&str> = json["candidates"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["status"].as_str().unwrap())
-        .collect();
-    assert!(statuses
-        .iter()
-        .all(|s| ["kept", "partly-kept", "dropped", "killed-by-run", "not-checked"].contains(s)));
+    let statuses: Vec<&str> =
+        json["candidates"].as_array().unwrap().iter().map(|c| c["status"].as_str().unwrap()).collect();
+    assert!(statuses.iter().all(|s| ["kept", "partly-kept", "dropped", "killed-by-run", "not-checked"].contains(s)));
 }
 
 #[test]
 fn killed_candidates_are_reported_as_such() {
     let (_, rep) = report_of("reduce_pow2_bv_infer", false);
-    let killed: Vec<&str> = rep
-        .candidates
-        .iter()
-        .filter(|c| c.status == Status::KilledByRun)
-        .map(|c| c.text.as_str())
-        .collect();
+    let killed: Vec<&str> =
+        rep.candidates.iter().filter(|c| c.status == Status::KilledByRun).map(|c| c.text.as_str()).collect();
     // i is 64 at the last head visit: the bounds below 64 are refuted by any run.
-    assert!(
-        killed.contains(&"BV32_ULT(i, 1bv32)") && killed.contains(&"BV32_ULT(i, 64bv32)"),
-        "{killed:?}"
-    );
+    assert!(killed.contains(&"BV32_ULT(i, 1bv32)") && killed.contains(&"BV32_ULT(i, 64bv32)"), "{killed:?}");
     assert_eq!(rep.killed_by_run(), killed.len());
     assert!(rep.dynamic_runs > 0);
     let json = infer_info_json(&rep);

@@ -65,17 +65,11 @@ fn each_rule_fires_on_its_kernel_and_survives() {
         let (r, report) = verify_with_inference(&p, &kernel_options(&args), &verify_options(), true);
         let report = report.expect("asked for the report");
         for (_, rule, text) in EXPECTED.iter().filter(|e| e.0 == name) {
-            match report
-                .candidates
-                .iter()
-                .find(|c| c.rule == *rule && c.text == *text)
-            {
+            match report.candidates.iter().find(|c| c.rule == *rule && c.text == *text) {
                 None => problems.push(format!("{name}: `{rule}` did not propose `{text}`")),
-                Some(c) if !matches!(c.status, Status::Kept | Status::PartlyKept) => problems.push(format!(
-                    "{name}: `{text}` ({rule}) was {} ({})",
-                    c.status.as_str(),
-                    describe(&r)
-                )),
+                Some(c) if !matches!(c.status, Status::Kept | Status::PartlyKept) => {
+                    problems.push(format!("{name}: `{text}` ({rule}) was {} ({})", c.status.as_str(), describe(&r)))
+                }
                 Some(_) => {}
             }
         }
@@ -90,9 +84,7 @@ fn every_rule_family_has_a_kernel() {
     let covered: Vec<&str> = EXPECTED.iter().map(|e| e.1).collect();
     let missing: Vec<&&str> = RULES.iter().filter(|r| !covered.contains(r)).collect();
     assert!(
-        missing
-            .iter()
-            .all(|r| ["callee-output", "callee-uniform-param"].contains(r)),
+        missing.iter().all(|r| ["callee-output", "callee-uniform-param"].contains(r)),
         "rules without a kernel: {missing:?}"
     );
 }

@@ -28,14 +28,8 @@ const THREADS: usize = 4;
 
 /// Kernels of one group that are not checked here, with the reason.
 const EXCLUDED: &[(&str, &str)] = &[
-    (
-        "global_index_race",
-        "the race is between two work-groups; the lock-step program models one group",
-    ),
-    (
-        "intergroup_benign_strict",
-        "the race is between two work-groups; the lock-step program models one group",
-    ),
+    ("global_index_race", "the race is between two work-groups; the lock-step program models one group"),
+    ("intergroup_benign_strict", "the race is between two work-groups; the lock-step program models one group"),
 ];
 
 struct Header {
@@ -61,22 +55,10 @@ fn kind(s: &str) -> ErrorKind {
 fn header(text: &str) -> Header {
     let lines: Vec<&str> = text.lines().take(4).collect();
     let expect = lines[0].strip_prefix("//xfail:").map(|k| kind(k.trim()));
-    assert!(
-        expect.is_some() || lines[0].trim() == "//pass",
-        "bad header line 1: {}",
-        lines[0]
-    );
-    let args = lines[1]
-        .trim_start_matches("//")
-        .split_whitespace()
-        .map(String::from)
-        .collect();
+    assert!(expect.is_some() || lines[0].trim() == "//pass", "bad header line 1: {}", lines[0]);
+    let args = lines[1].trim_start_matches("//").split_whitespace().map(String::from).collect();
     let needs_inference = lines.iter().any(|l| l.trim() == "//needs-inference");
-    Header {
-        expect,
-        args,
-        needs_inference,
-    }
+    Header { expect, args, needs_inference }
 }
 
 /// One group: `--num-groups 1` (every dimension) or no `--num-groups`.
@@ -101,9 +83,7 @@ fn run(path: &Path, h: &Header) -> Result<String, String> {
         houdini: h.args.iter().any(|a| a == "--houdini"),
         ..VerifyOptions::default()
     };
-    let checks = RaceChecks {
-        benign_tolerance: !h.args.iter().any(|a| a == "--no-benign-tolerance"),
-    };
+    let checks = RaceChecks { benign_tolerance: !h.args.iter().any(|a| a == "--no-benign-tolerance") };
     let start = Instant::now();
     let r = verify_lockstep_with(&program, THREADS, &opts, checks);
     let secs = start.elapsed().as_secs_f64();
@@ -120,38 +100,24 @@ fn run(path: &Path, h: &Header) -> Result<String, String> {
     let shown = || {
         errors
             .iter()
-            .map(|d| {
-                format!(
-                    "  {} line {}: {}",
-                    d.kind.as_str(),
-                    file.line_col(d.primary.span.start).0,
-                    d.message
-                )
-            })
+            .map(|d| format!("  {} line {}: {}", d.kind.as_str(), file.line_col(d.primary.span.start).0, d.message))
             .collect::<Vec<_>>()
             .join("\n")
     };
     let verified = errors.is_empty() && inconclusive.is_none() && !r.impls.is_empty();
     match h.expect {
-        Some(k) if verified => Err(format!(
-            "FALSE NEGATIVE: expected {}, got verified ({secs:.1}s)",
-            k.as_str()
-        )),
+        Some(k) if verified => Err(format!("FALSE NEGATIVE: expected {}, got verified ({secs:.1}s)", k.as_str())),
         Some(k) if errors.iter().any(|d| d.kind == k) => Ok(format!("{} found ({secs:.1}s)", k.as_str())),
         Some(k) => Err(format!(
             "expected {}, got ({secs:.1}s){}:\n{}",
             k.as_str(),
-            inconclusive
-                .map(|m| format!(" inconclusive {m}"))
-                .unwrap_or_default(),
+            inconclusive.map(|m| format!(" inconclusive {m}")).unwrap_or_default(),
             shown()
         )),
         None if verified => Ok(format!("verified ({secs:.1}s)")),
         None => Err(format!(
             "expected verified, got ({secs:.1}s){}:\n{}",
-            inconclusive
-                .map(|m| format!(" inconclusive {m}"))
-                .unwrap_or_default(),
+            inconclusive.map(|m| format!(" inconclusive {m}")).unwrap_or_default(),
             shown()
         )),
     }
@@ -253,30 +219,18 @@ fn lockstep_and_two_thread_agree_on_one_group_of_four() {
             benign_tolerance: benign,
             ..KernelOptions::default()
         };
-        let ls = verdict(&verify_lockstep_with(
-            &program,
-            THREADS,
-            &vopts,
-            RaceChecks {
-                benign_tolerance: benign,
-            },
-        ));
+        let ls = verdict(&verify_lockstep_with(&program, THREADS, &vopts, RaceChecks { benign_tolerance: benign }));
         let tt = verdict(&verify_kernel(&program, &kopts, &vopts));
         println!("{name}: lock-step {ls:?}, two-thread {tt:?}");
         match (ls, tt) {
             (Some(a), Some(b)) if a == b => agree += 1,
             // The two-thread mode does not infer invariants yet: only an incompleteness.
             (Some(true), Some(false)) if h.needs_inference => undecided.push(name.clone()),
-            (Some(a), Some(b)) => {
-                disagree.push(format!("{name}: lock-step verified={a}, two-thread verified={b}"))
-            }
+            (Some(a), Some(b)) => disagree.push(format!("{name}: lock-step verified={a}, two-thread verified={b}")),
             _ => undecided.push(name.clone()),
         }
     }
-    println!(
-        "differential: {agree} agree, {} disagree, undecided: {undecided:?}",
-        disagree.len()
-    );
+    println!("differential: {agree} agree, {} disagree, undecided: {undecided:?}", disagree.len());
     assert!(disagree.is_empty(), "{disagree:#?}");
     if std::env::var("KERNEL_FILTER").is_err() {
         assert!(agree >= 20, "too few kernels compared: {agree}");
@@ -293,20 +247,10 @@ fn refused_program_is_reported_without_hanging() {
     let program = common::front_end(src).expect("front end");
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
-        let opts = VerifyOptions {
-            timeout_secs: Some(20),
-            ..VerifyOptions::default()
-        };
-        let _ = tx.send(verify_lockstep_with(
-            &program,
-            THREADS,
-            &opts,
-            RaceChecks::default(),
-        ));
+        let opts = VerifyOptions { timeout_secs: Some(20), ..VerifyOptions::default() };
+        let _ = tx.send(verify_lockstep_with(&program, THREADS, &opts, RaceChecks::default()));
     });
-    let r = rx
-        .recv_timeout(std::time::Duration::from_secs(60))
-        .expect("an answer within a minute");
+    let r = rx.recv_timeout(std::time::Duration::from_secs(60)).expect("an answer within a minute");
     assert_eq!(verdict(&r), None, "{r:?}");
     assert!(!r.errors.is_empty(), "{r:?}");
 }

@@ -87,9 +87,7 @@ fn fig3_lockstep_shared_write_is_a_psi_assignment() {
     assert_eq!(i2[2], "sum[sum$psi_i0_1] := if sum$psi_g1 && !(sum$psi_g2 && psi$prio2 > psi$prio1 && sum$psi_i0_2 == sum$psi_i0_1) then sum$psi_v1 else sum[sum$psi_i0_1];");
     let text = ivl::printer::print_program(&p);
     assert!(
-        text.contains("axiom tid$1 == 0;")
-            && text.contains("axiom tid$2 == 1;")
-            && text.contains("axiom TS == 2;")
+        text.contains("axiom tid$1 == 0;") && text.contains("axiom tid$2 == 1;") && text.contains("axiom TS == 2;")
     );
 }
 
@@ -98,8 +96,5 @@ fn fig3_lockstep_shared_write_is_a_psi_assignment() {
 fn one_thread_lockstep_has_single_copies() {
     let p = lockstep(1);
     assert_eq!(block_text(&p, "W_back"), ["assume v_active$1 == 2;", "goto W;"]);
-    assert_eq!(
-        block_text(&p, "I2")[1],
-        "sum[sum$psi_i0_1] := if sum$psi_g1 then sum$psi_v1 else sum[sum$psi_i0_1];"
-    );
+    assert_eq!(block_text(&p, "I2")[1], "sum[sum$psi_i0_1] := if sum$psi_g1 then sum$psi_v1 else sum[sum$psi_i0_1];");
 }

@@ -124,8 +124,7 @@ fn generated_kernels_have_both_verdicts() {
     for seed in 0..40 {
         let program = prepare(&kernel(seed));
         let interp = Interpreter::new(&program).unwrap();
-        let cfg =
-            RunConfig { local_size: Some(vec![2]), num_groups: Some(vec![1]), seed, ..RunConfig::default() };
+        let cfg = RunConfig { local_size: Some(vec![2]), num_groups: Some(vec![1]), seed, ..RunConfig::default() };
         if run_many(&interp, &cfg, 40).error.is_some() {
             found += 1;
         }

@@ -51,16 +51,10 @@ fn fig1a_scan_is_verified() {
     assert_eq!(verify(&fig3(), 2), vec![]);
     assert_eq!(verify(&fig3(), 3), vec![]);
     // Not vacuously: the end of the kernel is reachable, and a wrong claim there is found.
-    let src = fig3().replace(
-        "    assume offset >= TS;\n",
-        "    assume offset >= TS;\n    assert offset == TS && sum[0] == 0;\n",
-    );
+    let src = fig3()
+        .replace("    assume offset >= TS;\n", "    assume offset >= TS;\n    assert offset == TS && sum[0] == 0;\n");
     let errs = verify(&src, 2);
-    assert_eq!(
-        errs.iter().map(|e| (e.0, e.2)).collect::<Vec<_>>(),
-        vec![(ErrorKind::Assertion, 45)],
-        "{errs:?}"
-    );
+    assert_eq!(errs.iter().map(|e| (e.0, e.2)).collect::<Vec<_>>(), vec![(ErrorKind::Assertion, 45)], "{errs:?}");
     // A loop invariant of the user's (a leading assert of the header, as `while` lowers) carries over.
     let src = fig3()
         .replace("    offset := 1;\n    goto W, Wend;", "    offset := 1;\n    goto W;")
@@ -120,10 +114,7 @@ fn kernel(body: &str) -> String {
 #[test]
 fn write_read_race_between_statements() {
     let src = kernel("  A[tid] := 1;\n  x := A[tid + 1];\n");
-    assert_eq!(
-        verify(&src, 2),
-        vec![(ErrorKind::Race, "possible write-read race on `A`".into(), 12, vec![11])]
-    );
+    assert_eq!(verify(&src, 2), vec![(ErrorKind::Race, "possible write-read race on `A`".into(), 12, vec![11])]);
     // A barrier in between separates them.
     let src = kernel("  A[tid] := 1;\n  barrier;\n  x := A[tid + 1];\n");
     assert_eq!(verify(&src, 2), vec![]);
@@ -134,8 +125,7 @@ fn write_write_races_and_benign_writes() {
     let src = kernel("  A[0] := tid;\n");
     let errs = verify(&src, 2);
     assert!(
-        !errs.is_empty()
-            && errs.iter().all(|e| e.0 == ErrorKind::Race && e.1.contains("write-write") && e.2 == 11),
+        !errs.is_empty() && errs.iter().all(|e| e.0 == ErrorKind::Race && e.1.contains("write-write") && e.2 == 11),
         "{errs:?}"
     );
     // Same value: benign by default, a race without benign tolerance.

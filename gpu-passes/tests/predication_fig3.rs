@@ -107,7 +107,6 @@ fn fig3_predicated_statements_follow_table_1() {
     assert_eq!(block_text(&p, "I1")[0], "temp := if v_active == 4 then sum[tid - offset] else temp;");
     assert_eq!(block_text(&p, "I2")[0], "sum := if v_active == 7 then sum[tid := sum[tid] + temp] else sum;");
     assert!(block_text(&p, "W").contains(
-        &"assume v_active == 2 ==> (v_next == 4 ==> tid >= offset) && (v_next == 3 ==> tid < offset);"
-            .to_string()
+        &"assume v_active == 2 ==> (v_next == 4 ==> tid >= offset) && (v_next == 3 ==> tid < offset);".to_string()
     ));
 }

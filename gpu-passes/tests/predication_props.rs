@@ -15,8 +15,7 @@ use proptest::prelude::*;
 
 fn check_equivalent(seed: u64, budget: usize) -> Result<(), TestCaseError> {
     let imp = random_impl(seed, budget);
-    let pred = predicate_impl(&Program { decls: vec![] }, &imp)
-        .map_err(|d| TestCaseError::fail(format!("{d:?}")))?;
+    let pred = predicate_impl(&Program { decls: vec![] }, &imp).map_err(|d| TestCaseError::fail(format!("{d:?}")))?;
     // The predicated program has back edges only into loop headers, from the `_back` blocks.
     let pcfg = Cfg::new(&pred.imp);
     for &(from, _) in pcfg.back_edges() {

@@ -28,11 +28,9 @@ fn run(src: &str, opts: &KernelOptions) -> Result<Errors, Vec<ivl::diag::Diagnos
     for i in &r.impls {
         match &i.outcome {
             Outcome::Verified => {}
-            Outcome::Errors(ds) => {
-                out.extend(ds.iter().map(|d| {
-                    (d.kind, d.message.clone(), line(d.primary.span), d.related.iter().map(|l| line(l.span)).collect())
-                }))
-            }
+            Outcome::Errors(ds) => out.extend(ds.iter().map(|d| {
+                (d.kind, d.message.clone(), line(d.primary.span), d.related.iter().map(|l| line(l.span)).collect())
+            })),
             Outcome::Inconclusive(m) => panic!("inconclusive: {m}"),
         }
     }
@@ -69,13 +67,17 @@ fn write_write_race_names_kind_array_and_both_accesses() {
 #[test]
 fn read_write_and_write_read_races() {
     // Read first, then write: thread 1's logged read against thread 2's write.
-    let src = format!("{HEAD}procedure {{:kernel}} k() {{\n  var x: int;\n  x := A[local_id_x + 1];\n  A[local_id_x] := x;\n}}\n");
+    let src = format!(
+        "{HEAD}procedure {{:kernel}} k() {{\n  var x: int;\n  x := A[local_id_x + 1];\n  A[local_id_x] := x;\n}}\n"
+    );
     let r = races(&verify(&src, &sizes(&[4], &[1])));
     assert_eq!(r.len(), 1, "{r:?}");
     assert!(r[0].0.contains("read-write"), "{}", r[0].0);
     assert_eq!((r[0].1, r[0].2.clone()), (6, vec![5]), "primary: the write, related: the read");
     // Write first, then read.
-    let src = format!("{HEAD}procedure {{:kernel}} k() {{\n  var x: int;\n  A[local_id_x] := 1;\n  x := A[local_id_x + 1];\n}}\n");
+    let src = format!(
+        "{HEAD}procedure {{:kernel}} k() {{\n  var x: int;\n  A[local_id_x] := 1;\n  x := A[local_id_x + 1];\n}}\n"
+    );
     let r = races(&verify(&src, &sizes(&[4], &[1])));
     assert_eq!(r.len(), 1, "{r:?}");
     assert!(r[0].0.contains("write-read"), "{}", r[0].0);
@@ -239,9 +241,8 @@ fn two_and_three_dimensional_groups() {
     let src = format!("{HEAD}procedure {{:kernel}} k() {{\n  A[local_id_x] := local_id_y;\n}}\n");
     assert_eq!(kinds(&verify(&src, &sizes(&[4, 4], &[1]))), vec![ErrorKind::Race]);
     assert_eq!(verify(&src, &sizes(&[4], &[1])), vec![], "y is 1 when not given");
-    let src = format!(
-        "{HEAD}procedure {{:kernel}} k() {{\n  A[(local_id_z * 2 + local_id_y) * 4 + local_id_x] := 1;\n}}\n"
-    );
+    let src =
+        format!("{HEAD}procedure {{:kernel}} k() {{\n  A[(local_id_z * 2 + local_id_y) * 4 + local_id_x] := 1;\n}}\n");
     assert_eq!(verify(&src, &sizes(&[4, 2, 2], &[1])), vec![]);
     // With three rows (y) per layer, (z * 2 + y) collides: threads of different y race.
     assert_eq!(kinds(&verify(&src.replace(":= 1", ":= local_id_y"), &sizes(&[4, 3, 2], &[1]))), vec![ErrorKind::Race]);
@@ -287,9 +288,8 @@ fn unsupported_input_is_a_diagnostic() {
     let errs = run(&rec, &sizes(&[4], &[1])).expect_err("recursion");
     assert_eq!(errs[0].kind, ErrorKind::Unsupported);
     assert!(errs[0].message.contains("recursive"), "{}", errs[0].message);
-    let opaque = format!(
-        "{HEAD}procedure g(i: int);\n  modifies A;\nprocedure {{:kernel}} k() {{\n  call g(local_id_x);\n}}\n"
-    );
+    let opaque =
+        format!("{HEAD}procedure g(i: int);\n  modifies A;\nprocedure {{:kernel}} k() {{\n  call g(local_id_x);\n}}\n");
     let errs = run(&opaque, &sizes(&[4], &[1])).expect_err("unknown accesses");
     assert_eq!(errs[0].kind, ErrorKind::Unsupported);
 }
@@ -326,11 +326,24 @@ fn scalar_shared_variables() {
             Outcome::Errors(ds) => ds.clone(),
             _ => vec![],
         })
-        .map(|d| (d.kind, file.line_col(d.primary.span.start).0, d.related.iter().map(|l| file.line_col(l.span.start).0).collect()))
+        .map(|d| {
+            (
+                d.kind,
+                file.line_col(d.primary.span.start).0,
+                d.related.iter().map(|l| file.line_col(l.span.start).0).collect(),
+            )
+        })
         .collect();
     assert_eq!(errs, vec![(ErrorKind::Race, 8, vec![7])], "the write-read race on A, not g");
     let strict = KernelOptions { benign_tolerance: false, ..sizes(&[16], &[1]) };
     let r = verify_kernel(&p, &strict, &vopts);
-    let n = r.impls.iter().map(|i| match &i.outcome { Outcome::Errors(ds) => ds.len(), _ => 0 }).sum::<usize>();
+    let n = r
+        .impls
+        .iter()
+        .map(|i| match &i.outcome {
+            Outcome::Errors(ds) => ds.len(),
+            _ => 0,
+        })
+        .sum::<usize>();
     assert!(n >= 2, "strict: the writes to g race too");
 }

@@ -103,7 +103,11 @@ pub enum TypeKind {
     /// type variable in scope.
     Named(Ident, Vec<Type>),
     /// `<a, b>[T1, ..., Tn]R`. Type parameters make it polymorphic (reported as unsupported).
-    Map { type_params: Vec<Ident>, args: Vec<Type>, result: Box<Type> },
+    Map {
+        type_params: Vec<Ident>,
+        args: Vec<Type>,
+        result: Box<Type>,
+    },
 }
 
 impl Type {
@@ -221,7 +225,10 @@ pub enum ExprKind {
     /// A decimal real literal as written (`1.5`, `2.0e3`).
     RealLit(Name),
     /// `VALUEbvWIDTH`
-    BvLit { value: BigUint, width: u32 },
+    BvLit {
+        value: BigUint,
+        width: u32,
+    },
     Var(Ident),
     Old(Box<Expr>),
     Unary(UnOp, Box<Expr>),
@@ -344,21 +351,46 @@ pub enum StmtKind {
     /// `L:` — labels the statement that follows.
     Label(Ident),
     /// `x, m[i] := e1, e2;`
-    Assign { lhss: Vec<Lhs>, rhss: Vec<Expr> },
+    Assign {
+        lhss: Vec<Lhs>,
+        rhss: Vec<Expr>,
+    },
     Havoc(Vec<Ident>),
-    Assert { attrs: Vec<Attribute>, expr: Expr },
-    Assume { attrs: Vec<Attribute>, expr: Expr },
+    Assert {
+        attrs: Vec<Attribute>,
+        expr: Expr,
+    },
+    Assume {
+        attrs: Vec<Attribute>,
+        expr: Expr,
+    },
     /// `call {:attrs} x, y := P(args);`
-    Call { attrs: Vec<Attribute>, outs: Vec<Ident>, proc: Ident, args: Vec<Expr> },
+    Call {
+        attrs: Vec<Attribute>,
+        outs: Vec<Ident>,
+        proc: Ident,
+        args: Vec<Expr>,
+    },
     Goto(Vec<Ident>),
     Return,
     Break(Option<Ident>),
     /// `if (c) {..} else ..`; `cond == None` is `if (*)`.
-    If { cond: Option<Expr>, then: Vec<Stmt>, els: Option<Else> },
+    If {
+        cond: Option<Expr>,
+        then: Vec<Stmt>,
+        els: Option<Else>,
+    },
     /// `while (c) invariant ...; {..}`; `cond == None` is `while (*)`.
-    While { cond: Option<Expr>, invariants: Vec<Invariant>, body: Vec<Stmt> },
+    While {
+        cond: Option<Expr>,
+        invariants: Vec<Invariant>,
+        body: Vec<Stmt>,
+    },
     /// `barrier {:attrs} [invariant ...;]*` (KBPL.md §2).
-    Barrier { attrs: Vec<Attribute>, invariants: Vec<BarrierInvariant> },
+    Barrier {
+        attrs: Vec<Attribute>,
+        invariants: Vec<BarrierInvariant>,
+    },
     /// A nested `{ ... }` block (Boogie allows none at statement level; passes use it to group).
     Block(Vec<Stmt>),
     /// Lock-step vector statements and ψ-assignments (seed 000 Table 3); see `crate::lockstep_syntax`.

@@ -99,12 +99,7 @@ impl Cfg {
         Cfg::build(succs, labels, vec![Span::DUMMY; n], vec![Span::DUMMY; n])
     }
 
-    fn build(
-        mut succs: Vec<Vec<usize>>,
-        labels: Vec<Name>,
-        label_spans: Vec<Span>,
-        term_spans: Vec<Span>,
-    ) -> Cfg {
+    fn build(mut succs: Vec<Vec<usize>>, labels: Vec<Name>, label_spans: Vec<Span>, term_spans: Vec<Span>) -> Cfg {
         let n = succs.len();
         for s in &mut succs {
             let mut seen = HashSet::new();
@@ -228,12 +223,7 @@ impl Cfg {
         let n = self.succs.len();
         let mut mark = vec![NONE; n];
         for (li, &h) in headers.iter().enumerate() {
-            let latches: Vec<usize> = self
-                .back_edges
-                .iter()
-                .filter(|&&(_, t)| t == h)
-                .map(|&(u, _)| u)
-                .collect();
+            let latches: Vec<usize> = self.back_edges.iter().filter(|&&(_, t)| t == h).map(|&(u, _)| u).collect();
             mark[h] = li;
             let mut body = vec![h];
             let mut work: Vec<usize> = Vec::new();
@@ -262,25 +252,12 @@ impl Cfg {
                     }
                 }
             }
-            self.loops.push(Loop {
-                header: h,
-                body,
-                latches,
-                exits,
-                parent: None,
-                children: Vec::new(),
-                depth: 0,
-            });
+            self.loops.push(Loop { header: h, body, latches, exits, parent: None, children: Vec::new(), depth: 0 });
         }
         // Nesting: visit loops from largest to smallest; a loop's parent is the innermost loop
         // seen so far that contains its header.
         let mut order: Vec<usize> = (0..self.loops.len()).collect();
-        order.sort_by_key(|&l| {
-            (
-                std::cmp::Reverse(self.loops[l].body.len()),
-                self.rpo_index[self.loops[l].header],
-            )
-        });
+        order.sort_by_key(|&l| (std::cmp::Reverse(self.loops[l].body.len()), self.rpo_index[self.loops[l].header]));
         for &l in &order {
             let parent = self.innermost[self.loops[l].header];
             self.loops[l].parent = parent;
@@ -367,9 +344,7 @@ impl Cfg {
         };
         let top_children: Vec<usize>;
         let children = if lp.is_none() {
-            top_children = (0..self.loops.len())
-                .filter(|&l| self.loops[l].parent.is_none())
-                .collect();
+            top_children = (0..self.loops.len()).filter(|&l| self.loops[l].parent.is_none()).collect();
             &top_children[..]
         } else {
             children
@@ -447,12 +422,7 @@ impl Cfg {
             match items[next] {
                 Item::Block(b) => out.push(b),
                 Item::Loop(c) => {
-                    let body: Vec<usize> = self.loops[c]
-                        .body
-                        .iter()
-                        .copied()
-                        .filter(|&b| self.reachable[b])
-                        .collect();
+                    let body: Vec<usize> = self.loops[c].body.iter().copied().filter(|&b| self.reachable[b]).collect();
                     self.order_region(&body, Some(c), out);
                 }
             }
@@ -535,9 +505,7 @@ impl Cfg {
 
     /// Outermost loops, in header reverse-postorder.
     pub fn root_loops(&self) -> Vec<usize> {
-        (0..self.loops.len())
-            .filter(|&l| self.loops[l].parent.is_none())
-            .collect()
+        (0..self.loops.len()).filter(|&l| self.loops[l].parent.is_none()).collect()
     }
 
     // ----- reducibility and acyclicity ---------------------------------------------------------
@@ -580,19 +548,11 @@ impl Cfg {
         let on_cycle: HashSet<usize> = cycle.iter().copied().collect();
         let mut entries = vec![v];
         for &b in &cycle {
-            if b != v
-                && self.preds[b]
-                    .iter()
-                    .any(|p| self.reachable[*p] && !on_cycle.contains(p))
-            {
+            if b != v && self.preds[b].iter().any(|p| self.reachable[*p] && !on_cycle.contains(p)) {
                 entries.push(b);
             }
         }
-        let names = |bs: &[usize]| {
-            bs.iter()
-                .map(|&b| format!("`{}`", self.labels[b]))
-                .collect::<Vec<_>>()
-        };
+        let names = |bs: &[usize]| bs.iter().map(|&b| format!("`{}`", self.labels[b])).collect::<Vec<_>>();
         let mut path = names(&cycle);
         path.push(format!("`{}`", self.labels[v]));
         let entry_names = names(&entries);
@@ -604,10 +564,7 @@ impl Cfg {
         let mut d = Diagnostic::unsupported(message, self.term_spans[u])
             .with_label(format!("this jump to `{}` closes the cycle", self.labels[v]));
         for &e in &entries {
-            d = d.with_related(
-                self.label_spans[e],
-                format!("the cycle can be entered at `{}`", self.labels[e]),
-            );
+            d = d.with_related(self.label_spans[e], format!("the cycle can be entered at `{}`", self.labels[e]));
         }
         Err(d.with_note("kivl requires reducible control flow: every cycle must be a natural loop"))
     }

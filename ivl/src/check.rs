@@ -15,8 +15,8 @@ use crate::typeck::{Checker, Ctx, LocalKind, SPEC_BUILTINS};
 use std::collections::{HashMap, HashSet};
 
 pub use crate::resolve::{
-    build_env, drop_shadowed_externs, shadowed_externs, FunctionInfo, GlobalEnv, GlobalInfo, GlobalKind,
-    NameMap, ProcInfo, TypeInfo, IDENTITY_ATTRS,
+    build_env, drop_shadowed_externs, shadowed_externs, FunctionInfo, GlobalEnv, GlobalInfo, GlobalKind, NameMap,
+    ProcInfo, TypeInfo, IDENTITY_ATTRS,
 };
 pub use crate::typeck::{type_of, MapTy, Ty};
 
@@ -52,22 +52,12 @@ pub fn check_decl(env: &GlobalEnv, decl: &Decl) -> Vec<Diagnostic> {
         DeclKind::Function(f) => check_function(&mut c, f),
         DeclKind::Axiom(a) => {
             c.attrs(&a.attrs);
-            c.ctx = Ctx {
-                no_old: Some("an axiom"),
-                no_globals: Some("an axiom"),
-                spec: false,
-                trigger: false,
-            };
+            c.ctx = Ctx { no_old: Some("an axiom"), no_globals: Some("an axiom"), spec: false, trigger: false };
             c.expect_bool(&a.expr, "an axiom");
         }
         DeclKind::Var(v) => {
             c.attrs(&v.attrs);
-            c.ctx = Ctx {
-                no_old: Some(WHERE),
-                no_globals: None,
-                spec: false,
-                trigger: false,
-            };
+            c.ctx = Ctx { no_old: Some(WHERE), no_globals: None, spec: false, trigger: false };
             for tv in &v.vars {
                 c.attrs(&tv.attrs);
                 if let Some(w) = &tv.where_clause {
@@ -85,11 +75,8 @@ pub fn check_decl(env: &GlobalEnv, decl: &Decl) -> Vec<Diagnostic> {
 fn unsupported_type_params(c: &mut Checker, tps: &[Ident], what: &str) {
     if let (Some(first), Some(last)) = (tps.first(), tps.last()) {
         c.report(
-            Diagnostic::unsupported(
-                format!("polymorphic {what}s are not supported"),
-                first.span.to(last.span),
-            )
-            .with_label("type parameters"),
+            Diagnostic::unsupported(format!("polymorphic {what}s are not supported"), first.span.to(last.span))
+                .with_label("type parameters"),
         );
         c.tvars = tps.to_vec();
     }
@@ -115,21 +102,13 @@ fn check_function(c: &mut Checker, f: &FunctionDecl) {
     }
     check_bvbuiltin(c, f, &params, &result);
     if let Some(body) = &f.body {
-        c.ctx = Ctx {
-            no_old: Some("a function body"),
-            no_globals: Some("a function body"),
-            spec: false,
-            trigger: false,
-        };
+        c.ctx =
+            Ctx { no_old: Some("a function body"), no_globals: Some("a function body"), spec: false, trigger: false };
         let bt = c.expr(body);
         if !bt.compatible(&result) {
             c.report(
-                Diagnostic::type_error(format!("expected `{result}`, found `{bt}`"), body.span).with_label(
-                    format!(
-                        "the body of `{}` must have its result type `{result}`",
-                        f.name.name
-                    ),
-                ),
+                Diagnostic::type_error(format!("expected `{result}`, found `{bt}`"), body.span)
+                    .with_label(format!("the body of `{}` must have its result type `{result}`", f.name.name)),
             );
         }
     }
@@ -145,11 +124,8 @@ fn check_bvbuiltin(c: &mut Checker, f: &FunctionDecl, params: &[Ty], result: &Ty
         [AttrArg::String(s, _)] => s.clone(),
         _ => {
             c.report(
-                Diagnostic::type_error(
-                    "`{:bvbuiltin}` takes one string argument, the operator",
-                    attr.span,
-                )
-                .with_label("write `{:bvbuiltin \"bvadd\"}`"),
+                Diagnostic::type_error("`{:bvbuiltin}` takes one string argument, the operator", attr.span)
+                    .with_label("write `{:bvbuiltin \"bvadd\"}`"),
             );
             return;
         }
@@ -158,10 +134,7 @@ fn check_bvbuiltin(c: &mut Checker, f: &FunctionDecl, params: &[Ty], result: &Ty
     let fail = |c: &mut Checker, why: String| {
         c.report(
             Diagnostic::type_error(
-                format!(
-                    "the signature of `{}` does not fit the bit-vector operator `{op}`",
-                    f.name.name
-                ),
+                format!("the signature of `{}` does not fit the bit-vector operator `{op}`", f.name.name),
                 f.name.span,
             )
             .with_label(why)
@@ -172,12 +145,7 @@ fn check_bvbuiltin(c: &mut Checker, f: &FunctionDecl, params: &[Ty], result: &Ty
         let plural = if sig.arity == 1 { "" } else { "s" };
         return fail(
             c,
-            format!(
-                "`{op}` takes {} argument{plural}, `{}` declares {}",
-                sig.arity,
-                f.name.name,
-                params.len()
-            ),
+            format!("`{op}` takes {} argument{plural}, `{}` declares {}", sig.arity, f.name.name, params.len()),
         );
     }
     if params.iter().chain(std::iter::once(result)).any(Ty::has_error) {
@@ -196,10 +164,7 @@ fn check_bvbuiltin(c: &mut Checker, f: &FunctionDecl, params: &[Ty], result: &Ty
         BvResult::Extend(k) => Ty::Bv(w + k),
     };
     if *result != expected {
-        fail(
-            c,
-            format!("`{op}` on `bv{w}` gives `{expected}`, the function returns `{result}`"),
-        );
+        fail(c, format!("`{op}` on `bv{w}` gives `{expected}`, the function returns `{result}`"));
     }
 }
 
@@ -220,14 +185,10 @@ struct BvSig {
 fn bv_operator(op: &str) -> Option<BvSig> {
     let sig = |arity, result| Some(BvSig { arity, result });
     match op {
-        "bvadd" | "bvsub" | "bvmul" | "bvudiv" | "bvurem" | "bvsdiv" | "bvsrem" | "bvsmod" | "bvshl"
-        | "bvlshr" | "bvashr" | "bvand" | "bvor" | "bvxor" | "bvnand" | "bvnor" | "bvxnor" => {
-            sig(2, BvResult::Same)
-        }
+        "bvadd" | "bvsub" | "bvmul" | "bvudiv" | "bvurem" | "bvsdiv" | "bvsrem" | "bvsmod" | "bvshl" | "bvlshr"
+        | "bvashr" | "bvand" | "bvor" | "bvxor" | "bvnand" | "bvnor" | "bvxnor" => sig(2, BvResult::Same),
         "bvnot" | "bvneg" => sig(1, BvResult::Same),
-        "bvult" | "bvule" | "bvugt" | "bvuge" | "bvslt" | "bvsle" | "bvsgt" | "bvsge" => {
-            sig(2, BvResult::Bool)
-        }
+        "bvult" | "bvule" | "bvugt" | "bvuge" | "bvslt" | "bvsle" | "bvsgt" | "bvsge" => sig(2, BvResult::Bool),
         "bvcomp" => sig(2, BvResult::Bv1),
         _ => {
             let (kind, k) = op.split_once(' ')?;
@@ -256,12 +217,7 @@ fn declare_formals(c: &mut Checker, formals: &[TypedIdent], kind: LocalKind, rep
 
 fn check_where_clauses(c: &mut Checker, formals: &[TypedIdent]) {
     let saved = c.ctx;
-    c.ctx = Ctx {
-        no_old: Some(WHERE),
-        no_globals: None,
-        spec: false,
-        trigger: false,
-    };
+    c.ctx = Ctx { no_old: Some(WHERE), no_globals: None, spec: false, trigger: false };
     for x in formals {
         if let Some(w) = &x.where_clause {
             c.expect_bool(w, WHERE);
@@ -278,24 +234,14 @@ fn check_procedure(c: &mut Checker, p: &ProcedureDecl) {
     // Preconditions see the in-parameters only.
     for ct in p.contracts.iter().filter(|ct| ct.kind == SpecKind::Requires) {
         c.attrs(&ct.attrs);
-        c.ctx = Ctx {
-            no_old: Some("a precondition"),
-            no_globals: None,
-            spec: true,
-            trigger: false,
-        };
+        c.ctx = Ctx { no_old: Some("a precondition"), no_globals: None, spec: true, trigger: false };
         c.expect_bool(&ct.expr, "a precondition");
     }
     declare_formals(c, &p.outs, LocalKind::Out, false);
     check_where_clauses(c, &p.outs);
     for ct in p.contracts.iter().filter(|ct| ct.kind == SpecKind::Ensures) {
         c.attrs(&ct.attrs);
-        c.ctx = Ctx {
-            no_old: None,
-            no_globals: None,
-            spec: true,
-            trigger: false,
-        };
+        c.ctx = Ctx { no_old: None, no_globals: None, spec: true, trigger: false };
         c.expect_bool(&ct.expr, "a postcondition");
     }
     for m in &p.modifies {
@@ -352,11 +298,8 @@ fn check_implementation(c: &mut Checker, i: &ImplementationDecl) {
     let env = c.env;
     let Some(pi) = env.procedure(&i.name.name) else {
         c.report(
-            Diagnostic::type_error(
-                format!("implementation of undeclared procedure `{}`", i.name.name),
-                i.name.span,
-            )
-            .with_label("no procedure of this name is declared"),
+            Diagnostic::type_error(format!("implementation of undeclared procedure `{}`", i.name.name), i.name.span)
+                .with_label("no procedure of this name is declared"),
         );
         c.ctx = Ctx::BODY;
         c.body(&i.body);
@@ -415,10 +358,7 @@ fn mem_attr(attrs: &[Attribute]) -> Option<&Attribute> {
 fn misplaced_mem_attr(c: &mut Checker, a: &Attribute, what: &str) {
     c.report(
         Diagnostic::type_error(
-            format!(
-                "memory-space attribute `{{:{}}}` is not allowed on {what}",
-                a.name.name
-            ),
+            format!("memory-space attribute `{{:{}}}` is not allowed on {what}", a.name.name),
             a.span,
         )
         .with_label("memory spaces belong to global variables of map type"),
@@ -428,10 +368,7 @@ fn misplaced_mem_attr(c: &mut Checker, a: &Attribute, what: &str) {
 fn misplaced_identity_attr(c: &mut Checker, a: &Attribute, what: &str) {
     c.report(
         Diagnostic::type_error(
-            format!(
-                "thread-identity attribute `{{:{}}}` is not allowed on {what}",
-                a.name.name
-            ),
+            format!("thread-identity attribute `{{:{}}}` is not allowed on {what}", a.name.name),
             a.span,
         )
         .with_label("thread identities are constants of type `int` or `bvN`"),
@@ -469,10 +406,7 @@ fn gpu_attribute_rules(c: &mut Checker, decl: &Decl) {
                 if has_attr(&v.attrs, "group_shared") && has_attr(&v.attrs, "global") {
                     c.report(
                         Diagnostic::type_error(
-                            format!(
-                                "variable `{}` is marked both `{{:group_shared}}` and `{{:global}}`",
-                                tv.name.name
-                            ),
+                            format!("variable `{}` is marked both `{{:group_shared}}` and `{{:global}}`", tv.name.name),
                             tv.name.span,
                         )
                         .with_label("choose one memory space"),
@@ -480,8 +414,8 @@ fn gpu_attribute_rules(c: &mut Checker, decl: &Decl) {
                     continue;
                 }
                 let ty = c.ty_quiet(&tv.ty);
-                let race_flag = ty == Ty::Bool
-                    && (has_attr(&v.attrs, "race_checking") || has_attr(&tv.attrs, "race_checking"));
+                let race_flag =
+                    ty == Ty::Bool && (has_attr(&v.attrs, "race_checking") || has_attr(&tv.attrs, "race_checking"));
                 if ty.as_map().is_none() && !ty.is_error() && !race_flag {
                     c.report(
                         Diagnostic::type_error(
@@ -618,11 +552,8 @@ pub fn check_program_rules_at(env: &GlobalEnv, decls: &[(&Decl, u32)]) -> Vec<Di
 }
 
 fn spec_outside_kernel(f: &Ident, why: &str) -> Diagnostic {
-    Diagnostic::type_error(
-        format!("specification built-in `{}` used outside a kernel", f.name),
-        f.span,
-    )
-    .with_label(why.to_string())
+    Diagnostic::type_error(format!("specification built-in `{}` used outside a kernel", f.name), f.span)
+        .with_label(why.to_string())
 }
 
 /// The procedures that kernels call, transitively (kernels included).
@@ -688,12 +619,12 @@ fn find_spec_builtin(e: &Expr) -> Option<&Ident> {
         }
         ExprKind::Binary(_, a, b) => find_spec_builtin(a).or_else(|| find_spec_builtin(b)),
         ExprKind::Select(m, idx) => find_spec_builtin(m).or_else(|| idx.iter().find_map(find_spec_builtin)),
-        ExprKind::Store(m, idx, v) => find_spec_builtin(m)
-            .or_else(|| idx.iter().find_map(find_spec_builtin))
-            .or_else(|| find_spec_builtin(v)),
-        ExprKind::IfThenElse(c, a, b) => find_spec_builtin(c)
-            .or_else(|| find_spec_builtin(a))
-            .or_else(|| find_spec_builtin(b)),
+        ExprKind::Store(m, idx, v) => {
+            find_spec_builtin(m).or_else(|| idx.iter().find_map(find_spec_builtin)).or_else(|| find_spec_builtin(v))
+        }
+        ExprKind::IfThenElse(c, a, b) => {
+            find_spec_builtin(c).or_else(|| find_spec_builtin(a)).or_else(|| find_spec_builtin(b))
+        }
         ExprKind::Quant(q) => find_spec_builtin(&q.body),
     }
 }
@@ -724,9 +655,9 @@ fn unique_ids(decls: &[(&Decl, u32)], diags: &mut Vec<Diagnostic>) {
         };
         let Some(b) = body else { continue };
         walk_stmts(&b.stmts, &mut |s| match &s.kind {
-            StmtKind::Assert { attrs, .. }
-            | StmtKind::Assume { attrs, .. }
-            | StmtKind::Call { attrs, .. } => check(attrs, off, diags),
+            StmtKind::Assert { attrs, .. } | StmtKind::Assume { attrs, .. } | StmtKind::Call { attrs, .. } => {
+                check(attrs, off, diags)
+            }
             StmtKind::While { invariants, .. } => invariants.iter().for_each(|i| check(&i.attrs, off, diags)),
             _ => {}
         });
@@ -743,12 +674,7 @@ pub fn memory_space(env: &GlobalEnv, name: &str) -> Option<MemSpace> {
 
 /// The parameters and locals of an implementation (or of a procedure with a body) with their
 /// types, for consumers that need [`type_of`] inside a body.
-pub fn locals_of(
-    env: &GlobalEnv,
-    ins: &[TypedIdent],
-    outs: &[TypedIdent],
-    body: Option<&Body>,
-) -> HashMap<Name, Ty> {
+pub fn locals_of(env: &GlobalEnv, ins: &[TypedIdent], outs: &[TypedIdent], body: Option<&Body>) -> HashMap<Name, Ty> {
     let mut m = HashMap::new();
     for x in ins.iter().chain(outs) {
         m.insert(x.name.name.clone(), env.ty(&x.ty));

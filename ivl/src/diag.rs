@@ -215,12 +215,13 @@ impl Diagnostic {
             .with_config(Config::default().with_index_type(IndexType::Byte).with_color(color))
             .with_code(self.kind.as_str())
             .with_message(&self.message);
-        let primary_label = if self.primary.message.is_empty() { self.message.clone() } else { self.primary.message.clone() };
-        report = report.with_label(
-            ALabel::new((id, clamp(self.primary.span))).with_message(primary_label).with_color(Color::Red),
-        );
+        let primary_label =
+            if self.primary.message.is_empty() { self.message.clone() } else { self.primary.message.clone() };
+        report = report
+            .with_label(ALabel::new((id, clamp(self.primary.span))).with_message(primary_label).with_color(Color::Red));
         for r in &self.related {
-            report = report.with_label(ALabel::new((id, clamp(r.span))).with_message(&r.message).with_color(Color::Blue));
+            report =
+                report.with_label(ALabel::new((id, clamp(r.span))).with_message(&r.message).with_color(Color::Blue));
         }
         for n in &self.notes {
             report = report.with_note(n);

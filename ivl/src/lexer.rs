@@ -128,8 +128,9 @@ impl Tok {
     pub fn text(self) -> Option<&'static str> {
         use Tok::*;
         Some(match self {
-            Ident(_) | Int(_) | SmallInt(_) | Real(_) | Bv(..) | SmallBv(..) | Str(_) | Float(_)
-            | Unknown => return None,
+            Ident(_) | Int(_) | SmallInt(_) | Real(_) | Bv(..) | SmallBv(..) | Str(_) | Float(_) | Unknown => {
+                return None
+            }
             Barrier => "barrier",
             Vec => "vec",
             Psi => "psi",
@@ -238,8 +239,7 @@ static CLASS: [u8; 256] = {
         let b = c as u8;
         if b.is_ascii_lowercase() {
             t[c] = IDENT_START | IDENT_CONT | LOWER;
-        } else if b.is_ascii_alphabetic()
-            || matches!(b, b'\'' | b'~' | b'#' | b'$' | b'^' | b'_' | b'.' | b'?' | b'`')
+        } else if b.is_ascii_alphabetic() || matches!(b, b'\'' | b'~' | b'#' | b'$' | b'^' | b'_' | b'.' | b'?' | b'`')
         {
             t[c] = IDENT_START | IDENT_CONT;
         } else if b.is_ascii_digit() {
@@ -378,10 +378,7 @@ fn digits_end(b: &[u8], mut i: usize) -> usize {
 fn scan_number(b: &[u8], start: usize) -> (usize, NumKind) {
     let i = digits_end(b, start);
     // Bit-vector literal: digits `bv` digits.
-    if b.get(i) == Some(&b'b')
-        && b.get(i + 1) == Some(&b'v')
-        && b.get(i + 2).is_some_and(|c| c.is_ascii_digit())
-    {
+    if b.get(i) == Some(&b'b') && b.get(i + 1) == Some(&b'v') && b.get(i + 2).is_some_and(|c| c.is_ascii_digit()) {
         return (digits_end(b, i + 2), NumKind::Bv(i));
     }
     // Floating-point literals.
@@ -495,10 +492,7 @@ pub fn lex(text: &str, base: u32) -> Lexed {
         errors: Vec::new(),
         end: base + b.len() as u32,
     };
-    let span = |s: usize, e: usize| Span {
-        start: base + s as u32,
-        end: base + e as u32,
-    };
+    let span = |s: usize, e: usize| Span { start: base + s as u32, end: base + e as u32 };
     // Identifiers are interned: a kernel names the same few thousand variables hundreds of
     // thousands of times, and one text per name keeps `names` (and the memory it touches)
     // small; the syntax tree's names then share their storage too.
@@ -572,10 +566,7 @@ pub fn lex(text: &str, base: u32) -> Lexed {
                         let width = match text[bv + 2..end].parse::<u32>() {
                             Ok(w) => w,
                             Err(_) => {
-                                out.errors.push(Diagnostic::syntax(
-                                    "bit-vector width is too large",
-                                    span(start, end),
-                                ));
+                                out.errors.push(Diagnostic::syntax("bit-vector width is too large", span(start, end)));
                                 0
                             }
                         };
@@ -609,11 +600,7 @@ pub fn lex(text: &str, base: u32) -> Lexed {
                     all &= k;
                     i += 1;
                 }
-                let kw = if all & LOWER != 0 && (2..=14).contains(&(i - start)) {
-                    keyword(&b[start..i])
-                } else {
-                    None
-                };
+                let kw = if all & LOWER != 0 && (2..=14).contains(&(i - start)) { keyword(&b[start..i]) } else { None };
                 match kw {
                     Some(k) => k,
                     None => {
@@ -728,27 +715,13 @@ mod tests {
         );
         assert_eq!(
             kinds("a++b || c && !d != e"),
-            vec![
-                Ident(0),
-                Concat,
-                Ident(1),
-                Or,
-                Ident(2),
-                And,
-                Not,
-                Ident(3),
-                Neq,
-                Ident(4)
-            ]
+            vec![Ident(0), Concat, Ident(1), Or, Ident(2), And, Not, Ident(3), Neq, Ident(4)]
         );
     }
 
     #[test]
     fn numbers_and_identifiers() {
-        let l = lex(
-            "5bv32 12 1.5 2e3 2.0e-3 x.y$1 \\true bv8 1e 1234567890 9999999999bv64",
-            10,
-        );
+        let l = lex("5bv32 12 1.5 2e3 2.0e-3 x.y$1 \\true bv8 1e 1234567890 9999999999bv64", 10);
         assert_eq!(
             l.toks,
             vec![
@@ -797,13 +770,7 @@ mod tests {
                 Tok::Unknown
             ]
         );
-        for f in [
-            "0x1.8e0f24e8",
-            "0x1.0e-2f53e11",
-            "0NaN24e8",
-            "0+oo53e11",
-            "0x0.0e0f24e8",
-        ] {
+        for f in ["0x1.8e0f24e8", "0x1.0e-2f53e11", "0NaN24e8", "0+oo53e11", "0x0.0e0f24e8"] {
             assert_eq!(kinds(f), vec![Tok::Float(0)], "{f}");
         }
         assert_eq!(kinds("0x1"), vec![Tok::SmallInt(0), Tok::Ident(0)]);

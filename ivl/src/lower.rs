@@ -156,10 +156,7 @@ impl Lowerer {
             counter: 0,
             breaks: Vec::new(),
             diags,
-            end_span: Span {
-                start: end.saturating_sub(1),
-                end,
-            },
+            end_span: Span { start: end.saturating_sub(1), end },
         }
     }
 
@@ -168,10 +165,7 @@ impl Lowerer {
         loop {
             let n = self.counter;
             self.counter += 1;
-            if suffixes
-                .iter()
-                .all(|s| !self.used.contains(format!("anon{n}{s}").as_str()))
-            {
+            if suffixes.iter().all(|s| !self.used.contains(format!("anon{n}{s}").as_str())) {
                 for s in suffixes {
                     self.used.insert(format!("anon{n}{s}").into());
                 }
@@ -187,12 +181,7 @@ impl Lowerer {
 
     fn close(&mut self, term: Terminator, span: Span) {
         if let Some((label, stmts)) = self.cur.take() {
-            self.blocks.push(Block {
-                label,
-                stmts,
-                term,
-                span,
-            });
+            self.blocks.push(Block { label, stmts, term, span });
         }
     }
 
@@ -283,37 +272,21 @@ impl Lowerer {
                 }
             }
             StmtKind::Block(stmts) => self.stmts(stmts),
-            StmtKind::If { cond, then, els } => {
-                self.lower_if(s.span, cond.as_ref(), then, els.as_ref(), labels)
+            StmtKind::If { cond, then, els } => self.lower_if(s.span, cond.as_ref(), then, els.as_ref(), labels),
+            StmtKind::While { cond, invariants, body } => {
+                self.lower_while(s.span, cond.as_ref(), invariants, body, labels)
             }
-            StmtKind::While {
-                cond,
-                invariants,
-                body,
-            } => self.lower_while(s.span, cond.as_ref(), invariants, body, labels),
         }
     }
 
-    fn lower_if(
-        &mut self,
-        span: Span,
-        cond: Option<&Expr>,
-        then: &[Stmt],
-        els: Option<&Else>,
-        labels: Vec<Name>,
-    ) {
+    fn lower_if(&mut self, span: Span, cond: Option<&Expr>, then: &[Stmt], els: Option<&Else>, labels: Vec<Name>) {
         self.ensure_open();
         let n = self.fresh_number(&["_Then", "_Else", "_Join"]);
         let then_l = Ident::new(format!("anon{n}_Then"), span);
         let else_l = Ident::new(format!("anon{n}_Else"), span);
         let join = Ident::new(format!("anon{n}_Join"), span);
         self.close(Terminator::Goto(vec![then_l.clone(), else_l.clone()]), span);
-        self.breaks.push(BreakTarget {
-            labels,
-            exit: join.clone(),
-            is_loop: false,
-            used: false,
-        });
+        self.breaks.push(BreakTarget { labels, exit: join.clone(), is_loop: false, used: false });
 
         self.cur = Some((then_l, Vec::new()));
         if let Some(c) = cond {
@@ -353,22 +326,13 @@ impl Lowerer {
         let done = Ident::new(format!("anon{n}_LoopDone"), span);
         // `break` leaves the loop without assuming that the condition is false: when the loop
         // has a condition, it jumps past the `assume !c` of the done block.
-        let exit = if cond.is_some() {
-            Ident::new(format!("anon{n}_LoopExit"), span)
-        } else {
-            done.clone()
-        };
+        let exit = if cond.is_some() { Ident::new(format!("anon{n}_LoopExit"), span) } else { done.clone() };
         self.start(head.clone());
         for inv in invariants {
             self.push(invariant_stmt(inv));
         }
         self.close(Terminator::Goto(vec![body_l.clone(), done.clone()]), span);
-        self.breaks.push(BreakTarget {
-            labels,
-            exit: exit.clone(),
-            is_loop: true,
-            used: false,
-        });
+        self.breaks.push(BreakTarget { labels, exit: exit.clone(), is_loop: true, used: false });
 
         self.cur = Some((body_l, Vec::new()));
         if let Some(c) = cond {
@@ -390,13 +354,7 @@ impl Lowerer {
 
 fn assume(e: Expr) -> Stmt {
     let span = e.span;
-    Stmt::new(
-        StmtKind::Assume {
-            attrs: Vec::new(),
-            expr: e,
-        },
-        span,
-    )
+    Stmt::new(StmtKind::Assume { attrs: Vec::new(), expr: e }, span)
 }
 
 /// The leading statement of a loop header that stands for `inv`: a checked invariant is an
@@ -404,22 +362,10 @@ fn assume(e: Expr) -> Stmt {
 /// maintenance checks), a free invariant an `assume`.
 pub fn invariant_stmt(inv: &Invariant) -> Stmt {
     if inv.free {
-        Stmt::new(
-            StmtKind::Assume {
-                attrs: inv.attrs.clone(),
-                expr: inv.expr.clone(),
-            },
-            inv.span,
-        )
+        Stmt::new(StmtKind::Assume { attrs: inv.attrs.clone(), expr: inv.expr.clone() }, inv.span)
     } else {
         let attrs = with_check(&inv.attrs, "invariant", Some(inv.span));
-        Stmt::new(
-            StmtKind::Assert {
-                attrs,
-                expr: inv.expr.clone(),
-            },
-            inv.span,
-        )
+        Stmt::new(StmtKind::Assert { attrs, expr: inv.expr.clone() }, inv.span)
     }
 }
 
@@ -430,9 +376,7 @@ pub fn with_check(attrs: &[Attribute], kind: &str, related: Option<Span>) -> Vec
     out.extend(
         attrs
             .iter()
-            .filter(|a| {
-                a.name.as_str() != "check" && (related.is_none() || a.name.as_str() != "related_span")
-            })
+            .filter(|a| a.name.as_str() != "check" && (related.is_none() || a.name.as_str() != "related_span"))
             .cloned(),
     );
     out

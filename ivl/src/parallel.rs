@@ -41,12 +41,7 @@ pub(crate) fn in_turn<W: Send, R: Send>(
     };
     let mut all = std::thread::scope(|s| {
         let helpers: Vec<_> = workers
-            .map(|mut w| {
-                std::thread::Builder::new()
-                    .stack_size(THREAD_STACK)
-                    .spawn_scoped(s, move || run(&mut w))
-                    .ok()
-            })
+            .map(|mut w| std::thread::Builder::new().stack_size(THREAD_STACK).spawn_scoped(s, move || run(&mut w)).ok())
             .collect();
         let mut all = run(&mut first);
         for h in helpers.into_iter().flatten() {
@@ -70,5 +65,4 @@ mod tests {
         assert_eq!(out, (0..9).map(|k| k * k).collect::<Vec<_>>());
         assert!(super::in_turn(2, Vec::<()>::new(), |_, k| k).expect("no panic").is_empty());
     }
-
 }

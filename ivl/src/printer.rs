@@ -222,9 +222,7 @@ fn expr_bare(out: &mut String, e: &Expr) {
         }
         ExprKind::Quant(q) => quantifier(out, q),
         ExprKind::Coerce(a, t) => {
-            paren(out, prec(a) < Prec::Postfix && !matches!(a.kind, ExprKind::Coerce(..)), |out| {
-                expr_bare(out, a)
-            });
+            paren(out, prec(a) < Prec::Postfix && !matches!(a.kind, ExprKind::Coerce(..)), |out| expr_bare(out, a));
             out.push_str(" : ");
             ty(out, t, false);
         }

@@ -90,11 +90,7 @@ pub enum MemSpace {
 pub enum GlobalKind {
     /// `const [unique] c: T;`. `identity` is the thread-identity attribute (`"local_id_x"` …),
     /// if any; `existential` marks a Houdini candidate.
-    Const {
-        unique: bool,
-        identity: Option<&'static str>,
-        existential: bool,
-    },
+    Const { unique: bool, identity: Option<&'static str>, existential: bool },
     /// `var g: T;`
     Var { space: MemSpace },
 }
@@ -184,11 +180,7 @@ fn implicit_identity(i: usize) -> &'static GlobalInfo {
             .iter()
             .map(|a| GlobalInfo {
                 ty: Ty::Int,
-                kind: GlobalKind::Const {
-                    unique: false,
-                    identity: Some(a),
-                    existential: false,
-                },
+                kind: GlobalKind::Const { unique: false, identity: Some(a), existential: false },
             })
             .collect()
     })[i]
@@ -200,10 +192,7 @@ impl GlobalEnv {
     pub fn global(&self, name: &str) -> Option<&GlobalInfo> {
         match self.globals.get(name) {
             Some(g) => Some(g),
-            None if self.has_kernel => IDENTITY_ATTRS
-                .iter()
-                .position(|a| *a == name)
-                .map(implicit_identity),
+            None if self.has_kernel => IDENTITY_ATTRS.iter().position(|a| *a == name).map(implicit_identity),
             None => None,
         }
     }
@@ -222,12 +211,7 @@ impl GlobalEnv {
 
     /// The semantic type of a written type, synonyms expanded; errors give [`Ty::Error`].
     pub fn ty(&self, t: &Type) -> Ty {
-        TypeResolver {
-            env: self,
-            tvars: &[],
-            diags: None,
-        }
-        .resolve(t)
+        TypeResolver { env: self, tvars: &[], diags: None }.resolve(t)
     }
 
     /// A written type with its synonyms expanded (spans are dummies). Unresolvable types are
@@ -244,69 +228,43 @@ impl GlobalEnv {
     /// Resolves a type, reporting errors; `tvars` are type variables in scope (polymorphism is
     /// unsupported: they resolve to [`Ty::Error`]).
     pub(crate) fn resolve_type(&self, t: &Type, tvars: &[Ident], diags: &mut Vec<Diagnostic>) -> Ty {
-        TypeResolver {
-            env: self,
-            tvars,
-            diags: Some(diags),
-        }
-        .resolve(t)
+        TypeResolver { env: self, tvars, diags: Some(diags) }.resolve(t)
     }
 
     pub(crate) fn resolve_type_quiet(&self, t: &Type, tvars: &[Ident]) -> Ty {
-        TypeResolver {
-            env: self,
-            tvars,
-            diags: None,
-        }
-        .resolve(t)
+        TypeResolver { env: self, tvars, diags: None }.resolve(t)
     }
 }
 
 /// Applies a declared type name to (resolved) arguments: checks the arity, expands a synonym.
 fn apply_named(env: &GlobalEnv, id: &Ident, span: Span, args: Vec<Ty>) -> Result<Ty, Diagnostic> {
     match env.types.get(&id.name) {
-        None if id.name == "rmode" => Err(Diagnostic::unsupported(
-            "the rounding-mode type `rmode` is not supported",
-            id.span,
-        )),
-        None if is_float_type(&id.name) => Err(Diagnostic::unsupported(
-            format!("floating-point type `{}` is not supported", id.name),
-            id.span,
-        )
-        .with_label("model floats as bit-vectors with uninterpreted functions, as GPUVerify does")),
-        None => Err(
-            Diagnostic::type_error(format!("undeclared type `{}`", id.name), id.span)
-                .with_label("no type of this name is declared"),
-        ),
+        None if id.name == "rmode" => {
+            Err(Diagnostic::unsupported("the rounding-mode type `rmode` is not supported", id.span))
+        }
+        None if is_float_type(&id.name) => {
+            Err(Diagnostic::unsupported(format!("floating-point type `{}` is not supported", id.name), id.span)
+                .with_label("model floats as bit-vectors with uninterpreted functions, as GPUVerify does"))
+        }
+        None => Err(Diagnostic::type_error(format!("undeclared type `{}`", id.name), id.span)
+            .with_label("no type of this name is declared")),
         Some(info) if info.arity != args.len() => {
-            let what = if info.synonym.is_some() {
-                "type synonym"
-            } else {
-                "type constructor"
-            };
+            let what = if info.synonym.is_some() { "type synonym" } else { "type constructor" };
             let plural = if info.arity == 1 { "" } else { "s" };
             Err(Diagnostic::type_error(
-                format!(
-                    "{what} `{}` expects {} argument{plural}, found {}",
-                    id.name,
-                    info.arity,
-                    args.len()
-                ),
+                format!("{what} `{}` expects {} argument{plural}, found {}", id.name, info.arity, args.len()),
                 span,
             )
             .with_label("wrong number of type arguments"))
         }
-        Some(TypeInfo {
-            synonym: Some(body), ..
-        }) => Ok(body.substitute(&args)),
+        Some(TypeInfo { synonym: Some(body), .. }) => Ok(body.substitute(&args)),
         Some(_) => Ok(Ty::Ctor(id.name.clone(), args.into())),
     }
 }
 
 /// `bvN`: the name of a bit-vector type.
 fn is_bv_name(name: &str) -> bool {
-    name.strip_prefix("bv")
-        .is_some_and(|w| !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit()))
+    name.strip_prefix("bv").is_some_and(|w| !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// The namespace of a declaration's names: types; constants and variables; functions and
@@ -359,12 +317,7 @@ pub fn shadowed_externs(decls: &[Decl]) -> HashSet<usize> {
     }
     for group in owners.values().filter(|g| g.len() > 1) {
         let keep = group.iter().find(|(_, ext)| !ext).unwrap_or(&group[0]).0;
-        out.extend(
-            group
-                .iter()
-                .filter(|(i, ext)| *ext && *i != keep)
-                .map(|(i, _)| *i),
-        );
+        out.extend(group.iter().filter(|(i, ext)| *ext && *i != keep).map(|(i, _)| *i));
     }
     out
 }
@@ -376,13 +329,7 @@ pub fn drop_shadowed_externs(p: &Program) -> Program {
     if shadowed.is_empty() {
         return p.clone();
     }
-    let decls = p
-        .decls
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| !shadowed.contains(i))
-        .map(|(_, d)| d.clone())
-        .collect();
+    let decls = p.decls.iter().enumerate().filter(|(i, _)| !shadowed.contains(i)).map(|(_, d)| d.clone()).collect();
     Program { decls }
 }
 
@@ -390,9 +337,7 @@ pub fn drop_shadowed_externs(p: &Program) -> Program {
 fn is_float_type(name: &str) -> bool {
     name.strip_prefix("float")
         .and_then(|r| r.split_once('e'))
-        .is_some_and(|(s, e)| {
-            !s.is_empty() && !e.is_empty() && s.bytes().chain(e.bytes()).all(|b| b.is_ascii_digit())
-        })
+        .is_some_and(|(s, e)| !s.is_empty() && !e.is_empty() && s.bytes().chain(e.bytes()).all(|b| b.is_ascii_digit()))
 }
 
 struct TypeResolver<'a, 'd> {
@@ -429,11 +374,7 @@ impl TypeResolver<'_, '_> {
                     Err(d) => self.error(d),
                 }
             }
-            TypeKind::Map {
-                type_params,
-                args,
-                result,
-            } => {
+            TypeKind::Map { type_params, args, result } => {
                 if !type_params.is_empty() {
                     let span = type_params[0].span.to(type_params[type_params.len() - 1].span);
                     self.error(
@@ -460,12 +401,7 @@ pub(crate) fn attr_string<'a>(attrs: &'a [Attribute], name: &str) -> Option<&'a 
 
 /// The thread-identity attribute among `attrs`, if any.
 pub fn identity_attr(attrs: &[Attribute]) -> Option<(&'static str, &Attribute)> {
-    attrs.iter().find_map(|a| {
-        IDENTITY_ATTRS
-            .iter()
-            .find(|n| **n == a.name.as_str())
-            .map(|n| (*n, a))
-    })
+    attrs.iter().find_map(|a| IDENTITY_ATTRS.iter().find(|n| **n == a.name.as_str()).map(|n| (*n, a)))
 }
 
 /// The memory space named by the attributes of a global variable.
@@ -497,11 +433,7 @@ pub fn build_env(decls: &[Decl]) -> (GlobalEnv, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     let mut env = GlobalEnv::default();
     let shadowed = shadowed_externs(decls);
-    let decls = decls
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| !shadowed.contains(i))
-        .map(|(_, d)| d);
+    let decls = decls.iter().enumerate().filter(|(i, _)| !shadowed.contains(i)).map(|(_, d)| d);
 
     // Pass 1: type declarations (names and arities), so that signatures can refer to any of them.
     let mut type_decls: HashMap<Name, &TypeDecl> = HashMap::new();
@@ -519,12 +451,9 @@ pub fn build_env(decls: &[Decl]) -> (GlobalEnv, Vec<Diagnostic>) {
             }
             match type_decls.entry(td.name.name.clone()) {
                 Entry::Occupied(prev) => diags.push(
-                    Diagnostic::type_error(
-                        format!("duplicate declaration of type `{}`", td.name.name),
-                        td.name.span,
-                    )
-                    .with_label("declared again here")
-                    .with_related(prev.get().name.span, "first declared here"),
+                    Diagnostic::type_error(format!("duplicate declaration of type `{}`", td.name.name), td.name.span)
+                        .with_label("declared again here")
+                        .with_related(prev.get().name.span, "first declared here"),
                 ),
                 Entry::Vacant(v) => {
                     v.insert(td);
@@ -532,38 +461,23 @@ pub fn build_env(decls: &[Decl]) -> (GlobalEnv, Vec<Diagnostic>) {
                     for p in &td.params {
                         if let Some(prev) = seen.iter().find(|q| q.name == p.name) {
                             diags.push(
-                                Diagnostic::type_error(
-                                    format!("duplicate type parameter `{}`", p.name),
-                                    p.span,
-                                )
-                                .with_related(prev.span, "first declared here"),
+                                Diagnostic::type_error(format!("duplicate type parameter `{}`", p.name), p.span)
+                                    .with_related(prev.span, "first declared here"),
                             );
                         }
                         seen.push(p);
                     }
                     env.types.0.insert(
                         td.name.name.clone(),
-                        TypeInfo {
-                            arity: td.params.len(),
-                            synonym: None,
-                            finite: td.finite,
-                        },
+                        TypeInfo { arity: td.params.len(), synonym: None, finite: td.finite },
                     );
                 }
             }
         }
     }
     // Pass 2: expand synonyms in dependency order, detecting cycles.
-    let mut synonyms = SynonymExpander {
-        decls: &type_decls,
-        state: HashMap::new(),
-        diags: &mut diags,
-    };
-    let mut names: Vec<&Name> = type_decls
-        .iter()
-        .filter(|(_, td)| td.synonym.is_some())
-        .map(|(n, _)| n)
-        .collect();
+    let mut synonyms = SynonymExpander { decls: &type_decls, state: HashMap::new(), diags: &mut diags };
+    let mut names: Vec<&Name> = type_decls.iter().filter(|(_, td)| td.synonym.is_some()).map(|(n, _)| n).collect();
     names.sort_by_key(|n| type_decls[*n].name.span.start);
     for n in names {
         synonyms.expand(n, &mut env);
@@ -596,14 +510,8 @@ pub fn build_env(decls: &[Decl]) -> (GlobalEnv, Vec<Diagnostic>) {
                 let existential = has_attr(&c.attrs, "existential");
                 for id in &c.names {
                     if !dup(&mut var_spans, id, "variable or constant", &mut diags) {
-                        let kind = GlobalKind::Const {
-                            unique: c.unique,
-                            identity,
-                            existential,
-                        };
-                        env.globals
-                            .0
-                            .insert(id.name.clone(), GlobalInfo { ty: ty.clone(), kind });
+                        let kind = GlobalKind::Const { unique: c.unique, identity, existential };
+                        env.globals.0.insert(id.name.clone(), GlobalInfo { ty: ty.clone(), kind });
                     }
                 }
             }
@@ -616,28 +524,14 @@ pub fn build_env(decls: &[Decl]) -> (GlobalEnv, Vec<Diagnostic>) {
                         _ => env.resolve_type(&tv.ty, &[], &mut diags),
                     };
                     prev = Some((&tv.ty, ty.clone()));
-                    let space = if tv.attrs.is_empty() {
-                        space
-                    } else {
-                        mem_space(&tv.attrs).max_with(space)
-                    };
+                    let space = if tv.attrs.is_empty() { space } else { mem_space(&tv.attrs).max_with(space) };
                     if !dup(&mut var_spans, &tv.name, "variable or constant", &mut diags) {
-                        env.globals.0.insert(
-                            tv.name.name.clone(),
-                            GlobalInfo {
-                                ty,
-                                kind: GlobalKind::Var { space },
-                            },
-                        );
+                        env.globals.0.insert(tv.name.name.clone(), GlobalInfo { ty, kind: GlobalKind::Var { space } });
                     }
                 }
             }
             DeclKind::Function(f) => {
-                let params = f
-                    .params
-                    .iter()
-                    .map(|p| env.resolve_type(&p.ty, &f.type_params, &mut diags))
-                    .collect();
+                let params = f.params.iter().map(|p| env.resolve_type(&p.ty, &f.type_params, &mut diags)).collect();
                 let result = env.resolve_type(&f.result.ty, &f.type_params, &mut diags);
                 if !dup(&mut callable_spans, &f.name, "function or procedure", &mut diags) {
                     let info = FunctionInfo {
@@ -655,22 +549,12 @@ pub fn build_env(decls: &[Decl]) -> (GlobalEnv, Vec<Diagnostic>) {
                 let ins: Vec<(Name, Ty)> = p
                     .ins
                     .iter()
-                    .map(|x| {
-                        (
-                            x.name.name.clone(),
-                            env.resolve_type(&x.ty, &p.type_params, &mut diags),
-                        )
-                    })
+                    .map(|x| (x.name.name.clone(), env.resolve_type(&x.ty, &p.type_params, &mut diags)))
                     .collect();
                 let outs: Vec<(Name, Ty)> = p
                     .outs
                     .iter()
-                    .map(|x| {
-                        (
-                            x.name.name.clone(),
-                            env.resolve_type(&x.ty, &p.type_params, &mut diags),
-                        )
-                    })
+                    .map(|x| (x.name.name.clone(), env.resolve_type(&x.ty, &p.type_params, &mut diags)))
                     .collect();
                 let kernel = has_attr(&p.attrs, "kernel");
                 env.has_kernel |= kernel;
@@ -732,9 +616,7 @@ impl SynonymExpander<'_, '_> {
 
     fn expand_type(&mut self, t: &Type, owner: &TypeDecl, env: &mut GlobalEnv) -> Ty {
         match &t.kind {
-            TypeKind::Named(id, args)
-                if args.is_empty() && owner.params.iter().any(|p| p.name == id.name) =>
-            {
+            TypeKind::Named(id, args) if args.is_empty() && owner.params.iter().any(|p| p.name == id.name) => {
                 Ty::Param(owner.params.iter().position(|p| p.name == id.name).unwrap() as u32)
             }
             TypeKind::Named(id, args) => {
@@ -744,10 +626,7 @@ impl SynonymExpander<'_, '_> {
                         if self.state.get(&id.name) == Some(&SynState::InProgress) {
                             self.diags.push(
                                 Diagnostic::type_error(
-                                    format!(
-                                        "cyclic type synonym: `{}` is used in its own definition",
-                                        id.name
-                                    ),
+                                    format!("cyclic type synonym: `{}` is used in its own definition", id.name),
                                     id.span,
                                 )
                                 .with_label(format!(
@@ -769,28 +648,17 @@ impl SynonymExpander<'_, '_> {
                     }
                 }
             }
-            TypeKind::Map {
-                type_params,
-                args,
-                result,
-            } => {
+            TypeKind::Map { type_params, args, result } => {
                 if !type_params.is_empty() {
-                    self.diags.push(Diagnostic::unsupported(
-                        "polymorphic map types are not supported",
-                        type_params[0].span,
-                    ));
+                    self.diags
+                        .push(Diagnostic::unsupported("polymorphic map types are not supported", type_params[0].span));
                     return Ty::Error;
                 }
                 let args = args.iter().map(|a| self.expand_type(a, owner, env)).collect();
                 let result = self.expand_type(result, owner, env);
                 Ty::Map(Arc::new(MapTy { args, result }))
             }
-            _ => TypeResolver {
-                env,
-                tvars: &[],
-                diags: Some(self.diags),
-            }
-            .resolve(t),
+            _ => TypeResolver { env, tvars: &[], diags: Some(self.diags) }.resolve(t),
         }
     }
 }

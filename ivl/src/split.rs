@@ -13,7 +13,9 @@
 //! whitespace or comments forms a chunk of its own (with keyword `""`), which then fails to
 //! parse with a diagnostic.
 
-use crate::lexer::{is_ident_cont, is_ident_start, number_end, skip_blank_or_line_comment, skip_block_comment, skip_string};
+use crate::lexer::{
+    is_ident_cont, is_ident_start, number_end, skip_blank_or_line_comment, skip_block_comment, skip_string,
+};
 
 /// One top-level declaration's extent in the file: `text[start..end]`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -121,12 +123,7 @@ impl Splitter<'_> {
             } else {
                 decl_name(self.text, start + keyword.len())
             };
-            self.chunks.push(Chunk {
-                start: start as u32,
-                end: self.last_end.max(start) as u32,
-                keyword,
-                name,
-            });
+            self.chunks.push(Chunk { start: start as u32, end: self.last_end.max(start) as u32, keyword, name });
         }
     }
 
@@ -338,13 +335,7 @@ mod tests {
     fn summary(text: &str) -> Vec<(String, &'static str, Option<String>)> {
         split_decls(text)
             .into_iter()
-            .map(|c| {
-                (
-                    text[c.start as usize..c.end as usize].to_string(),
-                    c.keyword,
-                    c.name,
-                )
-            })
+            .map(|c| (text[c.start as usize..c.end as usize].to_string(), c.keyword, c.name))
             .collect()
     }
 
@@ -356,16 +347,8 @@ mod tests {
             summary(text),
             vec![
                 ("type T;".into(), "type", Some("T".into())),
-                (
-                    "const {:a \"var x\"} unique c: int;".into(),
-                    "const",
-                    Some("c".into())
-                ),
-                (
-                    "procedure P() { var x: int; x := 1; }".into(),
-                    "procedure",
-                    Some("P".into())
-                ),
+                ("const {:a \"var x\"} unique c: int;".into(), "const", Some("c".into())),
+                ("procedure P() { var x: int; x := 1; }".into(), "procedure", Some("P".into())),
                 ("axiom true;".into(), "axiom", None),
             ]
         );
@@ -395,10 +378,7 @@ mod tests {
 
     #[test]
     fn byte_order_mark_is_blank() {
-        assert_eq!(
-            summary("\u{feff}var x: int;"),
-            vec![("var x: int;".into(), "var", Some("x".into()))]
-        );
+        assert_eq!(summary("\u{feff}var x: int;"), vec![("var x: int;".into(), "var", Some("x".into()))]);
     }
 
     #[test]
@@ -443,7 +423,9 @@ mod tests {
         let mut text = String::new();
         let mut k = 0;
         while text.len() < 2 * PARALLEL_MIN_BYTES {
-            text.push_str(&format!("procedure P{k}() {{\n  var x: int;\n  /* var y: int;\n */ x := {k};\n}}\nvar g{k}: int;\n"));
+            text.push_str(&format!(
+                "procedure P{k}() {{\n  var x: int;\n  /* var y: int;\n */ x := {k};\n}}\nvar g{k}: int;\n"
+            ));
             k += 1;
         }
         assert_eq!(split_decls(&text), split_at(&text, None));

@@ -103,10 +103,7 @@ impl Ty {
         match self {
             Ty::Param(i) => args.get(*i as usize).cloned().unwrap_or(Ty::Error),
             Ty::Ctor(n, xs) => Ty::Ctor(n.clone(), xs.iter().map(|x| x.substitute(args)).collect()),
-            Ty::Map(m) => Ty::map(
-                m.args.iter().map(|x| x.substitute(args)).collect(),
-                m.result.substitute(args),
-            ),
+            Ty::Map(m) => Ty::map(m.args.iter().map(|x| x.substitute(args)).collect(), m.result.substitute(args)),
             _ => self.clone(),
         }
     }
@@ -118,10 +115,9 @@ impl Ty {
             Ty::Int => TypeKind::Int,
             Ty::Real => TypeKind::Real,
             Ty::Bv(w) => TypeKind::Bv(*w),
-            Ty::Ctor(n, xs) => TypeKind::Named(
-                Ident::new(n.clone(), Span::DUMMY),
-                xs.iter().map(Ty::to_type).collect(),
-            ),
+            Ty::Ctor(n, xs) => {
+                TypeKind::Named(Ident::new(n.clone(), Span::DUMMY), xs.iter().map(Ty::to_type).collect())
+            }
             Ty::Map(m) => TypeKind::Map {
                 type_params: Vec::new(),
                 args: m.args.iter().map(Ty::to_type).collect(),
@@ -168,15 +164,8 @@ impl fmt::Display for Ty {
 }
 
 /// The GPU specification built-ins of KBPL.md §2.
-pub const SPEC_BUILTINS: [&str; 7] = [
-    "__read",
-    "__write",
-    "__read_offset",
-    "__write_offset",
-    "__other",
-    "__uniform",
-    "__enabled",
-];
+pub const SPEC_BUILTINS: [&str; 7] =
+    ["__read", "__write", "__read_offset", "__write_offset", "__other", "__uniform", "__enabled"];
 
 /// Boogie's rounding-mode constants (floating-point arithmetic is unsupported).
 const ROUNDING_MODES: [&str; 10] = [
@@ -223,19 +212,9 @@ pub(crate) struct Ctx {
 
 impl Ctx {
     /// Inside a procedure body: two-state, globals allowed, no built-ins.
-    pub const BODY: Ctx = Ctx {
-        no_old: None,
-        no_globals: None,
-        spec: false,
-        trigger: false,
-    };
+    pub const BODY: Ctx = Ctx { no_old: None, no_globals: None, spec: false, trigger: false };
     /// Attributes: anything that resolves is fine (Boogie is permissive there).
-    pub const ATTR: Ctx = Ctx {
-        no_old: None,
-        no_globals: None,
-        spec: true,
-        trigger: false,
-    };
+    pub const ATTR: Ctx = Ctx { no_old: None, no_globals: None, spec: true, trigger: false };
 }
 
 enum VarRef<'e> {
@@ -336,9 +315,7 @@ impl<'a> Checker<'a> {
     }
 
     fn mismatch(&mut self, span: Span, expected: &Ty, found: &Ty, label: impl Into<String>) {
-        self.report(
-            Diagnostic::type_error(format!("expected `{expected}`, found `{found}`"), span).with_label(label),
-        );
+        self.report(Diagnostic::type_error(format!("expected `{expected}`, found `{found}`"), span).with_label(label));
     }
 
     /// Resolves a written type, reporting errors.
@@ -375,23 +352,13 @@ impl<'a> Checker<'a> {
     /// Adds a parameter or local to the scope; a second declaration of the name is an error.
     pub fn declare(&mut self, id: &Ident, ty: Ty, kind: LocalKind) {
         if let Some(prev) = self.scope.get(&id.name) {
-            let d = Diagnostic::type_error(
-                format!("duplicate declaration of variable `{}`", id.name),
-                id.span,
-            )
-            .with_label("declared again here")
-            .with_related(prev.span, "first declared here");
+            let d = Diagnostic::type_error(format!("duplicate declaration of variable `{}`", id.name), id.span)
+                .with_label("declared again here")
+                .with_related(prev.span, "first declared here");
             self.report(d);
             return;
         }
-        self.scope.insert(
-            id.name.clone(),
-            Local {
-                ty,
-                kind,
-                span: id.span,
-            },
-        );
+        self.scope.insert(id.name.clone(), Local { ty, kind, span: id.span });
     }
 
     fn lookup(&self, name: &str) -> Option<VarRef<'a>> {
@@ -469,10 +436,7 @@ impl<'a> Checker<'a> {
             ExprKind::RealLit(_) => Ty::Real,
             ExprKind::BvLit { value, width } => {
                 if *width == 0 {
-                    self.report(Diagnostic::unsupported(
-                        "zero-width bit-vectors are not supported",
-                        e.span,
-                    ));
+                    self.report(Diagnostic::unsupported("zero-width bit-vectors are not supported", e.span));
                     return Ty::Error;
                 }
                 if value.bits() > *width as u64 {
@@ -532,12 +496,7 @@ impl<'a> Checker<'a> {
                 let rt = self.select(&mt, idx, m.span, e.span);
                 let vt = self.expr(v);
                 if !vt.compatible(&rt) {
-                    self.mismatch(
-                        v.span,
-                        &rt,
-                        &vt,
-                        "the value stored must have the map's element type",
-                    );
+                    self.mismatch(v.span, &rt, &vt, "the value stored must have the map's element type");
                 }
                 if rt.is_error() && !mt.compatible(&Ty::Error) {
                     return Ty::Error;
@@ -571,10 +530,7 @@ impl<'a> Checker<'a> {
                     );
                 }
                 if hi == lo {
-                    self.report(Diagnostic::unsupported(
-                        "zero-width bit extraction is not supported",
-                        e.span,
-                    ));
+                    self.report(Diagnostic::unsupported("zero-width bit extraction is not supported", e.span));
                     return Ty::Error;
                 }
                 Ty::Bv(hi - lo)
@@ -669,15 +625,15 @@ impl<'a> Checker<'a> {
                 let ok = matches!((&ta, &tb), (Ty::Int, Ty::Int) | (Ty::Real, Ty::Real))
                     || (either_error && numeric_or_error(&ta) && numeric_or_error(&tb));
                 if !ok {
-                    bad(self, "both operands must be `int` or both `real` (use a `{:bvbuiltin}` function for bit-vectors)");
+                    bad(
+                        self,
+                        "both operands must be `int` or both `real` (use a `{:bvbuiltin}` function for bit-vectors)",
+                    );
                 }
                 Ty::Bool
             }
             Subtype => {
-                self.report(Diagnostic::unsupported(
-                    "the partial-order operator `<:` is not supported",
-                    e.span,
-                ));
+                self.report(Diagnostic::unsupported("the partial-order operator `<:` is not supported", e.span));
                 Ty::Bool
             }
             Concat => match (&ta, &tb) {
@@ -688,15 +644,17 @@ impl<'a> Checker<'a> {
                     Ty::Error
                 }
             },
-            Add | Sub | Mul => match (&ta, &tb) {
-                (Ty::Int, Ty::Int) => Ty::Int,
-                (Ty::Real, Ty::Real) => Ty::Real,
-                (Ty::Error, t) | (t, Ty::Error) if numeric_or_error(t) => t.clone(),
-                _ => {
-                    bad(self, "both operands must be `int` or both `real` (use a `{:bvbuiltin}` function for bit-vectors)");
-                    Ty::Error
+            Add | Sub | Mul => {
+                match (&ta, &tb) {
+                    (Ty::Int, Ty::Int) => Ty::Int,
+                    (Ty::Real, Ty::Real) => Ty::Real,
+                    (Ty::Error, t) | (t, Ty::Error) if numeric_or_error(t) => t.clone(),
+                    _ => {
+                        bad(self, "both operands must be `int` or both `real` (use a `{:bvbuiltin}` function for bit-vectors)");
+                        Ty::Error
+                    }
                 }
-            },
+            }
             Div | Mod => {
                 if !(ta.compatible(&Ty::Int) && tb.compatible(&Ty::Int)) {
                     bad(self, "`div` and `mod` need `int` operands (use `/` for reals)");
@@ -747,12 +705,7 @@ impl<'a> Checker<'a> {
                 self.expr(i);
             }
             return self.type_error(
-                format!(
-                    "map of type `{mt}` takes {} {}, found {}",
-                    m.args.len(),
-                    indices(m.args.len()),
-                    idx.len()
-                ),
+                format!("map of type `{mt}` takes {} {}, found {}", m.args.len(), indices(m.args.len()), idx.len()),
                 span,
                 "wrong number of indices",
             );
@@ -824,14 +777,8 @@ impl<'a> Checker<'a> {
                 if !arity(self, 1) {
                     return Some(if name == "int" { Ty::Int } else { Ty::Real });
                 }
-                let (from, to) = if name == "int" {
-                    (Ty::Real, Ty::Int)
-                } else {
-                    (Ty::Int, Ty::Real)
-                };
-                self.expect(&args[0], &from, || {
-                    format!("`{name}(e)` converts a `{from}` to `{to}`")
-                });
+                let (from, to) = if name == "int" { (Ty::Real, Ty::Int) } else { (Ty::Int, Ty::Real) };
+                self.expect(&args[0], &from, || format!("`{name}(e)` converts a `{from}` to `{to}`"));
                 Some(to)
             }
             _ if SPEC_BUILTINS.contains(&name) => {
@@ -879,8 +826,7 @@ impl<'a> Checker<'a> {
 
     /// The argument of `__read(A)` and friends: a global variable of map type.
     fn shared_array_arg(&mut self, builtin: &str, a: &Expr) -> Ty {
-        let msg =
-            || format!("the argument of `{builtin}` must be a shared array (a global variable of map type)");
+        let msg = || format!("the argument of `{builtin}` must be a shared array (a global variable of map type)");
         let ExprKind::Var(id) = &a.kind else {
             self.expr(a);
             return self.type_error(msg(), a.span, "not a variable name");
@@ -901,8 +847,7 @@ impl<'a> Checker<'a> {
         if !q.type_params.is_empty() {
             let span = q.type_params[0].span;
             self.report(
-                Diagnostic::unsupported("polymorphic quantifiers are not supported", span)
-                    .with_label("type parameter"),
+                Diagnostic::unsupported("polymorphic quantifiers are not supported", span).with_label("type parameter"),
             );
             self.tvars.extend(q.type_params.iter().cloned());
         }
@@ -922,11 +867,7 @@ impl<'a> Checker<'a> {
                 );
             }
             if let Some(w) = &v.where_clause {
-                self.type_error(
-                    "`where` clauses are not allowed on bound variables",
-                    w.span,
-                    "remove this clause",
-                );
+                self.type_error("`where` clauses are not allowed on bound variables", w.span, "remove this clause");
             }
             self.bound.push((v.name.name.clone(), ty));
         }
@@ -935,11 +876,7 @@ impl<'a> Checker<'a> {
         self.attrs(&q.attrs);
         if q.kind == QuantKind::Lambda {
             if let Some(t) = q.triggers.first() {
-                self.type_error(
-                    "triggers are not allowed in lambda expressions",
-                    t.span,
-                    "remove this trigger",
-                );
+                self.type_error("triggers are not allowed in lambda expressions", t.span, "remove this trigger");
             }
         }
         for t in &q.triggers {
@@ -1029,18 +966,14 @@ impl<'a> Checker<'a> {
                 _ => {}
             }
         }
-        if attrs.iter().all(|a| {
-            a.name.as_str() == "verified_under" || a.args.iter().all(|x| matches!(x, AttrArg::String(..)))
-        }) {
+        if attrs
+            .iter()
+            .all(|a| a.name.as_str() == "verified_under" || a.args.iter().all(|x| matches!(x, AttrArg::String(..))))
+        {
             return;
         }
         let saved = self.ctx;
-        self.ctx = Ctx {
-            no_old: None,
-            no_globals: None,
-            spec: true,
-            trigger: false,
-        };
+        self.ctx = Ctx { no_old: None, no_globals: None, spec: true, trigger: false };
         for a in attrs.iter().filter(|a| a.name.as_str() != "verified_under") {
             let optimize = matches!(a.name.as_str(), "minimize" | "maximize") && a.args.len() == 1;
             for arg in &a.args {
@@ -1048,7 +981,10 @@ impl<'a> Checker<'a> {
                     let t = self.expr(x);
                     if optimize && !matches!(t, Ty::Int | Ty::Real | Ty::Bv(_) | Ty::Error) {
                         self.type_error(
-                            format!("the argument of `{{:{}}}` must be of type `int`, `real` or `bvN`, found `{t}`", a.name.name),
+                            format!(
+                                "the argument of `{{:{}}}` must be of type `int`, `real` or `bvN`, found `{t}`",
+                                a.name.name
+                            ),
                             x.span,
                             "the value to optimize",
                         );
@@ -1082,12 +1018,7 @@ impl<'a> Checker<'a> {
             }
         }
         let saved = self.ctx;
-        self.ctx = Ctx {
-            no_old: Some("a `where` clause"),
-            no_globals: None,
-            spec: false,
-            trigger: false,
-        };
+        self.ctx = Ctx { no_old: Some("a `where` clause"), no_globals: None, spec: false, trigger: false };
         for decl in &body.locals {
             for v in &decl.vars {
                 if let Some(w) = &v.where_clause {
@@ -1099,7 +1030,8 @@ impl<'a> Checker<'a> {
         self.labels.clear();
         self.collect_labels(&body.stmts);
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let cuts = if threads < 2 { Vec::new() } else { parallel_cuts(&body.stmts, crate::parallel::parts_for(threads)) };
+        let cuts =
+            if threads < 2 { Vec::new() } else { parallel_cuts(&body.stmts, crate::parallel::parts_for(threads)) };
         if cuts.is_empty() {
             self.stmts(&body.stmts);
         } else {
@@ -1182,10 +1114,7 @@ impl<'a> Checker<'a> {
                 continue;
             }
             // Labels written right before a structured statement name it (targets of `break L`).
-            let structured = matches!(
-                s.kind,
-                StmtKind::If { .. } | StmtKind::While { .. } | StmtKind::Block(_)
-            );
+            let structured = matches!(s.kind, StmtKind::If { .. } | StmtKind::While { .. } | StmtKind::Block(_));
             if !structured {
                 let n = self.enclosing_labels.len();
                 self.enclosing_labels.truncate(n - pending);
@@ -1208,10 +1137,7 @@ impl<'a> Checker<'a> {
     }
 
     fn spec_ctx(&self) -> Ctx {
-        Ctx {
-            spec: true,
-            ..self.ctx
-        }
+        Ctx { spec: true, ..self.ctx }
     }
 
     fn stmt(&mut self, s: &Stmt) {
@@ -1226,19 +1152,10 @@ impl<'a> Checker<'a> {
             }
             StmtKind::Assert { attrs, expr } | StmtKind::Assume { attrs, expr } => {
                 self.attrs(attrs);
-                let what = if matches!(s.kind, StmtKind::Assert { .. }) {
-                    "an assertion"
-                } else {
-                    "an assumption"
-                };
+                let what = if matches!(s.kind, StmtKind::Assert { .. }) { "an assertion" } else { "an assumption" };
                 self.with_ctx(self.spec_ctx(), |c| c.expect_bool(expr, what));
             }
-            StmtKind::Call {
-                attrs,
-                outs,
-                proc,
-                args,
-            } => {
+            StmtKind::Call { attrs, outs, proc, args } => {
                 self.attrs(attrs);
                 self.call_stmt(s, outs, proc, args);
             }
@@ -1256,11 +1173,7 @@ impl<'a> Checker<'a> {
             StmtKind::Return => {}
             StmtKind::Break(label) => match label {
                 None if self.loop_depth == 0 => {
-                    self.type_error(
-                        "`break` outside a loop",
-                        s.span,
-                        "`break;` must be inside a `while` loop",
-                    );
+                    self.type_error("`break` outside a loop", s.span, "`break;` must be inside a `while` loop");
                 }
                 Some(l) if !self.enclosing_labels.contains(&l.name) => {
                     self.type_error(
@@ -1290,11 +1203,7 @@ impl<'a> Checker<'a> {
                     }
                 }
             }
-            StmtKind::While {
-                cond,
-                invariants,
-                body,
-            } => {
+            StmtKind::While { cond, invariants, body } => {
                 if let Some(c) = cond {
                     self.expect_bool(c, "the condition of `while`");
                 }
@@ -1310,9 +1219,7 @@ impl<'a> Checker<'a> {
                 self.attrs(attrs);
                 for inv in invariants {
                     self.attrs(&inv.attrs);
-                    self.with_ctx(self.spec_ctx(), |c| {
-                        c.expect_bool(&inv.expr, "a barrier invariant")
-                    });
+                    self.with_ctx(self.spec_ctx(), |c| c.expect_bool(&inv.expr, "a barrier invariant"));
                 }
             }
             StmtKind::Block(ss) => self.stmts(ss),
@@ -1324,12 +1231,8 @@ impl<'a> Checker<'a> {
                         self.target(id, "havoc");
                     }
                 }
-                VectorStmt::Psi { lhs, rhs } => {
-                    self.assign(s, std::slice::from_ref(lhs), std::slice::from_ref(rhs))
-                }
-                VectorStmt::Assume(e) => {
-                    self.with_ctx(self.spec_ctx(), |c| c.expect_bool(e, "an assumption"))
-                }
+                VectorStmt::Psi { lhs, rhs } => self.assign(s, std::slice::from_ref(lhs), std::slice::from_ref(rhs)),
+                VectorStmt::Assume(e) => self.with_ctx(self.spec_ctx(), |c| c.expect_bool(e, "an assumption")),
                 VectorStmt::Assert(e) => self.with_ctx(self.spec_ctx(), |c| c.expect_bool(e, "an assertion")),
             },
         }
@@ -1340,12 +1243,10 @@ impl<'a> Checker<'a> {
         let mut seen: Vec<&Ident> = Vec::new();
         for id in ids {
             if let Some(prev) = seen.iter().find(|p| p.name == id.name) {
-                let d = Diagnostic::type_error(
-                    format!("variable `{}` is assigned twice by one {what}", id.name),
-                    id.span,
-                )
-                .with_label("assigned again here")
-                .with_related(prev.span, "first assigned here");
+                let d =
+                    Diagnostic::type_error(format!("variable `{}` is assigned twice by one {what}", id.name), id.span)
+                        .with_label("assigned again here")
+                        .with_related(prev.span, "first assigned here");
                 self.report(d);
             } else {
                 seen.push(id);
@@ -1391,10 +1292,7 @@ impl<'a> Checker<'a> {
                             ),
                             id.span,
                         )
-                        .with_label(format!(
-                            "add `modifies {};` to procedure `{}`",
-                            id.name, self.proc_name
-                        ));
+                        .with_label(format!("add `modifies {};` to procedure `{}`", id.name, self.proc_name));
                         self.report(d);
                     }
                 }
@@ -1450,11 +1348,7 @@ impl<'a> Checker<'a> {
             } else {
                 "no procedure of this name is declared"
             };
-            self.type_error(
-                format!("call to undeclared procedure `{}`", proc.name),
-                proc.span,
-                label,
-            );
+            self.type_error(format!("call to undeclared procedure `{}`", proc.name), proc.span, label);
             return;
         };
         if pi.ins.len() != args.len() {
@@ -1497,27 +1391,15 @@ impl<'a> Checker<'a> {
             for (o, (pn, pt)) in outs.iter().zip(&pi.outs) {
                 let t = self.target(o, "assign to");
                 if !t.compatible(pt) {
-                    self.mismatch(
-                        o.span,
-                        pt,
-                        &t,
-                        format!("receives out-parameter `{pn}` of `{}`", proc.name),
-                    );
+                    self.mismatch(o.span, pt, &t, format!("receives out-parameter `{pn}` of `{}`", proc.name));
                 }
             }
         }
         if let Some(m) = &self.modifies {
-            let missing: Vec<&Name> = pi
-                .modifies
-                .iter()
-                .filter(|g| !m.contains(*g) && env.global_var(g).is_some())
-                .collect();
+            let missing: Vec<&Name> =
+                pi.modifies.iter().filter(|g| !m.contains(*g) && env.global_var(g).is_some()).collect();
             if !missing.is_empty() {
-                let list = missing
-                    .iter()
-                    .map(|g| format!("`{g}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ");
+                let list = missing.iter().map(|g| format!("`{g}`")).collect::<Vec<_>>().join(", ");
                 let d = Diagnostic::type_error(
                     format!(
                         "call to `{}` modifies {list}, which the modifies clause of `{}` does not include",

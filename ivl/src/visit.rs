@@ -684,12 +684,8 @@ impl VisitMut for Subst {
 impl Subst {
     fn quantifier(&mut self, q: &mut Quantifier) {
         let bound: HashSet<Name> = q.vars.iter().map(|v| v.name.name.clone()).collect();
-        let mut inner: HashMap<Name, Expr> = self
-            .map
-            .iter()
-            .filter(|(k, _)| !bound.contains(*k))
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect();
+        let mut inner: HashMap<Name, Expr> =
+            self.map.iter().filter(|(k, _)| !bound.contains(*k)).map(|(k, v)| (k.clone(), v.clone())).collect();
         if inner.is_empty() {
             return;
         }
@@ -775,12 +771,7 @@ mod tests {
         Expr::binary(BinOp::Add, a, b)
     }
     fn forall(x: &str, body: Expr) -> Expr {
-        let var = TypedIdent {
-            name: Ident::new(x, Span::DUMMY),
-            ty: Type::int(),
-            where_clause: None,
-            attrs: vec![],
-        };
+        let var = TypedIdent { name: Ident::new(x, Span::DUMMY), ty: Type::int(), where_clause: None, attrs: vec![] };
         let q = Quantifier {
             kind: QuantKind::Forall,
             type_params: vec![],
@@ -850,8 +841,7 @@ mod tests {
 
     #[test]
     fn modified_vars_of_statements() {
-        let lhs =
-            |x: &str| Lhs { var: Ident::new(x, Span::DUMMY), indices: vec![vec![v("i")]], span: Span::DUMMY };
+        let lhs = |x: &str| Lhs { var: Ident::new(x, Span::DUMMY), indices: vec![vec![v("i")]], span: Span::DUMMY };
         let ss = vec![
             Stmt::new(StmtKind::Assign { lhss: vec![lhs("m")], rhss: vec![v("k")] }, Span::DUMMY),
             Stmt::new(

@@ -11,8 +11,7 @@ fn cfg(edges: &[&[usize]]) -> Cfg {
 
 /// Every non-back edge between reachable blocks goes forward in `order`.
 fn assert_topological(c: &Cfg, order: &[usize]) {
-    let pos: std::collections::HashMap<usize, usize> =
-        order.iter().enumerate().map(|(i, &b)| (b, i)).collect();
+    let pos: std::collections::HashMap<usize, usize> = order.iter().enumerate().map(|(i, &b)| (b, i)).collect();
     for &u in order {
         for &v in c.successors(u) {
             if !c.is_back_edge(u, v) {
@@ -25,23 +24,10 @@ fn assert_topological(c: &Cfg, order: &[usize]) {
 /// Seed 000 §4.1: the blocks of each loop are contiguous and the header is first.
 fn assert_loops_contiguous(c: &Cfg, order: &[usize]) {
     for l in c.loops() {
-        let positions: Vec<usize> = l
-            .body
-            .iter()
-            .map(|b| order.iter().position(|x| x == b).unwrap())
-            .collect();
+        let positions: Vec<usize> = l.body.iter().map(|b| order.iter().position(|x| x == b).unwrap()).collect();
         let (lo, hi) = (*positions.iter().min().unwrap(), *positions.iter().max().unwrap());
-        assert_eq!(
-            hi - lo + 1,
-            l.body.len(),
-            "loop at {} is not contiguous in {order:?}",
-            l.header
-        );
-        assert_eq!(
-            order[lo], l.header,
-            "loop header {} is not first in {order:?}",
-            l.header
-        );
+        assert_eq!(hi - lo + 1, l.body.len(), "loop at {} is not contiguous in {order:?}", l.header);
+        assert_eq!(order[lo], l.header, "loop header {} is not first in {order:?}", l.header);
     }
 }
 
@@ -154,17 +140,8 @@ fn irreducible_cycle_is_diagnosed_with_its_blocks() {
     let d = c.check_reducible().unwrap_err();
     assert_eq!(d.kind, ivl::diag::ErrorKind::Unsupported);
     assert!(d.message.contains("irreducible"), "{}", d.message);
-    assert!(
-        d.message.contains("`left`") && d.message.contains("`right`"),
-        "{}",
-        d.message
-    );
-    assert_eq!(
-        d.related.len(),
-        2,
-        "both entries of the cycle are named: {:?}",
-        d.related
-    );
+    assert!(d.message.contains("`left`") && d.message.contains("`right`"), "{}", d.message);
+    assert_eq!(d.related.len(), 2, "both entries of the cycle are named: {:?}", d.related);
     // The analyses still answer and the sort order still lists every block once.
     let mut order = c.sort_order();
     order.sort();
@@ -175,10 +152,7 @@ fn irreducible_cycle_is_diagnosed_with_its_blocks() {
 fn unreachable_blocks_are_ignored_by_analyses() {
     let c = cfg(&[&[1], &[], &[1, 2]]);
     assert!(!c.is_reachable(2));
-    assert!(
-        c.loops().is_empty(),
-        "the self loop on an unreachable block is not a loop"
-    );
+    assert!(c.loops().is_empty(), "the self loop on an unreachable block is not a loop");
     assert_eq!(c.reverse_postorder(), &[0, 1]);
     assert_eq!(c.idom(2), None);
     assert!(!c.dominates(0, 2));
@@ -203,20 +177,7 @@ fn sort_order_on_deep_nesting_and_sequential_loops() {
     // Three nested loops followed by a second top-level loop.
     // 0->1 ; 1(h1)->2,9 ; 2(h2)->3,8 ; 3(h3)->4,7 ; 4->5,6 ; 5->3 ; 6->3 ; 7->2 ; 8->1 ;
     // 9(h4)->10,11 ; 10->9 ; 11
-    let c = cfg(&[
-        &[1],
-        &[2, 9],
-        &[3, 8],
-        &[4, 7],
-        &[5, 6],
-        &[3],
-        &[3],
-        &[2],
-        &[1],
-        &[10, 11],
-        &[9],
-        &[],
-    ]);
+    let c = cfg(&[&[1], &[2, 9], &[3, 8], &[4, 7], &[5, 6], &[3], &[3], &[2], &[1], &[10, 11], &[9], &[]]);
     assert_eq!(c.loops().len(), 4);
     let h3 = c.loop_with_header(3).unwrap();
     assert_eq!(c.loops()[h3].depth, 3);
@@ -253,12 +214,7 @@ fn block_impl(blocks: Vec<Block>) -> BlockImpl {
 
 #[test]
 fn cfg_of_block_impl_uses_labels() {
-    let imp = block_impl(vec![
-        block("A", &["B"]),
-        block("B", &["B", "C"]),
-        block("C", &[]),
-        block("D", &["A"]),
-    ]);
+    let imp = block_impl(vec![block("A", &["B"]), block("B", &["B", "C"]), block("C", &[]), block("D", &["A"])]);
     let c = Cfg::new(&imp);
     assert_eq!(c.label(1), "B");
     assert_eq!(c.loops()[0].header, 1);

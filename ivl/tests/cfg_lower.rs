@@ -7,11 +7,7 @@ use ivl::diag::{Diagnostic, ErrorKind};
 
 fn lower_text(text: &str) -> Result<BlockImpl, Vec<Diagnostic>> {
     let (p, d) = ivl::parser::parse_program(text);
-    assert!(
-        d.is_empty(),
-        "parse errors: {:?}",
-        d.iter().map(|d| &d.message).collect::<Vec<_>>()
-    );
+    assert!(d.is_empty(), "parse errors: {:?}", d.iter().map(|d| &d.message).collect::<Vec<_>>());
     let imp = p.implementations().next().cloned();
     match imp {
         Some(i) => ivl::lower::lower_body(&i),
@@ -28,11 +24,7 @@ fn shape(imp: &BlockImpl) -> Vec<(String, Vec<String>, Vec<String>)> {
     imp.blocks
         .iter()
         .map(|b| {
-            let stmts = b
-                .stmts
-                .iter()
-                .map(|s| ivl::printer::print_stmt(s).trim().to_string())
-                .collect();
+            let stmts = b.stmts.iter().map(|s| ivl::printer::print_stmt(s).trim().to_string()).collect();
             let succ = match &b.term {
                 Terminator::Goto(ts) => ts.iter().map(|t| t.name.to_string()).collect(),
                 Terminator::Return => vec!["<return>".to_string()],
@@ -50,14 +42,7 @@ fn s(x: &[&str]) -> Vec<String> {
 fn straight_line_is_one_block_with_implicit_return() {
     let text = "procedure P() { var x: int; x := 1; assert x == 1; }";
     let imp = lower_ok(text);
-    assert_eq!(
-        shape(&imp),
-        vec![(
-            "anon0".into(),
-            s(&["x := 1;", "assert x == 1;"]),
-            s(&["<return>"])
-        )]
-    );
+    assert_eq!(shape(&imp), vec![("anon0".into(), s(&["x := 1;", "assert x == 1;"]), s(&["<return>"]))]);
     assert_eq!(imp.locals.len(), 1);
     // The implicit return is located at the closing brace.
     assert_eq!(&text[imp.blocks[0].span.range()], "}");
@@ -76,16 +61,8 @@ fn if_else_branches_assume_the_condition_and_join() {
         shape(&imp),
         vec![
             ("anon0".into(), s(&[]), s(&["anon1_Then", "anon1_Else"])),
-            (
-                "anon1_Then".into(),
-                s(&["assume c;", "x := 1;"]),
-                s(&["anon1_Join"])
-            ),
-            (
-                "anon1_Else".into(),
-                s(&["assume !c;", "x := 2;"]),
-                s(&["anon1_Join"])
-            ),
+            ("anon1_Then".into(), s(&["assume c;", "x := 1;"]), s(&["anon1_Join"])),
+            ("anon1_Else".into(), s(&["assume !c;", "x := 2;"]), s(&["anon1_Join"])),
             ("anon1_Join".into(), s(&["x := 3;"]), s(&["<return>"])),
         ]
     );
@@ -96,11 +73,7 @@ fn nondeterministic_if_has_no_assumes_and_else_if_chains() {
     let imp = lower_ok("procedure P(a: bool) { var x: int; if (*) { x := 1; } else if (a) { x := 2; } }");
     let sh = shape(&imp);
     assert_eq!(sh[1], ("anon1_Then".into(), s(&["x := 1;"]), s(&["anon1_Join"])));
-    assert_eq!(
-        sh[2].1,
-        Vec::<String>::new(),
-        "the else of `if (*)` assumes nothing"
-    );
+    assert_eq!(sh[2].1, Vec::<String>::new(), "the else of `if (*)` assumes nothing");
     assert_eq!(sh[2].2, s(&["anon2_Then", "anon2_Else"]));
     assert_eq!(sh[3].1, s(&["assume a;", "x := 2;"]));
     assert_eq!(sh[4].1, s(&["assume !a;"]));
@@ -117,42 +90,22 @@ fn while_header_leads_with_invariants() {
     assert_eq!(sh[0], ("anon0".into(), s(&["i := 0;"]), s(&["anon1_LoopHead"])));
     assert_eq!(sh[1].0, "anon1_LoopHead");
     assert_eq!(sh[1].2, s(&["anon1_LoopBody", "anon1_LoopDone"]));
-    assert_eq!(
-        sh[2],
-        (
-            "anon1_LoopBody".into(),
-            s(&["assume i < n;", "i := i + 1;"]),
-            s(&["anon1_LoopHead"])
-        )
-    );
-    assert_eq!(
-        sh[3],
-        (
-            "anon1_LoopDone".into(),
-            s(&["assume !(i < n);", "assert i == n;"]),
-            s(&["<return>"])
-        )
-    );
+    assert_eq!(sh[2], ("anon1_LoopBody".into(), s(&["assume i < n;", "i := i + 1;"]), s(&["anon1_LoopHead"])));
+    assert_eq!(sh[3], ("anon1_LoopDone".into(), s(&["assume !(i < n);", "assert i == n;"]), s(&["<return>"])));
     // The checked invariant is an assert marked as an invariant, related to its clause, with
     // the user's attributes kept; the free one an assume.
     let head = &imp.blocks[1].stmts;
-    let StmtKind::Assert { attrs, .. } = &head[0].kind else {
-        panic!("{:?}", head[0])
-    };
+    let StmtKind::Assert { attrs, .. } = &head[0].kind else { panic!("{:?}", head[0]) };
     assert_eq!(check_kind(attrs), "invariant");
-    assert_eq!(
-        &text[related_span(attrs).unwrap().range()],
-        "invariant {:foo} i <= n;"
-    );
+    assert_eq!(&text[related_span(attrs).unwrap().range()], "invariant {:foo} i <= n;");
     assert!(has_attr(attrs, "foo"));
     assert!(matches!(head[1].kind, StmtKind::Assume { .. }));
 }
 
 #[test]
 fn break_leaves_the_loop_without_assuming_the_negated_condition() {
-    let imp = lower_ok(
-        "procedure P(n: int) { var i: int; while (i < n) { if (i == 5) { break; } i := i + 1; } i := 0; }",
-    );
+    let imp =
+        lower_ok("procedure P(n: int) { var i: int; while (i < n) { if (i == 5) { break; } i := i + 1; } i := 0; }");
     let sh = shape(&imp);
     let then = sh.iter().find(|b| b.0 == "anon2_Then").unwrap();
     assert_eq!(then.2, s(&["anon1_LoopExit"]));
@@ -170,17 +123,11 @@ fn labelled_break_exits_the_named_loop() {
     );
     let sh = shape(&imp);
     // `while (*)` has no condition: break goes straight to its done block.
-    let then = sh
-        .iter()
-        .find(|b| b.1.first().map(String::as_str) == Some("assume i == 3;"))
-        .unwrap();
+    let then = sh.iter().find(|b| b.1.first().map(String::as_str) == Some("assume i == 3;")).unwrap();
     assert_eq!(sh[0].0, "outer");
     assert_eq!(then.2, s(&["anon0_LoopDone"]));
     // The inner plain `break` exits the inner loop only.
-    let else_ = sh
-        .iter()
-        .find(|b| b.1.first().map(String::as_str) == Some("assume !(i == 3);"))
-        .unwrap();
+    let else_ = sh.iter().find(|b| b.1.first().map(String::as_str) == Some("assume !(i == 3);")).unwrap();
     let join = sh.iter().find(|b| b.0 == else_.2[0]).unwrap();
     assert_eq!(join.2, s(&["anon1_LoopExit"]));
 }

@@ -55,12 +55,7 @@ fn database_agrees_with_batch_front_end() {
         let file = db.add_file(f.display().to_string(), text);
         let incremental = file_diagnostics(&db, file).clone();
         assert_eq!(normalized(batch.clone()), normalized(incremental), "{}", f.display());
-        assert_eq!(
-            **file_program(&db, file),
-            program,
-            "{}: file_program differs from parse_program",
-            f.display()
-        );
+        assert_eq!(**file_program(&db, file), program, "{}: file_program differs from parse_program", f.display());
         with_errors += !batch.is_empty() as usize;
         compared += 1;
     }

@@ -95,10 +95,7 @@ fn no_edit_no_work() {
     db.set_text(file, BEFORE);
     file_diagnostics(&db, file);
     let log = db.take_executions();
-    assert!(
-        runs(&log, "parse_decl_query").is_empty() && runs(&log, "check_decl_query").is_empty(),
-        "{log:#?}"
-    );
+    assert!(runs(&log, "parse_decl_query").is_empty() && runs(&log, "check_decl_query").is_empty(), "{log:#?}");
 }
 
 #[test]

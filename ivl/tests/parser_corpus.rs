@@ -55,35 +55,18 @@ fn every_gpu_corpus_file_parses_cleanly() {
         (ha.join().unwrap(), hb.join().unwrap())
     });
     let failures: Vec<_> = fa.into_iter().chain(fb).collect();
-    assert!(
-        failures.is_empty(),
-        "{} files fail:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{} files fail:\n{}", failures.len(), failures.join("\n"));
     eprintln!("{} corpus files parsed", files.len());
 }
 
 /// Boogie tests whose outcome differs from Boogie 2.4.1's parser, and why.
 const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
-    (
-        "test0/LineResolve.bpl",
-        "`#line` pragmas are not supported (a syntax error here)",
-    ),
-    (
-        "test0/SeparateVerification0.bpl",
-        "`#if` preprocessing is not supported",
-    ),
+    ("test0/LineResolve.bpl", "`#line` pragmas are not supported (a syntax error here)"),
+    ("test0/SeparateVerification0.bpl", "`#if` preprocessing is not supported"),
     ("test0/Pure.bpl", "`pure procedure` (a later Boogie)"),
     ("test1/Pure.bpl", "`pure procedure` (a later Boogie)"),
-    (
-        "test0/BadLabels1.bpl",
-        "Boogie checks labels while parsing; kivl resolves them later",
-    ),
-    (
-        "test0/Triggers0.bpl",
-        "Boogie checks `{:nopats}` arguments while parsing; kivl keeps the attribute",
-    ),
+    ("test0/BadLabels1.bpl", "Boogie checks labels while parsing; kivl resolves them later"),
+    ("test0/Triggers0.bpl", "Boogie checks `{:nopats}` arguments while parsing; kivl keeps the attribute"),
 ];
 
 #[test]
@@ -98,11 +81,7 @@ fn boogie_parser_tests_agree_with_boogie() {
         let Ok(rd) = std::fs::read_dir(root.join(dir)) else {
             continue;
         };
-        files.extend(
-            rd.flatten()
-                .map(|e| e.path())
-                .filter(|p| p.extension().is_some_and(|x| x == "bpl")),
-        );
+        files.extend(rd.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "bpl")));
     }
     files.sort();
     assert!(files.len() > 50);
@@ -114,15 +93,11 @@ fn boogie_parser_tests_agree_with_boogie() {
         let expect = std::fs::read_to_string(format!("{}.expect", f.display())).unwrap_or_default();
         let boogie_parse_error = expect.contains("parse errors detected");
         let (_, diags) = parse_program(&text);
-        let ours = diags
-            .iter()
-            .any(|d| d.kind == ErrorKind::Syntax || d.kind == ErrorKind::Unsupported);
+        let ours = diags.iter().any(|d| d.kind == ErrorKind::Syntax || d.kind == ErrorKind::Unsupported);
         with_errors += ours as usize;
         let known = KNOWN_DIFFERENCES.iter().any(|(k, _)| *k == rel);
         if (ours != boogie_parse_error) != known {
-            mismatches.push(format!(
-                "{rel}: boogie parse errors: {boogie_parse_error}, ours: {diags:?}"
-            ));
+            mismatches.push(format!("{rel}: boogie parse errors: {boogie_parse_error}, ours: {diags:?}"));
         }
     }
     assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
@@ -150,10 +125,7 @@ fn boogie_error_locations_match() {
         let text = std::fs::read_to_string(root.join(file)).expect("readable");
         let src = SourceFile::new(file, text.as_str());
         let (_, diags) = parse_program(&text);
-        let ours: Vec<usize> = diags
-            .iter()
-            .map(|d| src.line_col(d.primary.span.start).0)
-            .collect();
+        let ours: Vec<usize> = diags.iter().map(|d| src.line_col(d.primary.span.start).0).collect();
         assert_eq!(ours, lines, "{file}: {diags:?}");
     }
 }

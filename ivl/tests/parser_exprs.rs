@@ -29,17 +29,9 @@ fn sx(e: &Expr) -> String {
                 QuantKind::Lambda => "lambda",
             };
             let tps: Vec<_> = q.type_params.iter().map(|t| t.name.to_string()).collect();
-            let vars: Vec<_> = q
-                .vars
-                .iter()
-                .map(|v| format!("{}: {}", v.name.name, ty(&v.ty)))
-                .collect();
+            let vars: Vec<_> = q.vars.iter().map(|v| format!("{}: {}", v.name.name, ty(&v.ty))).collect();
             let attrs: Vec<_> = q.attrs.iter().map(|a| format!("{{:{}}}", a.name.name)).collect();
-            let trigs: Vec<_> = q
-                .triggers
-                .iter()
-                .map(|t| format!("{{{}}}", list(&t.exprs)))
-                .collect();
+            let trigs: Vec<_> = q.triggers.iter().map(|t| format!("{{{}}}", list(&t.exprs))).collect();
             format!(
                 "({kind} <{}> {} :: {}{}{})",
                 tps.join(","),
@@ -64,28 +56,12 @@ fn ty(t: &Type) -> String {
         TypeKind::Bv(w) => format!("bv{w}"),
         TypeKind::Named(n, args) if args.is_empty() => n.name.to_string(),
         TypeKind::Named(n, args) => {
-            format!(
-                "({} {})",
-                n.name,
-                args.iter().map(ty).collect::<Vec<_>>().join(" ")
-            )
+            format!("({} {})", n.name, args.iter().map(ty).collect::<Vec<_>>().join(" "))
         }
-        TypeKind::Map {
-            type_params,
-            args,
-            result,
-        } => {
+        TypeKind::Map { type_params, args, result } => {
             let tps: Vec<_> = type_params.iter().map(|t| t.name.to_string()).collect();
-            let tps = if tps.is_empty() {
-                String::new()
-            } else {
-                format!("<{}>", tps.join(","))
-            };
-            format!(
-                "{tps}[{}]{}",
-                args.iter().map(ty).collect::<Vec<_>>().join(","),
-                ty(result)
-            )
+            let tps = if tps.is_empty() { String::new() } else { format!("<{}>", tps.join(",")) };
+            format!("{tps}[{}]{}", args.iter().map(ty).collect::<Vec<_>>().join(","), ty(result))
         }
     }
 }
@@ -156,29 +132,11 @@ fn associativity() {
 
 #[test]
 fn operators_that_do_not_mix_or_associate() {
-    assert_eq!(
-        err("a && b || c"),
-        ("`&&` and `||` cannot be mixed without parentheses".into(), 7)
-    );
-    assert_eq!(
-        err("a || b && c"),
-        ("`&&` and `||` cannot be mixed without parentheses".into(), 7)
-    );
-    assert_eq!(
-        err("a < b < c"),
-        ("comparisons do not associate, use parentheses".into(), 6)
-    );
-    assert_eq!(
-        err("a == b != c"),
-        ("comparisons do not associate, use parentheses".into(), 7)
-    );
-    assert_eq!(
-        err("a ==> b <== c"),
-        (
-            "illegal mixture of `==>` and `<==`, use parentheses to disambiguate".into(),
-            8
-        )
-    );
+    assert_eq!(err("a && b || c"), ("`&&` and `||` cannot be mixed without parentheses".into(), 7));
+    assert_eq!(err("a || b && c"), ("`&&` and `||` cannot be mixed without parentheses".into(), 7));
+    assert_eq!(err("a < b < c"), ("comparisons do not associate, use parentheses".into(), 6));
+    assert_eq!(err("a == b != c"), ("comparisons do not associate, use parentheses".into(), 7));
+    assert_eq!(err("a ==> b <== c"), ("illegal mixture of `==>` and `<==`, use parentheses to disambiguate".into(), 8));
 }
 
 #[test]
@@ -209,24 +167,12 @@ fn atoms() {
 #[test]
 fn literals() {
     let e = parse_expr("123456789012345678901234567890").unwrap();
-    assert_eq!(
-        e.kind,
-        ExprKind::IntLit("123456789012345678901234567890".parse().unwrap())
-    );
+    assert_eq!(e.kind, ExprKind::IntLit("123456789012345678901234567890".parse().unwrap()));
     let e = parse_expr("5bv32").unwrap();
-    assert_eq!(
-        e.kind,
-        ExprKind::BvLit {
-            value: 5u32.into(),
-            width: 32
-        }
-    );
+    assert_eq!(e.kind, ExprKind::BvLit { value: 5u32.into(), width: 32 });
     assert_eq!(parse_expr("1.5").unwrap().kind, ExprKind::RealLit("1.5".into()));
     assert_eq!(parse_expr("2e3").unwrap().kind, ExprKind::RealLit("2e3".into()));
-    assert_eq!(
-        parse_expr("2.0e-3").unwrap().kind,
-        ExprKind::RealLit("2.0e-3".into())
-    );
+    assert_eq!(parse_expr("2.0e-3").unwrap().kind, ExprKind::RealLit("2.0e-3".into()));
     assert_eq!(parse_expr("false").unwrap().kind, ExprKind::BoolLit(false));
     let d = parse_expr("0x1.8e0f24e8").unwrap_err();
     assert_eq!(d[0].kind, ivl::diag::ErrorKind::Unsupported);
@@ -238,28 +184,16 @@ fn quantifiers() {
         p("(forall x: int, y: bool :: {:weight 2} { f(x), g(y) } {h(x)} f(x) > 0)"),
         "(forall <> x: int, y: bool :: {:weight}{f(x), g(y)}{h(x)}(> f(x) 0))"
     );
-    assert_eq!(
-        p("(forall x, y: int :: x == y)"),
-        "(forall <> x: int, y: int :: (== x y))"
-    );
+    assert_eq!(p("(forall x, y: int :: x == y)"), "(forall <> x: int, y: int :: (== x y))");
     assert_eq!(p("(exists<T> x: T :: true)"), "(exists <T> x: T :: true)");
     assert_eq!(p("(forall<T> :: true)"), "(forall <T>  :: true)");
-    assert_eq!(
-        p("(lambda i: bv32 :: i ++ i)[0bv32]"),
-        "(lambda <> i: bv32 :: (++ i i))[0bv32]"
-    );
-    assert_eq!(
-        p("(∀ x: int • x ⇒ y ∧ z)"),
-        "(forall <> x: int :: (==> x (&& y z)))"
-    );
+    assert_eq!(p("(lambda i: bv32 :: i ++ i)[0bv32]"), "(lambda <> i: bv32 :: (++ i i))[0bv32]");
+    assert_eq!(p("(∀ x: int • x ⇒ y ∧ z)"), "(forall <> x: int :: (==> x (&& y z)))");
     let e = parse_expr("(forall {:a} x: int :: true)").unwrap();
     let ExprKind::Quant(q) = &e.kind else { panic!() };
     assert_eq!(q.vars[0].attrs[0].name.name, "a");
     // Quantifier bodies extend to the closing parenthesis.
-    assert_eq!(
-        p("(forall x: int :: a ==> b) && c"),
-        "(&& (forall <> x: int :: (==> a b)) c)"
-    );
+    assert_eq!(p("(forall x: int :: a ==> b) && c"), "(&& (forall <> x: int :: (==> a b)) c)");
 }
 
 #[test]
@@ -268,14 +202,10 @@ fn spans_cover_the_text_of_each_node() {
     let e = parse_expr(src).unwrap();
     let text = |s: Span| &src[s.range()];
     assert_eq!(text(e.span), src);
-    let ExprKind::Binary(_, l, r) = &e.kind else {
-        panic!()
-    };
+    let ExprKind::Binary(_, l, r) = &e.kind else { panic!() };
     assert_eq!(text(l.span), "f(a, (b + c))");
     assert_eq!(text(r.span), "m[i := 1]");
-    let ExprKind::Call(f, args) = &l.kind else {
-        panic!()
-    };
+    let ExprKind::Call(f, args) = &l.kind else { panic!() };
     assert_eq!(text(f.span), "f");
     assert_eq!(text(args[1].span), "(b + c)");
     let e = parse_expr("  -x").unwrap();
@@ -308,9 +238,6 @@ fn errors_in_expressions() {
     assert!(m.contains("`)`") && m.ends_with("found end of input"), "{m}");
     assert_eq!(at, 2);
     let (m, at) = err("x[1:0");
-    assert!(
-        m.contains("expected `]`") && m.contains("found end of input"),
-        "{m}"
-    );
+    assert!(m.contains("expected `]`") && m.contains("found end of input"), "{m}");
     assert_eq!(at, 5);
 }

@@ -200,16 +200,18 @@ fn instances_agree_on_deep_nesting() {
         agree("calls", &calls);
         let sums = format!("axiom x{};", " + x".repeat(n));
         agree("sums", &sums);
-        let in_attr = format!("procedure p() {{ assume {{:a x{}}} true; call {{:b x{}}} f(); }}", " + x".repeat(n), " + x".repeat(n));
+        let in_attr = format!(
+            "procedure p() {{ assume {{:a x{}}} true; call {{:b x{}}} f(); }}",
+            " + x".repeat(n),
+            " + x".repeat(n)
+        );
         agree("attribute sums", &in_attr);
     }
 }
 
 /// Asserts agreement on every file of `fs`; returns how many declarations parsed.
 fn agree_on_files(fs: &[PathBuf]) -> usize {
-    fs.iter()
-        .map(|f| agree(&f.display().to_string(), &std::fs::read_to_string(f).unwrap_or_default()))
-        .sum()
+    fs.iter().map(|f| agree(&f.display().to_string(), &std::fs::read_to_string(f).unwrap_or_default())).sum()
 }
 
 /// The `.bpl` files under a corpus directory outside the repository; `None` (the test is

@@ -63,25 +63,13 @@ fn check(text: &str) -> bool {
     let (program, diags) = parse_program(text);
     let chunks = split_decls(text);
     for c in &chunks {
-        let span = Span {
-            start: c.start,
-            end: c.end,
-        };
+        let span = Span { start: c.start, end: c.end };
         let parsed = program.decls.iter().any(|d| d.span == span);
-        let diagnosed = diags
-            .iter()
-            .any(|d| d.primary.span.start >= c.start && d.primary.span.start <= c.end);
-        assert!(
-            parsed != diagnosed,
-            "chunk {span:?} parsed={parsed} diagnosed={diagnosed} in:\n{text}\n{diags:?}"
-        );
+        let diagnosed = diags.iter().any(|d| d.primary.span.start >= c.start && d.primary.span.start <= c.end);
+        assert!(parsed != diagnosed, "chunk {span:?} parsed={parsed} diagnosed={diagnosed} in:\n{text}\n{diags:?}");
     }
     assert!(
-        program.decls.iter().all(|d| chunks.iter().any(|c| d.span
-            == Span {
-                start: c.start,
-                end: c.end
-            })),
+        program.decls.iter().all(|d| chunks.iter().any(|c| d.span == Span { start: c.start, end: c.end })),
         "a declaration that is no chunk:\n{text}"
     );
     let diagnosed = !diags.is_empty();
@@ -99,11 +87,7 @@ fn check(text: &str) -> bool {
 
 /// Token boundaries (start, end) of the text.
 fn tokens(text: &str) -> Vec<(usize, usize)> {
-    lex(text, 0)
-        .spans
-        .iter()
-        .map(|s| (s.start as usize, s.end as usize))
-        .collect()
+    lex(text, 0).spans.iter().map(|s| (s.start as usize, s.end as usize)).collect()
 }
 
 fn mutants(text: &str) -> Vec<String> {
@@ -116,14 +100,7 @@ fn mutants(text: &str) -> Vec<String> {
         out.push(format!("{}{}", &text[..e], &text[s..]));
         // Swap it with the next one.
         if let Some(&(s2, e2)) = toks.get(i + 1) {
-            out.push(format!(
-                "{}{}{}{}{}",
-                &text[..s],
-                &text[s2..e2],
-                &text[e..s2],
-                &text[s..e],
-                &text[e2..]
-            ));
+            out.push(format!("{}{}{}{}{}", &text[..s], &text[s2..e2], &text[e..s2], &text[s..e], &text[e2..]));
         }
         // Insert garbage before it.
         for g in ["@", "{", ")", ";", "procedure ", "\"", "/*", "]", ":=", "0bv"] {
@@ -147,20 +124,14 @@ fn mutants_parse_cleanly_or_are_diagnosed() {
         }
     }
     // Both outcomes occur (deleting `free`-like optional tokens or swapping names is harmless).
-    assert!(
-        diagnosed > 3000 && clean > 100,
-        "{diagnosed} diagnosed, {clean} clean mutants"
-    );
+    assert!(diagnosed > 3000 && clean > 100, "{diagnosed} diagnosed, {clean} clean mutants");
 }
 
 #[test]
 fn truncation_inside_a_declaration_is_always_diagnosed() {
     for text in [KERNEL, PLAIN] {
         let chunks = split_decls(text);
-        let mut cuts: Vec<usize> = tokens(text)
-            .iter()
-            .flat_map(|&(s, e)| [s, e, (s + e) / 2])
-            .collect();
+        let mut cuts: Vec<usize> = tokens(text).iter().flat_map(|&(s, e)| [s, e, (s + e) / 2]).collect();
         cuts.sort();
         cuts.dedup();
         for cut in cuts {
@@ -169,9 +140,7 @@ fn truncation_inside_a_declaration_is_always_diagnosed() {
             }
             let prefix = &text[..cut];
             check(prefix);
-            let inside = chunks
-                .iter()
-                .any(|c| (c.start as usize) < cut && cut < c.end as usize);
+            let inside = chunks.iter().any(|c| (c.start as usize) < cut && cut < c.end as usize);
             if !inside {
                 continue;
             }

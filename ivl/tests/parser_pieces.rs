@@ -91,10 +91,6 @@ fn corpus_large_declarations() {
     let (pieces, d1) = ivl::parser::parse_decls_at(chunk, big.start);
     let (seq, d2) = parse_program(&text);
     assert!(d1.is_empty() && d2.is_empty());
-    let same = seq
-        .decls
-        .iter()
-        .find(|d| d.span.start == big.start)
-        .expect("the declaration");
+    let same = seq.decls.iter().find(|d| d.span.start == big.start).expect("the declaration");
     assert_eq!(&pieces[0], same);
 }

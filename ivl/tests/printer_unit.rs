@@ -115,10 +115,7 @@ fn if_then_else_is_bare_only_where_delimited() {
     assert_eq!(print_expr(&bin(Add, int(1), e.clone())), "1 + (if c then 1 else 2)");
     let call = Expr::new(ExprKind::Call(id("f"), vec![e.clone(), v("x")]), D);
     assert_eq!(print_expr(&call), "f(if c then 1 else 2, x)");
-    assert_eq!(
-        print_expr(&ite(v("d"), e.clone(), e.clone())),
-        "if d then if c then 1 else 2 else if c then 1 else 2"
-    );
+    assert_eq!(print_expr(&ite(v("d"), e.clone(), e.clone())), "if d then if c then 1 else 2 else if c then 1 else 2");
     assert_eq!(print_expr(&un(UnOp::Not, ite(v("c"), v("a"), v("b")))), "!(if c then a else b)");
 }
 
@@ -131,8 +128,7 @@ fn literals_maps_and_bitvectors() {
     assert_eq!(print_expr(&ext), "(a ++ b)[8:0]");
     let sel = select(select(v("m"), vec![v("i")]), vec![bin(Add, v("j"), int(1)), v("k")]);
     assert_eq!(print_expr(&sel), "m[i][j + 1, k]");
-    let store =
-        Expr::new(ExprKind::Store(Box::new(v("m")), vec![v("i")], Box::new(ite(v("c"), v("a"), v("b")))), D);
+    let store = Expr::new(ExprKind::Store(Box::new(v("m")), vec![v("i")], Box::new(ite(v("c"), v("a"), v("b")))), D);
     assert_eq!(print_expr(&store), "m[i := if c then a else b]");
     assert_eq!(print_expr(&select(bin(Add, v("a"), v("b")), vec![int(0)])), "(a + b)[0]");
     let old = Expr::new(ExprKind::Old(Box::new(select(v("g"), vec![v("i")]))), D);
@@ -178,10 +174,7 @@ fn types() {
     );
     assert_eq!(print_type(&map), "<a>[int, bv8]bool");
     let named = Type::new(
-        TypeKind::Named(
-            id("C"),
-            vec![Type::new(TypeKind::Named(id("D"), vec![Type::int()]), D), map.clone()],
-        ),
+        TypeKind::Named(id("C"), vec![Type::new(TypeKind::Named(id("D"), vec![Type::int()]), D), map.clone()]),
         D,
     );
     assert_eq!(print_type(&named), "C (D int) (<a>[int, bv8]bool)");
@@ -210,10 +203,7 @@ fn structured_statements() {
             els: Some(Else::Block(vec![stmt(StmtKind::Havoc(vec![id("y"), id("z")]))])),
         })))),
     });
-    assert_eq!(
-        print_stmt(&s),
-        "if (x < 0) {\n  y := 1;\n} else if (*) {\n  y := 2;\n} else {\n  havoc y, z;\n}\n"
-    );
+    assert_eq!(print_stmt(&s), "if (x < 0) {\n  y := 1;\n} else if (*) {\n  y := 2;\n} else {\n  havoc y, z;\n}\n");
     let w = stmt(StmtKind::While {
         cond: Some(bin(Lt, v("i"), v("n"))),
         invariants: vec![
@@ -340,11 +330,7 @@ fn declarations() {
             tid(
                 "A",
                 Type::new(
-                    TypeKind::Map {
-                        type_params: vec![],
-                        args: vec![Type::int()],
-                        result: Box::new(Type::int()),
-                    },
+                    TypeKind::Map { type_params: vec![], args: vec![Type::int()], result: Box::new(Type::int()) },
                     D,
                 ),
             ),
@@ -362,13 +348,7 @@ fn procedure(body: Option<Body>) -> Decl {
         ins: vec![tid("n", Type::int()), tid("m", Type::int())],
         outs: vec![tid("r", Type::bool())],
         contracts: vec![
-            Contract {
-                kind: SpecKind::Requires,
-                free: false,
-                attrs: vec![],
-                expr: bin(Gt, v("n"), int(0)),
-                span: D,
-            },
+            Contract { kind: SpecKind::Requires, free: false, attrs: vec![], expr: bin(Gt, v("n"), int(0)), span: D },
             Contract { kind: SpecKind::Ensures, free: true, attrs: vec![], expr: v("r"), span: D },
         ],
         modifies: vec![id("A"), id("B")],
@@ -434,7 +414,6 @@ fn program_layout_groups_one_line_declarations() {
 
 #[test]
 fn keywords_used_as_names_are_escaped() {
-    let e =
-        Expr::new(ExprKind::Call(id("true"), vec![v("old"), v("local_id_x"), v("$x.1"), v("barrier")]), D);
+    let e = Expr::new(ExprKind::Call(id("true"), vec![v("old"), v("local_id_x"), v("$x.1"), v("barrier")]), D);
     assert_eq!(print_expr(&e), "\\true(\\old, local_id_x, $x.1, \\barrier)");
 }

@@ -11,10 +11,8 @@ const D: Span = Span::DUMMY;
 
 fn ident() -> impl Strategy<Value = Ident> {
     // Includes keywords and contextual keywords, which the printer must escape.
-    prop::sample::select(vec![
-        "x", "y", "m", "$p", "v0$1", "a.b", "old", "true", "vec", "barrier", "int", "then",
-    ])
-    .prop_map(|n| Ident::new(n, D))
+    prop::sample::select(vec!["x", "y", "m", "$p", "v0$1", "a.b", "old", "true", "vec", "barrier", "int", "then"])
+        .prop_map(|n| Ident::new(n, D))
 }
 
 fn label() -> impl Strategy<Value = Ident> {
@@ -32,12 +30,9 @@ fn ty() -> impl Strategy<Value = Type> {
     .prop_map(|k| Type::new(k, D));
     leaf.prop_recursive(3, 12, 3, |inner| {
         prop_oneof![
-            (prop::collection::vec(inner.clone(), 1..3), inner.clone()).prop_map(|(args, r)| Type::new(
-                TypeKind::Map { type_params: vec![], args, result: Box::new(r) },
-                D
-            )),
-            prop::collection::vec(inner, 1..3)
-                .prop_map(|args| Type::new(TypeKind::Named(Ident::new("C", D), args), D)),
+            (prop::collection::vec(inner.clone(), 1..3), inner.clone())
+                .prop_map(|(args, r)| Type::new(TypeKind::Map { type_params: vec![], args, result: Box::new(r) }, D)),
+            prop::collection::vec(inner, 1..3).prop_map(|args| Type::new(TypeKind::Named(Ident::new("C", D), args), D)),
         ]
     })
 }
@@ -63,12 +58,7 @@ fn typed_ident(e: Option<BoxedStrategy<Expr>>) -> impl Strategy<Value = TypedIde
         Some(e) => prop::option::of(e).boxed(),
         None => Just(None).boxed(),
     };
-    (ident(), ty(), w).prop_map(|(name, ty, where_clause)| TypedIdent {
-        name,
-        ty,
-        where_clause,
-        attrs: vec![],
-    })
+    (ident(), ty(), w).prop_map(|(name, ty, where_clause)| TypedIdent { name, ty, where_clause, attrs: vec![] })
 }
 
 fn expr() -> BoxedStrategy<Expr> {
@@ -125,8 +115,11 @@ fn quantifier(inner: BoxedStrategy<Expr>) -> impl Strategy<Value = Expr> {
 }
 
 fn lhs() -> impl Strategy<Value = Lhs> {
-    (ident(), prop::collection::vec(prop::collection::vec(expr(), 1..3), 0..3))
-        .prop_map(|(var, indices)| Lhs { var, indices, span: D })
+    (ident(), prop::collection::vec(prop::collection::vec(expr(), 1..3), 0..3)).prop_map(|(var, indices)| Lhs {
+        var,
+        indices,
+        span: D,
+    })
 }
 
 fn assignment() -> impl Strategy<Value = (Vec<Lhs>, Vec<Expr>)> {
@@ -148,8 +141,11 @@ fn simple_stmt() -> impl Strategy<Value = StmtKind> {
         (
             prop::collection::vec(attr(expr()), 0..2),
             prop::collection::vec(
-                (prop::collection::vec(attr(expr()), 0..2), expr())
-                    .prop_map(|(attrs, expr)| BarrierInvariant { attrs, expr, span: D }),
+                (prop::collection::vec(attr(expr()), 0..2), expr()).prop_map(|(attrs, expr)| BarrierInvariant {
+                    attrs,
+                    expr,
+                    span: D
+                }),
                 0..3
             )
         )
@@ -178,9 +174,10 @@ fn stmts() -> impl Strategy<Value = Vec<Stmt>> {
                 inner.clone(),
                 prop::option::of(prop_oneof![
                     inner.clone().prop_map(Else::Block),
-                    (prop::option::of(expr()), inner.clone()).prop_map(|(cond, then)| Else::If(Box::new(
-                        Stmt::new(StmtKind::If { cond, then, els: None }, D)
-                    ))),
+                    (prop::option::of(expr()), inner.clone()).prop_map(|(cond, then)| Else::If(Box::new(Stmt::new(
+                        StmtKind::If { cond, then, els: None },
+                        D
+                    )))),
                 ])
             )
                 .prop_map(|(cond, then, els)| StmtKind::If { cond, then, els }),
@@ -197,12 +194,13 @@ fn stmts() -> impl Strategy<Value = Vec<Stmt>> {
             inner.clone().prop_map(StmtKind::Block),
         ]
         .prop_map(|k| Stmt::new(k, D));
-        (inner, structured, prop::collection::vec(simple_stmt().prop_map(|k| Stmt::new(k, D)), 0..2))
-            .prop_map(|(mut a, s, b)| {
+        (inner, structured, prop::collection::vec(simple_stmt().prop_map(|k| Stmt::new(k, D)), 0..2)).prop_map(
+            |(mut a, s, b)| {
                 a.push(s);
                 a.extend(b);
                 a
-            })
+            },
+        )
     })
 }
 
@@ -221,39 +219,28 @@ fn plain_idents() -> impl Strategy<Value = Vec<TypedIdent>> {
 fn body() -> impl Strategy<Value = Body> {
     let var_decl = (attrs(), prop::collection::vec(typed_ident(Some(expr())), 1..3))
         .prop_map(|(attrs, vars)| VarDecl { attrs, vars });
-    (prop::collection::vec(var_decl, 0..2), stmts()).prop_map(|(locals, stmts)| Body {
-        locals,
-        stmts,
-        span: D,
-    })
+    (prop::collection::vec(var_decl, 0..2), stmts()).prop_map(|(locals, stmts)| Body { locals, stmts, span: D })
 }
 
 fn decl() -> impl Strategy<Value = Decl> {
-    let fn_param =
-        |named: bool| (ident(), ty()).prop_map(move |(n, ty)| FnParam { name: named.then_some(n), ty });
-    let contract =
-        (any::<bool>(), any::<bool>(), attrs(), expr()).prop_map(|(ens, free, attrs, expr)| Contract {
-            kind: if ens { SpecKind::Ensures } else { SpecKind::Requires },
-            free,
-            attrs,
-            expr,
-            span: D,
-        });
+    let fn_param = |named: bool| (ident(), ty()).prop_map(move |(n, ty)| FnParam { name: named.then_some(n), ty });
+    let contract = (any::<bool>(), any::<bool>(), attrs(), expr()).prop_map(|(ens, free, attrs, expr)| Contract {
+        kind: if ens { SpecKind::Ensures } else { SpecKind::Requires },
+        free,
+        attrs,
+        expr,
+        span: D,
+    });
     prop_oneof![
-        (attrs(), any::<bool>(), ident(), prop::collection::vec(ident(), 0..3), prop::option::of(ty()))
-            .prop_map(|(attrs, finite, name, params, synonym)| {
+        (attrs(), any::<bool>(), ident(), prop::collection::vec(ident(), 0..3), prop::option::of(ty())).prop_map(
+            |(attrs, finite, name, params, synonym)| {
                 let finite = finite && synonym.is_none();
                 DeclKind::Type(TypeDecl { attrs, finite, name, params, synonym })
-            }),
-        (attrs(), any::<bool>(), prop::collection::vec(ident(), 1..3), ty()).prop_map(
-            |(attrs, unique, names, ty)| DeclKind::Const(ConstDecl {
-                attrs,
-                unique,
-                names,
-                ty,
-                order_spec: None
-            })
+            }
         ),
+        (attrs(), any::<bool>(), prop::collection::vec(ident(), 1..3), ty()).prop_map(|(attrs, unique, names, ty)| {
+            DeclKind::Const(ConstDecl { attrs, unique, names, ty, order_spec: None })
+        }),
         (attrs(), ident(), any::<bool>(), any::<bool>(), prop::option::of(expr())).prop_flat_map(
             move |(attrs, name, named, result_named, body)| {
                 (prop::collection::vec(fn_param(named), 0..3), fn_param(result_named)).prop_map(
@@ -293,18 +280,9 @@ fn decl() -> impl Strategy<Value = Decl> {
                 })
             }),
         // Boogie forbids `where` on an implementation's formals.
-        (attrs(), ident(), plain_idents(), plain_idents(), body()).prop_map(
-            |(attrs, name, ins, outs, body)| {
-                DeclKind::Implementation(ImplementationDecl {
-                    attrs,
-                    name,
-                    type_params: vec![],
-                    ins,
-                    outs,
-                    body,
-                })
-            }
-        ),
+        (attrs(), ident(), plain_idents(), plain_idents(), body()).prop_map(|(attrs, name, ins, outs, body)| {
+            DeclKind::Implementation(ImplementationDecl { attrs, name, type_params: vec![], ins, outs, body })
+        }),
     ]
     .prop_map(|kind| Decl { kind, span: D })
 }

@@ -25,33 +25,19 @@ fn describe(src: &str, ds: &[Diagnostic]) -> String {
 /// `src` is accepted: no diagnostics at all.
 pub fn accepts(src: &str) {
     let ds = diagnostics(src);
-    assert!(
-        ds.is_empty(),
-        "expected no diagnostics, got:\n{}",
-        describe(src, &ds)
-    );
+    assert!(ds.is_empty(), "expected no diagnostics, got:\n{}", describe(src, &ds));
 }
 
 /// `src` gets exactly one diagnostic, of `kind`, whose message contains `fragment`, at
 /// `line:col` (1-based).
 pub fn rejects(src: &str, kind: ErrorKind, fragment: &str, line: usize, col: usize) {
     let ds = diagnostics(src);
-    assert_eq!(
-        ds.len(),
-        1,
-        "expected exactly one diagnostic, got:\n{}",
-        describe(src, &ds)
-    );
+    assert_eq!(ds.len(), 1, "expected exactly one diagnostic, got:\n{}", describe(src, &ds));
     let d = &ds[0];
     let f = SourceFile::new("t.kbpl", src);
     let at = f.line_col(d.primary.span.start);
     assert_eq!(d.kind, kind, "wrong kind: {}", describe(src, &ds));
-    assert!(
-        d.message.contains(fragment),
-        "message {:?} lacks {:?}",
-        d.message,
-        fragment
-    );
+    assert!(d.message.contains(fragment), "message {:?} lacks {:?}", d.message, fragment);
     assert_eq!(at, (line, col), "wrong location: {}", describe(src, &ds));
 }
 
@@ -60,9 +46,8 @@ pub fn rejects_among(src: &str, kind: ErrorKind, fragment: &str, line: usize, co
     let ds = diagnostics(src);
     let f = SourceFile::new("t.kbpl", src);
     assert!(
-        ds.iter().any(|d| d.kind == kind
-            && d.message.contains(fragment)
-            && f.line_col(d.primary.span.start) == (line, col)),
+        ds.iter()
+            .any(|d| d.kind == kind && d.message.contains(fragment) && f.line_col(d.primary.span.start) == (line, col)),
         "no {kind:?} diagnostic containing {fragment:?} at {line}:{col}; got:\n{}",
         describe(src, &ds)
     );

@@ -8,9 +8,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 fn corpus_root() -> PathBuf {
-    std::env::var_os("KIVL_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/work/corpus/gpu"))
+    std::env::var_os("KIVL_CORPUS").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("/work/corpus/gpu"))
 }
 
 fn bpl_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -41,11 +39,7 @@ fn run() {
     bpl_files(&root.join("gpuverify"), &mut files);
     bpl_files(&root.join("other"), &mut files);
     files.sort();
-    assert!(
-        files.len() >= 1000,
-        "expected the 1,036 corpus files, found {}",
-        files.len()
-    );
+    assert!(files.len() >= 1000, "expected the 1,036 corpus files, found {}", files.len());
     let (mut parse_time, mut check_time, mut bytes) = (Duration::ZERO, Duration::ZERO, 0usize);
     let mut failures = Vec::new();
     for f in &files {
@@ -60,12 +54,7 @@ fn run() {
         let source = SourceFile::new(f.display().to_string(), text);
         for d in pd.iter().chain(&cd).take(3) {
             let (l, c) = source.line_col(d.primary.span.start);
-            failures.push(format!(
-                "{}:{l}:{c}: [{}] {}",
-                f.display(),
-                d.kind.as_str(),
-                d.message
-            ));
+            failures.push(format!("{}:{l}:{c}: [{}] {}", f.display(), d.kind.as_str(), d.message));
         }
     }
     eprintln!(

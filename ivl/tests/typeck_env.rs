@@ -32,13 +32,7 @@ fn contents() {
     assert_eq!(e.types["T"].synonym, Some(Ty::Bv(32)));
     let tid = e.global("tid").unwrap();
     assert_eq!(tid.ty, Ty::Bv(32));
-    assert!(matches!(
-        tid.kind,
-        GlobalKind::Const {
-            identity: Some("local_id_x"),
-            ..
-        }
-    ));
+    assert!(matches!(tid.kind, GlobalKind::Const { identity: Some("local_id_x"), .. }));
     assert_eq!(ivl::check::memory_space(&e, "A"), Some(MemSpace::GroupShared));
     assert_eq!(ivl::check::memory_space(&e, "g"), Some(MemSpace::Unmarked));
     assert_eq!(e.function("ADD").unwrap().bvbuiltin.as_deref(), Some("bvadd"));
@@ -54,10 +48,8 @@ fn contents() {
 #[test]
 fn unchanged_by_body_edits() {
     let a = env(PROGRAM);
-    let edited = PROGRAM.replace(
-        "  A[x] := 1bv8;\n",
-        "  var y: T;\n  y := ADD(x, x);\n  A[y] := 2bv8;\n  A[x] := 1bv8;\n",
-    );
+    let edited =
+        PROGRAM.replace("  A[x] := 1bv8;\n", "  var y: T;\n  y := ADD(x, x);\n  A[y] := 2bv8;\n  A[x] := 1bv8;\n");
     // Moving declarations (spans shift) changes nothing either.
     let moved = format!("\n\n// comment\n{edited}");
     let b = env(&moved);

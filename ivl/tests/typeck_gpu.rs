@@ -23,24 +23,9 @@ fn memory_spaces_on_map_variables() {
         24,
     );
     type_err("var {:global} x: bool;", "must have a map type", 1, 18);
-    type_err(
-        "const {:global} c: [int]int;",
-        "memory-space attribute `{:global}` is not allowed on a constant",
-        1,
-        7,
-    );
-    type_err(
-        "procedure {:group_shared} p();",
-        "not allowed on a procedure",
-        1,
-        11,
-    );
-    type_err(
-        "procedure p() { var {:global} m: [int]int; }",
-        "not allowed on a local variable",
-        1,
-        21,
-    );
+    type_err("const {:global} c: [int]int;", "memory-space attribute `{:global}` is not allowed on a constant", 1, 7);
+    type_err("procedure {:group_shared} p();", "not allowed on a procedure", 1, 11);
+    type_err("procedure p() { var {:global} m: [int]int; }", "not allowed on a local variable", 1, 21);
     type_err("var {:global} {:group_shared} m: [int]int;", "marked both", 1, 31);
 }
 
@@ -60,23 +45,11 @@ fn thread_identity_constants() {
         5,
     );
     // Undeclared identity names are prelude constants of type int in GPU programs ...
-    accepts(&format!(
-        "{KERNEL}procedure p(); requires local_id_x >= 0 && group_size_y > 0 && num_groups_z > 0;"
-    ));
+    accepts(&format!("{KERNEL}procedure p(); requires local_id_x >= 0 && group_size_y > 0 && num_groups_z > 0;"));
     // ... and undeclared elsewhere.
-    type_err(
-        "procedure p(); requires local_id_x >= 0;",
-        "undeclared identifier `local_id_x`",
-        1,
-        25,
-    );
+    type_err("procedure p(); requires local_id_x >= 0;", "undeclared identifier `local_id_x`", 1, 25);
     // They are constants.
-    type_err(
-        &format!("{KERNEL}procedure p() {{ local_id_x := 1; }}"),
-        "cannot assign to constant `local_id_x`",
-        2,
-        17,
-    );
+    type_err(&format!("{KERNEL}procedure p() {{ local_id_x := 1; }}"), "cannot assign to constant `local_id_x`", 2, 17);
 }
 
 #[test]
@@ -90,13 +63,7 @@ fn barrier_only_in_kernels_and_their_callees() {
         2,
         17,
     );
-    rejects(
-        "procedure p() { barrier; }",
-        ErrorKind::Type,
-        "`barrier` outside a kernel",
-        1,
-        17,
-    );
+    rejects("procedure p() { barrier; }", ErrorKind::Type, "`barrier` outside a kernel", 1, 17);
 }
 
 #[test]
@@ -153,12 +120,7 @@ fn specification_builtins() {
         3,
         45,
     );
-    type_err(
-        &format!("{decls}axiom __enabled();"),
-        "the specification built-in `__enabled` cannot be used here",
-        3,
-        7,
-    );
+    type_err(&format!("{decls}axiom __enabled();"), "the specification built-in `__enabled` cannot be used here", 3, 7);
     // Not outside kernels.
     rejects(
         &format!("{decls}procedure {{:kernel}} k();\nprocedure p();\n  requires __read(A);"),
@@ -172,23 +134,12 @@ fn specification_builtins() {
 #[test]
 fn kernel_programs_infer_modifies() {
     // Plain Boogie: an error; with a kernel in the program: modifies clauses are inferred.
-    type_err(
-        "var g: int; procedure p() { g := 1; }",
-        "not in the modifies clause",
-        1,
-        29,
-    );
+    type_err("var g: int; procedure p() { g := 1; }", "not in the modifies clause", 1, 29);
     accepts("var g: int; procedure {:kernel} k() { g := 1; call p(); }\nprocedure p() { g := 2; }");
 }
 
 fn modifies_of(p: &ivl::ast::Program, name: &str) -> Vec<String> {
-    p.procedures()
-        .find(|d| d.name.as_str() == name)
-        .unwrap()
-        .modifies
-        .iter()
-        .map(|m| m.name.to_string())
-        .collect()
+    p.procedures().find(|d| d.name.as_str() == name).unwrap().modifies.iter().map(|m| m.name.to_string()).collect()
 }
 
 #[test]
@@ -220,14 +171,10 @@ fn type_of_expressions() {
     let (env, diags) = build_env(&p.decls);
     assert!(diags.is_empty());
     let (e, _) = ivl::parser::parse_program("axiom f(i) && A[i] == 0bv8 && (i ++ A[i])[40:8] == i;");
-    let DeclKind::Axiom(ax) = &e.decls[0].kind else {
-        panic!()
-    };
+    let DeclKind::Axiom(ax) = &e.decls[0].kind else { panic!() };
     let locals = |n: &str| if n == "i" { Some(Ty::Bv(32)) } else { None };
     assert_eq!(type_of(&env, &locals, &ax.expr), Some(Ty::Bool));
-    let ivl::ast::ExprKind::Binary(_, lhs, _) = &ax.expr.kind else {
-        panic!()
-    };
+    let ivl::ast::ExprKind::Binary(_, lhs, _) = &ax.expr.kind else { panic!() };
     assert_eq!(type_of(&env, &locals, lhs), Some(Ty::Bool));
     let none = |_: &str| None;
     assert_eq!(type_of(&env, &none, &ax.expr), None);

@@ -7,12 +7,7 @@ use ivl::diag::ErrorKind;
 
 #[test]
 fn undeclared_identifier() {
-    type_err(
-        "procedure p() {\n  assert foo == 1;\n}",
-        "undeclared identifier `foo`",
-        2,
-        10,
-    );
+    type_err("procedure p() {\n  assert foo == 1;\n}", "undeclared identifier `foo`", 2, 10);
 }
 
 #[test]
@@ -20,18 +15,8 @@ fn undeclared_function_and_procedure() {
     type_err("axiom g(1) == 1;", "undeclared function `g`", 1, 7);
     type_err("procedure p() { call q(); }", "undeclared procedure `q`", 1, 22);
     // A procedure is not a function and vice versa.
-    type_err(
-        "procedure g(x: int); axiom g(1);",
-        "undeclared function `g`",
-        1,
-        28,
-    );
-    type_err(
-        "function g(x: int): int; procedure p() { call g(1); }",
-        "undeclared procedure `g`",
-        1,
-        47,
-    );
+    type_err("procedure g(x: int); axiom g(1);", "undeclared function `g`", 1, 28);
+    type_err("function g(x: int): int; procedure p() { call g(1); }", "undeclared procedure `g`", 1, 47);
 }
 
 #[test]
@@ -41,26 +26,11 @@ fn undeclared_type() {
 
 #[test]
 fn duplicate_globals() {
-    type_err(
-        "var g: int;\nvar g: int;",
-        "duplicate declaration of variable or constant `g`",
-        2,
-        5,
-    );
+    type_err("var g: int;\nvar g: int;", "duplicate declaration of variable or constant `g`", 2, 5);
     // Constants and variables share a namespace.
-    type_err(
-        "const g: int; var g: int;",
-        "duplicate declaration of variable or constant `g`",
-        1,
-        19,
-    );
+    type_err("const g: int; var g: int;", "duplicate declaration of variable or constant `g`", 1, 19);
     // Functions and procedures share a namespace.
-    type_err(
-        "procedure g(); function g(): int;",
-        "duplicate declaration of function or procedure `g`",
-        1,
-        25,
-    );
+    type_err("procedure g(); function g(): int;", "duplicate declaration of function or procedure `g`", 1, 25);
     type_err("type T; type T;", "duplicate declaration of type `T`", 1, 14);
     // Different namespaces: no clash.
     accepts("const g: int; function g(): int; type g;");
@@ -76,30 +46,15 @@ fn duplicate_has_related_label() {
 
 #[test]
 fn locals_may_not_redeclare_parameters() {
-    type_err(
-        "procedure p(x: int) { var x: int; }",
-        "duplicate declaration of variable `x`",
-        1,
-        27,
-    );
-    type_err(
-        "procedure p() returns (x: int) { var x: int; }",
-        "duplicate declaration of variable `x`",
-        1,
-        38,
-    );
+    type_err("procedure p(x: int) { var x: int; }", "duplicate declaration of variable `x`", 1, 27);
+    type_err("procedure p() returns (x: int) { var x: int; }", "duplicate declaration of variable `x`", 1, 38);
     type_err(
         "procedure p(x: int);\nimplementation p(x: int) { var x: bool; }",
         "duplicate declaration of variable `x`",
         2,
         32,
     );
-    type_err(
-        "procedure p(x: int) returns (x: int);",
-        "duplicate declaration of variable `x`",
-        1,
-        30,
-    );
+    type_err("procedure p(x: int) returns (x: int);", "duplicate declaration of variable `x`", 1, 30);
 }
 
 #[test]
@@ -115,18 +70,8 @@ fn bound_variables_shadowing() {
     accepts("var g: int; axiom (forall g: bool :: g);");
     accepts("axiom (forall x: int :: x == x) && (forall x: bool :: x);");
     // ... but not parameters, locals or enclosing bound variables.
-    type_err(
-        "procedure p(x: int) { assert (forall x: bool :: x); }",
-        "bound variable `x` redeclares",
-        1,
-        38,
-    );
-    type_err(
-        "axiom (forall x: int :: (forall x: bool :: x));",
-        "bound variable `x` redeclares",
-        1,
-        33,
-    );
+    type_err("procedure p(x: int) { assert (forall x: bool :: x); }", "bound variable `x` redeclares", 1, 38);
+    type_err("axiom (forall x: int :: (forall x: bool :: x));", "bound variable `x` redeclares", 1, 33);
     type_err(
         "procedure p(x: int) { var m: [int]bool; m := (lambda x: int :: true); }",
         "bound variable `x` redeclares",
@@ -138,20 +83,10 @@ fn bound_variables_shadowing() {
 #[test]
 fn scopes_of_contracts() {
     // requires sees in-parameters only; ensures also out-parameters.
-    type_err(
-        "procedure p(x: int) returns (y: int);\n  requires y > x;",
-        "undeclared identifier `y`",
-        2,
-        12,
-    );
+    type_err("procedure p(x: int) returns (y: int);\n  requires y > x;", "undeclared identifier `y`", 2, 12);
     accepts("procedure p(x: int) returns (y: int); ensures y > x;");
     // where clause of an in-parameter cannot see out-parameters.
-    type_err(
-        "procedure p(x: int where y > 0) returns (y: int);",
-        "undeclared identifier `y`",
-        1,
-        26,
-    );
+    type_err("procedure p(x: int where y > 0) returns (y: int);", "undeclared identifier `y`", 1, 26);
     accepts("var g: int; procedure p(x: int where x > g) returns (y: int where y > x);");
 }
 
@@ -164,58 +99,23 @@ fn function_scopes() {
         41,
     );
     accepts("const x: int; function f(y: bool): bool { x > 0 }");
-    type_err(
-        "function f(x: int, x: int): int;",
-        "duplicate declaration of variable `x`",
-        1,
-        20,
-    );
-    type_err(
-        "function f(x: int) returns (x: int);",
-        "duplicate declaration of variable `x`",
-        1,
-        29,
-    );
+    type_err("function f(x: int, x: int): int;", "duplicate declaration of variable `x`", 1, 20);
+    type_err("function f(x: int) returns (x: int);", "duplicate declaration of variable `x`", 1, 29);
     // The result name is not in scope in the body.
-    type_err(
-        "function f(x: int) returns (r: int) { r }",
-        "undeclared identifier `r`",
-        1,
-        39,
-    );
+    type_err("function f(x: int) returns (r: int) { r }", "undeclared identifier `r`", 1, 39);
 }
 
 #[test]
 fn axioms_cannot_mention_global_variables() {
-    type_err(
-        "var x: int; axiom x > 0;",
-        "global variable `x` cannot be used in an axiom",
-        1,
-        19,
-    );
+    type_err("var x: int; axiom x > 0;", "global variable `x` cannot be used in an axiom", 1, 19);
     accepts("const c: int; axiom (forall x: int :: x > c);");
 }
 
 #[test]
 fn modifies_clause_names() {
-    type_err(
-        "procedure p(); modifies g;",
-        "undeclared global variable `g`",
-        1,
-        25,
-    );
-    type_err(
-        "const c: int; procedure p(); modifies c;",
-        "modifies clause names constant `c`",
-        1,
-        39,
-    );
-    type_err(
-        "procedure p(x: int); modifies x;",
-        "undeclared global variable `x`",
-        1,
-        31,
-    );
+    type_err("procedure p(); modifies g;", "undeclared global variable `g`", 1, 25);
+    type_err("const c: int; procedure p(); modifies c;", "modifies clause names constant `c`", 1, 39);
+    type_err("procedure p(x: int); modifies x;", "undeclared global variable `x`", 1, 31);
 }
 
 #[test]
@@ -227,12 +127,7 @@ fn labels_and_goto() {
     accepts("procedure p() { goto L; if (true) { L: return; } }");
     accepts("procedure p() { if (true) { goto L; } L: return; }");
     type_err("procedure p() { L: L: return; }", "duplicate label `L`", 1, 20);
-    type_err(
-        "procedure p() { L: if (true) { L: return; } }",
-        "duplicate label `L`",
-        1,
-        32,
-    );
+    type_err("procedure p() { L: if (true) { L: return; } }", "duplicate label `L`", 1, 32);
     // Labels and variables are different namespaces.
     accepts("procedure p() { var L: int; L: L := 1; goto L; }");
 }
@@ -253,23 +148,13 @@ fn break_rules() {
 
 #[test]
 fn implementation_needs_procedure() {
-    type_err(
-        "implementation p(y: int) { }",
-        "implementation of undeclared procedure `p`",
-        1,
-        16,
-    );
+    type_err("implementation p(y: int) { }", "implementation of undeclared procedure `p`", 1, 16);
     accepts("procedure p(); implementation p() {} implementation p() {}");
 }
 
 #[test]
 fn attributes_are_resolved() {
-    type_err(
-        "procedure p() { assert {:foo x} true; }",
-        "undeclared identifier `x`",
-        1,
-        30,
-    );
+    type_err("procedure p() { assert {:foo x} true; }", "undeclared identifier `x`", 1, 30);
     type_err("axiom {:foo x} true;", "undeclared identifier `x`", 1, 13);
     // Attributes may mention globals and `old` anywhere.
     accepts("var g: int; axiom {:foo g} true;");

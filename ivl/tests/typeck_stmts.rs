@@ -7,118 +7,38 @@ use ivl::diag::ErrorKind;
 
 #[test]
 fn assignment_targets_must_be_mutable() {
-    type_err(
-        "procedure p(x: int) { x := 1; }",
-        "cannot assign to in-parameter `x`",
-        1,
-        23,
-    );
-    type_err(
-        "procedure p(x: int); implementation p(y: int) { y := 1; }",
-        "cannot assign to in-parameter `y`",
-        1,
-        49,
-    );
-    type_err(
-        "const c: int; procedure p() { c := 1; }",
-        "cannot assign to constant `c`",
-        1,
-        31,
-    );
-    type_err(
-        "const c: int; procedure p() { havoc c; }",
-        "cannot havoc constant `c`",
-        1,
-        37,
-    );
-    type_err(
-        "procedure p(x: int) { havoc x; }",
-        "cannot havoc in-parameter `x`",
-        1,
-        29,
-    );
+    type_err("procedure p(x: int) { x := 1; }", "cannot assign to in-parameter `x`", 1, 23);
+    type_err("procedure p(x: int); implementation p(y: int) { y := 1; }", "cannot assign to in-parameter `y`", 1, 49);
+    type_err("const c: int; procedure p() { c := 1; }", "cannot assign to constant `c`", 1, 31);
+    type_err("const c: int; procedure p() { havoc c; }", "cannot havoc constant `c`", 1, 37);
+    type_err("procedure p(x: int) { havoc x; }", "cannot havoc in-parameter `x`", 1, 29);
     accepts("procedure p() returns (y: int) { y := 1; havoc y; }");
     type_err("procedure p() { z := 1; }", "undeclared identifier `z`", 1, 17);
 }
 
 #[test]
 fn assignment_types() {
-    type_err(
-        "procedure p() { var x: bool; x := 1; }",
-        "expected `bool`, found `int`",
-        1,
-        35,
-    );
-    type_err(
-        "procedure p() { var x: [int]int; x[1] := true; }",
-        "expected `int`, found `bool`",
-        1,
-        42,
-    );
+    type_err("procedure p() { var x: bool; x := 1; }", "expected `bool`, found `int`", 1, 35);
+    type_err("procedure p() { var x: [int]int; x[1] := true; }", "expected `int`, found `bool`", 1, 42);
     accepts("procedure p() { var x: [int][bool]int; x[1][true] := 3; x[2] := x[1]; }");
-    type_err(
-        "procedure p() { var x: int; x[1] := 1; }",
-        "cannot index into a value of type `int`",
-        1,
-        29,
-    );
-    type_err(
-        "procedure p() { var x, y: int; x, y := 1; }",
-        "2 left-hand sides but 1 right-hand side",
-        1,
-        32,
-    );
+    type_err("procedure p() { var x: int; x[1] := 1; }", "cannot index into a value of type `int`", 1, 29);
+    type_err("procedure p() { var x, y: int; x, y := 1; }", "2 left-hand sides but 1 right-hand side", 1, 32);
 }
 
 #[test]
 fn parallel_assignment_targets_are_distinct() {
-    type_err(
-        "procedure p() { var x: int; x, x := 1, 2; }",
-        "variable `x` is assigned twice",
-        1,
-        32,
-    );
-    type_err(
-        "procedure p() { var x: [int]int; x[1], x[2] := 1, 2; }",
-        "variable `x` is assigned twice",
-        1,
-        40,
-    );
+    type_err("procedure p() { var x: int; x, x := 1, 2; }", "variable `x` is assigned twice", 1, 32);
+    type_err("procedure p() { var x: [int]int; x[1], x[2] := 1, 2; }", "variable `x` is assigned twice", 1, 40);
     accepts("procedure p() { var x, y: int; x, y := y, x; }");
 }
 
 #[test]
 fn conditions_and_assertions_are_bool() {
-    type_err(
-        "procedure p() { assert 1; }",
-        "an assertion must be of type `bool`, found `int`",
-        1,
-        24,
-    );
-    type_err(
-        "procedure p() { assume 1; }",
-        "an assumption must be of type `bool`",
-        1,
-        24,
-    );
-    type_err(
-        "procedure p() { if (1) { } }",
-        "the condition of `if` must be of type `bool`",
-        1,
-        21,
-    );
-    type_err(
-        "procedure p() { while (1) { } }",
-        "the condition of `while` must be of type `bool`",
-        1,
-        24,
-    );
-    type_err(
-        "procedure p() { while (true) invariant 1; { } }",
-        "a loop invariant must be of type `bool`",
-        1,
-        40,
-    );
+    type_err("procedure p() { assert 1; }", "an assertion must be of type `bool`, found `int`", 1, 24);
+    type_err("procedure p() { assume 1; }", "an assumption must be of type `bool`", 1, 24);
+    type_err("procedure p() { if (1) { } }", "the condition of `if` must be of type `bool`", 1, 21);
+    type_err("procedure p() { while (1) { } }", "the condition of `while` must be of type `bool`", 1, 24);
+    type_err("procedure p() { while (true) invariant 1; { } }", "a loop invariant must be of type `bool`", 1, 40);
     accepts("procedure p() { if (*) { } else if (true) { } else { } while (*) invariant true; { } }");
 }
 
@@ -133,30 +53,15 @@ fn calls() {
         2,
         17,
     );
-    type_err(
-        &format!("{q}procedure p() {{ var z: int; call z := q(true); }}"),
-        "expected `int`, found `bool`",
-        2,
-        41,
-    );
+    type_err(&format!("{q}procedure p() {{ var z: int; call z := q(true); }}"), "expected `int`, found `bool`", 2, 41);
     type_err(
         &format!("{q}procedure p() {{ call q(1); }}"),
         "procedure `q` returns 1 value, but the call receives 0",
         2,
         17,
     );
-    type_err(
-        &format!("{q}procedure p() {{ var b: bool; call b := q(1); }}"),
-        "expected `int`, found `bool`",
-        2,
-        35,
-    );
-    type_err(
-        &format!("{q}procedure p(x: int) {{ call x := q(1); }}"),
-        "cannot assign to in-parameter `x`",
-        2,
-        28,
-    );
+    type_err(&format!("{q}procedure p() {{ var b: bool; call b := q(1); }}"), "expected `int`, found `bool`", 2, 35);
+    type_err(&format!("{q}procedure p(x: int) {{ call x := q(1); }}"), "cannot assign to in-parameter `x`", 2, 28);
     type_err(
         "procedure q() returns (r: int, s: int); procedure p() { var x: int; call x, x := q(); }",
         "variable `x` is assigned twice by one call",
@@ -167,21 +72,9 @@ fn calls() {
 
 #[test]
 fn old_contexts() {
-    type_err(
-        "var g: int; procedure p();\n  requires old(g) == 0;",
-        "`old` is not allowed in a precondition",
-        2,
-        12,
-    );
-    type_err(
-        "const g: int; axiom old(g) == 0;",
-        "`old` is not allowed in an axiom",
-        1,
-        21,
-    );
-    accepts(
-        "var g: int; procedure p() returns (y: int); ensures y == old(g); ensures old(old(g)) == old(g);",
-    );
+    type_err("var g: int; procedure p();\n  requires old(g) == 0;", "`old` is not allowed in a precondition", 2, 12);
+    type_err("const g: int; axiom old(g) == 0;", "`old` is not allowed in an axiom", 1, 21);
+    accepts("var g: int; procedure p() returns (y: int); ensures y == old(g); ensures old(old(g)) == old(g);");
     accepts("var g: int; procedure p() returns (y: int) { y := old(g); assume old(g) == g; while (true) invariant old(g) == g; { } }");
     accepts("var g: int; var m: [int]int; procedure p() modifies m; { m := (lambda i: int :: old(g)); }");
     type_err(
@@ -206,18 +99,8 @@ fn modifies_checking_in_plain_boogie() {
         1,
         29,
     );
-    type_err(
-        "var g: int; procedure p() { havoc g; }",
-        "not in the modifies clause",
-        1,
-        35,
-    );
-    type_err(
-        "var g: [int]int; procedure p() { g[1] := 1; }",
-        "not in the modifies clause",
-        1,
-        34,
-    );
+    type_err("var g: int; procedure p() { havoc g; }", "not in the modifies clause", 1, 35);
+    type_err("var g: [int]int; procedure p() { g[1] := 1; }", "not in the modifies clause", 1, 34);
     accepts("var g: int; procedure p(); modifies g; implementation p() { g := 1; }");
     type_err(
         "var g: int; procedure q(); modifies g;\nprocedure p() { call q(); }",
@@ -232,12 +115,7 @@ fn modifies_checking_in_plain_boogie() {
 
 #[test]
 fn implementation_signature_matches_procedure() {
-    type_err(
-        "procedure p(x: int); implementation p() { }",
-        "has 0 in-parameters, but the procedure declares 1",
-        1,
-        37,
-    );
+    type_err("procedure p(x: int); implementation p() { }", "has 0 in-parameters, but the procedure declares 1", 1, 37);
     type_err(
         "procedure p(x: int); implementation p(x: bool) { }",
         "in-parameter `x` of implementation `p` has type `bool`, but the procedure declares `int`",
@@ -275,12 +153,7 @@ fn checked_attributes() {
         2,
         25,
     );
-    type_err(
-        "procedure p() { assume {:minimize 1, 2} true; }",
-        "`{:minimize}` takes exactly one argument",
-        1,
-        24,
-    );
+    type_err("procedure p() { assume {:minimize 1, 2} true; }", "`{:minimize}` takes exactly one argument", 1, 24);
     type_err(
         "procedure p() { assume {:maximize true} true; }",
         "must be of type `int`, `real` or `bvN`, found `bool`",

@@ -11,24 +11,9 @@ fn synonyms_and_uninterpreted_types() {
     accepts("type A x = [x]int; var m: A int; procedure p() modifies m; { m[1] := 2; }");
     accepts("type T a; type S = T int; var x: S; var y: T int; procedure p() modifies x; { x := y; }");
     accepts("type S = [int]int; var x: S; var y: [int]int; procedure p() modifies x; { x := y; }");
-    type_err(
-        "type A x = [x]int; var m: A;",
-        "type synonym `A` expects 1 argument, found 0",
-        1,
-        27,
-    );
-    type_err(
-        "type T x; var m: T;",
-        "type constructor `T` expects 1 argument, found 0",
-        1,
-        18,
-    );
-    type_err(
-        "type T; var m: T int;",
-        "type constructor `T` expects 0 arguments, found 1",
-        1,
-        16,
-    );
+    type_err("type A x = [x]int; var m: A;", "type synonym `A` expects 1 argument, found 0", 1, 27);
+    type_err("type T x; var m: T;", "type constructor `T` expects 1 argument, found 0", 1, 18);
+    type_err("type T; var m: T int;", "type constructor `T` expects 0 arguments, found 1", 1, 16);
     type_err("type A x x = int;", "duplicate type parameter `x`", 1, 10);
     type_err("type A x = y;", "undeclared type `y`", 1, 12);
     type_err(
@@ -48,101 +33,35 @@ fn synonym_cycles() {
 #[test]
 fn bitvector_literals_and_widths() {
     accepts("const c: bv8; axiom c == 255bv8;");
-    type_err(
-        "const c: bv3; axiom c == 9bv3;",
-        "literal `9bv3` does not fit in 3 bits",
-        1,
-        26,
-    );
+    type_err("const c: bv3; axiom c == 9bv3;", "literal `9bv3` does not fit in 3 bits", 1, 26);
     rejects("const c: bv0;", ErrorKind::Unsupported, "bv0", 1, 10);
-    type_err(
-        "const c: bv8; axiom c == 0bv16;",
-        "invalid operand types `bv8` and `bv16` for `==`",
-        1,
-        21,
-    );
+    type_err("const c: bv8; axiom c == 0bv16;", "invalid operand types `bv8` and `bv16` for `==`", 1, 21);
 }
 
 #[test]
 fn concatenation_and_extraction() {
     accepts("const a: bv3; const b: bv5; axiom a ++ b == 0bv8;");
-    type_err(
-        "const a: bv3; const b: bv5; axiom a ++ b == 0bv9;",
-        "`bv8` and `bv9`",
-        1,
-        35,
-    );
-    type_err(
-        "const a: int; axiom a ++ a == 0bv2;",
-        "invalid operand types `int` and `int` for `++`",
-        1,
-        21,
-    );
+    type_err("const a: bv3; const b: bv5; axiom a ++ b == 0bv9;", "`bv8` and `bv9`", 1, 35);
+    type_err("const a: int; axiom a ++ a == 0bv2;", "invalid operand types `int` and `int` for `++`", 1, 21);
     accepts("const a: bv8; axiom a[8:0] == a && a[4:2] == 0bv2;");
-    type_err(
-        "const a: bv8; axiom a[9:0] == 0bv9;",
-        "extraction `[9:0]` out of range for `bv8`",
-        1,
-        21,
-    );
-    type_err(
-        "const a: bv8; axiom a[3:5] == 0bv1;",
-        "upper bound is below the lower bound",
-        1,
-        21,
-    );
-    type_err(
-        "const a: int; axiom a[3:1] == 0bv2;",
-        "needs a bit-vector operand, found `int`",
-        1,
-        21,
-    );
-    rejects(
-        "const a: bv8; axiom a[3:3] == a[1:0];",
-        ErrorKind::Unsupported,
-        "zero-width",
-        1,
-        21,
-    );
+    type_err("const a: bv8; axiom a[9:0] == 0bv9;", "extraction `[9:0]` out of range for `bv8`", 1, 21);
+    type_err("const a: bv8; axiom a[3:5] == 0bv1;", "upper bound is below the lower bound", 1, 21);
+    type_err("const a: int; axiom a[3:1] == 0bv2;", "needs a bit-vector operand, found `int`", 1, 21);
+    rejects("const a: bv8; axiom a[3:3] == a[1:0];", ErrorKind::Unsupported, "zero-width", 1, 21);
 }
 
 #[test]
 fn arithmetic() {
     accepts("const i: int; const r: real; axiom i + i * i - i == i div i mod i && r + r * r - r == -r;");
-    type_err(
-        "const a: int; const b: real; axiom a + b == b;",
-        "invalid operand types `int` and `real` for `+`",
-        1,
-        36,
-    );
+    type_err("const a: int; const b: real; axiom a + b == b;", "invalid operand types `int` and `real` for `+`", 1, 36);
     type_err("const a: real; axiom a div a == a;", "for `div`", 1, 22);
     type_err("const a: real; axiom a mod a == a;", "for `mod`", 1, 22);
     // `/` gives a real, for any mix of int and real.
     accepts("const i: int; const r: real; axiom i / i == r && i / r == r && r / i == r;");
-    type_err(
-        "const a: int; axiom a / a == 1;",
-        "invalid operand types `real` and `int` for `==`",
-        1,
-        21,
-    );
-    type_err(
-        "const a: bv8; axiom a + a == a;",
-        "invalid operand types `bv8` and `bv8` for `+`",
-        1,
-        21,
-    );
-    type_err(
-        "const a: bv8; axiom -a == a;",
-        "invalid operand type `bv8` for unary `-`",
-        1,
-        22,
-    );
-    type_err(
-        "const a: bool; axiom a < a;",
-        "invalid operand types `bool` and `bool` for `<`",
-        1,
-        22,
-    );
+    type_err("const a: int; axiom a / a == 1;", "invalid operand types `real` and `int` for `==`", 1, 21);
+    type_err("const a: bv8; axiom a + a == a;", "invalid operand types `bv8` and `bv8` for `+`", 1, 21);
+    type_err("const a: bv8; axiom -a == a;", "invalid operand type `bv8` for unary `-`", 1, 22);
+    type_err("const a: bool; axiom a < a;", "invalid operand types `bool` and `bool` for `<`", 1, 22);
     type_err("const a: bv8; axiom a < a;", "for `<`", 1, 21);
 }
 
@@ -150,18 +69,8 @@ fn arithmetic() {
 #[test]
 fn power() {
     accepts("const r: real; axiom r ** 2.0 ** r == r * r ** -1.0 && real(3) ** r > 0.0;");
-    type_err(
-        "const i: int; axiom i ** i == i;",
-        "invalid operand types `int` and `int` for `**`",
-        1,
-        21,
-    );
-    type_err(
-        "const r: real; axiom r ** 3 == r;",
-        "invalid operand types `real` and `int` for `**`",
-        1,
-        22,
-    );
+    type_err("const i: int; axiom i ** i == i;", "invalid operand types `int` and `int` for `**`", 1, 21);
+    type_err("const r: real; axiom r ** 3 == r;", "invalid operand types `real` and `int` for `**`", 1, 22);
     type_err("const r: real; const x: int; axiom r ** r == x;", "for `==`", 1, 36);
 }
 
@@ -171,43 +80,23 @@ fn coercions() {
     type_err("axiom int(1) == 1;", "expected `real`, found `int`", 1, 11);
     type_err("axiom real(1.0) == 1.0;", "expected `int`, found `real`", 1, 12);
     accepts("const c: int; axiom (c: int) == 1;");
-    type_err(
-        "const c: int; axiom (c: bool);",
-        "`int` cannot be coerced to `bool`",
-        1,
-        22,
-    );
+    type_err("const c: int; axiom (c: bool);", "`int` cannot be coerced to `bool`", 1, 22);
 }
 
 #[test]
 fn logic_and_equality() {
     accepts("const a: bool; const b: bool; axiom (a <==> b) ==> (a || b) && !a && (a <== b);");
     type_err("const a: int; axiom a <==> a;", "for `<==>`", 1, 21);
-    type_err(
-        "const a: int; axiom !a;",
-        "invalid operand type `int` for `!`",
-        1,
-        22,
-    );
+    type_err("const a: int; axiom !a;", "invalid operand type `int` for `!`", 1, 22);
     accepts("const a: [int]int; axiom a == a;");
-    type_err(
-        "const a: [int]int; const b: [int]bool; axiom a == b;",
-        "`[int]int` and `[int]bool`",
-        1,
-        46,
-    );
+    type_err("const a: [int]int; const b: [int]bool; axiom a == b;", "`[int]int` and `[int]bool`", 1, 46);
     type_err("axiom 1;", "an axiom must be of type `bool`, found `int`", 1, 7);
 }
 
 #[test]
 fn if_then_else() {
     accepts("const a: int; axiom (if a > 0 then a else -a) >= 0;");
-    type_err(
-        "const a: int; axiom (if true then a else false) == a;",
-        "different types `int` and `bool`",
-        1,
-        42,
-    );
+    type_err("const a: int; axiom (if true then a else false) == a;", "different types `int` and `bool`", 1, 42);
     type_err(
         "const a: int; axiom (if a then a else a) == a;",
         "condition of `if-then-else` must be `bool`, found `int`",
@@ -219,121 +108,42 @@ fn if_then_else() {
 #[test]
 fn maps() {
     accepts("const m: [int][bool]int; const n: [int, bool]int; axiom m[1][true] == n[1, false];");
-    type_err(
-        "const m: [int,int]int; axiom m[1] == 1;",
-        "takes 2 indices, found 1",
-        1,
-        30,
-    );
-    type_err(
-        "const m: [int]int; axiom m[true] == 1;",
-        "expected `int`, found `bool`",
-        1,
-        28,
-    );
-    type_err(
-        "const m: int; axiom m[1] == 1;",
-        "cannot index into a value of type `int`",
-        1,
-        21,
-    );
-    type_err(
-        "const m: [int]int; axiom m[1 := true] == m;",
-        "expected `int`, found `bool`",
-        1,
-        33,
-    );
+    type_err("const m: [int,int]int; axiom m[1] == 1;", "takes 2 indices, found 1", 1, 30);
+    type_err("const m: [int]int; axiom m[true] == 1;", "expected `int`, found `bool`", 1, 28);
+    type_err("const m: int; axiom m[1] == 1;", "cannot index into a value of type `int`", 1, 21);
+    type_err("const m: [int]int; axiom m[1 := true] == m;", "expected `int`, found `bool`", 1, 33);
     accepts("const m: [int]int; axiom m[1 := 2][3] == 4;");
 }
 
 #[test]
 fn functions() {
     accepts("function f(x: int): bool { x > 0 } axiom f(1);");
-    type_err(
-        "function f(x: int): bool { x }",
-        "expected `bool`, found `int`",
-        1,
-        28,
-    );
-    type_err(
-        "function f(x: int): bool; axiom f(1, 2);",
-        "function `f` takes 1 argument, found 2",
-        1,
-        33,
-    );
-    type_err(
-        "function f(x: int): bool; axiom f(true);",
-        "expected `int`, found `bool`",
-        1,
-        35,
-    );
-    type_err(
-        "function f(x: int): int { old(x) }",
-        "`old` is not allowed in a function body",
-        1,
-        27,
-    );
+    type_err("function f(x: int): bool { x }", "expected `bool`, found `int`", 1, 28);
+    type_err("function f(x: int): bool; axiom f(1, 2);", "function `f` takes 1 argument, found 2", 1, 33);
+    type_err("function f(x: int): bool; axiom f(true);", "expected `int`, found `bool`", 1, 35);
+    type_err("function f(x: int): int { old(x) }", "`old` is not allowed in a function body", 1, 27);
 }
 
 #[test]
 fn bvbuiltin_signatures() {
     accepts("function {:bvbuiltin \"bvadd\"} A(bv32, bv32): bv32; function {:bvbuiltin \"bvslt\"} L(bv8, bv8): bool;");
-    accepts("function {:bvbuiltin \"zero_extend 24\"} Z(bv8): bv32; function {:bvbuiltin \"fp.add\"} F(bv32, bv32): bv32;");
-    type_err(
-        "function {:bvbuiltin \"bvadd\"} A(bv32): bv32;",
-        "does not fit the bit-vector operator `bvadd`",
-        1,
-        31,
+    accepts(
+        "function {:bvbuiltin \"zero_extend 24\"} Z(bv8): bv32; function {:bvbuiltin \"fp.add\"} F(bv32, bv32): bv32;",
     );
-    type_err(
-        "function {:bvbuiltin \"bvadd\"} A(bv32, bv8): bv32;",
-        "does not fit",
-        1,
-        31,
-    );
-    type_err(
-        "function {:bvbuiltin \"bvult\"} A(bv32, bv32): bv32;",
-        "does not fit",
-        1,
-        31,
-    );
-    type_err(
-        "function {:bvbuiltin \"sign_extend 16\"} S(bv16): bv16;",
-        "does not fit",
-        1,
-        40,
-    );
-    type_err(
-        "function {:bvbuiltin 3} A(bv32): bv32;",
-        "`{:bvbuiltin}` takes one string argument",
-        1,
-        10,
-    );
+    type_err("function {:bvbuiltin \"bvadd\"} A(bv32): bv32;", "does not fit the bit-vector operator `bvadd`", 1, 31);
+    type_err("function {:bvbuiltin \"bvadd\"} A(bv32, bv8): bv32;", "does not fit", 1, 31);
+    type_err("function {:bvbuiltin \"bvult\"} A(bv32, bv32): bv32;", "does not fit", 1, 31);
+    type_err("function {:bvbuiltin \"sign_extend 16\"} S(bv16): bv16;", "does not fit", 1, 40);
+    type_err("function {:bvbuiltin 3} A(bv32): bv32;", "`{:bvbuiltin}` takes one string argument", 1, 10);
 }
 
 #[test]
 fn quantifiers_and_lambdas() {
     accepts("axiom (forall x: int, y: int :: x + y == y + x) && (exists b: bool :: b);");
-    type_err(
-        "axiom (forall x: int :: x);",
-        "the body of a quantifier must be `bool`, found `int`",
-        1,
-        25,
-    );
+    type_err("axiom (forall x: int :: x);", "the body of a quantifier must be `bool`, found `int`", 1, 25);
     accepts("const m: [int]int; axiom m == (lambda x: int :: x + 1);");
-    type_err(
-        "const m: [int]bool; axiom m == (lambda x: int :: x + 1);",
-        "`[int]bool` and `[int]int`",
-        1,
-        27,
-    );
-    rejects(
-        "axiom (forall<a> x: a :: x == x);",
-        ErrorKind::Unsupported,
-        "polymorphic quantifiers",
-        1,
-        15,
-    );
+    type_err("const m: [int]bool; axiom m == (lambda x: int :: x + 1);", "`[int]bool` and `[int]int`", 1, 27);
+    rejects("axiom (forall<a> x: a :: x == x);", ErrorKind::Unsupported, "polymorphic quantifiers", 1, 15);
 }
 
 #[test]
@@ -376,67 +186,22 @@ fn triggers() {
 
 #[test]
 fn polymorphism_is_unsupported() {
-    rejects(
-        "function f<a>(x: a): a;",
-        ErrorKind::Unsupported,
-        "polymorphic functions",
-        1,
-        12,
-    );
-    rejects(
-        "var m: <a>[a]int;",
-        ErrorKind::Unsupported,
-        "polymorphic map types",
-        1,
-        9,
-    );
-    rejects(
-        "procedure p<a>(x: a);",
-        ErrorKind::Unsupported,
-        "polymorphic procedures",
-        1,
-        13,
-    );
+    rejects("function f<a>(x: a): a;", ErrorKind::Unsupported, "polymorphic functions", 1, 12);
+    rejects("var m: <a>[a]int;", ErrorKind::Unsupported, "polymorphic map types", 1, 9);
+    rejects("procedure p<a>(x: a);", ErrorKind::Unsupported, "polymorphic procedures", 1, 13);
 }
 
 #[test]
 fn where_clauses() {
     accepts("var g: int where g > 0; var h: int where g > h;");
-    type_err(
-        "var g: int where g;",
-        "a `where` clause must be of type `bool`, found `int`",
-        1,
-        18,
-    );
-    type_err(
-        "var g: int where old(g) > 0;",
-        "`old` is not allowed in a `where` clause",
-        1,
-        18,
-    );
-    type_err(
-        "procedure p() { var x: int where x; }",
-        "a `where` clause must be of type `bool`",
-        1,
-        34,
-    );
+    type_err("var g: int where g;", "a `where` clause must be of type `bool`, found `int`", 1, 18);
+    type_err("var g: int where old(g) > 0;", "`old` is not allowed in a `where` clause", 1, 18);
+    type_err("procedure p() { var x: int where x; }", "a `where` clause must be of type `bool`", 1, 34);
 }
 
 #[test]
 fn floating_point_is_unsupported() {
-    rejects(
-        "var x: float24e8;",
-        ErrorKind::Unsupported,
-        "floating-point type `float24e8`",
-        1,
-        8,
-    );
+    rejects("var x: float24e8;", ErrorKind::Unsupported, "floating-point type `float24e8`", 1, 8);
     rejects("var m: rmode;", ErrorKind::Unsupported, "`rmode`", 1, 8);
-    rejects_among(
-        "var b: bool; axiom RNE == RNE;",
-        ErrorKind::Unsupported,
-        "rounding mode `RNE`",
-        1,
-        20,
-    );
+    rejects_among("var b: bool; axiom RNE == RNE;", ErrorKind::Unsupported, "rounding mode `RNE`", 1, 20);
 }

@@ -40,9 +40,7 @@ impl Run {
     pub fn error_summary(&self) -> Vec<(String, u64)> {
         self.errors()
             .iter()
-            .map(|e| {
-                (e["kind"].as_str().unwrap_or("?").to_string(), e["locations"][0]["line"].as_u64().unwrap_or(0))
-            })
+            .map(|e| (e["kind"].as_str().unwrap_or("?").to_string(), e["locations"][0]["line"].as_u64().unwrap_or(0)))
             .collect()
     }
 }

@@ -30,7 +30,14 @@ fn main() {
                 eprintln!("{}", d.render(&file, false));
             }
             if let Some(h) = &r.houdini {
-                eprintln!("houdini: {} rounds, {} checks, {:?}, kept {}/{}", h.rounds, h.checks, h.time, h.kept, h.candidates.len());
+                eprintln!(
+                    "houdini: {} rounds, {} checks, {:?}, kept {}/{}",
+                    h.rounds,
+                    h.checks,
+                    h.time,
+                    h.kept,
+                    h.candidates.len()
+                );
             }
             for i in &r.impls {
                 eprintln!("impl {}: {:?}", i.name, i.time);

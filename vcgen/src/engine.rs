@@ -20,10 +20,10 @@ use crate::report::failure_diagnostic;
 use crate::smt::Encoder;
 use crate::solver::{configure_z3, VcSolver};
 use crate::wp::{self, Failure};
+use crate::HashSet;
 use ivl::ast::*;
 use ivl::blocks::BlockImpl;
 use ivl::diag::{Diagnostic, ErrorKind};
-use crate::HashSet;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender, TryRecvError};
@@ -60,7 +60,15 @@ pub struct VerifyOptions {
 
 impl Default for VerifyOptions {
     fn default() -> Self {
-        VerifyOptions { jobs: 0, timeout_secs: None, houdini: false, print_assignment: false, error_limit: 5, split_vc: false, portfolio: false }
+        VerifyOptions {
+            jobs: 0,
+            timeout_secs: None,
+            houdini: false,
+            print_assignment: false,
+            error_limit: 5,
+            split_vc: false,
+            portfolio: false,
+        }
     }
 }
 
@@ -155,12 +163,9 @@ pub fn verify_program(program: &Program, opts: &VerifyOptions) -> ProgramResult 
 /// context of `program`'s declarations.
 pub fn verify_block_impls(program: &Program, impls: &[BlockImpl], opts: &VerifyOptions) -> ProgramResult {
     configure_z3();
-    let jobs = if opts.jobs == 0 {
-        std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
-    } else {
-        opts.jobs
-    }
-    .max(1);
+    let jobs =
+        if opts.jobs == 0 { std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1) } else { opts.jobs }
+            .max(1);
     // With Houdini, `split_vc` or `portfolio`, and fewer implementations than threads, each
     // implementation is checked on `share` solvers at once: each owns a share of its assertions
     // (`split_vc`) or races the others on the whole VC (`portfolio`).
@@ -243,7 +248,11 @@ impl Shared<'_> {
     /// The solver configuration of unit `unit`: in a race, its place in the race
     /// ([`crate::solver::race_position`]); otherwise the usual one (0).
     fn racer(&self, unit: usize) -> u32 {
-        if self.race { crate::solver::race_position(unit % self.share, !self.candidates.is_empty()) } else { 0 }
+        if self.race {
+            crate::solver::race_position(unit % self.share, !self.candidates.is_empty())
+        } else {
+            0
+        }
     }
 
     /// The published contexts (a panicking holder cannot leave the list half-written).
@@ -298,16 +307,40 @@ enum Msg {
     /// Program-level encoding failed (sent once per worker).
     Invalid(Vec<Diagnostic>),
     /// Unit taken by a worker and prepared: Err for input errors.
-    Built { worker: usize, unit: usize, mentions: Result<HashSet<Name>, Vec<Diagnostic>> },
+    Built {
+        worker: usize,
+        unit: usize,
+        mentions: Result<HashSet<Name>, Vec<Diagnostic>>,
+    },
     /// No more units to take; the notes of the program encoding.
-    Taken { notes: Vec<Diagnostic> },
-    Round { unit: usize, round: ImplRound, checks: usize, time: Duration },
+    Taken {
+        notes: Vec<Diagnostic>,
+    },
+    Round {
+        unit: usize,
+        round: ImplRound,
+        checks: usize,
+        time: Duration,
+    },
     /// Asynchronous Houdini: one check of a unit, under assignment `used`, derived from the
     /// coordinator's assignment of that version.
-    Async { unit: usize, round: ImplRound, checks: usize, version: usize, used: Assignment },
-    Final { imp: usize, outcome: Outcome, time: Duration },
+    Async {
+        unit: usize,
+        round: ImplRound,
+        checks: usize,
+        version: usize,
+        used: Assignment,
+    },
+    Final {
+        imp: usize,
+        outcome: Outcome,
+        time: Duration,
+    },
     /// The worker stopped because of a panic.
-    Crashed { worker: usize, message: String },
+    Crashed {
+        worker: usize,
+        message: String,
+    },
 }
 
 /// One implementation's solver and what reporting needs.
@@ -340,14 +373,26 @@ fn timeout_ms(opts: &VerifyOptions) -> Option<u64> {
 }
 
 /// Passifies and encodes one implementation and asserts its VC in a new solver.
-fn build(enc: &mut Encoder, imp: &BlockImpl, globals: &[TypedIdent], candidates: &HashSet<Name>, opts: &VerifyOptions, racer: u32) -> Result<ImplState, Vec<Diagnostic>> {
+fn build(
+    enc: &mut Encoder,
+    imp: &BlockImpl,
+    globals: &[TypedIdent],
+    candidates: &HashSet<Name>,
+    opts: &VerifyOptions,
+    racer: u32,
+) -> Result<ImplState, Vec<Diagnostic>> {
     let start = Instant::now();
     let passive = passify(imp, globals)?;
     let env = wp::impl_env(enc, &passive.imp)?;
     let vc = wp::generate(enc, &passive.imp, &env, candidates)?;
     let solver = VcSolver::new(&enc.background, vc, timeout_ms(opts), racer);
     if houdini::trace_enabled() {
-        eprintln!("built {} in {:.3}s ({} asserts)", imp.name.name, start.elapsed().as_secs_f64(), solver.vc.asserts.len());
+        eprintln!(
+            "built {} in {:.3}s ({} asserts)",
+            imp.name.name,
+            start.elapsed().as_secs_f64(),
+            solver.vc.asserts.len()
+        );
     }
     Ok(ImplState { solver, passive, build_time: start.elapsed() })
 }
@@ -369,7 +414,11 @@ fn final_check(state: &ImplState, opts: &VerifyOptions) -> (Outcome, Duration) {
     let start = Instant::now();
     let (failures, stopped) = state.solver.enumerate(&[], opts.error_limit);
     if houdini::trace_enabled() {
-        eprintln!("final check: {:.3}s, {} failures, stopped {stopped:?}", start.elapsed().as_secs_f64(), failures.len());
+        eprintln!(
+            "final check: {:.3}s, {} failures, stopped {stopped:?}",
+            start.elapsed().as_secs_f64(),
+            failures.len()
+        );
     }
     let outcome = if failures.is_empty() {
         match stopped {
@@ -459,7 +508,11 @@ fn worker_body(w: usize, shared: &Shared, commands: &Mutex<Receiver<Cmd>>, out: 
                 }
             }
             // Every share finds the same input errors: one reports them.
-            Err(d) => send(Msg::Built { worker: w, unit, mentions: Err(if unit % shared.share == 0 { d } else { Vec::new() }) }),
+            Err(d) => send(Msg::Built {
+                worker: w,
+                unit,
+                mentions: Err(if unit % shared.share == 0 { d } else { Vec::new() }),
+            }),
         }
     }
     send(Msg::Taken { notes: std::mem::take(&mut enc.notes) });
@@ -481,7 +534,15 @@ fn worker_body(w: usize, shared: &Shared, commands: &Mutex<Receiver<Cmd>>, out: 
             Ok(Cmd::Async(version, assignment)) => {
                 // A worker owns one unit in this mode (as many units as workers).
                 if let Some((u, state)) = owned.first() {
-                    async_unit(shared, *u, state, &cand_lits, (version, assignment), &commands.lock().expect("receiver"), &send);
+                    async_unit(
+                        shared,
+                        *u,
+                        state,
+                        &cand_lits,
+                        (version, assignment),
+                        &commands.lock().expect("receiver"),
+                        &send,
+                    );
                 }
                 return;
             }
@@ -507,7 +568,15 @@ fn unit_asserts(shared: &Shared, unit: usize, state: &ImplState) -> Option<Vec<u
 /// under an older (larger) assignment is still one under the newer: the units never wait for
 /// each other. A real failure ends Houdini (Boogie's abort), with the failures of the whole VC
 /// under that assignment, as a one-thread round reports them.
-fn async_unit(shared: &Shared, unit: usize, state: &ImplState, cands: &[(Name, Bool)], first: (usize, Arc<Assignment>), commands: &Receiver<Cmd>, send: &dyn Fn(Msg)) {
+fn async_unit(
+    shared: &Shared,
+    unit: usize,
+    state: &ImplState,
+    cands: &[(Name, Bool)],
+    first: (usize, Arc<Assignment>),
+    commands: &Receiver<Cmd>,
+    send: &dyn Fn(Msg),
+) {
     /// Counts the worker in [`Shared::active`] while it is in the loop (also when it unwinds).
     struct Active<'a>(&'a AtomicUsize);
     impl Drop for Active<'_> {
@@ -790,7 +859,11 @@ fn async_fixpoint(d: Driver) -> (HoudiniStats, Vec<Option<ImplRound>>) {
     }
     let holds = |i: usize, u: &AsyncUnits| {
         let mut of_i = (i * share..(i + 1) * share).map(|k| u.valid[k]);
-        if shared.race { of_i.any(|v| v) } else { of_i.all(|v| v) }
+        if shared.race {
+            of_i.any(|v| v)
+        } else {
+            of_i.all(|v| v)
+        }
     };
     let open = |settled: &[Option<ImplRound>], u: &AsyncUnits| (0..n).any(|i| settled[i].is_none() && !holds(i, u));
     while open(&settled, &u) {
@@ -841,7 +914,8 @@ fn async_fixpoint(d: Driver) -> (HoudiniStats, Vec<Option<ImplRound>>) {
                     version += 1;
                     stats.rounds += 1;
                     let current = Arc::new(a.clone());
-                    let to: Vec<usize> = (0..units).filter(|k| settled[k / share].is_none() && !u.given_up[*k]).collect();
+                    let to: Vec<usize> =
+                        (0..units).filter(|k| settled[k / share].is_none() && !u.given_up[*k]).collect();
                     for k in to {
                         send(k, version, &current, &mut u, crashed);
                     }

@@ -35,9 +35,9 @@
 
 use crate::solver::{Check, VcSolver};
 use crate::wp::Failure;
+use crate::HashSet;
 use ivl::ast::*;
 use ivl::visit::{walk_expr, walk_stmt_mut, Visit, VisitMut};
-use crate::HashSet;
 use std::collections::BTreeMap;
 use z3::ast::Bool;
 
@@ -118,7 +118,13 @@ pub fn literals(candidates: &[(Name, Bool)], assignment: &Assignment) -> Vec<Boo
 /// an assertion `b ==> φ` guarded by a true candidate refutes `b`; any other failure is a
 /// non-candidate failure. `only` restricts the checked assertions (the others are assumed),
 /// for checking one implementation on several solvers at once.
-pub fn check(s: &VcSolver, candidates: &[(Name, Bool)], assignment: &Assignment, limit: usize, only: Option<&[usize]>) -> Checked {
+pub fn check(
+    s: &VcSolver,
+    candidates: &[(Name, Bool)],
+    assignment: &Assignment,
+    limit: usize,
+    only: Option<&[usize]>,
+) -> Checked {
     let mut assumptions = literals(candidates, assignment);
     if let Some(only) = only {
         let mine: HashSet<usize> = only.iter().copied().collect();
@@ -133,16 +139,21 @@ pub fn check(s: &VcSolver, candidates: &[(Name, Bool)], assignment: &Assignment,
         let t = std::time::Instant::now();
         let result = s.check(&assumptions);
         if trace_enabled() {
-            eprintln!("houdini check {}: {:.3}s {}", out.checks, t.elapsed().as_secs_f64(), match &result {
-                Check::Valid => "valid".to_string(),
-                Check::Failure(f) => format!(
-                    "fails {:?} guard {:?} (+{} in the same state)",
-                    s.vc.asserts[f.assert].span,
-                    s.vc.asserts[f.assert].guard,
-                    f.also.len()
-                ),
-                Check::Inconclusive(r) => r.clone(),
-            });
+            eprintln!(
+                "houdini check {}: {:.3}s {}",
+                out.checks,
+                t.elapsed().as_secs_f64(),
+                match &result {
+                    Check::Valid => "valid".to_string(),
+                    Check::Failure(f) => format!(
+                        "fails {:?} guard {:?} (+{} in the same state)",
+                        s.vc.asserts[f.assert].span,
+                        s.vc.asserts[f.assert].guard,
+                        f.also.len()
+                    ),
+                    Check::Inconclusive(r) => r.clone(),
+                }
+            );
         }
         match result {
             Check::Valid => break,
@@ -193,7 +204,11 @@ pub fn trace_enabled() -> bool {
 /// the search: the assignment stays as it is (that round's refutations are not applied), and
 /// the implementations still waiting are checked once more under it without refuting anything.
 /// Returns the statistics and each implementation's last round, which decides its outcome.
-pub fn fixpoint<F>(candidates: &[Name], mentions: &[HashSet<Name>], mut run_round: F) -> (HoudiniStats, Vec<Option<ImplRound>>)
+pub fn fixpoint<F>(
+    candidates: &[Name],
+    mentions: &[HashSet<Name>],
+    mut run_round: F,
+) -> (HoudiniStats, Vec<Option<ImplRound>>)
 where
     F: FnMut(&Assignment, &[usize]) -> Vec<(usize, ImplRound, usize)>,
 {
@@ -227,11 +242,8 @@ where
         if stop {
             stats.stopped = true;
             // Boogie's flush: the rest is checked under the current assignment.
-            let rest: Vec<usize> = refuters
-                .iter()
-                .copied()
-                .filter(|&i| last[i].as_ref().is_some_and(|r| r.errors.is_empty()))
-                .collect();
+            let rest: Vec<usize> =
+                refuters.iter().copied().filter(|&i| last[i].as_ref().is_some_and(|r| r.errors.is_empty())).collect();
             if !rest.is_empty() {
                 stats.rounds += 1;
                 for (i, r, checks) in run_round(&assignment, &rest) {
@@ -248,7 +260,9 @@ where
             assignment.insert(c.clone(), false);
         }
         worklist = (0..mentions.len())
-            .filter(|i| !given_up.contains(i) && (refuters.contains(i) || mentions[*i].iter().any(|c| newly.contains(c))))
+            .filter(|i| {
+                !given_up.contains(i) && (refuters.contains(i) || mentions[*i].iter().any(|c| newly.contains(c)))
+            })
             .collect();
     }
     stats.kept = assignment.values().filter(|v| **v).count();

@@ -1,13 +1,13 @@
 //! The Boogie verification engine: desugaring, passification, weakest preconditions, Z3.
 
 pub mod desugar;
-pub mod smt;
-pub mod passify;
-pub mod wp;
-pub mod solver;
-pub mod report;
-pub mod houdini;
 pub mod engine;
+pub mod houdini;
+pub mod passify;
+pub mod report;
+pub mod smt;
+pub mod solver;
+pub mod wp;
 
 /// Hash maps and sets with a fixed hasher, for the engine's parts that build Z3 terms (the
 /// desugaring before them only rewrites the program). Why not the standard library's: its

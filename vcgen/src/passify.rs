@@ -29,12 +29,12 @@
 //! whose new incarnations are declared as locals — prints with [`BlockImpl::to_decl`] as
 //! `.kbpl` that parses back.
 
+use crate::{HashMap, HashSet};
 use ivl::ast::*;
 use ivl::blocks::{Block, BlockImpl, Terminator};
 use ivl::cfg::Cfg;
 use ivl::diag::Diagnostic;
 use ivl::visit::{walk_expr_mut, Visit, VisitMut};
-use crate::{HashMap, HashSet};
 
 /// A passive implementation: blocks in topological order (entry first) holding only `assume`
 /// and `assert`.
@@ -459,8 +459,10 @@ impl Liveness {
             for (i, st) in imp.blocks[b].stmts.iter().enumerate().rev() {
                 match &st.kind {
                     StmtKind::Assign { lhss, rhss } => {
-                        let flags: Vec<bool> =
-                            lhss.iter().map(|l| vars.ids.get(&l.var.name).is_none_or(|&id| live.contains(id))).collect();
+                        let flags: Vec<bool> = lhss
+                            .iter()
+                            .map(|l| vars.ids.get(&l.var.name).is_none_or(|&id| live.contains(id)))
+                            .collect();
                         for (l, &k) in lhss.iter().zip(&flags) {
                             if k && l.indices.is_empty() {
                                 if let Some(&id) = vars.ids.get(&l.var.name) {
@@ -568,7 +570,10 @@ fn passify_stmt(
             return Err(Diagnostic::unsupported("calls must be desugared before passification", s.span));
         }
         StmtKind::Barrier { .. } => {
-            return Err(Diagnostic::unsupported("`barrier` must be removed by the GPU passes before verification", s.span));
+            return Err(Diagnostic::unsupported(
+                "`barrier` must be removed by the GPU passes before verification",
+                s.span,
+            ));
         }
         StmtKind::Vector(_) => {
             return Err(Diagnostic::unsupported("lock-step vector statements cannot be verified directly", s.span));

@@ -6,10 +6,10 @@
 //! "Execution trace".
 
 use crate::wp::{Failure, Vc};
+use crate::HashSet;
 use ivl::ast::*;
 use ivl::blocks::{check_kind, related_span};
 use ivl::diag::{Diagnostic, ErrorKind};
-use crate::HashSet;
 
 /// The error kind named by a `{:check}` string (unknown strings are plain assertions).
 pub fn error_kind(check: &str) -> ErrorKind {
@@ -36,14 +36,10 @@ fn texts(kind: ErrorKind) -> (&'static str, &'static str, &'static str) {
             "this return path",
             "this is the postcondition that might not hold",
         ),
-        ErrorKind::InvariantEntry => {
-            ("this loop invariant might not hold on entry", "this invariant", "the loop")
+        ErrorKind::InvariantEntry => ("this loop invariant might not hold on entry", "this invariant", "the loop"),
+        ErrorKind::InvariantMaintained => {
+            ("this loop invariant might not be maintained by the loop", "this invariant", "the loop")
         }
-        ErrorKind::InvariantMaintained => (
-            "this loop invariant might not be maintained by the loop",
-            "this invariant",
-            "the loop",
-        ),
         ErrorKind::BarrierInvariant => {
             ("this barrier invariant might not hold", "this barrier invariant", "related location")
         }
@@ -71,12 +67,8 @@ pub fn failure_diagnostic(vc: &Vc, failure: &Failure, synthetic: &HashSet<Name>)
     if let Some(r) = related_span(&site.attrs) {
         d = d.with_related(r, related);
     }
-    let trace: Vec<&str> = failure
-        .trace
-        .iter()
-        .map(|&b| vc.labels[b].as_str())
-        .filter(|l| !synthetic.contains(*l))
-        .collect();
+    let trace: Vec<&str> =
+        failure.trace.iter().map(|&b| vc.labels[b].as_str()).filter(|l| !synthetic.contains(*l)).collect();
     d.values = failure.values.clone();
     d.with_note(format!("execution trace: {}", trace.join(" -> ")))
 }

@@ -20,9 +20,9 @@
 //! an [`Encoder`] must stay in the thread that created it. Sorts are checked before every Z3
 //! call, so that ill-typed input yields a [`Diagnostic`] instead of a Z3 error.
 
+use crate::HashMap;
 use ivl::ast::*;
 use ivl::diag::Diagnostic;
-use crate::HashMap;
 use std::rc::Rc;
 use std::str::FromStr;
 use z3::ast::{Ast, Bool, Dynamic, Int, Real, BV};
@@ -146,9 +146,7 @@ impl TypeEnv {
                             t.span,
                         ))
                     }
-                    None => {
-                        return Err(Diagnostic::type_error(format!("unknown type `{}`", name.name), name.span))
-                    }
+                    None => return Err(Diagnostic::type_error(format!("unknown type `{}`", name.name), name.span)),
                 }
             }
         })
@@ -173,13 +171,15 @@ pub enum Builtin {
 }
 
 const BV_OPS: &[&str] = &[
-    "bvadd", "bvsub", "bvmul", "bvudiv", "bvurem", "bvsdiv", "bvsrem", "bvsmod", "bvneg", "bvand", "bvor",
-    "bvxor", "bvnot", "bvnand", "bvnor", "bvxnor", "bvshl", "bvlshr", "bvashr", "bvult", "bvule", "bvugt",
-    "bvuge", "bvslt", "bvsle", "bvsgt", "bvsge", "bvcomp",
+    "bvadd", "bvsub", "bvmul", "bvudiv", "bvurem", "bvsdiv", "bvsrem", "bvsmod", "bvneg", "bvand", "bvor", "bvxor",
+    "bvnot", "bvnand", "bvnor", "bvxnor", "bvshl", "bvlshr", "bvashr", "bvult", "bvule", "bvugt", "bvuge", "bvslt",
+    "bvsle", "bvsgt", "bvsge", "bvcomp",
 ];
 
-const ARITH_OPS: &[&str] =
-    &["+", "-", "*", "div", "mod", "rem", "/", "<", "<=", ">", ">=", "to_real", "to_int", "is_int", "abs", "=", "not", "and", "or", "=>", "xor", "ite"];
+const ARITH_OPS: &[&str] = &[
+    "+", "-", "*", "div", "mod", "rem", "/", "<", "<=", ">", ">=", "to_real", "to_int", "is_int", "abs", "=", "not",
+    "and", "or", "=>", "xor", "ite",
+];
 
 impl Builtin {
     /// Parses the attribute argument (`"bvadd"`, `"zero_extend 24"`, `"(_ extract 7 0)"`).
@@ -353,13 +353,13 @@ impl<'p> Encoder<'p> {
         }
         for d in &program.decls {
             match &d.kind {
-                DeclKind::Axiom(a) => match enc
-                    .constant_map_axiom(&a.expr)
-                    .unwrap_or_else(|| enc.bool_expr(&a.expr, &mut Scope::empty()))
-                {
-                    Ok(b) => enc.background.push(b),
-                    Err(e) => errors.push(e),
-                },
+                DeclKind::Axiom(a) => {
+                    match enc.constant_map_axiom(&a.expr).unwrap_or_else(|| enc.bool_expr(&a.expr, &mut Scope::empty()))
+                    {
+                        Ok(b) => enc.background.push(b),
+                        Err(e) => errors.push(e),
+                    }
+                }
                 DeclKind::Function(f) => {
                     if let Err(e) = enc.define_function(f) {
                         errors.push(e);
@@ -396,7 +396,13 @@ impl<'p> Encoder<'p> {
             }
             _ => false,
         };
-        let (cell, value) = if is_cell(l) { (l, r) } else if is_cell(r) { (r, l) } else { return None };
+        let (cell, value) = if is_cell(l) {
+            (l, r)
+        } else if is_cell(r) {
+            (r, l)
+        } else {
+            return None;
+        };
         if ivl::visit::free_vars(&**value).iter().any(|v| bound.contains(&v)) {
             return None;
         }
@@ -557,7 +563,9 @@ impl<'p> Encoder<'p> {
             ExprKind::IntLit(v) => Ok(Int::from_str(&v.to_string())
                 .map_err(|_| Diagnostic::type_error("bad integer literal", span))?
                 .into()),
-            ExprKind::RealLit(s) => real_literal(s).map(Dynamic::from).ok_or_else(|| Diagnostic::syntax("bad real literal", span)),
+            ExprKind::RealLit(s) => {
+                real_literal(s).map(Dynamic::from).ok_or_else(|| Diagnostic::syntax("bad real literal", span))
+            }
             ExprKind::BvLit { value, width } => {
                 if *width == 0 {
                     return Err(Diagnostic::unsupported("bit-vectors of width 0 are not supported", span));
@@ -784,9 +792,8 @@ impl<'p> Encoder<'p> {
             }
             FnImpl::Builtin(b) => {
                 let b = b.clone();
-                apply_builtin(&b, args, span).map_err(|e| {
-                    e.with_note(format!("in the builtin operator of function `{}`", f.name))
-                })?
+                apply_builtin(&b, args, span)
+                    .map_err(|e| e.with_note(format!("in the builtin operator of function `{}`", f.name)))?
             }
             FnImpl::Inline(decl) => {
                 let decl: &FunctionDecl = decl;
@@ -1006,10 +1013,7 @@ fn select(m: &Dynamic, i: &Dynamic, span: Span) -> Result<Dynamic, Diagnostic> {
     let arr = m.as_array().ok_or_else(|| type_mismatch("only maps can be indexed", m, span))?;
     let dom = m.get_sort().array_domain().expect("array sort");
     if dom != i.get_sort() {
-        return Err(Diagnostic::type_error(
-            format!("map index has sort {}, expected {}", i.get_sort(), dom),
-            span,
-        ));
+        return Err(Diagnostic::type_error(format!("map index has sort {}, expected {}", i.get_sort(), dom), span));
     }
     Ok(arr.select(i))
 }
@@ -1140,9 +1144,15 @@ fn arith_builtin(op: &str, args: &[Dynamic], span: Span) -> Result<Dynamic, Diag
             (Some(x), Some(y)) => Ok(x.rem(&y).into()),
             _ => Err(type_mismatch("`rem` needs ints", a, span)),
         },
-        ("to_real", [a]) => a.as_int().map(|i| i.to_real().into()).ok_or_else(|| type_mismatch("`to_real` needs an int", a, span)),
-        ("to_int", [a]) => a.as_real().map(|r| r.to_int().into()).ok_or_else(|| type_mismatch("`to_int` needs a real", a, span)),
-        ("is_int", [a]) => a.as_real().map(|r| r.is_int().into()).ok_or_else(|| type_mismatch("`is_int` needs a real", a, span)),
+        ("to_real", [a]) => {
+            a.as_int().map(|i| i.to_real().into()).ok_or_else(|| type_mismatch("`to_real` needs an int", a, span))
+        }
+        ("to_int", [a]) => {
+            a.as_real().map(|r| r.to_int().into()).ok_or_else(|| type_mismatch("`to_int` needs a real", a, span))
+        }
+        ("is_int", [a]) => {
+            a.as_real().map(|r| r.is_int().into()).ok_or_else(|| type_mismatch("`is_int` needs a real", a, span))
+        }
         ("abs", [a]) => {
             if let Some(i) = a.as_int() {
                 Ok(i.ge(&Int::from_i64(0)).ite(&i, &i.unary_minus()).into())

@@ -126,7 +126,10 @@ fn params(timeout_ms: Option<u64>, racer_index: u32) -> Params {
 /// Whether an `unknown` reason means the solver gave up (as opposed to incompleteness).
 fn gave_up(reason: &str) -> bool {
     let r = reason.to_ascii_lowercase();
-    r.contains("timeout") || r.contains("canceled") || r.contains("resource") || r.contains("memout")
+    r.contains("timeout")
+        || r.contains("canceled")
+        || r.contains("resource")
+        || r.contains("memout")
         || r.contains("interrupted")
 }
 

@@ -23,10 +23,10 @@
 //! visited are the execution trace.
 
 use crate::smt::{Encoder, Scope};
+use crate::{HashMap, HashSet};
 use ivl::ast::*;
 use ivl::blocks::{BlockImpl, Terminator};
 use ivl::diag::Diagnostic;
-use crate::{HashMap, HashSet};
 use z3::ast::{Bool, Dynamic};
 use z3::Model;
 
@@ -100,13 +100,16 @@ pub fn model_value(v: &Dynamic) -> String {
         }
         // Big or negative literals print as `(- 123)`.
         let t = i.to_string();
-        return t.trim_start_matches("(- ").trim_end_matches(')').parse::<num_bigint::BigInt>().map_or(t.clone(), |n| {
-            if t.starts_with("(-") {
-                (-n).to_string()
-            } else {
-                n.to_string()
-            }
-        });
+        return t.trim_start_matches("(- ").trim_end_matches(')').parse::<num_bigint::BigInt>().map_or(
+            t.clone(),
+            |n| {
+                if t.starts_with("(-") {
+                    (-n).to_string()
+                } else {
+                    n.to_string()
+                }
+            },
+        );
     }
     if let Some(b) = v.as_bv() {
         if let Some(n) = b.as_u64() {
@@ -323,7 +326,8 @@ impl Vc {
         loop {
             trace.push(b);
             let here = &self.block_asserts[b];
-            let fails = |k: usize| val(&self.asserts[k].skip) != Some(true) && val(&self.asserts[k].holds) == Some(false);
+            let fails =
+                |k: usize| val(&self.asserts[k].skip) != Some(true) && val(&self.asserts[k].holds) == Some(false);
             if let Some(pos) = here.iter().position(|&k| fails(k)) {
                 let k = here[pos];
                 let a = &self.asserts[k];

@@ -25,10 +25,7 @@ procedure main(n: int) returns (s: int)
 /// The printed precondition check of `Q` for argument `a`.
 fn pre(a: &str) -> String {
     let r = span_of(PROG, "requires {:race} a >= 0;");
-    format!(
-        "assert {{:check \"precondition\"}} {{:related_span {}, {}}} {{:race}} {a} >= 0;",
-        r.start, r.end
-    )
+    format!("assert {{:check \"precondition\"}} {{:related_span {}, {}}} {{:race}} {a} >= 0;", r.start, r.end)
 }
 
 #[test]
@@ -37,13 +34,7 @@ fn simple_call() {
     let l = lines(&imp.blocks[1]);
     assert_eq!(
         &l[..5],
-        &[
-            &pre("n"),
-            "call$0$old$g := g;",
-            "havoc s, g;",
-            "assume s == n + call$0$old$g;",
-            "assume g >= call$0$old$g;",
-        ],
+        &[&pre("n"), "call$0$old$g := g;", "havoc s, g;", "assume s == n + call$0$old$g;", "assume g >= call$0$old$g;",],
         "{}",
         show(&imp)
     );
@@ -91,11 +82,7 @@ fn global_out_argument_goes_through_a_temporary() {
 #[test]
 fn free_requires_is_not_checked_at_the_call() {
     let imp = vc(PROG, "main");
-    assert!(
-        !all_lines(&imp).iter().any(|l| l.contains("< 100")),
-        "{}",
-        show(&imp)
-    );
+    assert!(!all_lines(&imp).iter().any(|l| l.contains("< 100")), "{}", show(&imp));
 }
 
 #[test]

@@ -30,26 +30,17 @@ fn entry_assumes_every_requires_after_snapshotting_old_globals() {
     let imp = vc(PROG, "P");
     let entry = &imp.blocks[0];
     assert_eq!(entry.label.name, "PreconditionGeneratedEntry");
-    assert_eq!(
-        lines(entry),
-        vec!["old$g := g;", "assume x > 0;", "assume g >= 0;"]
-    );
+    assert_eq!(lines(entry), vec!["old$g := g;", "assume x > 0;", "assume g >= 0;"]);
     assert_eq!(succs(entry), vec!["anon0".to_string()]);
     // Only globals under `old` in the body or a checked ensures get a snapshot.
     let locals: Vec<&str> = imp.locals.iter().map(|l| l.name.as_str()).collect();
-    assert!(
-        locals.contains(&"old$g") && !locals.contains(&"old$h"),
-        "{locals:?}"
-    );
+    assert!(locals.contains(&"old$g") && !locals.contains(&"old$h"), "{locals:?}");
 }
 
 #[test]
 fn every_return_asserts_the_non_free_ensures_pointing_at_the_return() {
     let imp = vc(PROG, "P");
-    let posts: Vec<_> = checks(&imp)
-        .into_iter()
-        .filter(|c| c.0 == "postcondition")
-        .collect();
+    let posts: Vec<_> = checks(&imp).into_iter().filter(|c| c.0 == "postcondition").collect();
     // Two returns (the explicit one and the end of the body), two non-free ensures each.
     assert_eq!(posts.len(), 4, "{}", show(&imp));
     let ens1 = span_of(PROG, "ensures r == old(g) + x;");
@@ -73,11 +64,7 @@ fn every_return_asserts_the_non_free_ensures_pointing_at_the_return() {
 #[test]
 fn old_in_the_body_reads_the_snapshot() {
     let imp = vc(PROG, "P");
-    assert!(
-        all_lines(&imp).contains(&"r := old$g + x;".to_string()),
-        "{}",
-        show(&imp)
-    );
+    assert!(all_lines(&imp).contains(&"r := old$g + x;".to_string()), "{}", show(&imp));
 }
 
 #[test]
@@ -90,10 +77,7 @@ implementation Q(x: int) returns (y: int) { y := x + 1; }
 "#;
     let imp = vc(text, "Q");
     assert_eq!(lines(&imp.blocks[0]), vec!["assume x > 0;"]);
-    let posts: Vec<_> = checks(&imp)
-        .into_iter()
-        .filter(|c| c.0 == "postcondition")
-        .collect();
+    let posts: Vec<_> = checks(&imp).into_iter().filter(|c| c.0 == "postcondition").collect();
     assert_eq!(posts.len(), 1);
     assert_eq!(posts[0].3, "y > x");
 }
@@ -114,10 +98,7 @@ procedure R(n: int) returns (k: int)
     let imp = vc(text, "R");
     let all = all_lines(&imp);
     assert!(all.contains(&"assert k == k;".to_string()), "{all:?}");
-    let posts: Vec<_> = checks(&imp)
-        .into_iter()
-        .filter(|c| c.0 == "postcondition")
-        .collect();
+    let posts: Vec<_> = checks(&imp).into_iter().filter(|c| c.0 == "postcondition").collect();
     assert_eq!(posts[0].3, "(forall i: int :: m[i] == old$m[i] + 1)");
 }
 
@@ -142,11 +123,7 @@ implementation {:inline 2} C() { }
 procedure {:verify false} D() { }
 procedure E() { call B(); call C(); }
 "#;
-    let names: Vec<String> = prepare(&parse(text))
-        .unwrap()
-        .into_iter()
-        .map(|v| v.imp.name.name.to_string())
-        .collect();
+    let names: Vec<String> = prepare(&parse(text)).unwrap().into_iter().map(|v| v.imp.name.name.to_string()).collect();
     assert_eq!(names, vec!["E"]);
 }
 
@@ -163,11 +140,7 @@ fn desugared_program_prints_and_parses_again() {
     let out = vcgen::desugar::desugared_program(&parse(PROG), &Default::default()).unwrap();
     let text = ivl::printer::print_program(&out);
     let (reparsed, d) = ivl::parser::parse_program(&text);
-    assert!(
-        d.is_empty(),
-        "{text}\n{:?}",
-        d.iter().map(|d| &d.message).collect::<Vec<_>>()
-    );
+    assert!(d.is_empty(), "{text}\n{:?}", d.iter().map(|d| &d.message).collect::<Vec<_>>());
     assert_eq!(reparsed.implementations().count(), 1);
     assert!(ivl::check::check_program(&reparsed).is_empty(), "{text}");
 }
@@ -178,11 +151,7 @@ fn inline_attribute_without_depth_is_verified_and_called_by_contract() {
 procedure {:inline} I() ensures true; { }
 procedure main() { call I(); }
 "#;
-    let names: Vec<String> = prepare(&parse(text))
-        .unwrap()
-        .into_iter()
-        .map(|v| v.imp.name.name.to_string())
-        .collect();
+    let names: Vec<String> = prepare(&parse(text)).unwrap().into_iter().map(|v| v.imp.name.name.to_string()).collect();
     assert_eq!(names, vec!["I", "main"]);
     assert_eq!(all_lines(&vc(text, "main")), vec!["assume true;"]);
 }
@@ -201,19 +170,10 @@ procedure P(x: int)
 "#;
     let keep = vc(text, "P");
     assert_eq!(checks(&keep).len(), 6, "{}", show(&keep));
-    let opts = vcgen::desugar::DesugarOptions {
-        drop_candidates: true,
-        ..Default::default()
-    };
-    let dropped = vcgen::desugar::prepare_with_options(&parse(text), &opts)
-        .unwrap()
-        .remove(0)
-        .imp;
+    let opts = vcgen::desugar::DesugarOptions { drop_candidates: true, ..Default::default() };
+    let dropped = vcgen::desugar::prepare_with_options(&parse(text), &opts).unwrap().remove(0).imp;
     let c = checks(&dropped);
-    assert_eq!(
-        c.iter().map(|c| c.0.as_str()).collect::<Vec<_>>(),
-        vec!["invariant-entry", "invariant-maintained"]
-    );
+    assert_eq!(c.iter().map(|c| c.0.as_str()).collect::<Vec<_>>(), vec!["invariant-entry", "invariant-maintained"]);
     assert!(c.iter().all(|c| c.3 == "i >= -1 || true"));
     assert!(!all_lines(&dropped).iter().any(|l| l.contains("x > 0")));
 }

@@ -36,22 +36,13 @@ fn check_sort_order(imp: &ivl::blocks::BlockImpl, f: &Path) {
     }
     for &u in &order {
         for &v in cfg.successors(u) {
-            assert!(
-                cfg.is_back_edge(u, v) || pos[u] < pos[v],
-                "{}: edge goes backwards",
-                f.display()
-            );
+            assert!(cfg.is_back_edge(u, v) || pos[u] < pos[v], "{}: edge goes backwards", f.display());
         }
     }
     for l in cfg.loops() {
         let ps: Vec<usize> = l.body.iter().map(|&b| pos[b]).collect();
         let lo = *ps.iter().min().unwrap();
-        assert_eq!(
-            ps.iter().max().unwrap() - lo + 1,
-            l.body.len(),
-            "{}: loop not contiguous",
-            f.display()
-        );
+        assert_eq!(ps.iter().max().unwrap() - lo + 1, l.body.len(), "{}: loop not contiguous", f.display());
         assert_eq!(order[lo], l.header, "{}", f.display());
     }
 }
@@ -90,28 +81,16 @@ fn gpuverify_corpus_prepares_without_diagnostics() {
             impls += 1;
             let cfg = ivl::cfg::Cfg::new(&v.imp);
             assert!(cfg.is_acyclic(), "{}: {} is cyclic", f.display(), v.imp.name.name);
-            assert_eq!(
-                cfg.reverse_postorder().len(),
-                v.imp.blocks.len(),
-                "unreachable blocks left"
-            );
+            assert_eq!(cfg.reverse_postorder().len(), v.imp.blocks.len(), "unreachable blocks left");
             for b in &v.imp.blocks {
-                assert!(
-                    !vcgen::desugar::old::contains_old(&b.stmts),
-                    "{}: old left",
-                    f.display()
-                );
+                assert!(!vcgen::desugar::old::contains_old(&b.stmts), "{}: old left", f.display());
                 for s in &b.stmts {
                     match &s.kind {
                         StmtKind::Assert { attrs, expr } => {
                             let kind = check_kind(attrs);
                             let candidate = ivl::visit::free_vars(expr).iter().any(|n| n.starts_with("_b"));
                             if candidate && ivl::ast::has_attr(attrs, "tag") {
-                                assert!(
-                                    kind.starts_with("invariant-"),
-                                    "{}: candidate checked as {kind}",
-                                    f.display()
-                                );
+                                assert!(kind.starts_with("invariant-"), "{}: candidate checked as {kind}", f.display());
                                 candidate_checks += 1;
                             }
                         }
@@ -122,16 +101,7 @@ fn gpuverify_corpus_prepares_without_diagnostics() {
             }
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} of {} files failed:\n{}",
-        failures.len(),
-        files.len(),
-        failures.join("\n")
-    );
-    eprintln!(
-        "{} files, {impls} implementations, {candidate_checks} candidate invariant checks",
-        files.len()
-    );
+    assert!(failures.is_empty(), "{} of {} files failed:\n{}", failures.len(), files.len(), failures.join("\n"));
+    eprintln!("{} files, {impls} implementations, {candidate_checks} candidate invariant checks", files.len());
     assert!(candidate_checks > 0);
 }

@@ -45,25 +45,10 @@ fn call_is_replaced_by_a_renamed_copy_of_the_body() {
             }
         }
     }
-    let opts = vcgen::desugar::DesugarOptions {
-        stop_after: Stage::Inlined,
-        ..Default::default()
-    };
-    let imp = vcgen::desugar::prepare_with_options(&program, &opts)
-        .unwrap()
-        .remove(0)
-        .imp;
+    let opts = vcgen::desugar::DesugarOptions { stop_after: Stage::Inlined, ..Default::default() };
+    let imp = vcgen::desugar::prepare_with_options(&program, &opts).unwrap().remove(0).imp;
     let labels: Vec<&str> = imp.blocks.iter().map(|b| b.label.as_str()).collect();
-    assert_eq!(
-        labels,
-        vec![
-            "anon0",
-            "inline$Inc$0$Entry",
-            "inline$Inc$0$anon0",
-            "inline$Inc$0$Return",
-            "anon0$1"
-        ]
-    );
+    assert_eq!(labels, vec!["anon0", "inline$Inc$0$Entry", "inline$Inc$0$anon0", "inline$Inc$0$Return", "anon0$1"]);
     assert_eq!(lines(&imp.blocks[0]), vec!["y := 0;"]);
     assert_eq!(succs(&imp.blocks[0]), vec!["inline$Inc$0$Entry"]);
     let req = span_of(PROG, "requires x > 0;");
@@ -118,24 +103,10 @@ procedure main() modifies g; { call R(); }
 "#;
     let imp = vc(text, "main");
     let printed = show(&imp);
-    assert_eq!(
-        imp.blocks
-            .iter()
-            .filter(|b| b.label.name.ends_with("$Entry"))
-            .count(),
-        2,
-        "{printed}"
-    );
-    assert!(
-        printed.contains("inline$R$0$Entry") && printed.contains("inline$R$1$Entry"),
-        "{printed}"
-    );
+    assert_eq!(imp.blocks.iter().filter(|b| b.label.name.ends_with("$Entry")).count(), 2, "{printed}");
+    assert!(printed.contains("inline$R$0$Entry") && printed.contains("inline$R$1$Entry"), "{printed}");
     assert_eq!(all_lines(&imp).iter().filter(|l| *l == "g := g + 1;").count(), 2);
-    assert_eq!(
-        all_lines(&imp).iter().filter(|l| *l == "assume false;").count(),
-        1,
-        "{printed}"
-    );
+    assert_eq!(all_lines(&imp).iter().filter(|l| *l == "assume false;").count(), 1, "{printed}");
 }
 
 #[test]
@@ -158,12 +129,7 @@ procedure {:inline 1} B() modifies g; { g := g + 1; }
 procedure main() modifies g; { call A(); }
 "#;
     let imp = vc(text, "main");
-    assert_eq!(
-        all_lines(&imp).iter().filter(|l| *l == "g := g + 1;").count(),
-        2,
-        "{}",
-        show(&imp)
-    );
+    assert_eq!(all_lines(&imp).iter().filter(|l| *l == "g := g + 1;").count(), 2, "{}", show(&imp));
     assert!(show(&imp).contains("inline$B$1$Entry"));
 }
 
@@ -178,10 +144,7 @@ procedure main() modifies g; { call bar(1bv1); }
 "#;
     let imp = vc(text, "main");
     let l = all_lines(&imp);
-    assert!(
-        l[0].starts_with("assert {:check \"precondition\"}") && l[0].ends_with("1bv1 == 1bv1;"),
-        "{l:?}"
-    );
+    assert!(l[0].starts_with("assert {:check \"precondition\"}") && l[0].ends_with("1bv1 == 1bv1;"), "{l:?}");
     assert_eq!(l[1], "havoc g;");
 }
 
@@ -202,11 +165,6 @@ procedure main() modifies g; {
 "#;
     let imp = vc(text, "main");
     let kinds: Vec<String> = checks(&imp).into_iter().map(|c| c.0).collect();
-    assert_eq!(
-        kinds.iter().filter(|k| *k == "invariant-entry").count(),
-        2,
-        "{}",
-        show(&imp)
-    );
+    assert_eq!(kinds.iter().filter(|k| *k == "invariant-entry").count(), 2, "{}", show(&imp));
     assert_eq!(kinds.iter().filter(|k| *k == "invariant-maintained").count(), 2);
 }

@@ -29,43 +29,22 @@ procedure main(n: int) returns (s: int)
     let head = block(&imp, "anon1_LoopHead");
     let inv = span_of(text, "invariant i <= n || n < 0;");
     let chk = |kind: &str| {
-        format!(
-            "assert {{:check \"{kind}\"}} {{:related_span {}, {}}} i <= n || n < 0;",
-            inv.start, inv.end
-        )
+        format!("assert {{:check \"{kind}\"}} {{:related_span {}, {}}} i <= n || n < 0;", inv.start, inv.end)
     };
     assert_eq!(
         lines(head),
-        vec![
-            chk("invariant-entry"),
-            "havoc i, g;".into(),
-            "assume i <= n || n < 0;".into(),
-            "assume i >= 0;".into()
-        ]
+        vec![chk("invariant-entry"), "havoc i, g;".into(), "assume i <= n || n < 0;".into(), "assume i >= 0;".into()]
     );
     assert_eq!(succs(head), vec!["anon1_LoopBody", "anon1_LoopDone"]);
     let body = block(&imp, "anon1_LoopBody");
     let l = lines(body);
     assert_eq!(l[0], "assume i < n;");
-    assert_eq!(
-        &l[l.len() - 2..],
-        &[chk("invariant-maintained"), "assume false;".into()]
-    );
+    assert_eq!(&l[l.len() - 2..], &[chk("invariant-maintained"), "assume false;".into()]);
     assert!(succs(body).is_empty(), "the back edge is gone");
     // The entry check and the maintenance check point at the invariant.
     let c = checks(&imp);
-    assert_eq!(
-        c.iter()
-            .filter(|c| c.0 == "invariant-entry" && c.2 == inv)
-            .count(),
-        1
-    );
-    assert_eq!(
-        c.iter()
-            .filter(|c| c.0 == "invariant-maintained" && c.2 == inv)
-            .count(),
-        1
-    );
+    assert_eq!(c.iter().filter(|c| c.0 == "invariant-entry" && c.2 == inv).count(), 1);
+    assert_eq!(c.iter().filter(|c| c.0 == "invariant-maintained" && c.2 == inv).count(), 1);
 }
 
 #[test]
@@ -86,11 +65,7 @@ procedure main(n: int) {
     let inner = block(&imp, "anon2_LoopHead");
     // Targets in block order: the outer body assigns j, the inner loop j and k, its exit i.
     assert_eq!(lines(outer)[1], "havoc j, k, i;", "{}", show(&imp));
-    assert!(
-        lines(inner).contains(&"havoc j, k;".to_string()),
-        "{}",
-        show(&imp)
-    );
+    assert!(lines(inner).contains(&"havoc j, k;".to_string()), "{}", show(&imp));
     let c = checks(&imp);
     assert_eq!(c.iter().filter(|c| c.0 == "invariant-entry").count(), 2);
     assert_eq!(c.iter().filter(|c| c.0 == "invariant-maintained").count(), 2);
@@ -123,10 +98,7 @@ procedure main(n: bv32) {
     let imp = vc(text, "main");
     let head = block(&imp, "head");
     let l = lines(head);
-    let tag = span_of(
-        text,
-        "assert {:tag \"loopBound\"} {:thread 1} _b0 ==> i != 7bv32;",
-    );
+    let tag = span_of(text, "assert {:tag \"loopBound\"} {:thread 1} _b0 ==> i != 7bv32;");
     assert_eq!(
         l[0],
         format!(
@@ -137,16 +109,10 @@ procedure main(n: bv32) {
     assert!(l[1].starts_with("assert {:check \"invariant-entry\"}"), "{l:?}");
     assert_eq!(l[2], "havoc i;");
     assert_eq!(l[3], "assume {:captureState \"loop_head_state_0\"} true;");
-    assert_eq!(
-        l[4],
-        "assume {:tag \"loopBound\"} {:thread 1} _b0 ==> i != 7bv32;"
-    );
+    assert_eq!(l[4], "assume {:tag \"loopBound\"} {:thread 1} _b0 ==> i != 7bv32;");
     assert_eq!(l[6], "i := i;");
     let body = lines(block(&imp, "body"));
-    assert!(
-        body[2].starts_with("assert {:check \"invariant-maintained\"}") && body[2].contains("_b0 ==>"),
-        "{body:?}"
-    );
+    assert!(body[2].starts_with("assert {:check \"invariant-maintained\"}") && body[2].contains("_b0 ==>"), "{body:?}");
     assert_eq!(body.last().unwrap(), "assume false;");
 }
 
@@ -170,10 +136,7 @@ procedure main() {
     assert_eq!(succs(body), vec!["body$backedge$head", "out"]);
     let cut = block(&imp, "body$backedge$head");
     let l = lines(cut);
-    assert!(
-        l[0].starts_with("assert {:check \"invariant-maintained\"}") && l[0].ends_with("i >= 0;"),
-        "{l:?}"
-    );
+    assert!(l[0].starts_with("assert {:check \"invariant-maintained\"}") && l[0].ends_with("i >= 0;"), "{l:?}");
     assert_eq!(l[1], "assume false;");
     // The loop header was the entry: the new entry block comes first.
     assert_eq!(imp.blocks[0].label.name, "PreconditionGeneratedEntry");
@@ -200,11 +163,7 @@ procedure main(c: bool) {
     let errs = prepare(&parse(text)).unwrap_err();
     assert_eq!(errs.len(), 1);
     assert_eq!(errs[0].kind, ErrorKind::Unsupported);
-    assert!(
-        errs[0].message.contains("`left`") && errs[0].message.contains("`right`"),
-        "{}",
-        errs[0].message
-    );
+    assert!(errs[0].message.contains("`left`") && errs[0].message.contains("`right`"), "{}", errs[0].message);
 }
 
 #[test]
@@ -223,12 +182,7 @@ procedure main(n: int) returns (r: int) ensures r >= 0; {
     let imp = vc(text, "main");
     // Two returns, each checking the postcondition; the loop is cut.
     let kinds: Vec<String> = checks(&imp).into_iter().map(|c| c.0).collect();
-    assert_eq!(
-        kinds.iter().filter(|k| *k == "postcondition").count(),
-        2,
-        "{}",
-        show(&imp)
-    );
+    assert_eq!(kinds.iter().filter(|k| *k == "postcondition").count(), 2, "{}", show(&imp));
     assert_eq!(kinds.iter().filter(|k| *k == "invariant-maintained").count(), 1);
 }
 

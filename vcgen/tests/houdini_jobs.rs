@@ -34,7 +34,10 @@ fn houdini_opts(src: &str, jobs: usize, several: Several) -> ProgramResult {
 }
 
 /// The assignment in candidate order, the verdicts and the error lines.
-fn summary(src: &str, r: &ProgramResult) -> (Vec<(String, bool)>, Vec<(String, &'static str)>, Vec<(String, ErrorKind, usize)>) {
+fn summary(
+    src: &str,
+    r: &ProgramResult,
+) -> (Vec<(String, bool)>, Vec<(String, &'static str)>, Vec<(String, ErrorKind, usize)>) {
     let h = r.houdini.as_ref().expect("houdini stats");
     let assignment = h.candidates.iter().map(|c| (c.to_string(), h.assignment[c])).collect();
     (assignment, verdicts(r), errors(src, r))
@@ -84,7 +87,8 @@ fn same_result_on_one_and_several_threads() {
     // (`vcgen::solver::race_position`): a correct program and its failing twin.
     let plain = "procedure P(x: int) returns (y: int)\n  ensures y > x;\n{\n  y := x + 1;\n  assert y != x;\n}\n";
     cases.push(("no_candidates".into(), plain.into()));
-    let plain_bad = "procedure P(x: int) returns (y: int)\n  ensures y > x;\n{\n  y := x;\n  assert x > 0;\n  assert x > 1;\n}\n";
+    let plain_bad =
+        "procedure P(x: int) returns (y: int)\n  ensures y > x;\n{\n  y := x;\n  assert x > 0;\n  assert x > 1;\n}\n";
     cases.push(("no_candidates_bad".into(), plain_bad.into()));
     // The twins keep their verdicts on one thread, so the comparison below is not vacuous.
     assert_eq!(verdicts(&houdini_jobs(plain, 1)), vec![("P".into(), "verified")]);

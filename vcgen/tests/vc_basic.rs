@@ -15,7 +15,8 @@ fn straight_line_assert_verified() {
 
 #[test]
 fn failing_assert_reports_kind_line_and_trace() {
-    let src = "procedure P(a: int) {\n  var x: int;\n  x := a;\n  if (x > 0) {\n    x := x - 1;\n  }\n  assert x > 0;\n}\n";
+    let src =
+        "procedure P(a: int) {\n  var x: int;\n  x := a;\n  if (x > 0) {\n    x := x - 1;\n  }\n  assert x > 0;\n}\n";
     let r = verify(src);
     assert_eq!(errors(src, &r), vec![("P".into(), ErrorKind::Assertion, line_of(src, "assert x > 0"))]);
     let Outcome::Errors(ds) = &r.impls[0].outcome else { panic!() };
@@ -28,13 +29,7 @@ fn several_failures_are_reported_separately() {
     let r = verify(src);
     let errs = errors(src, &r);
     // The third assertion follows from the first two, which are assumed once reported.
-    assert_eq!(
-        errs,
-        vec![
-            ("P".into(), ErrorKind::Assertion, 2),
-            ("P".into(), ErrorKind::Assertion, 3),
-        ]
-    );
+    assert_eq!(errs, vec![("P".into(), ErrorKind::Assertion, 2), ("P".into(), ErrorKind::Assertion, 3),]);
 }
 
 #[test]

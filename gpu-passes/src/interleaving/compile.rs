@@ -397,12 +397,7 @@ struct FrameScope {
 
 impl FrameScope {
     fn new(captures: bool) -> FrameScope {
-        FrameScope {
-            names: Vec::new(),
-            next: 0,
-            max: 0,
-            captures: captures.then(Vec::new),
-        }
+        FrameScope { names: Vec::new(), next: 0, max: 0, captures: captures.then(Vec::new) }
     }
     fn alloc(&mut self) -> u32 {
         let s = self.next;
@@ -416,11 +411,7 @@ impl FrameScope {
         s
     }
     fn lookup(&self, name: &str, old: bool) -> Option<u32> {
-        self.names
-            .iter()
-            .rev()
-            .find(|(n, o, _)| n == name && (!*o || old))
-            .map(|(_, _, s)| *s)
+        self.names.iter().rev().find(|(n, o, _)| n == name && (!*o || old)).map(|(_, _, s)| *s)
     }
 }
 
@@ -568,29 +559,12 @@ impl<'p> Compiler<'p> {
         None
     }
 
-    fn add_identity_const(
-        &mut self,
-        name: Name,
-        ty: TyId,
-        attr: usize,
-        span: Span,
-        unique: bool,
-    ) -> ConstRef {
+    fn add_identity_const(&mut self, name: Name, ty: TyId, attr: usize, span: Span, unique: bool) -> ConstRef {
         let r = if attr < 6 {
-            self.tconsts.push(ThreadConst {
-                name: name.clone(),
-                ty,
-                attr,
-            });
+            self.tconsts.push(ThreadConst { name: name.clone(), ty, attr });
             ConstRef::Thread(self.tconsts.len() as u32 - 1)
         } else {
-            self.consts.push(ConstInfo {
-                name: name.clone(),
-                ty,
-                unique,
-                size_attr: Some(attr),
-                span,
-            });
+            self.consts.push(ConstInfo { name: name.clone(), ty, unique, size_attr: Some(attr), span });
             ConstRef::Uniform(self.consts.len() as u32 - 1)
         };
         self.const_index.insert(name, r);
@@ -712,11 +686,7 @@ impl<'p> Compiler<'p> {
             if let Ex::Global(g, _) = r {
                 levels.reverse();
                 let levels = levels.into_iter().map(|l| self.exprs(l)).collect();
-                return Ex::SharedSelect(Box::new(SharedSel {
-                    var: g,
-                    levels,
-                    span: e.span,
-                }));
+                return Ex::SharedSelect(Box::new(SharedSel { var: g, levels, span: e.span }));
             }
         }
         Ex::Select(Box::new(self.expr(m)), self.exprs(idx))
@@ -734,16 +704,9 @@ impl<'p> Compiler<'p> {
                     match global {
                         Some(var) => {
                             self.uses_spec_access = true;
-                            Ex::SpecAccess {
-                                var,
-                                write: name.starts_with("__write"),
-                                offset: name.ends_with("offset"),
-                            }
+                            Ex::SpecAccess { var, write: name.starts_with("__write"), offset: name.ends_with("offset") }
                         }
-                        None => unsupported(
-                            format!("`{name}` of something other than a shared variable"),
-                            span,
-                        ),
+                        None => unsupported(format!("`{name}` of something other than a shared variable"), span),
                     }
                 }
                 ("real", [a]) => Ex::Conv(Conv::ToReal, Box::new(self.expr(a))),
@@ -769,8 +732,7 @@ impl<'p> Compiler<'p> {
             };
         }
         if let Some(op) = attr_string(&decl.attrs, "builtin") {
-            return builtin(op, args_ex)
-                .unwrap_or_else(|| unsupported(format!("the built-in \"{op}\""), span));
+            return builtin(op, args_ex).unwrap_or_else(|| unsupported(format!("the built-in \"{op}\""), span));
         }
         Ex::Call(fid, args_ex)
     }
@@ -848,13 +810,7 @@ impl<'p> Compiler<'p> {
         self.in_old = saved_old;
         let scope = self.frames.pop().unwrap();
         let (captures, capture_slots) = scope.captures.unwrap_or_default().into_iter().unzip();
-        Ex::Lambda(Rc::new(LambdaProto {
-            nbound,
-            frame: scope.max,
-            captures,
-            capture_slots,
-            body,
-        }))
+        Ex::Lambda(Rc::new(LambdaProto { nbound, frame: scope.max, captures, capture_slots, body }))
     }
 
     // ----- statements ------------------------------------------------------------------------
@@ -869,11 +825,8 @@ impl<'p> Compiler<'p> {
             return Place::Global(g);
         }
         self.diags.push(
-            Diagnostic::type_error(
-                format!("`{}` is not a variable that can be assigned", id.name),
-                id.span,
-            )
-            .with_label("not assignable"),
+            Diagnostic::type_error(format!("`{}` is not a variable that can be assigned", id.name), id.span)
+                .with_label("not assignable"),
         );
         Place::Local(0)
     }
@@ -881,11 +834,7 @@ impl<'p> Compiler<'p> {
     fn lhs(&mut self, l: &Lhs0) -> Lhs {
         let place = self.place(l.var);
         let levels = l.indices.iter().map(|i| self.exprs(i)).collect();
-        Lhs {
-            place,
-            levels,
-            span: l.span,
-        }
+        Lhs { place, levels, span: l.span }
     }
 }
 
@@ -1039,8 +988,7 @@ pub fn compile(program: &Program) -> Result<Compiled, Vec<Diagnostic>> {
                     attrs.extend(tv.attrs.iter().cloned());
                     let ty = c.ty_of(&tv.ty);
                     let is_map = matches!(c.types[ty as usize], RTy::Map { .. });
-                    c.global_index
-                        .insert(tv.name.name.clone(), c.globals.len() as u32);
+                    c.global_index.insert(tv.name.name.clone(), c.globals.len() as u32);
                     c.globals.push(GlobalVar {
                         name: tv.name.name.clone(),
                         ty,
@@ -1053,15 +1001,12 @@ pub fn compile(program: &Program) -> Result<Compiled, Vec<Diagnostic>> {
             DeclKind::Const(k) => {
                 let ty = c.ty_of(&k.ty);
                 for n in &k.names {
-                    match identity_attr(&k.attrs)
-                        .and_then(|(a, _)| IDENTITY_ATTRS.iter().position(|x| *x == a))
-                    {
+                    match identity_attr(&k.attrs).and_then(|(a, _)| IDENTITY_ATTRS.iter().position(|x| *x == a)) {
                         Some(attr) => {
                             c.add_identity_const(n.name.clone(), ty, attr, n.span, k.unique);
                         }
                         None => {
-                            c.const_index
-                                .insert(n.name.clone(), ConstRef::Uniform(c.consts.len() as u32));
+                            c.const_index.insert(n.name.clone(), ConstRef::Uniform(c.consts.len() as u32));
                             c.consts.push(ConstInfo {
                                 name: n.name.clone(),
                                 ty,
@@ -1091,11 +1036,8 @@ pub fn compile(program: &Program) -> Result<Compiled, Vec<Diagnostic>> {
             c.ty_of(&f.result.ty)
         } else {
             c.diags.push(
-                Diagnostic::unsupported(
-                    "polymorphic functions are not supported by `kivl run`",
-                    f.name.span,
-                )
-                .with_label("has type parameters"),
+                Diagnostic::unsupported("polymorphic functions are not supported by `kivl run`", f.name.span)
+                    .with_label("has type parameters"),
             );
             bool_ty
         };
@@ -1103,10 +1045,7 @@ pub fn compile(program: &Program) -> Result<Compiled, Vec<Diagnostic>> {
             Some(body) => {
                 let mut scope = FrameScope::new(false);
                 for (i, p) in f.params.iter().enumerate() {
-                    let name = p
-                        .name
-                        .as_ref()
-                        .map_or_else(|| Name::from(format!("#{i}")), |n| n.name.clone());
+                    let name = p.name.as_ref().map_or_else(|| Name::from(format!("#{i}")), |n| n.name.clone());
                     scope.bind(name);
                 }
                 c.frames = vec![scope];
@@ -1116,11 +1055,7 @@ pub fn compile(program: &Program) -> Result<Compiled, Vec<Diagnostic>> {
             }
             None => FnImpl::Uninterpreted,
         };
-        c.functions.push(FnInfo {
-            name: f.name.name.clone(),
-            result,
-            imp,
-        });
+        c.functions.push(FnInfo { name: f.name.name.clone(), result, imp });
     }
 
     // Axioms.
@@ -1131,11 +1066,7 @@ pub fn compile(program: &Program) -> Result<Compiled, Vec<Diagnostic>> {
             let n_tconsts = c.tconsts.len();
             let e = c.expr(&a.expr);
             let per_thread = c.tconsts.len() > n_tconsts || mentions_tconst(&e);
-            axioms.push(Axiom {
-                e,
-                span: a.expr.span,
-                per_thread,
-            });
+            axioms.push(Axiom { e, span: a.expr.span, per_thread });
         }
     }
 
@@ -1194,11 +1125,7 @@ pub fn visit_ex(e: &Ex, f: &mut dyn FnMut(&Ex)) {
             visit_ex(m, f);
             idx.iter().for_each(|i| visit_ex(i, f));
         }
-        Ex::SharedSelect(s) => s
-            .levels
-            .iter()
-            .flat_map(|l| l.iter())
-            .for_each(|i| visit_ex(i, f)),
+        Ex::SharedSelect(s) => s.levels.iter().flat_map(|l| l.iter()).for_each(|i| visit_ex(i, f)),
         Ex::Store(p, idx) => {
             visit_ex(&p.0, f);
             visit_ex(&p.1, f);
@@ -1241,22 +1168,14 @@ impl Compiler<'_> {
         let mut ensures = Vec::new();
         for ct in &p.contracts {
             let e = self.spec(&ct.expr);
-            let spec = Spec {
-                e,
-                free: ct.free,
-                span: ct.expr.span,
-            };
+            let spec = Spec { e, free: ct.free, span: ct.expr.span };
             match ct.kind {
                 SpecKind::Requires => requires.push(spec),
                 SpecKind::Ensures => ensures.push(spec),
             }
         }
         let mut frame_size = self.frames[0].max;
-        let modifies = p
-            .modifies
-            .iter()
-            .filter_map(|m| self.global_index.get(&m.name).copied())
-            .collect();
+        let modifies = p.modifies.iter().filter_map(|m| self.global_index.get(&m.name).copied()).collect();
 
         // The body: an implementation, or a body written in the procedure declaration.
         let lowered = match (imp, &p.body) {
@@ -1314,15 +1233,9 @@ impl Compiler<'_> {
             n_loops: loops.len() as u32,
             block_names: bi.blocks.iter().map(|b| b.label.name.clone()).collect(),
             block_loops: (0..nblocks)
-                .map(|b| {
-                    (0..loops.len() as u32)
-                        .filter(|&l| loops[l as usize].contains(b))
-                        .collect()
-                })
+                .map(|b| (0..loops.len() as u32).filter(|&l| loops[l as usize].contains(b)).collect())
                 .collect(),
-            entry_loops: (0..loops.len() as u32)
-                .filter(|&l| loops[l as usize].header == 0)
-                .collect(),
+            entry_loops: (0..loops.len() as u32).filter(|&l| loops[l as usize].header == 0).collect(),
             actions: vec![Box::new([])],
             ..Code::default()
         };
@@ -1330,12 +1243,7 @@ impl Compiler<'_> {
         let guard_count: Vec<usize> = bi
             .blocks
             .iter()
-            .map(|b| {
-                b.stmts
-                    .iter()
-                    .take_while(|s| matches!(s.kind, StmtKind::Assume { .. }))
-                    .count()
-            })
+            .map(|b| b.stmts.iter().take_while(|s| matches!(s.kind, StmtKind::Assume { .. })).count())
             .collect();
         let mut block_start = vec![0u32; nblocks];
         let mut guard_end = vec![0u32; nblocks];
@@ -1379,19 +1287,14 @@ impl Compiler<'_> {
                     code.actions.push(acts.into_boxed_slice());
                     code.actions.len() as u32 - 1
                 };
-                Edge {
-                    target: if guarded { guard_end[to] } else { block_start[to] },
-                    act,
-                }
+                Edge { target: if guarded { guard_end[to] } else { block_start[to] }, act }
             };
             let guards_of = |t: usize| &bi.blocks[t].stmts[..guard_count[t]];
             self.touches_shared = false;
             let instr = match targets.as_slice() {
                 [t] if guard_count[*t] == 0 => Instr::Jump(edge(&mut code, *t, false)),
                 [a, b2] if is_branch_pair(guards_of(*a), guards_of(*b2)) => {
-                    let StmtKind::Assume { expr, .. } = &guards_of(*a)[0].kind else {
-                        unreachable!()
-                    };
+                    let StmtKind::Assume { expr, .. } = &guards_of(*a)[0].kind else { unreachable!() };
                     let cond = self.expr(expr);
                     let ea = edge(&mut code, *a, true);
                     let eb = edge(&mut code, *b2, true);
@@ -1407,10 +1310,7 @@ impl Compiler<'_> {
                                 _ => unreachable!(),
                             })
                             .collect();
-                        es.push(GuardedEdge {
-                            edge: edge(&mut code, t, true),
-                            guards,
-                        });
+                        es.push(GuardedEdge { edge: edge(&mut code, t, true), guards });
                     }
                     Instr::Goto(es.into_boxed_slice())
                 }
@@ -1438,10 +1338,8 @@ impl Compiler<'_> {
         let instr = match &s.kind {
             StmtKind::Assign { lhss, rhss } => {
                 let rhs = self.exprs(rhss);
-                let lhs: Vec<Lhs> = lhss
-                    .iter()
-                    .map(|l| self.lhs(&Lhs0 { var: &l.var, indices: &l.indices, span: l.span }))
-                    .collect();
+                let lhs: Vec<Lhs> =
+                    lhss.iter().map(|l| self.lhs(&Lhs0 { var: &l.var, indices: &l.indices, span: l.span })).collect();
                 match (lhs.as_slice(), rhs.len()) {
                     ([Lhs { place: Place::Local(s), levels, .. }], 1) if levels.is_empty() => {
                         Instr::SetLocal(*s, rhs.into_vec().pop().unwrap())
@@ -1450,10 +1348,8 @@ impl Compiler<'_> {
                 }
             }
             StmtKind::Havoc(ids) => {
-                let lhs: Vec<Lhs> = ids
-                    .iter()
-                    .map(|id| self.lhs(&Lhs0 { var: id, indices: &[], span: id.span }))
-                    .collect();
+                let lhs: Vec<Lhs> =
+                    ids.iter().map(|id| self.lhs(&Lhs0 { var: id, indices: &[], span: id.span })).collect();
                 let mut cons = Vec::new();
                 while let Some(StmtKind::Assume { expr, .. }) = stmts.get(consumed).map(|s| &s.kind) {
                     cons.push(self.expr(expr));
@@ -1469,9 +1365,9 @@ impl Compiler<'_> {
                     (k, _) => CheckKind::Fixed(vcgen::report::error_kind(k)),
                 };
                 // `__uniform(e)` conjuncts become cross-thread checks of their own.
-                let (uniform, rest): (Vec<&Expr>, Vec<&Expr>) = conjuncts(expr).into_iter().partition(|c| {
-                    matches!(&c.kind, ExprKind::Call(f, a) if f.as_str() == "__uniform" && a.len() == 1)
-                });
+                let (uniform, rest): (Vec<&Expr>, Vec<&Expr>) = conjuncts(expr).into_iter().partition(
+                    |c| matches!(&c.kind, ExprKind::Call(f, a) if f.as_str() == "__uniform" && a.len() == 1),
+                );
                 let mut instrs: Vec<Instr> = Vec::new();
                 for u in uniform {
                     let ExprKind::Call(_, a) = &u.kind else { unreachable!() };
@@ -1501,10 +1397,8 @@ impl Compiler<'_> {
                             .with_label("not declared"),
                     )),
                     Some(&pid) => {
-                        let outs: Vec<Lhs> = outs
-                            .iter()
-                            .map(|id| self.lhs(&Lhs0 { var: id, indices: &[], span: id.span }))
-                            .collect();
+                        let outs: Vec<Lhs> =
+                            outs.iter().map(|id| self.lhs(&Lhs0 { var: id, indices: &[], span: id.span })).collect();
                         if self.proc_is_barrier(&proc.name) {
                             let mut a = args.into_vec().into_iter();
                             let local = a.next().map_or(Fence::Yes, Fence::Arg);
@@ -1561,9 +1455,7 @@ fn is_branch_pair(a: &[Stmt], b: &[Stmt]) -> bool {
     match (a, b) {
         ([sa], [sb]) => match (&sa.kind, &sb.kind) {
             (StmtKind::Assume { expr: c, attrs: a1 }, StmtKind::Assume { expr: nc, attrs: a2 }) => {
-                a1.is_empty()
-                    && a2.is_empty()
-                    && matches!(&nc.kind, ExprKind::Unary(UnOp::Not, inner) if **inner == *c)
+                a1.is_empty() && a2.is_empty() && matches!(&nc.kind, ExprKind::Unary(UnOp::Not, inner) if **inner == *c)
             }
             _ => false,
         },

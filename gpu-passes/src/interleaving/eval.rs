@@ -131,11 +131,7 @@ impl Ctx<'_> {
             }
             Ex::SharedSelect(s) => {
                 let slot = self.slots[s.var as usize];
-                let keys = s
-                    .levels
-                    .iter()
-                    .map(|l| self.key(l, frame))
-                    .collect::<Result<Vec<_>, _>>()?;
+                let keys = s.levels.iter().map(|l| self.key(l, frame)).collect::<Result<Vec<_>, _>>()?;
                 self.access(slot, Some(flatten_keys(&keys)), Access::Read, s.span)?;
                 let globals = self.globals;
                 let mut cur = self.select(&globals[slot as usize], &keys[0])?;
@@ -151,10 +147,7 @@ impl Ctx<'_> {
                 map_store(m, key, v)?
             }
             Ex::Bv(op, args) => {
-                let vals = args
-                    .iter()
-                    .map(|a| self.eval(a, frame))
-                    .collect::<Result<Vec<_>, _>>()?;
+                let vals = args.iter().map(|a| self.eval(a, frame)).collect::<Result<Vec<_>, _>>()?;
                 bv_apply(*op, &vals).ok_or_else(|| {
                     Stop::Internal(format!(
                         "bit-vector operator {op:?} applied to {}",
@@ -163,10 +156,7 @@ impl Ctx<'_> {
                 })?
             }
             Ex::Call(f, args) => {
-                let vals = args
-                    .iter()
-                    .map(|a| self.eval(a, frame))
-                    .collect::<Result<Vec<_>, _>>()?;
+                let vals = args.iter().map(|a| self.eval(a, frame)).collect::<Result<Vec<_>, _>>()?;
                 self.apply_function(*f, vals)?
             }
             Ex::Conv(c, a) => {
@@ -179,15 +169,8 @@ impl Ctx<'_> {
                 }
             }
             Ex::Lambda(proto) => {
-                let captured = proto
-                    .captures
-                    .iter()
-                    .map(|c| self.eval(c, frame))
-                    .collect::<Result<Vec<_>, _>>()?;
-                let closure = Closure {
-                    proto: proto.clone(),
-                    captured: captured.into_boxed_slice(),
-                };
+                let captured = proto.captures.iter().map(|c| self.eval(c, frame)).collect::<Result<Vec<_>, _>>()?;
+                let closure = Closure { proto: proto.clone(), captured: captured.into_boxed_slice() };
                 Value::Map(Rc::new(MapValue::new(MapDefault::Lambda(Rc::new(closure)))))
             }
             Ex::Quant(q) => {
@@ -218,15 +201,7 @@ impl Ctx<'_> {
     fn spec_enum(&mut self, pairs: &[(u32, bool)], body: &Ex, frame: &mut [Value]) -> Result<bool, Stop> {
         let choice = pairs
             .iter()
-            .map(|&(var, write)| {
-                (
-                    var,
-                    write,
-                    self.spec_log
-                        .and_then(|l| l.logged(self.tid, var, write))
-                        .cloned(),
-                )
-            })
+            .map(|&(var, write)| (var, write, self.spec_log.and_then(|l| l.logged(self.tid, var, write)).cloned()))
             .collect();
         let saved = std::mem::replace(&mut self.spec_choice, choice);
         let r = self.eval_bool(body, frame);
@@ -238,10 +213,7 @@ impl Ctx<'_> {
         if idx.len() == 1 {
             return Ok(MapKey::One(self.eval(&idx[0], frame)?));
         }
-        let vals = idx
-            .iter()
-            .map(|i| self.eval(i, frame))
-            .collect::<Result<Vec<_>, _>>()?;
+        let vals = idx.iter().map(|i| self.eval(i, frame)).collect::<Result<Vec<_>, _>>()?;
         Ok(MapKey::Many(vals.into_boxed_slice()))
     }
 
@@ -264,28 +236,18 @@ impl Ctx<'_> {
             return Ok(v.clone());
         }
         match &map.default {
-            MapDefault::Arbitrary { origin, elem } => {
-                Ok(derived_value(&self.prog.types, *elem, *origin, key))
-            }
+            MapDefault::Arbitrary { origin, elem } => Ok(derived_value(&self.prog.types, *elem, *origin, key)),
             MapDefault::Const(v) => Ok(v.clone()),
             MapDefault::Lambda(c) => self.apply_closure(c, key),
         }
     }
 
     fn apply_closure(&mut self, c: &Closure, key: &MapKey) -> Result<Value, Stop> {
-        let LambdaProto {
-            nbound,
-            frame,
-            capture_slots,
-            body,
-            ..
-        } = &*c.proto;
+        let LambdaProto { nbound, frame, capture_slots, body, .. } = &*c.proto;
         let mut f = vec![Value::Bool(false); *frame as usize];
         let vals = key.values();
         if vals.len() != *nbound as usize {
-            return Err(Stop::Internal(
-                "lambda applied to the wrong number of indices".into(),
-            ));
+            return Err(Stop::Internal("lambda applied to the wrong number of indices".into()));
         }
         f[..vals.len()].clone_from_slice(vals);
         for (slot, v) in capture_slots.iter().zip(c.captured.iter()) {
@@ -296,9 +258,7 @@ impl Ctx<'_> {
 
     fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T, Stop>) -> Result<T, Stop> {
         if self.depth >= MAX_CALL_DEPTH {
-            return Err(Stop::Limit(format!(
-                "function calls nested more than {MAX_CALL_DEPTH} deep"
-            )));
+            return Err(Stop::Limit(format!("function calls nested more than {MAX_CALL_DEPTH} deep")));
         }
         self.depth += 1;
         let r = f(self);
@@ -319,12 +279,7 @@ impl Ctx<'_> {
                 if let Some(v) = self.uf.get(&key) {
                     return Ok(v.clone());
                 }
-                Ok(derived_value(
-                    &self.prog.types,
-                    info.result,
-                    mix(self.seed, 0xf00d ^ f as u64),
-                    &key.1,
-                ))
+                Ok(derived_value(&self.prog.types, info.result, mix(self.seed, 0xf00d ^ f as u64), &key.1))
             }
         }
     }
@@ -332,9 +287,7 @@ impl Ctx<'_> {
     fn quant(&mut self, q: &QuantEx, i: usize, frame: &mut [Value], budget: &mut u64) -> Result<bool, Stop> {
         let Some(v) = q.vars.get(i) else {
             if *budget == 0 {
-                return Err(Stop::Limit(
-                    "a quantifier's range is too large to enumerate".into(),
-                ));
+                return Err(Stop::Limit("a quantifier's range is too large to enumerate".into()));
             }
             *budget -= 1;
             return self.eval_bool(&q.body, frame);
@@ -364,14 +317,10 @@ impl Ctx<'_> {
             Domain::Range(lo, hi) => {
                 let (lo, hi) = (self.eval(lo, frame)?, self.eval(hi, frame)?);
                 let (Value::Int(lo), Value::Int(hi)) = (lo, hi) else {
-                    return Err(Stop::Limit(
-                        "a quantifier's range is too large to enumerate".into(),
-                    ));
+                    return Err(Stop::Limit("a quantifier's range is too large to enumerate".into()));
                 };
                 if hi >= lo && (hi - lo) as u128 >= *budget as u128 {
-                    return Err(Stop::Limit(
-                        "a quantifier's range is too large to enumerate".into(),
-                    ));
+                    return Err(Stop::Limit("a quantifier's range is too large to enumerate".into()));
                 }
                 let mut x = lo;
                 while x <= hi {

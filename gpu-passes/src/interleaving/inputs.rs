@@ -55,20 +55,11 @@ impl Inputs {
                 "params" => &mut inputs.params,
                 "memory" => &mut inputs.memory,
                 "consts" => &mut inputs.consts,
-                other => {
-                    return Err(format!(
-                        "unknown section `{other}` (expected params, memory, consts)"
-                    ))
-                }
+                other => return Err(format!("unknown section `{other}` (expected params, memory, consts)")),
             };
-            let entries = val
-                .as_object()
-                .ok_or_else(|| format!("`{section}` must be an object"))?;
+            let entries = val.as_object().ok_or_else(|| format!("`{section}` must be an object"))?;
             for (name, v) in entries {
-                target.push((
-                    name.clone(),
-                    json_value(v).map_err(|e| format!("{section}.{name}: {e}"))?,
-                ));
+                target.push((name.clone(), json_value(v).map_err(|e| format!("{section}.{name}: {e}"))?));
             }
         }
         Ok(inputs)
@@ -89,10 +80,7 @@ fn scalar_from_str(s: &str) -> Result<InputValue, String> {
     if digits.contains('.') || digits.contains('e') {
         return Ok(InputValue::Real(digits.to_string()));
     }
-    digits
-        .parse::<BigInt>()
-        .map(InputValue::Int)
-        .map_err(|_| format!("cannot read `{s}` as a value"))
+    digits.parse::<BigInt>().map(InputValue::Int).map_err(|_| format!("cannot read `{s}` as a value"))
 }
 
 fn json_value(v: &serde_json::Value) -> Result<InputValue, String> {
@@ -122,10 +110,7 @@ fn json_value(v: &serde_json::Value) -> Result<InputValue, String> {
                 .enumerate()
                 .map(|(i, v)| Ok((vec![InputValue::Int(i.into())], json_value(v)?)))
                 .collect::<Result<Vec<_>, String>>()?;
-            Ok(InputValue::Map {
-                entries,
-                default: None,
-            })
+            Ok(InputValue::Map { entries, default: None })
         }
         J::Null => Err("null is not a value".into()),
     }
@@ -138,15 +123,11 @@ pub fn to_value(types: &[RTy], ty: TyId, v: &InputValue, rng: &mut Rng) -> Resul
         (RTy::Int, InputValue::Int(i)) => Ok(Value::int(i.clone())),
         (RTy::Bv(w), InputValue::Int(i)) => Ok(Value::bv_from_bigint(*w, i)),
         (RTy::Bv(w), InputValue::Bool(b)) => Ok(Value::Bv(*w, *b as u128)),
-        (RTy::Real, InputValue::Int(i)) => {
-            Ok(Value::real(num_rational::BigRational::from_integer(i.clone())))
+        (RTy::Real, InputValue::Int(i)) => Ok(Value::real(num_rational::BigRational::from_integer(i.clone()))),
+        (RTy::Real, InputValue::Real(s)) => {
+            super::value::real::parse(s).map(Value::real).ok_or_else(|| format!("cannot read `{s}` as a real"))
         }
-        (RTy::Real, InputValue::Real(s)) => super::value::real::parse(s)
-            .map(Value::real)
-            .ok_or_else(|| format!("cannot read `{s}` as a real")),
-        (RTy::Opaque(t), InputValue::Int(i)) => {
-            Ok(Value::Opaque(*t, u64::try_from(i).map_err(|_| "negative id")?))
-        }
+        (RTy::Opaque(t), InputValue::Int(i)) => Ok(Value::Opaque(*t, u64::try_from(i).map_err(|_| "negative id")?)),
         (RTy::Map { args, result }, InputValue::Map { entries, default }) => {
             let base = match default {
                 Some(d) => MapDefault::Const(to_value(types, *result, d, rng)?),
@@ -158,19 +139,11 @@ pub fn to_value(types: &[RTy], ty: TyId, v: &InputValue, rng: &mut Rng) -> Resul
             let mut m = MapValue::new(base);
             for (key, val) in entries {
                 if key.len() != args.len() {
-                    return Err(format!(
-                        "a key has {} indices, the map takes {}",
-                        key.len(),
-                        args.len()
-                    ));
+                    return Err(format!("a key has {} indices, the map takes {}", key.len(), args.len()));
                 }
-                let k = key
-                    .iter()
-                    .zip(args)
-                    .map(|(k, t)| to_value(types, *t, k, rng))
-                    .collect::<Result<Vec<_>, _>>()?;
-                m.entries
-                    .insert(MapKey::from_vec(k), to_value(types, *result, val, rng)?);
+                let k =
+                    key.iter().zip(args).map(|(k, t)| to_value(types, *t, k, rng)).collect::<Result<Vec<_>, _>>()?;
+                m.entries.insert(MapKey::from_vec(k), to_value(types, *result, val, rng)?);
             }
             Ok(Value::Map(Rc::new(m)))
         }
@@ -184,29 +157,18 @@ mod tests {
 
     #[test]
     fn parses_the_documented_shape() {
-        let i = Inputs::from_json(
-            r#"{"params": {"n": 5, "b": "7bv8"}, "memory": {"A": {"0": 1, "*": 0}, "M": [1, 2]}}"#,
-        )
-        .unwrap();
+        let i =
+            Inputs::from_json(r#"{"params": {"n": 5, "b": "7bv8"}, "memory": {"A": {"0": 1, "*": 0}, "M": [1, 2]}}"#)
+                .unwrap();
         assert_eq!(i.param("n"), Some(&InputValue::Int(5.into())));
         assert_eq!(i.param("b"), Some(&InputValue::Int(7.into())));
-        let types = vec![
-            RTy::Int,
-            RTy::Bv(8),
-            RTy::Map {
-                args: vec![0],
-                result: 1,
-            },
-        ];
+        let types = vec![RTy::Int, RTy::Bv(8), RTy::Map { args: vec![0], result: 1 }];
         let mut rng = Rng::new(0);
         let a = to_value(&types, 2, i.memory("A").unwrap(), &mut rng).unwrap();
         let Value::Map(m) = a else { panic!() };
         assert_eq!(m.entries.get(&MapKey::One(Value::Int(0))), Some(&Value::Bv(8, 1)));
         assert!(matches!(m.default, MapDefault::Const(Value::Bv(8, 0))));
         assert!(Inputs::from_json(r#"{"bogus": {}}"#).is_err());
-        assert_eq!(
-            to_value(&types, 1, &InputValue::Int((-1).into()), &mut rng),
-            Ok(Value::Bv(8, 255))
-        );
+        assert_eq!(to_value(&types, 1, &InputValue::Int((-1).into()), &mut rng), Ok(Value::Bv(8, 255)));
     }
 }

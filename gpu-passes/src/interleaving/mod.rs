@@ -110,10 +110,7 @@ pub struct FinalState {
 
 impl FinalState {
     pub fn global(&self, name: &str) -> Option<&Value> {
-        self.globals
-            .iter()
-            .find(|(n, _)| n == name)
-            .and_then(|(_, v)| v.first())
+        self.globals.iter().find(|(n, _)| n == name).and_then(|(_, v)| v.first())
     }
     pub fn out(&self, name: &str) -> Option<&Value> {
         self.outs.iter().find(|(n, _)| n == name).map(|(_, v)| v)
@@ -174,9 +171,7 @@ pub struct Interpreter {
 
 impl Interpreter {
     pub fn new(program: &Program) -> Result<Interpreter, Vec<Diagnostic>> {
-        Ok(Interpreter {
-            prog: compile::compile(program)?,
-        })
+        Ok(Interpreter { prog: compile::compile(program)? })
     }
 
     pub fn has_kernel(&self) -> bool {
@@ -219,9 +214,7 @@ impl Interpreter {
             }
             (Err(Stop::Limit(why)), Some(r)) => {
                 let mut e = self.race_error(&r, &m, cfg);
-                e.diagnostic
-                    .notes
-                    .push(format!("the run was abandoned afterwards: {why}"));
+                e.diagnostic.notes.push(format!("the run was abandoned afterwards: {why}"));
                 RunOutcome::Error(e)
             }
             // A race in a run that ends infeasible is no race (Definition 3.1).
@@ -274,9 +267,7 @@ impl Interpreter {
                 tid(r.second.tid).group[0]
             ));
         }
-        d = d
-            .with_note("no barrier separates the two accesses")
-            .with_note(Self::seed_note(cfg));
+        d = d.with_note("no barrier separates the two accesses").with_note(Self::seed_note(cfg));
         RuntimeError {
             kind: ErrorKind::Race,
             diagnostic: d,
@@ -301,23 +292,12 @@ impl Interpreter {
         if let Some(m) = m {
             if !m.params.is_empty() {
                 let root = &self.prog.procs[m.root as usize];
-                let ps: Vec<String> = root
-                    .in_names
-                    .iter()
-                    .zip(&m.params)
-                    .map(|(n, v)| format!("{n} = {v}"))
-                    .collect();
+                let ps: Vec<String> = root.in_names.iter().zip(&m.params).map(|(n, v)| format!("{n} = {v}")).collect();
                 d = d.with_note(format!("inputs: {}", ps.join(", ")));
             }
         }
         d = d.with_note(Self::seed_note(cfg));
-        RuntimeError {
-            kind: f.kind,
-            diagnostic: d,
-            threads,
-            seed: cfg.seed,
-            later: Vec::new(),
-        }
+        RuntimeError { kind: f.kind, diagnostic: d, threads, seed: cfg.seed, later: Vec::new() }
     }
 
     fn outcome_of_stop(&self, stop: Stop, m: Option<&sched::Machine>, cfg: &RunConfig) -> RunOutcome {
@@ -339,31 +319,14 @@ fn final_state(m: &sched::Machine) -> FinalState {
         .enumerate()
         .map(|(g, var)| {
             let copies = if var.group_shared { m.mem.slots.len() } else { 1 };
-            let vals = (0..copies)
-                .map(|c| m.mem.globals[m.mem.slots[c][g] as usize].clone())
-                .collect();
+            let vals = (0..copies).map(|c| m.mem.globals[m.mem.slots[c][g] as usize].clone()).collect();
             (var.name.clone(), vals)
         })
         .collect();
     let root = &prog.procs[m.root as usize];
-    let params = root
-        .in_names
-        .iter()
-        .cloned()
-        .zip(m.params.iter().cloned())
-        .collect();
-    let outs = root
-        .out_names
-        .iter()
-        .cloned()
-        .zip(m.threads[0].outs.iter().cloned())
-        .collect();
-    FinalState {
-        globals,
-        params,
-        outs,
-        steps: m.steps(),
-    }
+    let params = root.in_names.iter().cloned().zip(m.params.iter().cloned()).collect();
+    let outs = root.out_names.iter().cloned().zip(m.threads[0].outs.iter().cloned()).collect();
+    FinalState { globals, params, outs, steps: m.steps() }
 }
 
 /// One run of a program's kernel (see [`Interpreter::run`]).
@@ -377,10 +340,7 @@ pub fn run_program(program: &Program, cfg: &RunConfig) -> RunOutcome {
 /// A sequential run of a plain Boogie procedure with the given inputs (others arbitrary, seed
 /// 0): the oracle for tests of program transformations.
 pub fn run_procedure(program: &Program, name: &str, inputs: &Inputs) -> RunOutcome {
-    let cfg = RunConfig {
-        inputs: inputs.clone(),
-        ..RunConfig::default()
-    };
+    let cfg = RunConfig { inputs: inputs.clone(), ..RunConfig::default() };
     match Interpreter::new(program) {
         Ok(i) => i.run_procedure(name, &cfg),
         Err(d) => RunOutcome::Invalid(d),
@@ -390,11 +350,7 @@ pub fn run_procedure(program: &Program, name: &str, inputs: &Inputs) -> RunOutco
 /// Replays a counterexample: only `threads` run, with fixed inputs (parameters, memory,
 /// constants) and the given sizes and seed.
 pub fn replay(program: &Program, threads: &[ThreadId], inputs: &Inputs, cfg: &RunConfig) -> RunOutcome {
-    let cfg = RunConfig {
-        threads: Some(threads.to_vec()),
-        inputs: inputs.clone(),
-        ..cfg.clone()
-    };
+    let cfg = RunConfig { threads: Some(threads.to_vec()), inputs: inputs.clone(), ..cfg.clone() };
     run_program(program, &cfg)
 }
 
@@ -422,17 +378,10 @@ pub fn run_many(interp: &Interpreter, cfg: &RunConfig, runs: u64) -> RunSummary 
 }
 
 /// Runs `run` with seeds `cfg.seed, cfg.seed + 1, …` and sums up, stopping at the first error.
-pub fn run_many_with(
-    cfg: &RunConfig,
-    runs: u64,
-    mut run: impl FnMut(&RunConfig) -> RunOutcome,
-) -> RunSummary {
+pub fn run_many_with(cfg: &RunConfig, runs: u64, mut run: impl FnMut(&RunConfig) -> RunOutcome) -> RunSummary {
     let mut s = RunSummary::default();
     for k in 0..runs {
-        let c = RunConfig {
-            seed: cfg.seed.wrapping_add(k),
-            ..cfg.clone()
-        };
+        let c = RunConfig { seed: cfg.seed.wrapping_add(k), ..cfg.clone() };
         s.runs += 1;
         match run(&c) {
             RunOutcome::Completed(f) => {

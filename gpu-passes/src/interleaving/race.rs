@@ -94,10 +94,7 @@ impl Interval {
                 }
                 self.read.map(|sp| (RaceKind::ReadWrite, sp, None))
             }
-            Access::Read => self
-                .write
-                .as_ref()
-                .map(|(w, sp)| (RaceKind::WriteRead, *sp, Some(w.clone()))),
+            Access::Read => self.write.as_ref().map(|(w, sp)| (RaceKind::WriteRead, *sp, Some(w.clone()))),
         }
     }
 }
@@ -197,32 +194,19 @@ impl RaceLog {
     }
 
     fn var_group_shared(&self, var: u32) -> bool {
-        self.slot_var
-            .iter()
-            .position(|v| *v == var)
-            .is_some_and(|s| self.slot_group_shared[s])
+        self.slot_var.iter().position(|v| *v == var).is_some_and(|s| self.slot_group_shared[s])
     }
 
     fn trace(&mut self, slot: u32, key: &Option<MapKey>, tid: u32, write: bool) {
         let Some(MapKey::One(offset)) = key else { return };
         let var = self.slot_var[slot as usize];
-        let epoch = self.epoch(
-            self.slot_group_shared[slot as usize],
-            self.thread_group[tid as usize],
-        );
+        let epoch = self.epoch(self.slot_group_shared[slot as usize], self.thread_group[tid as usize]);
         let Some(traces) = &mut self.traces else { return };
         let tr = traces[tid as usize].entry(var).or_default();
         if tr.epoch != epoch {
-            *tr = Trace {
-                epoch,
-                ..Trace::default()
-            };
+            *tr = Trace { epoch, ..Trace::default() };
         }
-        let (count, slot) = if write {
-            (&mut tr.writes, &mut tr.write)
-        } else {
-            (&mut tr.reads, &mut tr.read)
-        };
+        let (count, slot) = if write { (&mut tr.writes, &mut tr.write) } else { (&mut tr.reads, &mut tr.read) };
         *count += 1;
         if self.rng.below(*count) == 0 {
             *slot = Some(offset.clone());
@@ -265,39 +249,17 @@ impl RaceLog {
     ) -> Result<(), Box<RaceReport>> {
         let group = self.thread_group[tid as usize];
         let gs = self.slot_group_shared[slot as usize];
-        let me = Me {
-            tid,
-            group,
-            epoch: self.epoch(gs, group),
-            gs,
-        };
+        let me = Me { tid, group, epoch: self.epoch(gs, group), gs };
         let benign = self.benign;
         let var = self.slot_var[slot as usize];
         let report = |kind: RaceKind, other: u32, sp: Span, val: Option<Value>, key: &Option<MapKey>| {
-            let first = RaceAccess {
-                tid: other,
-                span: sp,
-                write: kind != RaceKind::ReadWrite,
-                value: val,
-            };
+            let first = RaceAccess { tid: other, span: sp, write: kind != RaceKind::ReadWrite, value: val };
             let value = match &access {
                 Access::Write(v) => Some(v.clone()),
                 Access::Read => None,
             };
-            let second = RaceAccess {
-                tid,
-                span,
-                write: matches!(access, Access::Write(_)),
-                value,
-            };
-            Box::new(RaceReport {
-                kind,
-                slot,
-                var,
-                key: key.clone(),
-                first,
-                second,
-            })
+            let second = RaceAccess { tid, span, write: matches!(access, Access::Write(_)), value };
+            Box::new(RaceReport { kind, slot, var, key: key.clone(), first, second })
         };
         if self.traces.is_some() {
             self.trace(slot, &key, tid, matches!(access, Access::Write(_)));
@@ -335,12 +297,7 @@ struct Me {
 }
 
 impl Me {
-    fn check(
-        &self,
-        recs: &[Rec],
-        access: &Access,
-        benign: bool,
-    ) -> Option<(RaceKind, u32, Span, Option<Value>)> {
+    fn check(&self, recs: &[Rec], access: &Access, benign: bool) -> Option<(RaceKind, u32, Span, Option<Value>)> {
         for r in recs {
             if r.tid == self.tid {
                 continue;
@@ -409,14 +366,9 @@ mod tests {
     fn read_write_in_one_interval_races_and_a_barrier_separates() {
         let mut l = log(true);
         l.access(0, k(1), 0, Access::Read, sp(1)).unwrap();
-        let r = l
-            .access(0, k(1), 1, Access::Write(Value::Int(3)), sp(2))
-            .unwrap_err();
+        let r = l.access(0, k(1), 1, Access::Write(Value::Int(3)), sp(2)).unwrap_err();
         assert_eq!(r.kind, RaceKind::ReadWrite);
-        assert_eq!(
-            (r.first.tid, r.second.tid, r.first.span, r.second.span),
-            (0, 1, sp(1), sp(2))
-        );
+        assert_eq!((r.first.tid, r.second.tid, r.first.span, r.second.span), (0, 1, sp(1), sp(2)));
 
         let mut l = log(true);
         l.access(0, k(1), 0, Access::Read, sp(1)).unwrap();
@@ -447,9 +399,7 @@ mod tests {
         l.barrier(0, true, true);
         l.barrier(1, true, true);
         l.access(1, k(5), 0, Access::Read, sp(3)).unwrap();
-        let r = l
-            .access(1, k(5), 2, Access::Write(Value::Int(0)), sp(2))
-            .unwrap_err();
+        let r = l.access(1, k(5), 2, Access::Write(Value::Int(0)), sp(2)).unwrap_err();
         assert_eq!((r.kind, r.first.tid, r.second.tid), (RaceKind::ReadWrite, 0, 2));
     }
 
@@ -458,9 +408,7 @@ mod tests {
         let mut l = log(true);
         l.access(0, k(0), 0, Access::Write(Value::Int(7)), sp(1)).unwrap();
         l.access(0, k(0), 1, Access::Write(Value::Int(7)), sp(2)).unwrap();
-        let r = l
-            .access(0, k(0), 1, Access::Write(Value::Int(8)), sp(3))
-            .unwrap_err();
+        let r = l.access(0, k(0), 1, Access::Write(Value::Int(8)), sp(3)).unwrap_err();
         assert_eq!(r.kind, RaceKind::WriteWrite);
 
         let mut l = log(false);

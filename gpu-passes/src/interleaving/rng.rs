@@ -79,11 +79,7 @@ fn gen_bv(w: u32, rng: &mut Rng) -> Value {
         let v = if r < 50 {
             num_bigint::BigUint::from(rng.below(8))
         } else {
-            num_bigint::BigUint::from_slice(
-                &(0..w.div_ceil(32))
-                    .map(|_| rng.next_u64() as u32)
-                    .collect::<Vec<_>>(),
-            )
+            num_bigint::BigUint::from_slice(&(0..w.div_ceil(32)).map(|_| rng.next_u64() as u32).collect::<Vec<_>>())
         };
         return Value::bv_from_biguint(w, v);
     }
@@ -116,10 +112,9 @@ pub fn gen_value(types: &[RTy], ty: TyId, rng: &mut Rng) -> Value {
             Value::real(BigRational::new(n, d))
         }
         RTy::Bv(w) => gen_bv(*w, rng),
-        RTy::Map { result, .. } => Value::Map(Rc::new(MapValue::new(MapDefault::Arbitrary {
-            origin: rng.next_u64(),
-            elem: *result,
-        }))),
+        RTy::Map { result, .. } => {
+            Value::Map(Rc::new(MapValue::new(MapDefault::Arbitrary { origin: rng.next_u64(), elem: *result })))
+        }
         // Values of an uninterpreted type come from a small pool so that equalities happen.
         RTy::Opaque(t) => Value::Opaque(*t, rng.below(6)),
     }
@@ -149,15 +144,7 @@ mod tests {
 
     #[test]
     fn generated_values_have_their_type() {
-        let types = vec![
-            RTy::Bv(5),
-            RTy::Bv(200),
-            RTy::Int,
-            RTy::Map {
-                args: vec![2],
-                result: 0,
-            },
-        ];
+        let types = vec![RTy::Bv(5), RTy::Bv(200), RTy::Int, RTy::Map { args: vec![2], result: 0 }];
         let mut rng = Rng::new(3);
         for _ in 0..200 {
             assert!(matches!(gen_value(&types, 0, &mut rng), Value::Bv(5, v) if v < 32));
@@ -165,9 +152,6 @@ mod tests {
             assert!(matches!(gen_value(&types, 2, &mut rng), Value::Int(_)));
             assert!(matches!(gen_value(&types, 3, &mut rng), Value::Map(_)));
         }
-        assert_eq!(
-            derived_value(&types, 2, 5, &Value::Int(3)),
-            derived_value(&types, 2, 5, &Value::Int(3))
-        );
+        assert_eq!(derived_value(&types, 2, 5, &Value::Int(3)), derived_value(&types, 2, 5, &Value::Int(3)));
     }
 }

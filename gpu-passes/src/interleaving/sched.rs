@@ -131,14 +131,7 @@ macro_rules! ctx {
 }
 
 fn fail(kind: ErrorKind, message: String, span: Span, label: &str, threads: Vec<u32>) -> Stop {
-    Stop::Fail(Box::new(Failure {
-        kind,
-        message,
-        span,
-        label: label.into(),
-        related: Vec::new(),
-        threads,
-    }))
+    Stop::Fail(Box::new(Failure { kind, message, span, label: label.into(), related: Vec::new(), threads }))
 }
 
 /// `(target, rhs)` for every conjunct `target == rhs` (both orientations). Bugle's encoding of
@@ -170,13 +163,8 @@ fn definitions(e: &Ex) -> Vec<(&Ex, &Ex)> {
 }
 
 fn dims3(v: &Option<Vec<u64>>) -> Option<[u64; 3]> {
-    v.as_ref().map(|d| {
-        [
-            d.first().copied().unwrap_or(1),
-            d.get(1).copied().unwrap_or(1),
-            d.get(2).copied().unwrap_or(1),
-        ]
-    })
+    v.as_ref()
+        .map(|d| [d.first().copied().unwrap_or(1), d.get(1).copied().unwrap_or(1), d.get(2).copied().unwrap_or(1)])
 }
 
 /// Writes `v` at `keys` (a path of indices) into `base`.
@@ -184,11 +172,7 @@ fn store_path(cx: &mut Ctx, base: Value, keys: &[MapKey], v: Value) -> Result<Va
     match keys {
         [] => Ok(v),
         [k, rest @ ..] => {
-            let inner = if rest.is_empty() {
-                Value::Bool(false)
-            } else {
-                cx.select(&base, k)?
-            };
+            let inner = if rest.is_empty() { Value::Bool(false) } else { cx.select(&base, k)? };
             let new_inner = store_path(cx, inner, rest, v)?;
             super::eval::map_store(base, k.clone(), new_inner)
         }
@@ -219,12 +203,7 @@ impl<'p> Machine<'p> {
             prog,
             seed: cfg.seed,
             rng: Rng::new(cfg.seed),
-            mem: Mem {
-                consts: Vec::new(),
-                globals: Vec::new(),
-                slots: Vec::new(),
-                uf: UfTable::default(),
-            },
+            mem: Mem { consts: Vec::new(), globals: Vec::new(), slots: Vec::new(), uf: UfTable::default() },
             infos: Vec::new(),
             threads: Vec::new(),
             groups: Vec::new(),
@@ -244,13 +223,8 @@ impl<'p> Machine<'p> {
         m.setup_threads(cfg, local, groups, kernel_mode)?;
         m.setup_memory_and_params(inputs)?;
         if kernel_mode {
-            let slot_var = (0..m.mem.globals.len() as u32)
-                .map(|s| m.slot_var(s))
-                .collect::<Vec<_>>();
-            let slot_gs = slot_var
-                .iter()
-                .map(|&g| prog.globals[g as usize].group_shared)
-                .collect();
+            let slot_var = (0..m.mem.globals.len() as u32).map(|s| m.slot_var(s)).collect::<Vec<_>>();
+            let slot_gs = slot_var.iter().map(|&g| prog.globals[g as usize].group_shared).collect();
             let tg = m.infos.iter().map(|i| i.group).collect();
             let mut log = RaceLog::new(slot_var, slot_gs, tg, m.groups.len(), cfg.benign_tolerance);
             if prog.uses_spec_access {
@@ -287,11 +261,8 @@ impl<'p> Machine<'p> {
         let mut last_failure = None;
         for _attempt in 0..SOLVE_TRIES {
             let mut vals: Vec<Option<Value>> = vec![None; n];
-            let (cfg_local, cfg_groups) = if kernel {
-                (dims3(&cfg.local_size), dims3(&cfg.num_groups))
-            } else {
-                (Some([1; 3]), Some([1; 3]))
-            };
+            let (cfg_local, cfg_groups) =
+                if kernel { (dims3(&cfg.local_size), dims3(&cfg.num_groups)) } else { (Some([1; 3]), Some([1; 3])) };
             for (i, c) in prog.consts.iter().enumerate() {
                 if let Some(attr) = c.size_attr {
                     let dims = if attr < 9 { cfg_local } else { cfg_groups };
@@ -300,10 +271,10 @@ impl<'p> Machine<'p> {
                     }
                 }
                 if let Some(v) = inputs.constant(&c.name) {
-                    vals[i] =
-                        Some(to_value(&prog.types, c.ty, v, &mut self.rng).map_err(|e| {
-                            Self::invalid(format!("input constant `{}`: {e}", c.name), c.span)
-                        })?);
+                    vals[i] = Some(
+                        to_value(&prog.types, c.ty, v, &mut self.rng)
+                            .map_err(|e| Self::invalid(format!("input constant `{}`: {e}", c.name), c.span))?,
+                    );
                 }
             }
             self.mem.uf.clear();
@@ -312,13 +283,12 @@ impl<'p> Machine<'p> {
             for (i, c) in prog.consts.iter().enumerate() {
                 if let (Some(attr), None) = (c.size_attr, &vals[i]) {
                     if attr < 9 {
-                        let span = if c.span == Span::DUMMY {
-                            prog.procs[self.root as usize].span
-                        } else {
-                            c.span
-                        };
+                        let span = if c.span == Span::DUMMY { prog.procs[self.root as usize].span } else { c.span };
                         return Err(Self::invalid(
-                            format!("`kivl run` needs a concrete work-group size: pass --local-size (nothing fixes `{}`)", c.name),
+                            format!(
+                                "`kivl run` needs a concrete work-group size: pass --local-size (nothing fixes `{}`)",
+                                c.name
+                            ),
                             span,
                         ));
                     }
@@ -360,9 +330,7 @@ impl<'p> Machine<'p> {
             ""
         };
         Err(Self::invalid(
-            format!(
-                "`kivl run` could not find constants that satisfy this axiom in {SOLVE_TRIES} tries{hint}"
-            ),
+            format!("`kivl run` could not find constants that satisfy this axiom in {SOLVE_TRIES} tries{hint}"),
             f.span,
         ))
     }
@@ -384,10 +352,7 @@ impl<'p> Machine<'p> {
                     if !settable || !ready(rhs, vals) {
                         continue;
                     }
-                    let consts: Vec<Value> = vals
-                        .iter()
-                        .map(|v| v.clone().unwrap_or(Value::Bool(false)))
-                        .collect();
+                    let consts: Vec<Value> = vals.iter().map(|v| v.clone().unwrap_or(Value::Bool(false))).collect();
                     let empty: Vec<Value> = Vec::new();
                     let mut cx = Ctx {
                         prog,
@@ -409,10 +374,7 @@ impl<'p> Machine<'p> {
                     match target {
                         Ex::Const(i) => vals[*i as usize] = Some(v),
                         Ex::Call(f, args) => {
-                            let a = args
-                                .iter()
-                                .map(|a| cx.eval(a, &mut []))
-                                .collect::<Result<Vec<_>, _>>()?;
+                            let a = args.iter().map(|a| cx.eval(a, &mut [])).collect::<Result<Vec<_>, _>>()?;
                             let key = (*f, MapKey::from_vec(a));
                             if self.mem.uf.contains_key(&key) {
                                 continue;
@@ -457,19 +419,11 @@ impl<'p> Machine<'p> {
     /// Checks the axioms (uniform ones, or per-thread ones in every thread).
     fn check_axioms(&mut self, per_thread: bool) -> Result<(), Stop> {
         let prog = self.prog;
-        let threads: Vec<usize> = if per_thread {
-            (0..self.infos.len()).collect()
-        } else {
-            vec![usize::MAX]
-        };
+        let threads: Vec<usize> = if per_thread { (0..self.infos.len()).collect() } else { vec![usize::MAX] };
         let empty_t: Box<[Value]> = Box::new([]);
         for ax in prog.axioms.iter().filter(|a| a.per_thread == per_thread) {
             for &t in &threads {
-                let tconsts = if t == usize::MAX {
-                    &empty_t
-                } else {
-                    &self.infos[t].tconsts
-                };
+                let tconsts = if t == usize::MAX { &empty_t } else { &self.infos[t].tconsts };
                 let empty: Vec<Value> = Vec::new();
                 let mut cx = Ctx {
                     prog,
@@ -488,26 +442,14 @@ impl<'p> Machine<'p> {
                     spec_choice: Vec::new(),
                 };
                 if !cx.eval_bool(&ax.e, &mut [])? {
-                    return Err(fail(
-                        ErrorKind::Assertion,
-                        "axiom does not hold".into(),
-                        ax.span,
-                        "",
-                        vec![],
-                    ));
+                    return Err(fail(ErrorKind::Assertion, "axiom does not hold".into(), ax.span, "", vec![]));
                 }
             }
         }
         Ok(())
     }
 
-    fn setup_threads(
-        &mut self,
-        cfg: &RunConfig,
-        local: [u64; 3],
-        groups: [u64; 3],
-        kernel: bool,
-    ) -> Result<(), Stop> {
+    fn setup_threads(&mut self, cfg: &RunConfig, local: [u64; 3], groups: [u64; 3], kernel: bool) -> Result<(), Stop> {
         let prog = self.prog;
         let per_group: u64 = local.iter().product();
         let n_groups: u64 = groups.iter().product();
@@ -522,11 +464,7 @@ impl<'p> Machine<'p> {
         }
         self.groups = (0..n_groups).map(|_| GroupState::default()).collect();
         for g in 0..n_groups {
-            let gid = [
-                g % groups[0],
-                (g / groups[0]) % groups[1],
-                g / (groups[0] * groups[1]),
-            ];
+            let gid = [g % groups[0], (g / groups[0]) % groups[1], g / (groups[0] * groups[1])];
             for l in 0..per_group {
                 let lid = [l % local[0], (l / local[0]) % local[1], l / (local[0] * local[1])];
                 let id = ThreadId {
@@ -544,28 +482,17 @@ impl<'p> Machine<'p> {
                     .tconsts
                     .iter()
                     .map(|tc| {
-                        let v = if tc.attr < 3 {
-                            lid[tc.attr]
-                        } else {
-                            gid[tc.attr - 3]
-                        };
+                        let v = if tc.attr < 3 { lid[tc.attr] } else { gid[tc.attr - 3] };
                         int_value_of_type(&prog.types, tc.ty, v)
                     })
                     .collect();
                 let tid = self.infos.len() as u32;
-                self.infos.push(ThreadInfo {
-                    id,
-                    group: g as u32,
-                    tconsts,
-                });
+                self.infos.push(ThreadInfo { id, group: g as u32, tconsts });
                 self.groups[g as usize].members.push(tid);
             }
         }
         if self.infos.is_empty() {
-            return Err(Self::invalid(
-                "no thread of the grid was selected".into(),
-                Span::DUMMY,
-            ));
+            return Err(Self::invalid("no thread of the grid was selected".into(), Span::DUMMY));
         }
         if let Err(Stop::Fail(f)) = self.check_axioms(true) {
             return Err(Self::invalid(
@@ -624,9 +551,8 @@ impl<'p> Machine<'p> {
                 for c in 0..copies {
                     let slot = self.mem.slots[c][g] as usize;
                     globals[slot] = match inputs.memory(&var.name) {
-                        Some(v) => to_value(&prog.types, var.ty, v, &mut self.rng).map_err(|e| {
-                            Self::invalid(format!("input memory `{}`: {e}", var.name), var.span)
-                        })?,
+                        Some(v) => to_value(&prog.types, var.ty, v, &mut self.rng)
+                            .map_err(|e| Self::invalid(format!("input memory `{}`: {e}", var.name), var.span))?,
                         None => gen_value(&prog.types, var.ty, &mut self.rng),
                     };
                 }
@@ -645,18 +571,10 @@ impl<'p> Machine<'p> {
                     None => gen_value(&prog.types, ty, &mut self.rng),
                 });
             }
-            let fixed_mem: Vec<bool> = prog
-                .globals
-                .iter()
-                .map(|g| inputs.memory(&g.name).is_some())
-                .collect();
+            let fixed_mem: Vec<bool> = prog.globals.iter().map(|g| inputs.memory(&g.name).is_some()).collect();
             // The root frame as the requires see it (parameters, uniform across threads).
             let mut proto = self.fresh_frame_locals(self.root, params);
-            let old: Rc<[Value]> = if root.uses_old {
-                Rc::from(self.mem.globals.clone())
-            } else {
-                self.empty.clone()
-            };
+            let old: Rc<[Value]> = if root.uses_old { Rc::from(self.mem.globals.clone()) } else { self.empty.clone() };
             // Definitions from the requires, in the first thread of every group.
             for grp in 0..n_groups {
                 let Some(&t) = self.groups[grp].members.first() else {
@@ -664,9 +582,7 @@ impl<'p> Machine<'p> {
                 };
                 for r in &root.requires {
                     for (target, rhs) in definitions(&r.e) {
-                        self.define(
-                            t as usize, target, rhs, &fixed, &fixed_mem, n_ins, &mut proto, &old,
-                        )?;
+                        self.define(t as usize, target, rhs, &fixed, &fixed_mem, n_ins, &mut proto, &old)?;
                     }
                 }
             }
@@ -742,10 +658,7 @@ impl<'p> Machine<'p> {
                     .levels
                     .iter()
                     .map(|l| {
-                        let vals = l
-                            .iter()
-                            .map(|i| cx.eval(i, locals))
-                            .collect::<Result<Vec<_>, _>>()?;
+                        let vals = l.iter().map(|i| cx.eval(i, locals)).collect::<Result<Vec<_>, _>>()?;
                         Ok(MapKey::from_vec(vals))
                     })
                     .collect::<Result<Vec<_>, Stop>>()?;
@@ -768,13 +681,7 @@ impl<'p> Machine<'p> {
             let mut cx = ctx!(self, t, old, None, Span::DUMMY);
             for r in &root.requires {
                 if !cx.eval_bool(&r.e, locals)? {
-                    return Err(fail(
-                        ErrorKind::Precondition,
-                        String::new(),
-                        r.span,
-                        "",
-                        vec![t as u32],
-                    ));
+                    return Err(fail(ErrorKind::Precondition, String::new(), r.span, "", vec![t as u32]));
                 }
             }
         }
@@ -786,10 +693,7 @@ impl<'p> Machine<'p> {
         for &ty in &p.slot_tys[ins.len().min(p.slot_tys.len())..] {
             ins.push(gen_value(&self.prog.types, ty, &mut self.rng));
         }
-        ins.resize(
-            p.frame_size.max(p.slot_tys.len() as u32) as usize,
-            Value::Bool(false),
-        );
+        ins.resize(p.frame_size.max(p.slot_tys.len() as u32) as usize, Value::Bool(false));
         ins
     }
 
@@ -802,13 +706,7 @@ impl<'p> Machine<'p> {
                 loops[l as usize] = 1;
             }
         }
-        Frame {
-            proc,
-            pc: 0,
-            locals,
-            loops,
-            old,
-        }
+        Frame { proc, pc: 0, locals, loops, old }
     }
 
     // ----- scheduling ------------------------------------------------------------------------
@@ -838,9 +736,7 @@ impl<'p> Machine<'p> {
             return None;
         }
         match self.schedule {
-            Schedule::Random => {
-                Some(self.runnable[self.rng.below(self.runnable.len() as u64) as usize] as usize)
-            }
+            Schedule::Random => Some(self.runnable[self.rng.below(self.runnable.len() as u64) as usize] as usize),
             Schedule::RoundRobin => {
                 let n = self.threads.len();
                 for k in 0..n {
@@ -860,14 +756,8 @@ impl<'p> Machine<'p> {
         while let Some(t) = self.pick() {
             self.step(t)?;
         }
-        if let Some(t) = self
-            .threads
-            .iter()
-            .position(|th| !matches!(th.state, TState::Done))
-        {
-            return Err(Stop::Internal(format!(
-                "thread {t} is blocked but no thread can run"
-            )));
+        if let Some(t) = self.threads.iter().position(|th| !matches!(th.state, TState::Done)) {
+            return Err(Stop::Internal(format!("thread {t} is blocked but no thread can run")));
         }
         Ok(())
     }
@@ -878,17 +768,8 @@ impl<'p> Machine<'p> {
         let prog: &'p Compiled = self.prog;
         let th = &mut self.threads[t];
         let frame = th.frames.last_mut().expect("a running thread has a frame");
-        let code = prog.procs[frame.proc as usize]
-            .body
-            .as_ref()
-            .expect("frames run bodies");
-        let Frame {
-            locals,
-            old,
-            pc: fpc,
-            loops,
-            ..
-        } = frame;
+        let code = prog.procs[frame.proc as usize].body.as_ref().expect("frames run bodies");
+        let Frame { locals, old, pc: fpc, loops, .. } = frame;
         let mut cx = ctx!(self, t, old, None, Span::DUMMY);
         cx.spec_log = self.race.as_ref();
         let budget = self.max_steps.saturating_sub(self.steps);
@@ -915,10 +796,7 @@ impl<'p> Machine<'p> {
                 Instr::Assume(e) => match cx.eval_bool(e, locals) {
                     Ok(true) => pc += 1,
                     Ok(false) => {
-                        break Err(Stop::Infeasible(format!(
-                            "an assume is false (byte {})",
-                            code.spans[i].start
-                        )))
+                        break Err(Stop::Infeasible(format!("an assume is false (byte {})", code.spans[i].start)))
                     }
                     Err(e) => break Err(e),
                 },
@@ -943,32 +821,16 @@ impl<'p> Machine<'p> {
             self.run_private(t)?;
             self.steps += 1;
             if self.steps > self.max_steps {
-                return Err(Stop::Limit(format!(
-                    "step limit of {} reached (use --max-steps)",
-                    self.max_steps
-                )));
+                return Err(Stop::Limit(format!("step limit of {} reached (use --max-steps)", self.max_steps)));
             }
             let th = &mut self.threads[t];
             let frame = th.frames.last_mut().expect("a running thread has a frame");
-            let code = prog.procs[frame.proc as usize]
-                .body
-                .as_ref()
-                .expect("frames run bodies");
+            let code = prog.procs[frame.proc as usize].body.as_ref().expect("frames run bodies");
             let pc = frame.pc as usize;
             let visible = code.visible[pc];
             let span = code.spans[pc];
-            let Frame {
-                locals,
-                old,
-                pc: fpc,
-                loops,
-                ..
-            } = frame;
-            let (log, spec_log) = if visible {
-                (self.race.as_mut(), None)
-            } else {
-                (None, self.race.as_ref())
-            };
+            let Frame { locals, old, pc: fpc, loops, .. } = frame;
+            let (log, spec_log) = if visible { (self.race.as_mut(), None) } else { (None, self.race.as_ref()) };
             let mut cx = ctx!(self, t, old, log, span);
             cx.spec_log = spec_log;
             match &code.instrs[pc] {
@@ -979,10 +841,7 @@ impl<'p> Machine<'p> {
                 }
                 Instr::Assume(e) => {
                     if !cx.eval_bool(e, locals)? {
-                        return Err(Stop::Infeasible(format!(
-                            "an assume is false (byte {})",
-                            span.start
-                        )));
+                        return Err(Stop::Infeasible(format!("an assume is false (byte {})", span.start)));
                     }
                     *fpc += 1;
                 }
@@ -1068,38 +927,20 @@ impl<'p> Machine<'p> {
 
     // ----- statements ------------------------------------------------------------------------
 
-    fn eval_keys(
-        &mut self,
-        t: usize,
-        levels: &[Box<[Ex]>],
-        log: bool,
-        span: Span,
-    ) -> Result<Vec<MapKey>, Stop> {
+    fn eval_keys(&mut self, t: usize, levels: &[Box<[Ex]>], log: bool, span: Span) -> Result<Vec<MapKey>, Stop> {
         let frame = self.threads[t].frames.last_mut().unwrap();
         let log = if log { self.race.as_mut() } else { None };
         let mut cx = ctx!(self, t, &frame.old, log, span);
         levels
             .iter()
             .map(|l| {
-                Ok(MapKey::from_vec(
-                    l.iter()
-                        .map(|i| cx.eval(i, &mut frame.locals))
-                        .collect::<Result<Vec<_>, _>>()?,
-                ))
+                Ok(MapKey::from_vec(l.iter().map(|i| cx.eval(i, &mut frame.locals)).collect::<Result<Vec<_>, _>>()?))
             })
             .collect()
     }
 
     /// Writes a value to a place (logging writes to shared memory when `log`).
-    fn write(
-        &mut self,
-        t: usize,
-        place: Place,
-        keys: &[MapKey],
-        v: Value,
-        span: Span,
-        log: bool,
-    ) -> Result<(), Stop> {
+    fn write(&mut self, t: usize, place: Place, keys: &[MapKey], v: Value, span: Span, log: bool) -> Result<(), Stop> {
         match place {
             Place::Local(s) => {
                 let frame = self.threads[t].frames.last_mut().unwrap();
@@ -1116,11 +957,7 @@ impl<'p> Machine<'p> {
                 let slot = self.mem.slots[self.infos[t].group as usize][g as usize];
                 if log {
                     if let Some(r) = self.race.as_mut() {
-                        let key = if keys.is_empty() {
-                            None
-                        } else {
-                            Some(flatten_keys(keys))
-                        };
+                        let key = if keys.is_empty() { None } else { Some(flatten_keys(keys)) };
                         r.record(slot, key, t as u32, Access::Write(v.clone()), span);
                     }
                 }
@@ -1142,9 +979,7 @@ impl<'p> Machine<'p> {
         let vals = {
             let frame = self.threads[t].frames.last_mut().unwrap();
             let mut cx = ctx!(self, t, &frame.old, self.race.as_mut(), span);
-            rhss.iter()
-                .map(|e| cx.eval(e, &mut frame.locals))
-                .collect::<Result<Vec<_>, _>>()?
+            rhss.iter().map(|e| cx.eval(e, &mut frame.locals)).collect::<Result<Vec<_>, _>>()?
         };
         let mut keys = Vec::with_capacity(lhss.len());
         for l in lhss {
@@ -1252,16 +1087,9 @@ impl<'p> Machine<'p> {
         let args = {
             let frame = self.threads[t].frames.last_mut().unwrap();
             let mut cx = ctx!(self, t, &frame.old, self.race.as_mut(), span);
-            site.args
-                .iter()
-                .map(|e| cx.eval(e, &mut frame.locals))
-                .collect::<Result<Vec<_>, _>>()?
+            site.args.iter().map(|e| cx.eval(e, &mut frame.locals)).collect::<Result<Vec<_>, _>>()?
         };
-        let old: Rc<[Value]> = if callee.uses_old {
-            Rc::from(self.mem.globals.clone())
-        } else {
-            self.empty.clone()
-        };
+        let old: Rc<[Value]> = if callee.uses_old { Rc::from(self.mem.globals.clone()) } else { self.empty.clone() };
         let mut locals = self.fresh_frame_locals(site.proc, args);
         // Preconditions: checked (free ones assumed). Contracts are specifications: their reads
         // are not accesses of the program.
@@ -1271,10 +1099,7 @@ impl<'p> Machine<'p> {
             for r in &callee.requires {
                 if !cx.eval_bool(&r.e, &mut locals)? {
                     if r.free {
-                        return Err(Stop::Infeasible(format!(
-                            "a free precondition of `{}` is false",
-                            callee.name
-                        )));
+                        return Err(Stop::Infeasible(format!("a free precondition of `{}` is false", callee.name)));
                     }
                     let mut f = Failure {
                         kind: ErrorKind::Precondition,
@@ -1299,11 +1124,7 @@ impl<'p> Machine<'p> {
         // No body: outputs and modified globals get arbitrary values satisfying the ensures.
         let n_ins = callee.n_ins();
         let outs = n_ins..n_ins + callee.n_outs();
-        let saved: Vec<Value> = callee
-            .modifies
-            .iter()
-            .map(|&g| self.read_place(t, Place::Global(g)))
-            .collect();
+        let saved: Vec<Value> = callee.modifies.iter().map(|&g| self.read_place(t, Place::Global(g))).collect();
         let mut ok = false;
         let mut changed: Vec<(u32, Option<Vec<MapKey>>)> = Vec::new();
         for attempt in 0..HAVOC_TRIES {
@@ -1344,9 +1165,7 @@ impl<'p> Machine<'p> {
                                 .iter()
                                 .map(|l| {
                                     Ok(MapKey::from_vec(
-                                        l.iter()
-                                            .map(|i| cx.eval(i, &mut locals))
-                                            .collect::<Result<Vec<_>, _>>()?,
+                                        l.iter().map(|i| cx.eval(i, &mut locals)).collect::<Result<Vec<_>, _>>()?,
                                     ))
                                 })
                                 .collect();
@@ -1417,16 +1236,9 @@ impl<'p> Machine<'p> {
             for e in &p.ensures {
                 if !cx.eval_bool(&e.e, &mut frame.locals)? {
                     if e.free {
-                        return Err(Stop::Infeasible(format!(
-                            "a free postcondition of `{}` is false",
-                            p.name
-                        )));
+                        return Err(Stop::Infeasible(format!("a free postcondition of `{}` is false", p.name)));
                     }
-                    let threads = if self.threads.len() == 1 {
-                        vec![]
-                    } else {
-                        vec![t as u32]
-                    };
+                    let threads = if self.threads.len() == 1 { vec![] } else { vec![t as u32] };
                     return Err(Stop::Fail(Box::new(Failure {
                         kind: ErrorKind::Postcondition,
                         message: format!("postcondition of `{}` does not hold", p.name),
@@ -1459,14 +1271,7 @@ impl<'p> Machine<'p> {
         };
         let call_span = code.spans[caller.pc as usize];
         for (l, v) in site.outs.iter().zip(outs) {
-            self.write(
-                t,
-                l.place,
-                &[],
-                v,
-                if l.span == Span::DUMMY { call_span } else { l.span },
-                true,
-            )?;
+            self.write(t, l.place, &[], v, if l.span == Span::DUMMY { call_span } else { l.span }, true)?;
         }
         self.threads[t].frames.last_mut().unwrap().pc += 1;
         Ok(())
@@ -1487,12 +1292,7 @@ impl<'p> Machine<'p> {
         let local = fence(&site.local, self)?;
         let global = fence(&site.global, self)?;
         let sig = self.signature(t);
-        self.threads[t].state = TState::Waiting(Box::new(Wait {
-            sig,
-            local,
-            global,
-            span,
-        }));
+        self.threads[t].state = TState::Waiting(Box::new(Wait { sig, local, global, span }));
         self.make_unrunnable(t);
         let g = self.infos[t].group as usize;
         self.groups[g].waiting += 1;
@@ -1527,9 +1327,7 @@ impl<'p> Machine<'p> {
             Some((w, other)) => {
                 let other = *other;
                 let loops = &self.threads[t].frames.last().unwrap().loops;
-                let Stop::Fail(mut f) = assert_failure(kind, loops, span, None, t) else {
-                    unreachable!()
-                };
+                let Stop::Fail(mut f) = assert_failure(kind, loops, span, None, t) else { unreachable!() };
                 f.message = format!(
                     "`__uniform` does not hold: the value is {v} in {} but {w} in {}",
                     self.thread_name(t as u32),
@@ -1548,18 +1346,11 @@ impl<'p> Machine<'p> {
             return Ok(());
         }
         let members = gs.members.clone();
-        let waiting: Vec<u32> = members
-            .iter()
-            .copied()
-            .filter(|&m| matches!(self.threads[m as usize].state, TState::Waiting(_)))
-            .collect();
+        let waiting: Vec<u32> =
+            members.iter().copied().filter(|&m| matches!(self.threads[m as usize].state, TState::Waiting(_))).collect();
         let w0 = waiting[0];
         if gs.done > 0 {
-            let d = members
-                .iter()
-                .copied()
-                .find(|&m| matches!(self.threads[m as usize].state, TState::Done))
-                .unwrap();
+            let d = members.iter().copied().find(|&m| matches!(self.threads[m as usize].state, TState::Done)).unwrap();
             let msg = format!(
                 "barrier divergence: {} waits at this barrier, but {} finished without reaching it",
                 self.thread_name(w0),
@@ -1575,8 +1366,7 @@ impl<'p> Machine<'p> {
             };
             let ds = self.threads[d as usize].done_span;
             if ds != Span::DUMMY {
-                f.related
-                    .push((ds, format!("{} finished here", self.thread_name(d))));
+                f.related.push((ds, format!("{} finished here", self.thread_name(d))));
             }
             return Err(Stop::Fail(Box::new(f)));
         }
@@ -1695,10 +1485,7 @@ fn assert_failure(kind: CheckKind, loops: &[u32], span: Span, related: Option<Sp
         CheckKind::LoopInvariant(_) => ErrorKind::InvariantMaintained,
     };
     let (message, label) = match kind {
-        ErrorKind::InvariantEntry => (
-            "loop invariant does not hold on entry",
-            "fails on entry to the loop",
-        ),
+        ErrorKind::InvariantEntry => ("loop invariant does not hold on entry", "fails on entry to the loop"),
         ErrorKind::InvariantMaintained => ("loop invariant is not maintained", "fails after an iteration"),
         ErrorKind::Precondition => ("precondition does not hold", "this call"),
         ErrorKind::Postcondition => ("postcondition does not hold", "on this return"),

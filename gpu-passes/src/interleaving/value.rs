@@ -89,10 +89,7 @@ impl fmt::Display for MapKey {
 
 impl MapValue {
     pub fn new(default: MapDefault) -> MapValue {
-        MapValue {
-            entries: FxHashMap::default(),
-            default,
-        }
+        MapValue { entries: FxHashMap::default(), default }
     }
 }
 
@@ -380,19 +377,11 @@ pub mod real {
             None => (mant, ""),
         };
         let digits: String = format!("{int_part}{frac_part}");
-        let n: BigInt = if digits.is_empty() {
-            BigInt::zero()
-        } else {
-            digits.parse().ok()?
-        };
+        let n: BigInt = if digits.is_empty() { BigInt::zero() } else { digits.parse().ok()? };
         let scale = exp - frac_part.len() as i64;
         let ten = BigInt::from(10);
         let p = num_traits::pow(ten, scale.unsigned_abs() as usize);
-        Some(if scale >= 0 {
-            BigRational::from_integer(n * p)
-        } else {
-            BigRational::new(n, p)
-        })
+        Some(if scale >= 0 { BigRational::from_integer(n * p) } else { BigRational::new(n, p) })
     }
 }
 
@@ -528,35 +517,17 @@ fn bv_unary_small(op: BvOp, w: u32, a: u128) -> Option<Value> {
         BvOp::Not => Value::Bv(w, !a & m),
         BvOp::ZeroExt(n) if w + n <= 128 => Value::Bv(w + n, a),
         BvOp::SignExt(n) if w + n <= 128 => {
-            let ext = if a & sign_bit(w) != 0 {
-                bv_mask(w + n) & !m
-            } else {
-                0
-            };
+            let ext = if a & sign_bit(w) != 0 { bv_mask(w + n) & !m } else { 0 };
             Value::Bv(w + n, a | ext)
         }
         BvOp::Extract(hi, lo) if hi <= w && lo < hi => Value::Bv(hi - lo, (a >> lo) & bv_mask(hi - lo)),
         BvOp::RotL(n) => {
             let n = n % w;
-            Value::Bv(
-                w,
-                if n == 0 {
-                    a
-                } else {
-                    ((a << n) | (a >> (w - n))) & m
-                },
-            )
+            Value::Bv(w, if n == 0 { a } else { ((a << n) | (a >> (w - n))) & m })
         }
         BvOp::RotR(n) => {
             let n = n % w;
-            Value::Bv(
-                w,
-                if n == 0 {
-                    a
-                } else {
-                    ((a >> n) | (a << (w - n))) & m
-                },
-            )
+            Value::Bv(w, if n == 0 { a } else { ((a >> n) | (a << (w - n))) & m })
         }
         _ => return None,
     };
@@ -676,11 +647,7 @@ fn bv_apply_big(op: BvOp, args: &[Value]) -> Option<Value> {
             BvOp::Extract(hi, lo) if hi <= w && lo < hi => Value::bv_from_biguint(hi - lo, a >> lo as usize),
             BvOp::RotL(n) | BvOp::RotR(n) => {
                 let n = n % w;
-                let n = if matches!(op, BvOp::RotL(_)) {
-                    n
-                } else {
-                    (w - n) % w
-                };
+                let n = if matches!(op, BvOp::RotL(_)) { n } else { (w - n) % w };
                 from_uint(((&a << n as usize) | (&a >> (w - n) as usize)) & &mask)
             }
             BvOp::Repeat(n) => {
@@ -714,11 +681,7 @@ fn bv_apply_big(op: BvOp, args: &[Value]) -> Option<Value> {
         BvOp::URem => from_uint(urem(&a, &b)),
         BvOp::SDiv => {
             if sb.is_zero() {
-                from_uint(if sa.is_negative() {
-                    BigUint::one()
-                } else {
-                    mask.clone()
-                })
+                from_uint(if sa.is_negative() { BigUint::one() } else { mask.clone() })
             } else {
                 // Truncating division, as bvsdiv.
                 from_int(&sa / &sb)
@@ -753,11 +716,7 @@ fn bv_apply_big(op: BvOp, args: &[Value]) -> Option<Value> {
         BvOp::LShr => from_uint(shift.map_or(BigUint::zero(), |s| a >> s)),
         BvOp::AShr => match shift {
             Some(s) => from_int(sa >> s),
-            None => from_uint(if sa.is_negative() {
-                mask.clone()
-            } else {
-                BigUint::zero()
-            }),
+            None => from_uint(if sa.is_negative() { mask.clone() } else { BigUint::zero() }),
         },
         BvOp::Ult => bool_v(a < b),
         BvOp::Ule => bool_v(a <= b),
@@ -843,20 +802,9 @@ mod tests {
                 }
             }
         }
-        for op in [
-            BvOp::Neg,
-            BvOp::Not,
-            BvOp::SignExt(4),
-            BvOp::ZeroExt(4),
-            BvOp::Extract(6, 2),
-            BvOp::RotL(3),
-        ] {
+        for op in [BvOp::Neg, BvOp::Not, BvOp::SignExt(4), BvOp::ZeroExt(4), BvOp::Extract(6, 2), BvOp::RotL(3)] {
             for &a in &samples {
-                assert_eq!(
-                    bv_unary_small(op, 8, a).unwrap(),
-                    bv_apply_big(op, &[bv(8, a)]).unwrap(),
-                    "{op:?} {a}"
-                );
+                assert_eq!(bv_unary_small(op, 8, a).unwrap(), bv_apply_big(op, &[bv(8, a)]).unwrap(), "{op:?} {a}");
             }
         }
     }
@@ -877,20 +825,11 @@ mod tests {
     fn wide_bitvectors() {
         let a = Value::bv_from_biguint(200, BigUint::one() << 199usize);
         let b = Value::bv_from_biguint(200, BigUint::one() << 199usize);
-        assert_eq!(
-            bv_apply(BvOp::Add, &[a.clone(), b]),
-            Some(Value::bv_from_biguint(200, BigUint::zero()))
-        );
-        assert_eq!(
-            bv_apply(BvOp::Extract(200, 199), std::slice::from_ref(&a)),
-            Some(bv(1, 1))
-        );
+        assert_eq!(bv_apply(BvOp::Add, &[a.clone(), b]), Some(Value::bv_from_biguint(200, BigUint::zero())));
+        assert_eq!(bv_apply(BvOp::Extract(200, 199), std::slice::from_ref(&a)), Some(bv(1, 1)));
         let c = bv_apply(BvOp::Concat, &[bv(100, 1), bv(100, 0)]).unwrap();
         assert_eq!(c, Value::bv_from_biguint(200, BigUint::one() << 100usize));
-        assert_eq!(
-            bv_apply(BvOp::Concat, &[bv(4, 0xa), bv(4, 0x5)]),
-            Some(bv(8, 0xa5))
-        );
+        assert_eq!(bv_apply(BvOp::Concat, &[bv(4, 0xa), bv(4, 0x5)]), Some(bv(8, 0xa5)));
     }
 
     #[test]
@@ -899,14 +838,8 @@ mod tests {
         let s = int::add(&max, &Value::Int(1));
         assert!(matches!(s, Value::BigInt(_)));
         assert_eq!(int::sub(&s, &Value::Int(1)), max);
-        assert_eq!(
-            int::div_mod(&Value::Int(-7), &Value::Int(2)),
-            Some((Value::Int(-4), Value::Int(1)))
-        );
-        assert_eq!(
-            int::div_mod(&Value::Int(-7), &Value::Int(-2)),
-            Some((Value::Int(4), Value::Int(1)))
-        );
+        assert_eq!(int::div_mod(&Value::Int(-7), &Value::Int(2)), Some((Value::Int(-4), Value::Int(1))));
+        assert_eq!(int::div_mod(&Value::Int(-7), &Value::Int(-2)), Some((Value::Int(4), Value::Int(1))));
         assert_eq!(int::div_mod(&Value::Int(7), &Value::Int(0)), None);
         let big = int::mul(&max, &Value::Int(-3));
         let (q, r) = int::div_mod(&big, &Value::Int(-7)).unwrap();

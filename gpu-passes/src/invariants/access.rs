@@ -44,12 +44,7 @@ struct Split {
 }
 
 fn split(cx: &LoopCx, e: &Expr) -> Option<Split> {
-    let mut s = Split {
-        uniform: vec![],
-        lid: vec![],
-        group: vec![],
-        varying: vec![],
-    };
+    let mut s = Split { uniform: vec![], lid: vec![], group: vec![], varying: vec![] };
     for t in cx.arith().terms(e) {
         let c = cx.class(&t.expr);
         if c.other {
@@ -130,11 +125,7 @@ fn strength_reduced_counter(cx: &LoopCx, i: &Name, num: Num) -> Option<StrengthR
         return None;
     }
     let rest = s0.uniform.iter().chain(&s0.group).cloned().collect();
-    Some(StrengthReduced {
-        step,
-        lid: s0.lid,
-        rest,
-    })
+    Some(StrengthReduced { step, lid: s0.lid, rest })
 }
 
 /// `(i - U0 - G0) mod SZ == L0` for every strength-reduced counter.
@@ -212,13 +203,7 @@ fn strided(cx: &mut LoopCx, acc: &Access, num: Num, s: &Split) {
             return;
         };
         let ar = cx.arith();
-        let rest: Vec<Term> = s
-            .uniform
-            .iter()
-            .chain(&s.group)
-            .chain(&sr.rest)
-            .cloned()
-            .collect();
+        let rest: Vec<Term> = s.uniform.iter().chain(&s.group).chain(&sr.rest).cloned().collect();
         let rhs: Vec<Term> = sr.lid.iter().chain(&s.lid).cloned().collect();
         let lhs = ar.rem(num, ar.minus_terms(num, off, &rest), sr.step);
         let e = Expr::implies(has, Expr::eq(lhs, ar.sum(num, &rhs)));

@@ -112,11 +112,7 @@ fn builtin_name(op: Op) -> &'static str {
 }
 
 fn rel_builtin(rel: Rel, signed: bool) -> &'static str {
-    BV_RELS
-        .iter()
-        .find(|(_, r, s)| *r == rel && *s == signed)
-        .map(|(n, _, _)| *n)
-        .unwrap_or("bvule")
+    BV_RELS.iter().find(|(_, r, s)| *r == rel && *s == signed).map(|(n, _, _)| *n).unwrap_or("bvule")
 }
 
 /// The bit-vector functions of a program by operator and width, and those added for candidates.
@@ -139,10 +135,7 @@ impl Arith {
     /// Indexes the `{:bvbuiltin}` functions of `program` (binary, on one width); `taken` are the
     /// names new declarations must avoid.
     pub fn new(program: &Program, env: &GlobalEnv, taken: HashSet<Name>) -> Arith {
-        let mut b = Builtins {
-            taken,
-            ..Default::default()
-        };
+        let mut b = Builtins { taken, ..Default::default() };
         for d in &program.decls {
             let DeclKind::Function(f) = &d.kind else { continue };
             let Some(info) = env.function(&f.name.name) else {
@@ -156,14 +149,10 @@ impl Arith {
             if w1 != w2 || !ok_result {
                 continue;
             }
-            b.by_op
-                .entry((op.to_string(), *w1))
-                .or_insert_with(|| f.name.name.clone());
+            b.by_op.entry((op.to_string(), *w1)).or_insert_with(|| f.name.name.clone());
             b.by_name.insert(f.name.name.clone(), (op.to_string(), *w1));
         }
-        Arith {
-            builtins: RefCell::new(b),
-        }
+        Arith { builtins: RefCell::new(b) }
     }
 
     /// The function declarations added for candidates so far.
@@ -177,21 +166,10 @@ impl Arith {
             return n.clone();
         }
         let base = format!("BV{}_{}", width, op.trim_start_matches("bv").to_uppercase());
-        let name = if b.taken.contains(base.as_str()) {
-            fresh_name(&base, &b.taken)
-        } else {
-            Name::from(base)
-        };
+        let name = if b.taken.contains(base.as_str()) { fresh_name(&base, &b.taken) } else { Name::from(base) };
         b.taken.insert(name.clone());
-        let bv = || FnParam {
-            name: None,
-            ty: Type::bv(width),
-        };
-        let result_ty = if BV_RELS.iter().any(|(n, _, _)| *n == op) {
-            Type::bool()
-        } else {
-            Type::bv(width)
-        };
+        let bv = || FnParam { name: None, ty: Type::bv(width) };
+        let result_ty = if BV_RELS.iter().any(|(n, _, _)| *n == op) { Type::bool() } else { Type::bv(width) };
         let decl = Decl {
             kind: DeclKind::Function(FunctionDecl {
                 attrs: vec![Attribute {
@@ -202,10 +180,7 @@ impl Arith {
                 name: Ident::new(name.clone(), Span::DUMMY),
                 type_params: vec![],
                 params: vec![bv(), bv()],
-                result: FnParam {
-                    name: None,
-                    ty: result_ty,
-                },
+                result: FnParam { name: None, ty: result_ty },
                 body: None,
             }),
             span: Span::DUMMY,
@@ -364,10 +339,7 @@ impl Arith {
             }
             Num::Bv(w) => {
                 let f = self.bv_fn(builtin_name(op), w);
-                Expr::new(
-                    ExprKind::Call(Ident::new(f, Span::DUMMY), vec![a, b]),
-                    Span::DUMMY,
-                )
+                Expr::new(ExprKind::Call(Ident::new(f, Span::DUMMY), vec![a, b]), Span::DUMMY)
             }
         }
     }
@@ -402,10 +374,7 @@ impl Arith {
             }
             (Num::Bv(w), _) => {
                 let f = self.bv_fn(rel_builtin(rel, signed), w);
-                Expr::new(
-                    ExprKind::Call(Ident::new(f, Span::DUMMY), vec![a, b]),
-                    Span::DUMMY,
-                )
+                Expr::new(ExprKind::Call(Ident::new(f, Span::DUMMY), vec![a, b]), Span::DUMMY)
             }
         }
     }

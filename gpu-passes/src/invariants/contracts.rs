@@ -37,9 +37,7 @@ pub fn generate(facts: &ProgramFacts) -> Vec<ContractProposal> {
             DeclKind::Implementation(i) => (&i.ins, &i.outs, &i.body, i.name.span),
             _ => continue,
         };
-        let call = |f: &str, args: Vec<Expr>| {
-            Expr::new(ExprKind::Call(Ident::new(f, Span::DUMMY), args), Span::DUMMY)
-        };
+        let call = |f: &str, args: Vec<Expr>| Expr::new(ExprKind::Call(Ident::new(f, Span::DUMMY), args), Span::DUMMY);
         if facts.barrier_procs.contains(&owner.name) {
             // Every parameter and the enabledness are uniform at a barrier procedure's entry.
             let uniform = ins
@@ -61,9 +59,7 @@ pub fn generate(facts: &ProgramFacts) -> Vec<ContractProposal> {
             let mut defs = Vec::new();
             let mut nested = 0;
             ivl::modifies::walk_stmts(&body.stmts, &mut |s| {
-                if ivl::visit::modified_vars(s).contains(&r.name.name)
-                    && !matches!(s.kind, StmtKind::Assign { .. })
-                {
+                if ivl::visit::modified_vars(s).contains(&r.name.name) && !matches!(s.kind, StmtKind::Assign { .. }) {
                     nested += 1;
                 }
             });
@@ -90,21 +86,11 @@ pub fn generate(facts: &ProgramFacts) -> Vec<ContractProposal> {
                 continue;
             }
             let closed = free_vars(e).iter().all(|v| {
-                in_names.contains(&v)
-                    || matches!(
-                        facts.env.global(v).map(|g| &g.kind),
-                        Some(GlobalKind::Const { .. })
-                    )
+                in_names.contains(&v) || matches!(facts.env.global(v).map(|g| &g.kind), Some(GlobalKind::Const { .. }))
             });
             if closed {
                 let eq = Expr::eq(Expr::var(r.name.name.clone(), Span::DUMMY), e.clone());
-                out.push(ContractProposal {
-                    proc: owner.name.clone(),
-                    span,
-                    requires: false,
-                    rule: OUTPUT,
-                    expr: eq,
-                });
+                out.push(ContractProposal { proc: owner.name.clone(), span, requires: false, rule: OUTPUT, expr: eq });
             }
         }
     }

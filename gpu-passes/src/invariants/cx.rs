@@ -30,24 +30,12 @@ impl<'a, 'p> LoopCx<'a, 'p> {
     pub fn new(facts: &'a ProgramFacts<'p>, lf: &'a LoopFacts) -> LoopCx<'a, 'p> {
         let written = facts.shared_arrays();
         let sizes = facts.size_literals();
-        LoopCx {
-            facts,
-            lf,
-            out: Vec::new(),
-            seen: HashSet::new(),
-            written,
-            sizes,
-        }
+        LoopCx { facts, lf, out: Vec::new(), seen: HashSet::new(), written, sizes }
     }
 
     /// The loop's accesses to arrays that some thread writes (the others cannot race).
     pub fn accesses(&self) -> Vec<Access> {
-        self.lf
-            .accesses
-            .iter()
-            .filter(|a| self.written.contains(&a.array))
-            .cloned()
-            .collect()
+        self.lf.accesses.iter().filter(|a| self.written.contains(&a.array)).cloned().collect()
     }
 
     pub fn arith(&self) -> &'a Arith {
@@ -126,10 +114,7 @@ impl<'a, 'p> LoopCx<'a, 'p> {
 
     /// `__write_offset(A)` / `__read_offset(A)`.
     pub fn offset(&self, array: &Name, write: bool) -> Expr {
-        self.builtin(
-            if write { "__write_offset" } else { "__read_offset" },
-            vec![self.var(array)],
-        )
+        self.builtin(if write { "__write_offset" } else { "__read_offset" }, vec![self.var(array)])
     }
 
     pub fn uniform(&self, e: Expr) -> Expr {

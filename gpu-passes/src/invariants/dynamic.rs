@@ -43,12 +43,7 @@ pub struct DynamicOptions {
 
 impl Default for DynamicOptions {
     fn default() -> Self {
-        DynamicOptions {
-            seeds: 3,
-            max_runs: 150,
-            max_steps: 400_000,
-            time_limit: Duration::from_secs(4),
-        }
+        DynamicOptions { seeds: 3, max_runs: 150, max_steps: 400_000, time_limit: Duration::from_secs(4) }
     }
 }
 
@@ -131,12 +126,8 @@ pub fn kill(
     let mut chosen = None;
     for (local, groups) in configs(kopts) {
         let one_group = groups.as_ref().is_some_and(|g| g.iter().product::<u64>() == 1);
-        let live: BTreeSet<usize> = info
-            .candidates
-            .iter()
-            .filter(|c| evaluable(&c.expr, one_group))
-            .map(|c| c.id)
-            .collect();
+        let live: BTreeSet<usize> =
+            info.candidates.iter().filter(|c| evaluable(&c.expr, one_group)).map(|c| c.id).collect();
         let prog = dynamic_program(program, &live);
         let interp = match Interpreter::new(&prog) {
             Ok(i) => i,
@@ -156,9 +147,7 @@ pub fn kill(
         };
         res.runs += 1;
         match interp.run(&cfg) {
-            RunOutcome::Invalid(d) => {
-                res.skipped = Some(d.first().map(|d| d.message.clone()).unwrap_or_default())
-            }
+            RunOutcome::Invalid(d) => res.skipped = Some(d.first().map(|d| d.message.clone()).unwrap_or_default()),
             RunOutcome::Internal(m) => res.skipped = Some(m),
             first => {
                 chosen = Some((cfg, live, prog, interp, first));
@@ -217,7 +206,5 @@ pub fn kill(
 /// The program the interpreter runs: only the `live` candidates (as plain checks), no other
 /// `{:candidate}` clause (a user's wrong guess would stop every run).
 fn dynamic_program(program: &Program, live: &BTreeSet<usize>) -> Program {
-    retain_clauses(program, &|_, span| {
-        candidate_of_span(span).is_some_and(|id| live.contains(&id))
-    })
+    retain_clauses(program, &|_, span| candidate_of_span(span).is_some_and(|id| live.contains(&id)))
 }

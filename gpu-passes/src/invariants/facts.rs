@@ -175,20 +175,11 @@ pub struct ProgramFacts<'p> {
 }
 
 /// A body with what lowering needs: name, attributes, in- and out-parameters.
-type BodyParts<'d> = (
-    &'d Name,
-    &'d [Attribute],
-    &'d [TypedIdent],
-    &'d [TypedIdent],
-    &'d Body,
-);
+type BodyParts<'d> = (&'d Name, &'d [Attribute], &'d [TypedIdent], &'d [TypedIdent], &'d Body);
 
 fn body_of(d: &Decl) -> Option<BodyParts<'_>> {
     match &d.kind {
-        DeclKind::Procedure(p) => p
-            .body
-            .as_ref()
-            .map(|b| (&p.name.name, &p.attrs[..], &p.ins[..], &p.outs[..], b)),
+        DeclKind::Procedure(p) => p.body.as_ref().map(|b| (&p.name.name, &p.attrs[..], &p.ins[..], &p.outs[..], b)),
         DeclKind::Implementation(i) => Some((&i.name.name, &i.attrs[..], &i.ins[..], &i.outs[..], &i.body)),
         _ => None,
     }
@@ -244,15 +235,7 @@ fn lower_tagged(
                 args: vec![AttrArg::Expr(Expr::new(ExprKind::IntLit(k.into()), Span::DUMMY))],
                 span: Span::DUMMY,
             };
-            invariants.insert(
-                0,
-                Invariant {
-                    free: true,
-                    attrs: vec![tag],
-                    expr: Expr::bool(true),
-                    span: s.span,
-                },
-            );
+            invariants.insert(0, Invariant { free: true, attrs: vec![tag], expr: Expr::bool(true), span: s.span });
         }
     });
     ivl::lower::lower(attrs, &Ident::new(name.clone(), Span::DUMMY), ins, outs, &body).ok()
@@ -260,14 +243,12 @@ fn lower_tagged(
 
 fn loop_tag(block: &ivl::blocks::Block) -> Option<usize> {
     block.stmts.iter().find_map(|s| match &s.kind {
-        StmtKind::Assume { attrs, .. } | StmtKind::Assert { attrs, .. } => find_attr(attrs, LOOP_TAG)
-            .and_then(|a| match a.args.first() {
-                Some(AttrArg::Expr(Expr {
-                    kind: ExprKind::IntLit(v),
-                    ..
-                })) => v.try_into().ok(),
+        StmtKind::Assume { attrs, .. } | StmtKind::Assert { attrs, .. } => {
+            find_attr(attrs, LOOP_TAG).and_then(|a| match a.args.first() {
+                Some(AttrArg::Expr(Expr { kind: ExprKind::IntLit(v), .. })) => v.try_into().ok(),
                 _ => None,
-            }),
+            })
+        }
         _ => None,
     })
 }
@@ -354,10 +335,7 @@ impl<'p> ProgramFacts<'p> {
             let dim = |d: usize| fixed.get(IDENTITY_ATTRS[base + d]).copied().unwrap_or(1);
             Some([x, dim(1), dim(2)])
         };
-        let sizes = Sizes {
-            local: sizes.local.or_else(|| guess(6)),
-            groups: sizes.groups.or_else(|| guess(9)),
-        };
+        let sizes = Sizes { local: sizes.local.or_else(|| guess(6)), groups: sizes.groups.or_else(|| guess(9)) };
         let kernels: HashSet<Name> = program
             .decls
             .iter()
@@ -410,10 +388,7 @@ impl<'p> ProgramFacts<'p> {
         for d in &self.program.decls {
             if let DeclKind::Var(v) = &d.kind {
                 for x in &v.vars {
-                    let is_map = self
-                        .env
-                        .global_var(&x.name.name)
-                        .is_some_and(|g| g.ty.as_map().is_some());
+                    let is_map = self.env.global_var(&x.name.name).is_some_and(|g| g.ty.as_map().is_some());
                     if is_map && used.contains(&x.name.name) {
                         out.push(x.name.name.clone());
                     }
@@ -473,9 +448,7 @@ impl<'p> ProgramFacts<'p> {
     }
 
     pub fn num_of(&self, locals: &HashMap<Name, Ty>, e: &Expr) -> Option<Num> {
-        type_of(&self.env, &|n: &str| locals.get(n).cloned(), e)
-            .as_ref()
-            .and_then(Num::of)
+        type_of(&self.env, &|n: &str| locals.get(n).cloned(), e).as_ref().and_then(Num::of)
     }
 
     pub fn type_of(&self, locals: &HashMap<Name, Ty>, e: &Expr) -> Option<Ty> {
@@ -529,11 +502,7 @@ impl<'p> ProgramFacts<'p> {
         for (i, d) in program.decls.iter().enumerate() {
             if let Some((name, attrs, ..)) = body_of(d) {
                 if seen.contains(name) {
-                    self.owners.push(BodyOwner {
-                        decl: i,
-                        name: name.clone(),
-                        kernel: has_attr(attrs, "kernel"),
-                    });
+                    self.owners.push(BodyOwner { decl: i, name: name.clone(), kernel: has_attr(attrs, "kernel") });
                 }
             }
         }
@@ -545,8 +514,7 @@ impl<'p> ProgramFacts<'p> {
             if has_attr(attrs, "kernel") || self.summaries.contains_key(name) {
                 continue;
             }
-            let Some(imp) =
-                ivl::lower::lower(attrs, &Ident::new(name.clone(), Span::DUMMY), ins, outs, body).ok()
+            let Some(imp) = ivl::lower::lower(attrs, &Ident::new(name.clone(), Span::DUMMY), ins, outs, body).ok()
             else {
                 continue;
             };
@@ -568,13 +536,7 @@ impl<'p> ProgramFacts<'p> {
 
     /// The shared accesses of one simple statement (a call contributes its callee's accesses,
     /// with actual arguments for formals; one level deep).
-    fn stmt_accesses(
-        &self,
-        s: &Stmt,
-        conds: &[Expr],
-        out: &mut Vec<Access>,
-        summaries: &HashMap<Name, ProcSummary>,
-    ) {
+    fn stmt_accesses(&self, s: &Stmt, conds: &[Expr], out: &mut Vec<Access>, summaries: &HashMap<Name, ProcSummary>) {
         let mut reads = Vec::new();
         match &s.kind {
             StmtKind::Assign { lhss, rhss } => {
@@ -583,10 +545,7 @@ impl<'p> ProgramFacts<'p> {
                     for idx in l.indices.iter().flatten() {
                         shared_reads(&self.env, idx, &mut reads);
                     }
-                    if self.env.global_var(&l.var.name).is_some()
-                        && !l.indices.is_empty()
-                        && l.indices[0].len() == 1
-                    {
+                    if self.env.global_var(&l.var.name).is_some() && !l.indices.is_empty() && l.indices[0].len() == 1 {
                         out.push(Access {
                             array: l.var.name.clone(),
                             index: l.indices[0][0].clone(),
@@ -607,8 +566,7 @@ impl<'p> ProgramFacts<'p> {
                     shared_reads(&self.env, a, &mut reads);
                 }
                 if let Some(sum) = summaries.get(&proc.name) {
-                    let map: HashMap<Name, Expr> =
-                        sum.ins.iter().cloned().zip(args.iter().cloned()).collect();
+                    let map: HashMap<Name, Expr> = sum.ins.iter().cloned().zip(args.iter().cloned()).collect();
                     for a in &sum.accesses {
                         let mut a = a.clone();
                         a.index = ivl::visit::substitute(&a.index, &map);
@@ -625,14 +583,7 @@ impl<'p> ProgramFacts<'p> {
             _ => {}
         }
         for (array, index, levels) in reads {
-            out.push(Access {
-                array,
-                index,
-                levels,
-                write: false,
-                value: None,
-                conds: conds.to_vec(),
-            });
+            out.push(Access { array, index, levels, write: false, value: None, conds: conds.to_vec() });
         }
     }
 
@@ -671,9 +622,7 @@ impl<'p> ProgramFacts<'p> {
             let hb = &imp.blocks[lp.header];
             let (site, span) = match loop_tag(hb) {
                 Some(k) => (Site::While(k), hb.label.span),
-                None if labels.contains(&hb.label.name) => {
-                    (Site::Label(hb.label.name.clone()), hb.label.span)
-                }
+                None if labels.contains(&hb.label.name) => (Site::Label(hb.label.name.clone()), hb.label.span),
                 None => continue,
             };
             let blocks: Vec<usize> = lp.body.clone();
@@ -715,11 +664,7 @@ impl<'p> ProgramFacts<'p> {
                         conds.extend(leading_assumes(&imp.blocks[d].stmts));
                     }
                 }
-                let skip = if b == lp.header {
-                    leading_len(&imp.blocks[b].stmts)
-                } else {
-                    0
-                };
+                let skip = if b == lp.header { leading_len(&imp.blocks[b].stmts) } else { 0 };
                 for s in &imp.blocks[b].stmts[skip..] {
                     self.stmt_accesses(s, &conds, &mut accesses, &self.summaries);
                 }
@@ -729,9 +674,7 @@ impl<'p> ProgramFacts<'p> {
             for &(from, _) in &lp.exits {
                 for &s in cfg.successors(from) {
                     if lp.contains(s) && s != lp.header {
-                        if let Some(StmtKind::Assume { expr, attrs }) =
-                            imp.blocks[s].stmts.first().map(|s| &s.kind)
-                        {
+                        if let Some(StmtKind::Assume { expr, attrs }) = imp.blocks[s].stmts.first().map(|s| &s.kind) {
                             if attrs.is_empty() && !guards.contains(expr) {
                                 guards.push(expr.clone());
                             }
@@ -821,9 +764,7 @@ impl<'p> ProgramFacts<'p> {
     }
 
     fn is_param(&self, lf: &LoopFacts, v: &Name) -> bool {
-        self.env
-            .procedure(&lf.proc)
-            .is_some_and(|p| p.ins.iter().any(|(n, _)| n == v))
+        self.env.procedure(&lf.proc).is_some_and(|p| p.ins.iter().any(|(n, _)| n == v))
     }
 
     /// How loop `lf` updates `x` (all its assignments must agree).
@@ -865,12 +806,7 @@ impl<'p> ProgramFacts<'p> {
         let terms = self.arith.terms(rhs);
         let (own, rest): (Vec<&Term>, Vec<&Term>) = terms.iter().partition(|t| is_x(&t.expr));
         let [t] = own.as_slice() else { return Update::Other };
-        if t.neg
-            || rest.is_empty()
-            || !rest
-                .iter()
-                .all(|t| self.classify(lf, &t.expr).is_uniform_invariant())
-        {
+        if t.neg || rest.is_empty() || !rest.iter().all(|t| self.classify(lf, &t.expr).is_uniform_invariant()) {
             return Update::Other;
         }
         let Some(num) = self.num_of(&lf.locals, rhs) else {
@@ -878,22 +814,10 @@ impl<'p> ProgramFacts<'p> {
         };
         let rest: Vec<Term> = rest.into_iter().cloned().collect();
         if rest.iter().all(|t| t.neg) {
-            let pos: Vec<Term> = rest
-                .iter()
-                .map(|t| Term {
-                    neg: false,
-                    expr: t.expr.clone(),
-                })
-                .collect();
-            return Update::Additive {
-                step: self.arith.sum(num, &pos),
-                down: true,
-            };
+            let pos: Vec<Term> = rest.iter().map(|t| Term { neg: false, expr: t.expr.clone() }).collect();
+            return Update::Additive { step: self.arith.sum(num, &pos), down: true };
         }
-        Update::Additive {
-            step: self.arith.sum(num, &rest),
-            down: false,
-        }
+        Update::Additive { step: self.arith.sum(num, &rest), down: false }
     }
 }
 
@@ -907,10 +831,7 @@ fn strip_spans_eq(a: &Update, b: &Update) -> bool {
 }
 
 fn leading_len(stmts: &[Stmt]) -> usize {
-    stmts
-        .iter()
-        .take_while(|s| matches!(s.kind, StmtKind::Assert { .. } | StmtKind::Assume { .. }))
-        .count()
+    stmts.iter().take_while(|s| matches!(s.kind, StmtKind::Assert { .. } | StmtKind::Assume { .. })).count()
 }
 
 fn push_unique(v: &mut Vec<Name>, n: &Name) {
@@ -949,11 +870,7 @@ pub fn all_names(program: &Program) -> HashSet<Name> {
 }
 
 /// Sizes fixed by axioms `c == N` over size constants, by identity attribute.
-fn axiom_sizes(
-    program: &Program,
-    identity: &HashMap<Name, &'static str>,
-    arith: &Arith,
-) -> HashMap<&'static str, u64> {
+fn axiom_sizes(program: &Program, identity: &HashMap<Name, &'static str>, arith: &Arith) -> HashMap<&'static str, u64> {
     let mut out = HashMap::new();
     let mut conjuncts = Vec::new();
     for d in &program.decls {
@@ -1025,11 +942,7 @@ impl ReachingDefs {
                 match &s.kind {
                     StmtKind::Assign { lhss, rhss } => {
                         for (l, r) in lhss.iter().zip(rhss) {
-                            let rhs = if l.indices.is_empty() {
-                                Some(r.clone())
-                            } else {
-                                None
-                            };
+                            let rhs = if l.indices.is_empty() { Some(r.clone()) } else { None };
                             def(&l.var.name, rhs, &mut defs);
                         }
                     }
@@ -1045,18 +958,11 @@ impl ReachingDefs {
         loop {
             let mut changed = false;
             for &b in &order {
-                let mut inn: BTreeSet<usize> = if b == cfg.entry() {
-                    entry.clone()
-                } else {
-                    BTreeSet::new()
-                };
+                let mut inn: BTreeSet<usize> = if b == cfg.entry() { entry.clone() } else { BTreeSet::new() };
                 for &p in cfg.predecessors(b) {
                     inn.extend(out[p].iter().copied());
                 }
-                let mut o: BTreeSet<usize> = inn
-                    .into_iter()
-                    .filter(|d| !gen[b].contains_key(&def_var[*d]))
-                    .collect();
+                let mut o: BTreeSet<usize> = inn.into_iter().filter(|d| !gen[b].contains_key(&def_var[*d])).collect();
                 o.extend(gen[b].values().copied());
                 if o != out[b] {
                     out[b] = o;

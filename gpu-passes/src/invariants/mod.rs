@@ -188,14 +188,7 @@ pub fn add_candidates_with(program: &Program, opts: &GenOptions) -> (Program, Ca
         });
         let mut made = Vec::new();
         for p in proposals {
-            let c = make_candidate(
-                &mut info,
-                p.rule,
-                lf.proc.clone(),
-                CandidateSite::Loop(index),
-                lf.span,
-                p.expr,
-            );
+            let c = make_candidate(&mut info, p.rule, lf.proc.clone(), CandidateSite::Loop(index), lf.span, p.expr);
             made.push(c);
         }
         let decl = facts.owners.iter().find(|o| o.name == lf.proc).map(|o| o.decl);
@@ -210,11 +203,7 @@ pub fn add_candidates_with(program: &Program, opts: &GenOptions) -> (Program, Ca
     }
     for mut p in contract_props {
         p.expr = ivl::visit::substitute(&p.expr, &sizes);
-        let site = if p.requires {
-            CandidateSite::Requires
-        } else {
-            CandidateSite::Ensures
-        };
+        let site = if p.requires { CandidateSite::Requires } else { CandidateSite::Ensures };
         let c = make_candidate(&mut info, p.rule, p.proc.clone(), site, p.span, p.expr);
         insert_contract(&mut out, &c, p.requires);
     }
@@ -233,10 +222,7 @@ fn loop_proposals(facts: &ProgramFacts, lf: &LoopFacts) -> Vec<cx::Proposal> {
     enabled::generate(&mut cx);
     relations::generate(&mut cx);
     if let Site::While(k) = &lf.site {
-        if let Some(e) = facts
-            .loop_values
-            .get(&(lf.proc.clone(), *k))
-            .and_then(|t| values::candidate(t, &facts.arith))
+        if let Some(e) = facts.loop_values.get(&(lf.proc.clone(), *k)).and_then(|t| values::candidate(t, &facts.arith))
         {
             cx.push(values::UNIFORM_VALUES, e);
         }
@@ -255,20 +241,8 @@ fn make_candidate(
     fill_dummy_spans(&mut expr, at);
     let id = info.candidates.len();
     let text = ivl::printer::print_expr(&expr);
-    let span = Span {
-        start: at.start,
-        end: CANDIDATE_SPAN_BASE + id as u32,
-    };
-    let c = Candidate {
-        id,
-        rule,
-        proc,
-        site,
-        at,
-        span,
-        expr,
-        text,
-    };
+    let span = Span { start: at.start, end: CANDIDATE_SPAN_BASE + id as u32 };
+    let c = Candidate { id, rule, proc, site, at, span, expr, text };
     info.candidates.push(c.clone());
     c
 }
@@ -276,11 +250,7 @@ fn make_candidate(
 /// `{:candidate} {:rule "NAME", ID}`.
 pub fn candidate_attrs(c: &Candidate) -> Vec<Attribute> {
     vec![
-        Attribute {
-            name: Ident::new("candidate", c.span),
-            args: vec![],
-            span: c.span,
-        },
+        Attribute { name: Ident::new("candidate", c.span), args: vec![], span: c.span },
         Attribute {
             name: Ident::new(RULE_ATTR, c.span),
             args: vec![
@@ -296,10 +266,7 @@ pub fn candidate_attrs(c: &Candidate) -> Vec<Attribute> {
 pub fn candidate_id(attrs: &[Attribute]) -> Option<usize> {
     let a = find_attr(attrs, RULE_ATTR)?;
     match a.args.get(1) {
-        Some(AttrArg::Expr(Expr {
-            kind: ExprKind::IntLit(v),
-            ..
-        })) => v.try_into().ok(),
+        Some(AttrArg::Expr(Expr { kind: ExprKind::IntLit(v), .. })) => v.try_into().ok(),
         _ => None,
     }
 }
@@ -343,11 +310,7 @@ fn insert_loop_candidates(decl: &mut Decl, sites: Vec<(Site, Vec<Candidate>)>, i
     for_each_while(&mut body.stmts, &mut k, &mut |k, s| {
         let span = s.span;
         if let StmtKind::While { invariants, .. } = &mut s.kind {
-            if let Some(li) = info
-                .loops
-                .iter_mut()
-                .find(|l| l.site == Site::While(k) && l.span == span)
-            {
+            if let Some(li) = info.loops.iter_mut().find(|l| l.site == Site::While(k) && l.span == span) {
                 li.user_invariants = invariants.len();
             }
             for c in by_while.remove(&k).unwrap_or_default() {
@@ -363,11 +326,7 @@ fn insert_loop_candidates(decl: &mut Decl, sites: Vec<(Site, Vec<Candidate>)>, i
     insert_at_labels(&mut body.stmts, &mut by_label, info);
 }
 
-fn insert_at_labels(
-    stmts: &mut Vec<Stmt>,
-    by_label: &mut HashMap<Name, Vec<Candidate>>,
-    info: &mut CandidateInfo,
-) {
+fn insert_at_labels(stmts: &mut Vec<Stmt>, by_label: &mut HashMap<Name, Vec<Candidate>>, info: &mut CandidateInfo) {
     let mut i = 0;
     while i < stmts.len() {
         match &mut stmts[i].kind {
@@ -378,24 +337,14 @@ fn insert_at_labels(
                         .iter()
                         .take_while(|s| matches!(s.kind, StmtKind::Assert { .. } | StmtKind::Assume { .. }))
                         .count();
-                    if let Some(li) = info
-                        .loops
-                        .iter_mut()
-                        .find(|li| li.site == Site::Label(name.clone()))
-                    {
+                    if let Some(li) = info.loops.iter_mut().find(|li| li.site == Site::Label(name.clone())) {
                         li.user_invariants = existing;
                     }
                     let at = i + 1 + existing;
                     let new: Vec<Stmt> = cs
                         .into_iter()
                         .map(|c| {
-                            Stmt::new(
-                                StmtKind::Assert {
-                                    attrs: candidate_attrs(&c),
-                                    expr: c.expr.clone(),
-                                },
-                                c.span,
-                            )
+                            Stmt::new(StmtKind::Assert { attrs: candidate_attrs(&c), expr: c.expr.clone() }, c.span)
                         })
                         .collect();
                     let n = new.len();
@@ -428,11 +377,7 @@ fn insert_contract(program: &mut Program, c: &Candidate, requires: bool) {
         if let DeclKind::Procedure(p) = &mut d.kind {
             if p.name.name == c.proc {
                 p.contracts.push(Contract {
-                    kind: if requires {
-                        SpecKind::Requires
-                    } else {
-                        SpecKind::Ensures
-                    },
+                    kind: if requires { SpecKind::Requires } else { SpecKind::Ensures },
                     free: false,
                     attrs: candidate_attrs(c),
                     expr: c.expr.clone(),
@@ -470,11 +415,7 @@ fn goto_loop_headers(body: &Body) -> Vec<Name> {
         return Vec::new();
     };
     let cfg = ivl::cfg::Cfg::new(&imp);
-    cfg.loops()
-        .iter()
-        .map(|l| imp.blocks[l.header].label.name.clone())
-        .filter(|n| labels.contains(n))
-        .collect()
+    cfg.loops().iter().map(|l| imp.blocks[l.header].label.name.clone()).filter(|n| labels.contains(n)).collect()
 }
 
 fn strip_stmts(stmts: &mut Vec<Stmt>, headers: &[Name]) {
@@ -499,10 +440,7 @@ fn strip_stmts(stmts: &mut Vec<Stmt>, headers: &[Name]) {
                 }
             }
             StmtKind::Label(l) if headers.contains(&l.name) => {
-                let n = stmts[i + 1..]
-                    .iter()
-                    .take_while(|s| matches!(s.kind, StmtKind::Assert { .. }))
-                    .count();
+                let n = stmts[i + 1..].iter().take_while(|s| matches!(s.kind, StmtKind::Assert { .. })).count();
                 stmts.drain(i + 1..i + 1 + n);
             }
             _ => {}
@@ -514,20 +452,10 @@ fn strip_stmts(stmts: &mut Vec<Stmt>, headers: &[Name]) {
 /// The sizes of [`crate::two_thread::KernelOptions`] as generation options.
 pub fn gen_options(kopts: &crate::two_thread::KernelOptions) -> GenOptions {
     let dims = |v: &Option<Vec<u64>>| {
-        v.as_ref().map(|d| {
-            [
-                d.first().copied().unwrap_or(1),
-                d.get(1).copied().unwrap_or(1),
-                d.get(2).copied().unwrap_or(1),
-            ]
-        })
+        v.as_ref()
+            .map(|d| [d.first().copied().unwrap_or(1), d.get(1).copied().unwrap_or(1), d.get(2).copied().unwrap_or(1)])
     };
-    GenOptions {
-        sizes: Sizes {
-            local: dims(&kopts.local_size),
-            groups: dims(&kopts.num_groups),
-        },
-    }
+    GenOptions { sizes: Sizes { local: dims(&kopts.local_size), groups: dims(&kopts.num_groups) } }
 }
 
 /// `kivl verify --houdini` on a kernel program with automatic invariants: [`add_candidates`],
@@ -553,10 +481,7 @@ pub struct InferOptions {
 
 impl Default for InferOptions {
     fn default() -> Self {
-        InferOptions {
-            dynamic: true,
-            dynamic_opts: dynamic::DynamicOptions::default(),
-        }
+        InferOptions { dynamic: true, dynamic_opts: dynamic::DynamicOptions::default() }
     }
 }
 
@@ -576,15 +501,9 @@ pub fn verify_with_inference_opts(
     } else {
         dynamic::DynamicResult::default()
     };
-    let to_verify = if dynamic.killed.is_empty() {
-        with_candidates
-    } else {
-        remove_candidates(&with_candidates, &dynamic.killed)
-    };
-    let vopts = vcgen::engine::VerifyOptions {
-        houdini: true,
-        ..vopts.clone()
-    };
+    let to_verify =
+        if dynamic.killed.is_empty() { with_candidates } else { remove_candidates(&with_candidates, &dynamic.killed) };
+    let vopts = vcgen::engine::VerifyOptions { houdini: true, ..vopts.clone() };
     let result = crate::two_thread::verify_kernel(&to_verify, kopts, &vopts);
     let report = infer_info.then(|| report::build(&info, &dynamic, &result));
     (result, report)
@@ -604,10 +523,7 @@ pub fn literal_sizes(program: &Program, sizes: &Sizes) -> Program {
     // Parameters and locals that reuse a size constant's name shadow it.
     let unshadowed = |ins: &[TypedIdent], outs: &[TypedIdent], body: Option<&Body>| {
         let mut m = map.clone();
-        for v in ins.iter().chain(outs).chain(
-            body.into_iter()
-                .flat_map(|b| b.locals.iter().flat_map(|d| &d.vars)),
-        ) {
+        for v in ins.iter().chain(outs).chain(body.into_iter().flat_map(|b| b.locals.iter().flat_map(|d| &d.vars))) {
             m.remove(&v.name.name);
         }
         m
@@ -636,9 +552,7 @@ pub fn literal_sizes(program: &Program, sizes: &Sizes) -> Program {
 
 /// The program without the candidates whose ids are listed (identified by their spans).
 pub fn remove_candidates(program: &Program, ids: &std::collections::BTreeSet<usize>) -> Program {
-    retain_clauses(program, &|_, span| {
-        !candidate_of_span(span).is_some_and(|id| ids.contains(&id))
-    })
+    retain_clauses(program, &|_, span| !candidate_of_span(span).is_some_and(|id| ids.contains(&id)))
 }
 
 /// The program with only the clauses (invariants, contracts, leading asserts marked

@@ -62,19 +62,10 @@ pub fn generate(cx: &mut LoopCx) {
 
 /// `log2(2D)`: the exponent of the largest bound of the family.
 fn bound_exponent(cx: &LoopCx, x: &Name, halving: bool) -> Option<u32> {
-    let sz = cx
-        .facts
-        .sizes
-        .local
-        .map(|l| l.iter().copied().max().unwrap_or(1).max(l.iter().product()));
+    let sz = cx.facts.sizes.local.map(|l| l.iter().copied().max().unwrap_or(1).max(l.iter().product()));
     // A halving counter never exceeds its entry value.
-    let init = cx
-        .lf
-        .init
-        .get(x)
-        .filter(|_| halving)
-        .and_then(|e| cx.arith().lit_value(e))
-        .and_then(|v| u64::try_from(v).ok());
+    let init =
+        cx.lf.init.get(x).filter(|_| halving).and_then(|e| cx.arith().lit_value(e)).and_then(|v| u64::try_from(v).ok());
     let d = match (sz, init) {
         (Some(a), Some(b)) => a.max(b),
         (Some(a), None) => a,

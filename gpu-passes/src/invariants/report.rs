@@ -115,10 +115,7 @@ impl InferenceReport {
         self.candidates.iter().filter(|c| c.status.survived()).count()
     }
     pub fn killed_by_run(&self) -> usize {
-        self.candidates
-            .iter()
-            .filter(|c| c.status == Status::KilledByRun)
-            .count()
+        self.candidates.iter().filter(|c| c.status == Status::KilledByRun).count()
     }
     /// The candidate with id `id`.
     pub fn candidate(&self, id: usize) -> Option<&CandidateReport> {
@@ -201,17 +198,9 @@ pub fn build(info: &CandidateInfo, dynamic: &DynamicResult, result: &ProgramResu
             })
         })
         .collect();
-    let verified = result.errors.is_empty()
-        && result
-            .impls
-            .iter()
-            .all(|i| matches!(i.outcome, Outcome::Verified));
+    let verified = result.errors.is_empty() && result.impls.iter().all(|i| matches!(i.outcome, Outcome::Verified));
     let failing = failing_loops(&loops, &candidates, result);
-    let (houdini_time, houdini_rounds) = result
-        .houdini
-        .as_ref()
-        .map(|h| (h.time, h.rounds))
-        .unwrap_or_default();
+    let (houdini_time, houdini_rounds) = result.houdini.as_ref().map(|h| (h.time, h.rounds)).unwrap_or_default();
     InferenceReport {
         verified,
         candidates,
@@ -236,20 +225,11 @@ fn loops_of_error(loops: &[LoopReport], at: Span) -> Vec<usize> {
         .map(|(i, _)| i);
     match containing {
         Some(i) => vec![i],
-        None => loops
-            .iter()
-            .enumerate()
-            .filter(|(_, l)| l.span.start < at.start)
-            .map(|(i, _)| i)
-            .collect(),
+        None => loops.iter().enumerate().filter(|(_, l)| l.span.start < at.start).map(|(i, _)| i).collect(),
     }
 }
 
-fn failing_loops(
-    loops: &[LoopReport],
-    candidates: &[CandidateReport],
-    result: &ProgramResult,
-) -> Vec<FailingLoop> {
+fn failing_loops(loops: &[LoopReport], candidates: &[CandidateReport], result: &ProgramResult) -> Vec<FailingLoop> {
     let mut failing: Vec<FailingLoop> = Vec::new();
     for imp in &result.impls {
         let Outcome::Errors(ds) = &imp.outcome else {
@@ -260,11 +240,7 @@ fn failing_loops(
                 let entry = match failing.iter().position(|f| f.loop_index == i) {
                     Some(k) => &mut failing[k],
                     None => {
-                        failing.push(FailingLoop {
-                            loop_index: i,
-                            errors: vec![],
-                            dropped: vec![],
-                        });
+                        failing.push(FailingLoop { loop_index: i, errors: vec![], dropped: vec![] });
                         failing.last_mut().expect("pushed")
                     }
                 };
@@ -280,10 +256,7 @@ fn failing_loops(
             .iter()
             .filter(|c| {
                 c.loop_index == Some(f.loop_index)
-                    && matches!(
-                        c.status,
-                        Status::Dropped | Status::KilledByRun | Status::PartlyKept
-                    )
+                    && matches!(c.status, Status::Dropped | Status::KilledByRun | Status::PartlyKept)
             })
             .map(|c| c.id)
             .collect();
@@ -315,55 +288,30 @@ pub fn infer_info_text(r: &InferenceReport) -> String {
         r.houdini_time
     );
     if !r.per_rule.is_empty() {
-        let _ = writeln!(
-            s,
-            "  {:<28} {:>9} {:>6} {:>7}",
-            "rule", "generated", "kept", "by-run"
-        );
+        let _ = writeln!(s, "  {:<28} {:>9} {:>6} {:>7}", "rule", "generated", "kept", "by-run");
         for c in &r.per_rule {
-            let _ = writeln!(
-                s,
-                "  {:<28} {:>9} {:>6} {:>7}",
-                c.rule, c.generated, c.kept, c.killed_by_run
-            );
+            let _ = writeln!(s, "  {:<28} {:>9} {:>6} {:>7}", c.rule, c.generated, c.kept, c.killed_by_run);
         }
     }
     for (i, _) in r.loops.iter().enumerate() {
-        let kept: Vec<&CandidateReport> = r
-            .candidates
-            .iter()
-            .filter(|c| c.loop_index == Some(i) && c.status.survived())
-            .collect();
+        let kept: Vec<&CandidateReport> =
+            r.candidates.iter().filter(|c| c.loop_index == Some(i) && c.status.survived()).collect();
         let _ = writeln!(s, "{}: {} invariants inferred", loop_name(r, i), kept.len());
         for c in kept {
-            let partly = if c.status == Status::PartlyKept {
-                " (only for some pairs of threads)"
-            } else {
-                ""
-            };
+            let partly = if c.status == Status::PartlyKept { " (only for some pairs of threads)" } else { "" };
             let _ = writeln!(s, "    invariant {};  // {}{partly}", c.text, c.rule);
         }
     }
-    let contracts: Vec<&CandidateReport> = r
-        .candidates
-        .iter()
-        .filter(|c| c.loop_index.is_none() && c.status.survived())
-        .collect();
+    let contracts: Vec<&CandidateReport> =
+        r.candidates.iter().filter(|c| c.loop_index.is_none() && c.status.survived()).collect();
     for c in contracts {
-        let _ = writeln!(
-            s,
-            "procedure `{}`: {} {};  // {}",
-            c.proc, c.clause, c.text, c.rule
-        );
+        let _ = writeln!(s, "procedure `{}`: {} {};  // {}", c.proc, c.clause, c.text, c.rule);
     }
     if r.verified {
         return s;
     }
     if r.failing.is_empty() {
-        let _ = writeln!(
-            s,
-            "verification failed outside loops: no missing loop invariant to point at"
-        );
+        let _ = writeln!(s, "verification failed outside loops: no missing loop invariant to point at");
     }
     for f in &r.failing {
         let _ = writeln!(s, "verification failed at the {}:", loop_name(r, f.loop_index));
@@ -371,21 +319,16 @@ pub fn infer_info_text(r: &InferenceReport) -> String {
             let _ = writeln!(s, "    {e}");
         }
         if f.dropped.is_empty() {
+            let _ =
+                writeln!(s, "  no candidate was dropped there; the missing invariant is not among the generated ones");
+        } else {
             let _ = writeln!(
                 s,
-                "  no candidate was dropped there; the missing invariant is not among the generated ones"
+                "  candidates that did not survive there (the missing invariant may be one of them, or need one):"
             );
-        } else {
-            let _ = writeln!(s, "  candidates that did not survive there (the missing invariant may be one of them, or need one):");
             for id in &f.dropped {
                 if let Some(c) = r.candidate(*id) {
-                    let _ = writeln!(
-                        s,
-                        "    invariant {};  // {}, {}",
-                        c.text,
-                        c.rule,
-                        c.status.as_str()
-                    );
+                    let _ = writeln!(s, "    invariant {};  // {}, {}", c.text, c.rule, c.status.as_str());
                 }
             }
         }

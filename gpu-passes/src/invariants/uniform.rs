@@ -53,11 +53,7 @@ pub fn generate(cx: &mut LoopCx) {
         cx.push(UNIFORM_ENABLED, u);
     }
     for (x, _, _) in counters {
-        let uniform_start = cx
-            .lf
-            .init
-            .get(&x)
-            .is_some_and(|e0| cx.class(e0).is_uniform_invariant());
+        let uniform_start = cx.lf.init.get(&x).is_some_and(|e0| cx.class(e0).is_uniform_invariant());
         if !uniform_start {
             continue;
         }

@@ -80,44 +80,26 @@ fn number_whiles(stmts: &[Stmt], k: &mut usize, out: &mut HashMap<*const Stmt, u
 }
 
 /// Simulates the uniform part of a body; `consts` are the known constants (sizes).
-pub fn simulate(
-    body: &Body,
-    locals: &HashMap<Name, Ty>,
-    consts: &HashMap<Name, Val>,
-    arith: &Arith,
-) -> LoopValues {
+pub fn simulate(body: &Body, locals: &HashMap<Name, Ty>, consts: &HashMap<Name, Val>, arith: &Arith) -> LoopValues {
     let mut numbers = HashMap::new();
     number_whiles(&body.stmts, &mut 0, &mut numbers);
     let mut unstructured = false;
     ivl::modifies::walk_stmts(&body.stmts, &mut |s| {
-        if matches!(
-            s.kind,
-            StmtKind::Goto(_) | StmtKind::Label(_) | StmtKind::Break(_) | StmtKind::Return
-        ) {
+        if matches!(s.kind, StmtKind::Goto(_) | StmtKind::Label(_) | StmtKind::Break(_) | StmtKind::Return) {
             unstructured = true;
         }
     });
     if unstructured {
         return LoopValues::new();
     }
-    let mut sim = Sim {
-        arith,
-        consts,
-        locals,
-        numbers,
-        out: LoopValues::new(),
-        visits: HashMap::new(),
-    };
+    let mut sim = Sim { arith, consts, locals, numbers, out: LoopValues::new(), visits: HashMap::new() };
     let mut env = Env::new();
     sim.stmts(&body.stmts, &mut env);
     sim.out
 }
 
 fn join(a: &Env, b: &Env) -> Env {
-    a.iter()
-        .filter(|(k, v)| b.get(*k) == Some(*v))
-        .map(|(k, v)| (k.clone(), v.clone()))
-        .collect()
+    a.iter().filter(|(k, v)| b.get(*k) == Some(*v)).map(|(k, v)| (k.clone(), v.clone())).collect()
 }
 
 impl Sim<'_> {
@@ -212,10 +194,7 @@ impl Sim<'_> {
             };
             if let Some(k) = k {
                 *self.visits.entry(k).or_default() += 1;
-                let tuple: Tuple = modified
-                    .iter()
-                    .filter_map(|x| env.get(x).map(|v| (x.clone(), v.clone())))
-                    .collect();
+                let tuple: Tuple = modified.iter().filter_map(|x| env.get(x).map(|v| (x.clone(), v.clone()))).collect();
                 if let Some(tuples) = self.out.entry(k).or_insert_with(|| Some(Vec::new())) {
                     if !tuples.contains(&tuple) {
                         tuples.push(tuple);
@@ -234,9 +213,7 @@ impl Sim<'_> {
             ExprKind::BoolLit(b) => return Some(Val::Bool(*b)),
             ExprKind::Var(x) => {
                 return env.get(&x.name).cloned().or_else(|| {
-                    (!self.locals.contains_key(&x.name))
-                        .then(|| self.consts.get(&x.name).cloned())
-                        .flatten()
+                    (!self.locals.contains_key(&x.name)).then(|| self.consts.get(&x.name).cloned()).flatten()
                 })
             }
             ExprKind::Unary(UnOp::Not, a) => {

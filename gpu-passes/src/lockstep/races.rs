@@ -76,12 +76,7 @@ fn and(a: &Expr, b: Expr) -> Expr {
 }
 
 /// The shared reads of an expression evaluated under `pc`.
-fn reads(
-    shared: &HashMap<Name, SharedVar>,
-    e: &Expr,
-    pc: &Expr,
-    out: &mut Vec<Access>,
-) -> Result<(), Diagnostic> {
+fn reads(shared: &HashMap<Name, SharedVar>, e: &Expr, pc: &Expr, out: &mut Vec<Access>) -> Result<(), Diagnostic> {
     let mut go = |x: &Expr, c: &Expr| reads(shared, x, c, out);
     match &e.kind {
         ExprKind::Var(x) if shared.contains_key(&x.name) => {
@@ -185,9 +180,7 @@ fn reads(
 
 fn whole_map(x: &Name, span: Span) -> Diagnostic {
     Diagnostic::unsupported(
-        format!(
-            "race checking of a use of the whole shared map `{x}` (not one location of it) is not supported"
-        ),
+        format!("race checking of a use of the whole shared map `{x}` (not one location of it) is not supported"),
         span,
     )
 }
@@ -283,14 +276,10 @@ fn lhs(m: &Name, loc: &[Expr], span: Span) -> Lhs {
     Lhs { var: Ident::new(m.clone(), span), indices, span }
 }
 
-
 impl RaceInstrument {
     fn site_id(&self, a: &Access) -> u64 {
-        1 + self
-            .sites
-            .iter()
-            .position(|s| s.var == a.var && s.write == a.write && s.span == a.span)
-            .expect("site") as u64
+        1 + self.sites.iter().position(|s| s.var == a.var && s.write == a.write && s.span == a.span).expect("site")
+            as u64
     }
 
     fn sites_of(&self, var: &Name, write: bool) -> Vec<(u64, Span)> {
@@ -328,14 +317,8 @@ impl RaceInstrument {
             ),
             zero,
         );
-        let q = Quantifier {
-            kind: QuantKind::Forall,
-            type_params: vec![],
-            vars,
-            attrs: vec![],
-            triggers: vec![],
-            body,
-        };
+        let q =
+            Quantifier { kind: QuantKind::Forall, type_params: vec![], vars, attrs: vec![], triggers: vec![], body };
         let cdecl = Decl {
             kind: DeclKind::Const(ConstDecl {
                 attrs: vec![],
@@ -367,9 +350,7 @@ impl RaceInstrument {
         let args: Vec<Type> = levels.into_iter().flatten().collect();
         let ts = kc.th.ts;
         let mut mk = |kind: &str, result: Type| -> Vec<Name> {
-            (1..=ts)
-                .map(|t| kc.fresh_local(&format!("{kind}_{var}${t}"), map_type(&args, result.clone())))
-                .collect()
+            (1..=ts).map(|t| kc.fresh_local(&format!("{kind}_{var}${t}"), map_type(&args, result.clone()))).collect()
         };
         let logs = Logs {
             w: mk("W", Type::int()),
@@ -391,8 +372,7 @@ impl RaceInstrument {
         let l = &self.logs[var];
         let (mut lhss, mut rhss) = (Vec::new(), Vec::new());
         for t in 0..l.w.len() {
-            for (m, empty) in [(&l.w[t], &l.empty_site), (&l.r[t], &l.empty_site), (&l.mv[t], &l.empty_flag)]
-            {
+            for (m, empty) in [(&l.w[t], &l.empty_site), (&l.r[t], &l.empty_site), (&l.mv[t], &l.empty_flag)] {
                 lhss.push(lhs(m, &[], span));
                 rhss.push(match cond {
                     Some(c) => Expr::ite(c.clone(), empty.clone(), Expr::var(m.clone(), span)),
@@ -492,10 +472,8 @@ impl Instrument for RaceInstrument {
                             clash = Expr::and(clash, eq);
                         }
                         if a.write && b.write && benign {
-                            clash = Expr::and(
-                                clash,
-                                Expr::binary(BinOp::Neq, va.clone().unwrap(), vb.clone().unwrap()),
-                            );
+                            clash =
+                                Expr::and(clash, Expr::binary(BinOp::Neq, va.clone().unwrap(), vb.clone().unwrap()));
                         }
                         let kind = if a.write && b.write { "write-write" } else { "read-write" };
                         out.push(race_assert(kind, &a.var, b.span, a.span, Expr::not(clash)));
@@ -529,10 +507,7 @@ impl Instrument for RaceInstrument {
                     out.push(stmt(StmtKind::Assign { lhss, rhss }, sp));
                 } else {
                     out.push(stmt(
-                        StmtKind::Assign {
-                            lhss: vec![lhs(&l.r[t], loc, sp)],
-                            rhss: vec![keep(&l.r[t], sid.clone())],
-                        },
+                        StmtKind::Assign { lhss: vec![lhs(&l.r[t], loc, sp)], rhss: vec![keep(&l.r[t], sid.clone())] },
                         sp,
                     ));
                 }
@@ -577,9 +552,7 @@ impl Instrument for RaceInstrument {
         // loop that a block up to the loop's end jumped to (an exit taken earlier, or the loop
         // skipped). Every other block before the header has run and been left.
         let enclosing = |h: u64| {
-            pred.loops
-                .iter()
-                .any(|o| o.header_id == h && o.header_id < lp.header_id && o.last_id >= lp.last_id)
+            pred.loops.iter().any(|o| o.header_id == h && o.header_id < lp.header_id && o.last_id >= lp.last_id)
         };
         let mut ids: Vec<u64> = pred
             .edges
@@ -591,11 +564,8 @@ impl Instrument for RaceInstrument {
         ids.sort_unstable();
         ids.dedup();
         let active = Expr::var(pred.active.clone(), sp);
-        let allowed = ids
-            .iter()
-            .map(|&i| Expr::eq(active.clone(), int_lit(i, sp)))
-            .reduce(Expr::or)
-            .expect("the header");
+        let allowed =
+            ids.iter().map(|&i| Expr::eq(active.clone(), int_lit(i, sp))).reduce(Expr::or).expect("the header");
         let inv = kc.th.all(&allowed);
         out.push(stmt(StmtKind::Assert { attrs: check_attrs("invariant", None), expr: inv }, sp));
         let candidate = |e: Expr| {
@@ -609,9 +579,7 @@ impl Instrument for RaceInstrument {
         for v in vars {
             let l = &self.logs[v];
             for t in 0..l.w.len() {
-                for (m, empty) in
-                    [(&l.w[t], &l.empty_site), (&l.r[t], &l.empty_site), (&l.mv[t], &l.empty_flag)]
-                {
+                for (m, empty) in [(&l.w[t], &l.empty_site), (&l.r[t], &l.empty_site), (&l.mv[t], &l.empty_flag)] {
                     out.push(candidate(Expr::eq(Expr::var(m.clone(), sp), empty.clone())));
                 }
             }
@@ -632,8 +600,7 @@ fn prepare(
     pred: &PredicatedImpl,
     checks: RaceChecks,
 ) -> Result<(RaceInstrument, Vec<Stmt>), Diagnostic> {
-    let mut ri =
-        RaceInstrument { checks, sites: Vec::new(), logs: HashMap::new(), uniform_candidates: Vec::new() };
+    let mut ri = RaceInstrument { checks, sites: Vec::new(), logs: HashMap::new(), uniform_candidates: Vec::new() };
     for b in &pred.imp.blocks {
         for s in &b.stmts {
             for a in accesses(kc.shared, s)? {
@@ -644,8 +611,7 @@ fn prepare(
             }
         }
     }
-    let fresh: Vec<&Name> =
-        pred.fresh_locals.iter().map(|v| &v.name.name).filter(|n| **n != pred.active).collect();
+    let fresh: Vec<&Name> = pred.fresh_locals.iter().map(|v| &v.name.name).filter(|n| **n != pred.active).collect();
     ri.uniform_candidates =
         pred.imp.locals.iter().map(|v| v.name.name.clone()).filter(|n| !fresh.contains(&n)).collect();
     let mut init = Vec::new();
@@ -681,10 +647,9 @@ pub fn checked_lockstep_program(
         let Some(pr) = program.procedures().find(|pr| &pr.name.name == k).cloned() else {
             continue;
         };
-        let name = crate::predication::FreshNames(crate::predication::all_names(&program))
-            .fresh(&format!("{k}$vacuity"));
-        let requires: Vec<Contract> =
-            pr.contracts.iter().filter(|c| c.kind == SpecKind::Requires).cloned().collect();
+        let name =
+            crate::predication::FreshNames(crate::predication::all_names(&program)).fresh(&format!("{k}$vacuity"));
+        let requires: Vec<Contract> = pr.contracts.iter().filter(|c| c.kind == SpecKind::Requires).cloned().collect();
         let body = Body {
             locals: vec![],
             stmts: vec![stmt(StmtKind::Assert { attrs: vec![], expr: Expr::bool(false) }, pr.name.span)],
@@ -711,12 +676,7 @@ pub fn checked_lockstep_program(
 /// `kivl verify --lockstep N`: verifies the kernels of `p` for a work-group of `n` threads run
 /// in lock-step — data races (Definition 4.1), barrier divergence (barrier assertions) and
 /// assertion failures — with the VC engine. Errors point at the source.
-pub fn verify_lockstep_with(
-    p: &Program,
-    n: usize,
-    opts: &VerifyOptions,
-    checks: RaceChecks,
-) -> ProgramResult {
+pub fn verify_lockstep_with(p: &Program, n: usize, opts: &VerifyOptions, checks: RaceChecks) -> ProgramResult {
     // The user's `{:candidate}`s count only with --houdini; ours always go through Houdini.
     let source = if opts.houdini { p.clone() } else { vcgen::desugar::drop_candidates(p) };
     let (program, vacuity) = match checked_lockstep_program(&source, n, checks) {
@@ -734,7 +694,10 @@ pub fn verify_lockstep_with(
     let mut vacuity_only = program;
     vacuity_only.decls.retain(|d| {
         is_vacuity(d)
-            || !matches!(&d.kind, DeclKind::Implementation(_) | DeclKind::Procedure(ProcedureDecl { body: Some(_), .. }))
+            || !matches!(
+                &d.kind,
+                DeclKind::Implementation(_) | DeclKind::Procedure(ProcedureDecl { body: Some(_), .. })
+            )
     });
     let mut result = verify_program(&kernels_only, &VerifyOptions { houdini: true, ..opts.clone() });
     let mut checks = verify_program(&vacuity_only, &VerifyOptions { houdini: false, ..opts.clone() });
@@ -747,8 +710,7 @@ pub fn verify_lockstep_with(
         if let Some(i) = checks.impls.iter().position(|r| r.name == name.as_str()) {
             let r = checks.impls.remove(i);
             if matches!(r.outcome, Outcome::Verified) {
-                let span =
-                    p.procedures().find(|pr| pr.name.name == kernel).map_or(Span::DUMMY, |pr| pr.name.span);
+                let span = p.procedures().find(|pr| pr.name.name == kernel).map_or(Span::DUMMY, |pr| pr.name.span);
                 result.errors.push(
                     Diagnostic::new(
                         ErrorKind::Unsupported,

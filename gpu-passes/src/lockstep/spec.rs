@@ -34,10 +34,7 @@ pub(crate) struct AccessLog {
 }
 
 fn is_builtin(name: &str) -> bool {
-    matches!(
-        name,
-        "__read" | "__write" | "__read_offset" | "__write_offset" | "__uniform" | "__enabled" | "__other"
-    )
+    matches!(name, "__read" | "__write" | "__read_offset" | "__write_offset" | "__uniform" | "__enabled" | "__other")
 }
 
 /// Whether `e` uses a specification built-in.
@@ -77,22 +74,14 @@ impl KernelCtx<'_> {
         if !mentions_builtin(e) {
             return Ok(self.th.phi(e, t));
         }
-        let mut rd = Reading {
-            holes: Vec::new(),
-            bound: Vec::new(),
-        };
+        let mut rd = Reading { holes: Vec::new(), bound: Vec::new() };
         let replaced = self.spec_replace(ins, e, t, enabled, &mut rd)?;
         let map: HashMap<Name, Expr> = rd.holes.into_iter().collect();
         let read = substitute(&self.th.phi(&replaced, t), &map);
         if rd.bound.is_empty() {
             return Ok(read);
         }
-        let guard = rd
-            .bound
-            .iter()
-            .map(|(_, _, g)| g.clone())
-            .reduce(Expr::and)
-            .expect("a bound variable");
+        let guard = rd.bound.iter().map(|(_, _, g)| g.clone()).reduce(Expr::and).expect("a bound variable");
         let q = Quantifier {
             kind: QuantKind::Forall,
             type_params: vec![],
@@ -105,12 +94,7 @@ impl KernelCtx<'_> {
     }
 
     /// `⋀_t e_t`: the lock-step form of a per-thread specification.
-    pub(crate) fn spec_all(
-        &mut self,
-        ins: &dyn Instrument,
-        e: &Expr,
-        enabled: &Expr,
-    ) -> Result<Expr, Diagnostic> {
+    pub(crate) fn spec_all(&mut self, ins: &dyn Instrument, e: &Expr, enabled: &Expr) -> Result<Expr, Diagnostic> {
         if !mentions_builtin(e) {
             return Ok(self.th.all(e));
         }
@@ -219,10 +203,7 @@ impl KernelCtx<'_> {
                 let write = name.starts_with("__write");
                 let offset = name.ends_with("_offset");
                 let ExprKind::Var(a) = &args[0].kind else {
-                    return Err(Diagnostic::unsupported(
-                        format!("`{name}` of something other than a variable"),
-                        sp,
-                    ));
+                    return Err(Diagnostic::unsupported(format!("`{name}` of something other than a variable"), sp));
                 };
                 let Some(log) = ins.access_log(self, &a.name, write, t) else {
                     if offset {
@@ -243,15 +224,8 @@ impl KernelCtx<'_> {
                     ));
                 }
                 let l = self.names.fresh("spec$offset");
-                let at = Expr::new(
-                    ExprKind::Select(Box::new(log.log), vec![Expr::var(l.clone(), sp)]),
-                    sp,
-                );
-                rd.bound.push((
-                    l.clone(),
-                    log.index[0].clone(),
-                    Expr::binary(BinOp::Neq, at, int_lit(0, sp)),
-                ));
+                let at = Expr::new(ExprKind::Select(Box::new(log.log), vec![Expr::var(l.clone(), sp)]), sp);
+                rd.bound.push((l.clone(), log.index[0].clone(), Expr::binary(BinOp::Neq, at, int_lit(0, sp))));
                 Ok(Expr::var(l, sp))
             }
         }

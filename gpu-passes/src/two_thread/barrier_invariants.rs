@@ -79,10 +79,8 @@ impl Views {
             .iter()
             .filter(|v| v.threads.contains(&t) && v.depth > 0)
             .map(|v| {
-                let upd = Expr::new(
-                    ExprKind::Store(Box::new(var(&v.acc)), loc.to_vec(), Box::new(Expr::bool(true))),
-                    span,
-                );
+                let upd =
+                    Expr::new(ExprKind::Store(Box::new(var(&v.acc)), loc.to_vec(), Box::new(Expr::bool(true))), span);
                 assign_stmt(vec![(lhs(&v.acc, vec![], span), Expr::ite(pc.clone(), upd, var(&v.acc)))], span)
             })
             .collect()
@@ -163,7 +161,10 @@ fn empty_map(kc: &mut KernelCtx, index_tys: &[Type]) -> Expr {
     kc.new_globals.push((
         format!("axiom {name}"),
         Decl {
-            kind: DeclKind::Axiom(AxiomDecl { attrs: vec![], expr: Expr::new(ExprKind::Quant(Box::new(q)), Span::DUMMY) }),
+            kind: DeclKind::Axiom(AxiomDecl {
+                attrs: vec![],
+                expr: Expr::new(ExprKind::Quant(Box::new(q)), Span::DUMMY),
+            }),
             span: Span::DUMMY,
         },
     ));

@@ -51,7 +51,8 @@ impl Instr {
         let fence = fences(attrs);
         // 1. Divergence.
         if !self.inter {
-            let e = implies(self.guard.clone().unwrap_or_else(|| Expr::bool(true)), Expr::eq(c[0].clone(), c[1].clone()));
+            let e =
+                implies(self.guard.clone().unwrap_or_else(|| Expr::bool(true)), Expr::eq(c[0].clone(), c[1].clone()));
             let msg = "possible barrier divergence: of two threads of one group, only one reaches this barrier \
                        (in this loop iteration)";
             out.push(assert_stmt(check_attrs_msg("divergence", None, msg, sp), e, sp));

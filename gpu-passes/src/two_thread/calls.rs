@@ -67,7 +67,10 @@ pub(crate) fn mark_inlined(p: &Program) -> Result<Program, Vec<Diagnostic>> {
             if stack.contains(&proc.name) {
                 diags.push(
                     Diagnostic::unsupported(
-                        format!("recursive call of `{}`: kernels and the procedures they call must not recurse", proc.name),
+                        format!(
+                            "recursive call of `{}`: kernels and the procedures they call must not recurse",
+                            proc.name
+                        ),
                         s.span,
                     )
                     .with_label("this call"),
@@ -100,7 +103,11 @@ pub(crate) fn mark_inlined(p: &Program) -> Result<Program, Vec<Diagnostic>> {
 }
 
 /// The body of a kernel in block form with every call inlined or replaced by its contract.
-pub(crate) fn kernel_body(ctx: &Context, src: BodySource, shared: &HashSet<Name>) -> Result<BlockImpl, Vec<Diagnostic>> {
+pub(crate) fn kernel_body(
+    ctx: &Context,
+    src: BodySource,
+    shared: &HashSet<Name>,
+) -> Result<BlockImpl, Vec<Diagnostic>> {
     let mut imp = match src {
         BodySource::Implementation(i) => ivl::lower::lower_body(i)?,
         BodySource::Procedure(p) => ivl::lower::lower_procedure_body(p)?,
@@ -124,7 +131,9 @@ pub(crate) fn kernel_body(ctx: &Context, src: BodySource, shared: &HashSet<Name>
                         Ok(ss) => out.extend(ss),
                         Err(d) => diags.push(d),
                     },
-                    None => diags.push(Diagnostic::type_error(format!("call of unknown procedure `{}`", proc.name), s.span)),
+                    None => {
+                        diags.push(Diagnostic::type_error(format!("call of unknown procedure `{}`", proc.name), s.span))
+                    }
                 },
                 _ => out.push(s),
             }
@@ -139,7 +148,13 @@ pub(crate) fn kernel_body(ctx: &Context, src: BodySource, shared: &HashSet<Name>
 }
 
 /// A call of a procedure without a body: `assert requires; havoc outs; assume ensures`.
-fn contract_call(pr: &ProcedureDecl, outs: &[Ident], args: &[Expr], span: Span, shared: &HashSet<Name>) -> Result<Vec<Stmt>, Diagnostic> {
+fn contract_call(
+    pr: &ProcedureDecl,
+    outs: &[Ident],
+    args: &[Expr],
+    span: Span,
+    shared: &HashSet<Name>,
+) -> Result<Vec<Stmt>, Diagnostic> {
     if let Some(g) = pr.modifies.iter().find(|g| shared.contains(&g.name)) {
         return Err(Diagnostic::unsupported(
             format!(
@@ -151,10 +166,12 @@ fn contract_call(pr: &ProcedureDecl, outs: &[Ident], args: &[Expr], span: Span, 
         .with_label("this call"));
     }
     if pr.ins.len() != args.len() || pr.outs.len() != outs.len() {
-        return Err(Diagnostic::type_error(format!("wrong number of arguments or results for `{}`", pr.name.name), span));
+        return Err(Diagnostic::type_error(
+            format!("wrong number of arguments or results for `{}`", pr.name.name),
+            span,
+        ));
     }
-    let mut map: HashMap<Name, Expr> =
-        pr.ins.iter().zip(args).map(|(f, a)| (f.name.name.clone(), a.clone())).collect();
+    let mut map: HashMap<Name, Expr> = pr.ins.iter().zip(args).map(|(f, a)| (f.name.name.clone(), a.clone())).collect();
     map.extend(pr.outs.iter().zip(outs).map(|(f, o)| (f.name.name.clone(), Expr::var(o.name.clone(), o.span))));
     let mut out = Vec::new();
     for c in &pr.contracts {

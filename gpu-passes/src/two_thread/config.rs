@@ -78,8 +78,18 @@ pub(crate) struct Identity {
 
 fn attr_name(kind: &str, d: &str) -> &'static str {
     let all: [&'static str; 12] = [
-        "local_id_x", "local_id_y", "local_id_z", "group_id_x", "group_id_y", "group_id_z", "group_size_x",
-        "group_size_y", "group_size_z", "num_groups_x", "num_groups_y", "num_groups_z",
+        "local_id_x",
+        "local_id_y",
+        "local_id_z",
+        "group_id_x",
+        "group_id_y",
+        "group_id_z",
+        "group_size_x",
+        "group_size_y",
+        "group_size_z",
+        "num_groups_x",
+        "num_groups_y",
+        "num_groups_z",
     ];
     all.into_iter().find(|a| a.starts_with(kind) && a.ends_with(d)).expect("an identity attribute")
 }
@@ -106,10 +116,7 @@ fn existing_bvult(p: &Program, w: u32) -> Option<Name> {
                 Some(AttrArg::String(s, _)) if s == "bvult"
             );
             let bv = |t: &Type| t.kind == TypeKind::Bv(w);
-            (is_ult
-                && f.params.len() == 2
-                && f.params.iter().all(|p| bv(&p.ty))
-                && f.result.ty.kind == TypeKind::Bool)
+            (is_ult && f.params.len() == 2 && f.params.iter().all(|p| bv(&p.ty)) && f.result.ty.kind == TypeKind::Bool)
                 .then(|| f.name.name.clone())
         }
         _ => None,
@@ -165,10 +172,7 @@ impl Identity {
                 let (a, b) = (&consts[id], &consts[size]);
                 if a.ty.kind != b.ty.kind {
                     diags.push(Diagnostic::unsupported(
-                        format!(
-                            "`{}` ({{:{id}}}) and `{}` ({{:{size}}}) must have the same type",
-                            a.name, b.name
-                        ),
+                        format!("`{}` ({{:{id}}}) and `{}` ({{:{size}}}) must have the same type", a.name, b.name),
                         Span::DUMMY,
                     ));
                 }
@@ -212,7 +216,9 @@ impl Identity {
     /// `a < b` in the type of identity constant `attr` (unsigned for bit-vectors).
     fn lt(&self, attr: &str, a: Expr, b: Expr) -> Expr {
         match self.ty(attr).kind {
-            TypeKind::Bv(w) => Expr::new(ExprKind::Call(Ident::new(self.bvult[&w].clone(), Span::DUMMY), vec![a, b]), Span::DUMMY),
+            TypeKind::Bv(w) => {
+                Expr::new(ExprKind::Call(Ident::new(self.bvult[&w].clone(), Span::DUMMY), vec![a, b]), Span::DUMMY)
+            }
             _ => bin(BinOp::Lt, a, b),
         }
     }
@@ -280,9 +286,7 @@ impl Identity {
             if !matches!(self.ty(local_id(d)).kind, TypeKind::Int) {
                 continue;
             }
-            let global = |t: usize| {
-                bin(BinOp::Add, bin(BinOp::Mul, var(&copy(gid, t)), var(gsz)), var(&copy(lid, t)))
-            };
+            let global = |t: usize| bin(BinOp::Add, bin(BinOp::Mul, var(&copy(gid, t)), var(gsz)), var(&copy(lid, t)));
             out.push(Expr::implies(
                 bin(BinOp::Neq, var(&copy(gid, 0)), var(&copy(gid, 1))),
                 bin(BinOp::Neq, global(0), global(1)),

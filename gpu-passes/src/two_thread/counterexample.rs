@@ -28,10 +28,7 @@ const ID_KINDS: [&str; 4] = ["local_id", "group_id", "group_size", "num_groups"]
 const DIMS: [&str; 3] = ["x", "y", "z"];
 
 fn identity_attr(attrs: &[Attribute]) -> Option<String> {
-    ID_KINDS
-        .iter()
-        .flat_map(|k| DIMS.iter().map(move |d| format!("{k}_{d}")))
-        .find(|a| has_attr(attrs, a))
+    ID_KINDS.iter().flat_map(|k| DIMS.iter().map(move |d| format!("{k}_{d}"))).find(|a| has_attr(attrs, a))
 }
 
 fn capture(label: &str, e: Expr) -> Attribute {

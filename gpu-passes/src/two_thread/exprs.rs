@@ -103,10 +103,7 @@ pub(crate) fn map_type(args: &[Type], result: Type) -> Type {
     if args.is_empty() {
         result
     } else {
-        Type::new(
-            TypeKind::Map { type_params: vec![], args: args.to_vec(), result: Box::new(result) },
-            Span::DUMMY,
-        )
+        Type::new(TypeKind::Map { type_params: vec![], args: args.to_vec(), result: Box::new(result) }, Span::DUMMY)
     }
 }
 

@@ -151,7 +151,8 @@ fn axioms_single_group(p: &Program, id: &Identity) -> bool {
             conjuncts(&a.expr, &mut facts);
         }
     }
-    let is_one = |e: &Expr| matches!(&e.kind, ExprKind::IntLit(v) | ExprKind::BvLit { value: v, .. } if *v == 1u32.into());
+    let is_one =
+        |e: &Expr| matches!(&e.kind, ExprKind::IntLit(v) | ExprKind::BvLit { value: v, .. } if *v == 1u32.into());
     DIMS.iter().all(|d| {
         let n = id.name(config::num_groups(d));
         facts.iter().any(|f| match &f.kind {
@@ -230,7 +231,9 @@ pub(crate) fn build(p: &Program, opts: &KernelOptions) -> Result<Built, Vec<Diag
         .iter()
         .filter_map(|d| match &d.kind {
             DeclKind::Var(v) => Some(
-                v.vars.iter().map(|x| (x.name.name.clone(), SharedVar { ty: x.ty.clone(), space: mem_space(&v.attrs) })),
+                v.vars
+                    .iter()
+                    .map(|x| (x.name.name.clone(), SharedVar { ty: x.ty.clone(), space: mem_space(&v.attrs) })),
             ),
             _ => None,
         })
@@ -387,10 +390,9 @@ pub(crate) fn build(p: &Program, opts: &KernelOptions) -> Result<Built, Vec<Diag
     for d in &p.decls {
         match &d.kind {
             DeclKind::Procedure(pr) if kernel_names.contains(&pr.name.name) => {}
-            DeclKind::Procedure(pr) if pr.body.is_some() => out.push(Decl {
-                kind: DeclKind::Procedure(ProcedureDecl { body: None, ..pr.clone() }),
-                span: d.span,
-            }),
+            DeclKind::Procedure(pr) if pr.body.is_some() => {
+                out.push(Decl { kind: DeclKind::Procedure(ProcedureDecl { body: None, ..pr.clone() }), span: d.span })
+            }
             DeclKind::Implementation(_) => {}
             _ => out.push(d.clone()),
         }

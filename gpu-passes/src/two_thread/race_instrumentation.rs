@@ -94,10 +94,7 @@ impl Logs {
 
     /// `R_SITE, W_SITE := 0, 0` (kernel entry).
     pub fn init(&self, span: Span) -> Stmt {
-        assign_stmt(
-            vec![(lhs(&self.r_site, vec![], span), int(0)), (lhs(&self.w_site, vec![], span), int(0))],
-            span,
-        )
+        assign_stmt(vec![(lhs(&self.r_site, vec![], span), int(0)), (lhs(&self.w_site, vec![], span), int(0))], span)
     }
 
     /// `assume cond ==> !R_HAS_OCCURRED && !W_HAS_OCCURRED` (a barrier, §4.2).
@@ -152,8 +149,7 @@ impl Logs {
             if !write && !site_write {
                 continue;
             }
-            let (site_var, offs) =
-                if site_write { (&self.w_site, &self.w_off) } else { (&self.r_site, &self.r_off) };
+            let (site_var, offs) = if site_write { (&self.w_site, &self.w_off) } else { (&self.r_site, &self.r_off) };
             let mut conflict = and(a.pc.clone(), and(Expr::eq(var(site_var), int(site)), same(offs)));
             if site_write && write && benign {
                 if let Some(v) = &a.value {

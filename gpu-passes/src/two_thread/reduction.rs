@@ -329,7 +329,8 @@ pub(crate) fn kernel_variant(
             spec_builtins::substitute_enabled(&mut b.stmts, &enabled);
         }
     }
-    let models = abstraction::choose(ctx.shared, ctx.specified, ctx.opts.abstraction == super::Abstraction::Equality, ctx.inter);
+    let models =
+        abstraction::choose(ctx.shared, ctx.specified, ctx.opts.abstraction == super::Abstraction::Equality, ctx.inter);
     let groups = abstraction::abstract_reads(&mut pred.imp, ctx.shared, &models, names)?;
 
     // The shared variables this kernel uses.
@@ -400,10 +401,7 @@ pub(crate) fn kernel_variant(
     let checked: HashSet<Name> = if ctx.opts.only_divergence {
         HashSet::new()
     } else {
-        logs.values()
-            .filter(|l| !ctx.inter || l.space != MemSpace::GroupShared)
-            .map(|l| l.array.clone())
-            .collect()
+        logs.values().filter(|l| !ctx.inter || l.space != MemSpace::GroupShared).map(|l| l.array.clone()).collect()
     };
     let mut binv_arrays = Vec::new();
     for s in &stmts {
@@ -413,7 +411,8 @@ pub(crate) fn kernel_variant(
             }
         }
     }
-    let binv_arrays: Vec<Name> = binv_arrays.into_iter().filter(|a| array_copies.contains_key(a) || single_arrays.contains(a)).collect();
+    let binv_arrays: Vec<Name> =
+        binv_arrays.into_iter().filter(|a| array_copies.contains_key(a) || single_arrays.contains(a)).collect();
 
     let mut single: HashSet<Name> = uni.vars.clone();
     let active_single = uni.all_blocks;
@@ -499,8 +498,7 @@ fn path_facts(pre: &BlockImpl, pred: &PredicatedImpl, is_shared: &dyn Fn(&Name) 
     let cfg = ivl::cfg::Cfg::new(pre);
     let index = pre.label_index();
     let id_of = |b: usize| pred.block_ids.get(&pre.blocks[b].label.name).copied();
-    let block_of: HashMap<u64, usize> =
-        (0..pre.blocks.len()).filter_map(|b| id_of(b).map(|id| (id, b))).collect();
+    let block_of: HashMap<u64, usize> = (0..pre.blocks.len()).filter_map(|b| id_of(b).map(|id| (id, b))).collect();
     let at = |id: u64| Expr::eq(var(&pred.active), int(id));
     let mut out: HashMap<Name, Vec<Expr>> = HashMap::new();
     for lp in &pred.loops {

@@ -108,14 +108,10 @@ fn replace(env: &dyn SpecEnv, e: &Expr, t: usize, holes: &mut Vec<(Name, Expr)>)
         ExprKind::Unary(op, a) => ExprKind::Unary(*op, Box::new(go(a)?)),
         ExprKind::Binary(op, a, b) => ExprKind::Binary(*op, Box::new(go(a)?), Box::new(go(b)?)),
         ExprKind::Call(f, args) => ExprKind::Call(f.clone(), args.iter().map(&mut go).collect::<Option<_>>()?),
-        ExprKind::Select(m, idx) => {
-            ExprKind::Select(Box::new(go(m)?), idx.iter().map(&mut go).collect::<Option<_>>()?)
+        ExprKind::Select(m, idx) => ExprKind::Select(Box::new(go(m)?), idx.iter().map(&mut go).collect::<Option<_>>()?),
+        ExprKind::Store(m, idx, v) => {
+            ExprKind::Store(Box::new(go(m)?), idx.iter().map(&mut go).collect::<Option<_>>()?, Box::new(go(v)?))
         }
-        ExprKind::Store(m, idx, v) => ExprKind::Store(
-            Box::new(go(m)?),
-            idx.iter().map(&mut go).collect::<Option<_>>()?,
-            Box::new(go(v)?),
-        ),
         ExprKind::Extract(a, hi, lo) => ExprKind::Extract(Box::new(go(a)?), *hi, *lo),
         ExprKind::IfThenElse(c, a, b) => ExprKind::IfThenElse(Box::new(go(c)?), Box::new(go(a)?), Box::new(go(b)?)),
         ExprKind::Quant(q) => {

@@ -148,8 +148,7 @@ fn liveness(imp: &BlockImpl, cfg: &Cfg, vars: &HashSet<Name>) -> (Vec<HashSet<Na
     while changed {
         changed = false;
         for b in (0..n).rev() {
-            let mut out: HashSet<Name> =
-                cfg.successors(b).iter().flat_map(|&s| live_in[s].iter().cloned()).collect();
+            let mut out: HashSet<Name> = cfg.successors(b).iter().flat_map(|&s| live_in[s].iter().cloned()).collect();
             if imp.blocks[b].term == Terminator::Return {
                 out.extend(outs.iter().cloned());
             }
@@ -239,10 +238,8 @@ pub(crate) fn analyse(imp: &BlockImpl, per_thread: &HashSet<Name>) -> Uniformity
             if succs.len() != 2 {
                 return false;
             }
-            let g: Vec<Expr> = succs
-                .iter()
-                .map(|&s| guard(&imp.blocks[s]).cloned().unwrap_or_else(|| Expr::bool(true)))
-                .collect();
+            let g: Vec<Expr> =
+                succs.iter().map(|&s| guard(&imp.blocks[s]).cloned().unwrap_or_else(|| Expr::bool(true))).collect();
             g.iter().all(|e| free_vars(e).iter().all(|v| !nonuni.contains(v))) && complementary(&g[0], &g[1])
         };
         for &y in &reachable {
@@ -268,11 +265,8 @@ pub(crate) fn analyse(imp: &BlockImpl, per_thread: &HashSet<Name>) -> Uniformity
             break;
         }
     }
-    let blocks: HashSet<Name> = reachable
-        .iter()
-        .filter(|&&b| uniform_block[b])
-        .map(|&b| imp.blocks[b].label.name.clone())
-        .collect();
+    let blocks: HashSet<Name> =
+        reachable.iter().filter(|&&b| uniform_block[b]).map(|&b| imp.blocks[b].label.name.clone()).collect();
     let all_blocks = reachable.iter().all(|&b| uniform_block[b]);
     let vars = locals.into_iter().filter(|v| !nonuni.contains(v)).collect();
     Uniformity { blocks, vars, all_blocks }

@@ -22,18 +22,11 @@ pub fn interp(text: &str) -> Interpreter {
 }
 
 pub fn cfg(local: &[u64], groups: &[u64]) -> RunConfig {
-    RunConfig {
-        local_size: Some(local.to_vec()),
-        num_groups: Some(groups.to_vec()),
-        ..RunConfig::default()
-    }
+    RunConfig { local_size: Some(local.to_vec()), num_groups: Some(groups.to_vec()), ..RunConfig::default() }
 }
 
 pub fn run(text: &str, local: &[u64], groups: &[u64], seed: u64) -> RunOutcome {
-    interp(text).run(&RunConfig {
-        seed,
-        ..cfg(local, groups)
-    })
+    interp(text).run(&RunConfig { seed, ..cfg(local, groups) })
 }
 
 pub fn many(text: &str, c: &RunConfig, runs: u64) -> RunSummary {

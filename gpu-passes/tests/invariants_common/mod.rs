@@ -44,12 +44,7 @@ pub fn header(name: &str) -> (bool, String) {
     let text = std::fs::read_to_string(&path).unwrap();
     let mut lines = text.lines();
     let pass = lines.next().unwrap_or("").trim() == "//pass";
-    let args = lines
-        .next()
-        .unwrap_or("")
-        .trim_start_matches("//")
-        .trim()
-        .to_string();
+    let args = lines.next().unwrap_or("").trim_start_matches("//").trim().to_string();
     (pass, args)
 }
 
@@ -73,11 +68,7 @@ pub fn corpus() -> Vec<String> {
 pub fn kernel_options(args: &str) -> gpu_passes::two_thread::KernelOptions {
     let mut o = gpu_passes::two_thread::KernelOptions::default();
     let words: Vec<&str> = args.split_whitespace().collect();
-    let dims = |s: &str| {
-        s.split(',')
-            .map(|x| x.parse::<u64>().unwrap())
-            .collect::<Vec<u64>>()
-    };
+    let dims = |s: &str| s.split(',').map(|x| x.parse::<u64>().unwrap()).collect::<Vec<u64>>();
     for (i, w) in words.iter().enumerate() {
         match *w {
             "--local-size" => o.local_size = Some(dims(words[i + 1])),
@@ -90,19 +81,11 @@ pub fn kernel_options(args: &str) -> gpu_passes::two_thread::KernelOptions {
 }
 
 pub fn verify_options() -> vcgen::engine::VerifyOptions {
-    vcgen::engine::VerifyOptions {
-        jobs: 1,
-        timeout_secs: Some(60),
-        houdini: true,
-        ..Default::default()
-    }
+    vcgen::engine::VerifyOptions { jobs: 1, timeout_secs: Some(60), houdini: true, ..Default::default() }
 }
 
 pub fn verified(r: &vcgen::engine::ProgramResult) -> bool {
-    r.errors.is_empty()
-        && r.impls
-            .iter()
-            .all(|i| matches!(i.outcome, vcgen::engine::Outcome::Verified))
+    r.errors.is_empty() && r.impls.iter().all(|i| matches!(i.outcome, vcgen::engine::Outcome::Verified))
 }
 
 pub fn has_loops(p: &Program) -> bool {
@@ -119,12 +102,7 @@ pub fn describe(r: &vcgen::engine::ProgramResult) -> String {
             vcgen::engine::Outcome::Verified => {}
             vcgen::engine::Outcome::Errors(ds) => {
                 for d in ds {
-                    s.push_str(&format!(
-                        "[{}:{} @{}] ",
-                        d.kind.as_str(),
-                        d.message,
-                        d.primary.span.start
-                    ));
+                    s.push_str(&format!("[{}:{} @{}] ", d.kind.as_str(), d.message, d.primary.span.start));
                 }
             }
             vcgen::engine::Outcome::Inconclusive(m) => s.push_str(&format!("inconclusive: {m} ")),

@@ -86,12 +86,7 @@ impl Gen<'_> {
         } else {
             Terminator::Goto(targets.into_iter().map(|t| Ident::new(t, Span::DUMMY)).collect())
         };
-        self.blocks.push(Block {
-            label: Ident::new(label.clone(), Span::DUMMY),
-            stmts,
-            term,
-            span: Span::DUMMY,
-        });
+        self.blocks.push(Block { label: Ident::new(label.clone(), Span::DUMMY), stmts, term, span: Span::DUMMY });
     }
 
     fn atom(&mut self) -> Expr {
@@ -113,28 +108,17 @@ impl Gen<'_> {
             let x = VARS[self.rng.below(3) as usize];
             match self.rng.below(20) {
                 0 => out.push(stmt(StmtKind::Havoc(vec![Ident::new(x, Span::DUMMY)]))),
-                1 => out.push(stmt(StmtKind::Assert {
-                    attrs: vec![],
-                    expr: Expr::binary(BinOp::Neq, var(x), int(2)),
-                })),
+                1 => out.push(stmt(StmtKind::Assert { attrs: vec![], expr: Expr::binary(BinOp::Neq, var(x), int(2)) })),
                 2 => out.push(stmt(StmtKind::Barrier { attrs: vec![], invariants: vec![] })),
                 3 => out.push(assume(Expr::binary(BinOp::Ge, var(x), int(-1)))),
                 4 => {
                     // A parallel assignment (swap).
-                    let lhs =
-                        |n: &str| Lhs { var: Ident::new(n, Span::DUMMY), indices: vec![], span: Span::DUMMY };
-                    out.push(stmt(StmtKind::Assign {
-                        lhss: vec![lhs("x"), lhs("y")],
-                        rhss: vec![var("y"), var("x")],
-                    }))
+                    let lhs = |n: &str| Lhs { var: Ident::new(n, Span::DUMMY), indices: vec![], span: Span::DUMMY };
+                    out.push(stmt(StmtKind::Assign { lhss: vec![lhs("x"), lhs("y")], rhss: vec![var("y"), var("x")] }))
                 }
                 _ => {
                     let op = [BinOp::Add, BinOp::Sub][self.rng.below(2) as usize];
-                    let e = if self.rng.chance(50) {
-                        Expr::binary(op, self.atom(), self.atom())
-                    } else {
-                        self.atom()
-                    };
+                    let e = if self.rng.chance(50) { Expr::binary(op, self.atom(), self.atom()) } else { self.atom() };
                     out.push(assign(x, e));
                 }
             }
@@ -210,11 +194,7 @@ impl Gen<'_> {
                     self.push(&cases[i], vec![assume(guard)], vec![bodies[i].clone()]);
                 }
                 for i in 0..=n as usize {
-                    let next = if i < n as usize && self.rng.chance(30) {
-                        bodies[i + 1].clone()
-                    } else {
-                        cont.clone()
-                    };
+                    let next = if i < n as usize && self.rng.chance(30) { bodies[i + 1].clone() } else { cont.clone() };
                     self.region(bodies[i].clone(), None, next, depth + 1);
                 }
             }
@@ -257,11 +237,7 @@ impl Gen<'_> {
                 stmts.push(assign(&i, int(0)));
                 self.push(&entry, stmts, vec![head.clone()]);
                 let inner = self.label("in");
-                self.push(
-                    &head,
-                    vec![assign(&i, Expr::binary(BinOp::Add, var(&i), int(1)))],
-                    vec![inner.clone()],
-                );
+                self.push(&head, vec![assign(&i, Expr::binary(BinOp::Add, var(&i), int(1)))], vec![inner.clone()]);
                 // `continue` in a do-while goes to the condition.
                 self.loops.push((latch.clone(), after.clone()));
                 self.region(inner, None, latch.clone(), depth + 1);
@@ -278,8 +254,7 @@ impl Gen<'_> {
                 let (t, e) = (self.label("jump"), self.label("stay"));
                 self.push(&entry, stmts, vec![t.clone(), e.clone()]);
                 let k = self.loops.len() - 1 - (self.rng.below(self.loops.len().min(2) as u64) as usize);
-                let target =
-                    if self.rng.chance(60) { self.loops[k].1.clone() } else { self.loops[k].0.clone() };
+                let target = if self.rng.chance(60) { self.loops[k].1.clone() } else { self.loops[k].0.clone() };
                 self.push(&t, vec![assume(c.clone())], vec![target]);
                 self.region(e, Some(Expr::not(c)), cont, depth + 1);
             }
@@ -325,12 +300,8 @@ pub fn random_large_impl(seed: u64, blocks: usize) -> BlockImpl {
     let start = g.blocks.iter().position(|b| b.label.name == "Start").unwrap();
     let b = g.blocks.remove(start);
     g.blocks.insert(0, b);
-    let typed = |n: &str| TypedIdent {
-        name: Ident::new(n, Span::DUMMY),
-        ty: Type::int(),
-        where_clause: None,
-        attrs: vec![],
-    };
+    let typed =
+        |n: &str| TypedIdent { name: Ident::new(n, Span::DUMMY), ty: Type::int(), where_clause: None, attrs: vec![] };
     imp.locals.extend((1..=g.counters).map(|i| typed(&format!("i{i}"))));
     imp.blocks = g.blocks;
     imp
@@ -358,12 +329,8 @@ pub fn random_impl(seed: u64, budget: usize) -> BlockImpl {
     let entry = g.blocks.iter().position(|b| b.label.name == "Start").unwrap();
     let b = g.blocks.remove(entry);
     g.blocks.insert(0, b);
-    let typed = |n: &str| TypedIdent {
-        name: Ident::new(n, Span::DUMMY),
-        ty: Type::int(),
-        where_clause: None,
-        attrs: vec![],
-    };
+    let typed =
+        |n: &str| TypedIdent { name: Ident::new(n, Span::DUMMY), ty: Type::int(), where_clause: None, attrs: vec![] };
     let mut locals: Vec<TypedIdent> = VARS.iter().map(|v| typed(v)).collect();
     locals.extend((1..=g.counters).map(|i| typed(&format!("i{i}"))));
     BlockImpl {
@@ -491,15 +458,8 @@ fn havoc_domain(x: &Name, next: Option<&Stmt>, ty_bool: bool) -> Vec<Val> {
 /// `havoc` values from [`havoc_domain`]); paths ending in a false `assume` are infeasible and
 /// dropped. `observe` lists the variables whose final values are compared. Panics after `fuel`
 /// executed blocks (a generated program that does not terminate).
-pub fn outcomes(
-    imp: &BlockImpl,
-    init: &Store,
-    observe: &[Name],
-    bools: &[Name],
-    fuel: usize,
-) -> Vec<Outcome> {
-    let index: HashMap<&str, usize> =
-        imp.blocks.iter().enumerate().map(|(i, b)| (b.label.as_str(), i)).collect();
+pub fn outcomes(imp: &BlockImpl, init: &Store, observe: &[Name], bools: &[Name], fuel: usize) -> Vec<Outcome> {
+    let index: HashMap<&str, usize> = imp.blocks.iter().enumerate().map(|(i, b)| (b.label.as_str(), i)).collect();
     let mut result = std::collections::BTreeSet::new();
     // (block, statement index, store)
     let mut stack: Vec<(usize, usize, Store)> = vec![(0, 0, init.clone())];
@@ -570,10 +530,7 @@ pub fn outcomes(
         match &block.term {
             Terminator::Return => {
                 result.insert(Outcome::Done(
-                    observe
-                        .iter()
-                        .map(|x| (x.clone(), s.get(x).cloned().expect("observed variable")))
-                        .collect(),
+                    observe.iter().map(|x| (x.clone(), s.get(x).cloned().expect("observed variable"))).collect(),
                 ));
             }
             Terminator::Goto(ts) => {

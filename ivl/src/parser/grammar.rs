@@ -201,13 +201,10 @@ fn type_parser<E: PErr>(ident: B<Ident, E>) -> impl P<Type, E> {
             Tok::Real_ => TypeKind::Real,
         }
         .map_with(|k, e| Type::new(k, sp(e.span())));
-        let paren = ty
-            .clone()
-            .delimited_by(t(Tok::LParen), t(Tok::RParen))
-            .map_with(|mut x: Type, e| {
-                x.span = sp(e.span());
-                x
-            });
+        let paren = ty.clone().delimited_by(t(Tok::LParen), t(Tok::RParen)).map_with(|mut x: Type, e| {
+            x.span = sp(e.span());
+            x
+        });
         let atom = basic.or(paren);
         let map = type_params(ident.clone())
             .or_not()
@@ -220,11 +217,7 @@ fn type_parser<E: PErr>(ident: B<Ident, E>) -> impl P<Type, E> {
             .then(ty.clone())
             .map_with(|((tps, args), result), e| {
                 Type::new(
-                    TypeKind::Map {
-                        type_params: tps.unwrap_or_default(),
-                        args,
-                        result: Box::new(result),
-                    },
+                    TypeKind::Map { type_params: tps.unwrap_or_default(), args, result: Box::new(result) },
                     sp(e.span()),
                 )
             });
@@ -265,14 +258,7 @@ fn attribute_pe<E: PErr>(ident: B<Ident, E>, expr: impl P<PE, E>) -> impl P<(Att
         .then_ignore(t(Tok::RBrace))
         .map_with(|(name, args), e| {
             let d = args.iter().map(|a| a.1).max().unwrap_or(0);
-            (
-                Attribute {
-                    name,
-                    args: args.into_iter().map(|a| a.0).collect(),
-                    span: sp(e.span()),
-                },
-                d,
-            )
+            (Attribute { name, args: args.into_iter().map(|a| a.0).collect(), span: sp(e.span()) }, d)
         })
 }
 
@@ -282,25 +268,15 @@ fn attr_or_trigger_pe<E: PErr>(ident: B<Ident, E>, expr: impl P<PE, E>) -> impl 
         .ignore_then(choice((
             t(Tok::Colon)
                 .ignore_then(ident)
-                .then(
-                    attr_arg(expr.clone())
-                        .separated_by(t(Tok::Comma))
-                        .collect::<Vec<_>>(),
-                )
+                .then(attr_arg(expr.clone()).separated_by(t(Tok::Comma)).collect::<Vec<_>>())
                 .map(|(name, args)| {
                     let d = args.iter().map(|a| a.1).max().unwrap_or(0);
-                    (
-                        Ok::<_, Vec<Expr>>((name, args.into_iter().map(|a| a.0).collect::<Vec<_>>())),
-                        d,
-                    )
+                    (Ok::<_, Vec<Expr>>((name, args.into_iter().map(|a| a.0).collect::<Vec<_>>())), d)
                 }),
-            expr.separated_by(t(Tok::Comma))
-                .at_least(1)
-                .collect::<Args>()
-                .map(|es| {
-                    let d = es.depth;
-                    (Err(es.exprs), d)
-                }),
+            expr.separated_by(t(Tok::Comma)).at_least(1).collect::<Args>().map(|es| {
+                let d = es.depth;
+                (Err(es.exprs), d)
+            }),
         )))
         .then_ignore(t(Tok::RBrace))
         .map_with(|(x, d), e| {
@@ -351,22 +327,16 @@ fn expr_parser<E: PErr>(ident: B<Ident, E>, ty: B<Type, E>) -> impl P<PE, E> {
         }
         .map_with(|k, e| (Expr::new(k, sp(e.span())), 1));
         let float = select! { Tok::Float(_) = e => e.span() }.validate(|s: SS, _, emitter| {
-            emitter.emit(E::custom(
-                s,
-                ErrorKind::Unsupported,
-                "floating-point literals are not supported",
-            ));
+            emitter.emit(E::custom(s, ErrorKind::Unsupported, "floating-point literals are not supported"));
             (Expr::new(ExprKind::BoolLit(false), sp(s)), 1)
         });
-        let var_or_call = ident_unlabelled::<E>()
-            .then(args.clone().or_not())
-            .map_with(|(id, args), e| match args {
-                None => {
-                    let s = id.span;
-                    (Expr::new(ExprKind::Var(id), s), 1)
-                }
-                Some(a) => node(ExprKind::Call(id, a.exprs), sp(e.span()), a.depth),
-            });
+        let var_or_call = ident_unlabelled::<E>().then(args.clone().or_not()).map_with(|(id, args), e| match args {
+            None => {
+                let s = id.span;
+                (Expr::new(ExprKind::Var(id), s), 1)
+            }
+            Some(a) => node(ExprKind::Call(id, a.exprs), sp(e.span()), a.depth),
+        });
         let old = t(Tok::Old)
             .ignore_then(paren_expr.clone())
             .map_with(|(x, d), e| node(ExprKind::Old(Box::new(x)), sp(e.span()), d));
@@ -382,11 +352,7 @@ fn expr_parser<E: PErr>(ident: B<Ident, E>, ty: B<Type, E>) -> impl P<PE, E> {
             .then(expr.clone())
             .map_with(|((c, a), b), e| {
                 let d = c.1.max(a.1).max(b.1);
-                node(
-                    ExprKind::IfThenElse(Box::new(c.0), Box::new(a.0), Box::new(b.0)),
-                    sp(e.span()),
-                    d,
-                )
+                node(ExprKind::IfThenElse(Box::new(c.0), Box::new(a.0), Box::new(b.0)), sp(e.span()), d)
             });
 
         // Quantifiers and lambdas: `(forall <T> x: T, y: U :: {:attr} {trigger} body)`.
@@ -410,12 +376,7 @@ fn expr_parser<E: PErr>(ident: B<Ident, E>, ty: B<Type, E>) -> impl P<PE, E> {
                 let attrs: Vec<Attribute> = attrs.into_iter().map(|a| a.0).collect();
                 let vars: Vec<TypedIdent> = names
                     .into_iter()
-                    .map(|name| TypedIdent {
-                        name,
-                        ty: ty.clone(),
-                        where_clause: None,
-                        attrs: attrs.clone(),
-                    })
+                    .map(|name| TypedIdent { name, ty: ty.clone(), where_clause: None, attrs: attrs.clone() })
                     .collect();
                 (vars, d)
             });
@@ -458,23 +419,15 @@ fn expr_parser<E: PErr>(ident: B<Ident, E>, ty: B<Type, E>) -> impl P<PE, E> {
                         }
                     }
                 }
-                let q = Quantifier {
-                    kind,
-                    type_params,
-                    vars,
-                    attrs,
-                    triggers,
-                    body: body.0,
-                };
+                let q = Quantifier { kind, type_params, vars, attrs, triggers, body: body.0 };
                 node(ExprKind::Quant(Box::new(q)), sp(e.span()), d)
             });
-        let paren = t(Tok::LParen)
-            .ignore_then(choice((quant, expr.clone())))
-            .then_ignore(t(Tok::RParen))
-            .map_with(|(mut x, d): PE, e| {
+        let paren = t(Tok::LParen).ignore_then(choice((quant, expr.clone()))).then_ignore(t(Tok::RParen)).map_with(
+            |(mut x, d): PE, e| {
                 x.span = sp(e.span());
                 (x, d)
-            });
+            },
+        );
 
         // Boogie's code expressions `|{ ... }|` are not supported.
         let code_expr = t(Tok::Bar)
@@ -483,23 +436,10 @@ fn expr_parser<E: PErr>(ident: B<Ident, E>, ty: B<Type, E>) -> impl P<PE, E> {
             .then(t(Tok::RBrace).then(t(Tok::Bar)))
             .map_with(|_, e| e.span())
             .validate(|s: SS, _, emitter| {
-                emitter.emit(E::custom(
-                    s,
-                    ErrorKind::Unsupported,
-                    "code expressions `|{ ... }|` are not supported",
-                ));
+                emitter.emit(E::custom(s, ErrorKind::Unsupported, "code expressions `|{ ... }|` are not supported"));
                 (Expr::new(ExprKind::BoolLit(false), sp(s)), 1)
             });
-        let atom = choice((
-            literal,
-            var_or_call,
-            paren,
-            old,
-            coercion_fn,
-            ite,
-            float,
-            code_expr,
-        ));
+        let atom = choice((literal, var_or_call, paren, old, coercion_fn, ite, float, code_expr));
 
         // Postfix: `m[i, j]`, `m[i := v]`, `e[hi:lo]`.
         let u32_lit = select! {
@@ -524,11 +464,7 @@ fn expr_parser<E: PErr>(ident: B<Ident, E>, ty: B<Type, E>) -> impl P<PE, E> {
             )))
             .validate(|s, e, emitter| {
                 if let Suffix::Extract(None, _) | Suffix::Extract(_, None) = s {
-                    emitter.emit(E::custom(
-                        e.span(),
-                        ErrorKind::Syntax,
-                        "bit-vector extraction bounds are too large",
-                    ));
+                    emitter.emit(E::custom(e.span(), ErrorKind::Syntax, "bit-vector extraction bounds are too large"));
                 }
                 (s, sp(e.span()))
             });
@@ -539,8 +475,7 @@ fn expr_parser<E: PErr>(ident: B<Ident, E>, ty: B<Type, E>) -> impl P<PE, E> {
             node(ExprKind::Coerce(Box::new(a), Box::new(ty)), span, d)
         });
         // Unary `!` and `-`.
-        let unop =
-            select! { Tok::Not => UnOp::Not, Tok::Minus => UnOp::Neg }.map_with(|op, e| (op, sp(e.span())));
+        let unop = select! { Tok::Not => UnOp::Not, Tok::Minus => UnOp::Neg }.map_with(|op, e| (op, sp(e.span())));
         let unary = unop.repeated().foldr(coerce, |(op, s), (a, d)| {
             let span = s.to(a.span);
             node(ExprKind::Unary(op, Box::new(a)), span, d)
@@ -550,12 +485,7 @@ fn expr_parser<E: PErr>(ident: B<Ident, E>, ty: B<Type, E>) -> impl P<PE, E> {
             .map_with(|op, e| (op, e.span()));
         let binary = unary
             .clone()
-            .then(
-                binop
-                    .then(unary.labelled("expression"))
-                    .repeated()
-                    .collect::<Vec<_>>(),
-            )
+            .then(binop.then(unary.labelled("expression")).repeated().collect::<Vec<_>>())
             .validate(|(first, rest), _, emitter| {
                 if rest.is_empty() {
                     return first;
@@ -584,9 +514,7 @@ fn apply_suffix((a, da): PE, (s, s_span): (Suffix, Span)) -> PE {
             let d = da.max(idx.depth).max(v.1);
             node(ExprKind::Store(Box::new(a), idx.exprs, Box::new(v.0)), span, d)
         }
-        Suffix::Extract(hi, lo) => {
-            node(ExprKind::Extract(Box::new(a), hi.unwrap_or(0), lo.unwrap_or(0)), span, da)
-        }
+        Suffix::Extract(hi, lo) => node(ExprKind::Extract(Box::new(a), hi.unwrap_or(0), lo.unwrap_or(0)), span, da),
     }
 }
 
@@ -627,11 +555,7 @@ struct FastParts<E: PErr> {
 
 impl<E: PErr> Clone for FastParts<E> {
     fn clone(&self) -> Self {
-        FastParts {
-            atom: self.atom.clone(),
-            suffix: self.suffix.clone(),
-            colon_ty: self.colon_ty.clone(),
-        }
+        FastParts { atom: self.atom.clone(), suffix: self.suffix.clone(), colon_ty: self.colon_ty.clone() }
     }
 }
 
@@ -689,10 +613,15 @@ fn fast_list<E: PErr>(inp: &mut Inp<'_, E>, p: &FastParts<E>, close: Tok) -> Res
     inp.next();
     let mut exprs = Vec::with_capacity(if close == Tok::RParen { 2 } else { 1 });
     let mut depth = 0;
-    fast_items(inp, |inp| fast_nested(inp, p), close, |(e, d)| {
-        exprs.push(e);
-        depth = depth.max(d);
-    })?;
+    fast_items(
+        inp,
+        |inp| fast_nested(inp, p),
+        close,
+        |(e, d)| {
+            exprs.push(e);
+            depth = depth.max(d);
+        },
+    )?;
     Ok(Args { exprs, depth })
 }
 
@@ -946,48 +875,24 @@ fn stmt_parser<E: PErr>(p: &StmtParts<E>) -> impl P<Stmt, E> {
     let attrs = p.attrs.clone();
     let semi = || t::<E>(Tok::Semi);
     let idents1 = comma_list(ident.clone()).boxed();
-    let exprs0 = expr
-        .clone()
-        .separated_by(t(Tok::Comma))
-        .collect::<Vec<_>>()
-        .boxed();
+    let exprs0 = expr.clone().separated_by(t(Tok::Comma)).collect::<Vec<_>>().boxed();
     let exprs1 = comma_list(expr.clone()).boxed();
     let lhs = ident
         .clone()
-        .then(
-            exprs0
-                .clone()
-                .delimited_by(t(Tok::LBracket), t(Tok::RBracket))
-                .repeated()
-                .collect::<Vec<_>>(),
-        )
-        .map_with(|(var, indices), e| Lhs {
-            var,
-            indices,
-            span: sp(e.span()),
-        })
+        .then(exprs0.clone().delimited_by(t(Tok::LBracket), t(Tok::RBracket)).repeated().collect::<Vec<_>>())
+        .map_with(|(var, indices), e| Lhs { var, indices, span: sp(e.span()) })
         .boxed();
-    let assignment = comma_list(lhs.clone())
-        .then_ignore(t(Tok::Assign))
-        .then(exprs1.clone())
-        .then_ignore(semi())
-        .boxed();
+    let assignment =
+        comma_list(lhs.clone()).then_ignore(t(Tok::Assign)).then(exprs1.clone()).then_ignore(semi()).boxed();
 
     recursive(move |stmt| {
-        let block = stmt
-            .clone()
-            .repeated()
-            .collect::<Vec<Stmt>>()
-            .delimited_by(t(Tok::LBrace), t(Tok::RBrace))
-            .boxed();
+        let block = stmt.clone().repeated().collect::<Vec<Stmt>>().delimited_by(t(Tok::LBrace), t(Tok::RBrace)).boxed();
         let guard = t(Tok::LParen)
             .ignore_then(choice((t(Tok::Star).to(None), expr.clone().map(Some))))
             .then_ignore(t(Tok::RParen))
             .boxed();
 
-        let assign = assignment
-            .clone()
-            .map(|(lhss, rhss)| StmtKind::Assign { lhss, rhss });
+        let assign = assignment.clone().map(|(lhss, rhss)| StmtKind::Assign { lhss, rhss });
         let label = ident.clone().then_ignore(t(Tok::Colon)).map(StmtKind::Label);
         let assert = t(Tok::Assert)
             .ignore_then(attrs.clone())
@@ -999,91 +904,50 @@ fn stmt_parser<E: PErr>(p: &StmtParts<E>) -> impl P<Stmt, E> {
             .then(expr.clone())
             .then_ignore(semi())
             .map(|(attrs, expr)| StmtKind::Assume { attrs, expr });
-        let havoc = t(Tok::Havoc)
-            .ignore_then(idents1.clone())
-            .then_ignore(semi())
-            .map(StmtKind::Havoc);
+        let havoc = t(Tok::Havoc).ignore_then(idents1.clone()).then_ignore(semi()).map(StmtKind::Havoc);
         let call = t(Tok::Call)
             .ignore_then(attrs.clone())
             .then(idents1.clone().then_ignore(t(Tok::Assign)).or_not())
             .then(ident.clone())
             .then(exprs0.clone().delimited_by(t(Tok::LParen), t(Tok::RParen)))
             .then_ignore(semi())
-            .map(|(((attrs, outs), proc), args)| StmtKind::Call {
-                attrs,
-                outs: outs.unwrap_or_default(),
-                proc,
-                args,
-            });
-        let goto = t(Tok::Goto)
-            .ignore_then(idents1.clone())
-            .then_ignore(semi())
-            .map(StmtKind::Goto);
+            .map(|(((attrs, outs), proc), args)| StmtKind::Call { attrs, outs: outs.unwrap_or_default(), proc, args });
+        let goto = t(Tok::Goto).ignore_then(idents1.clone()).then_ignore(semi()).map(StmtKind::Goto);
         let ret = t(Tok::Return).then(semi()).to(StmtKind::Return);
-        let brk = t(Tok::Break)
-            .ignore_then(ident.clone().or_not())
-            .then_ignore(semi())
-            .map(StmtKind::Break);
+        let brk = t(Tok::Break).ignore_then(ident.clone().or_not()).then_ignore(semi()).map(StmtKind::Break);
         let invariant = t(Tok::Free)
             .or_not()
             .then_ignore(t(Tok::Invariant))
             .then(attrs.clone())
             .then(expr.clone())
             .then_ignore(semi())
-            .map_with(|((free, attrs), expr), e| Invariant {
-                free: free.is_some(),
-                attrs,
-                expr,
-                span: sp(e.span()),
-            });
+            .map_with(|((free, attrs), expr), e| Invariant { free: free.is_some(), attrs, expr, span: sp(e.span()) });
         let while_ = t(Tok::While)
             .ignore_then(guard.clone())
             .then(invariant.repeated().collect::<Vec<_>>())
             .then(block.clone())
-            .map(|((cond, invariants), body)| StmtKind::While {
-                cond,
-                invariants,
-                body,
-            });
+            .map(|((cond, invariants), body)| StmtKind::While { cond, invariants, body });
         let barrier_inv = t(Tok::Invariant)
             .ignore_then(attrs.clone())
             .then(expr.clone())
             .then_ignore(semi())
-            .map_with(|(attrs, expr), e| BarrierInvariant {
-                attrs,
-                expr,
-                span: sp(e.span()),
-            });
+            .map_with(|(attrs, expr), e| BarrierInvariant { attrs, expr, span: sp(e.span()) });
         let barrier = t(Tok::Barrier)
             .ignore_then(attrs.clone())
-            .then(choice((
-                semi().to(Vec::new()),
-                barrier_inv.repeated().at_least(1).collect::<Vec<_>>(),
-            )))
+            .then(choice((semi().to(Vec::new()), barrier_inv.repeated().at_least(1).collect::<Vec<_>>())))
             .map(|(attrs, invariants)| StmtKind::Barrier { attrs, invariants });
         let vector = t(Tok::Vec)
             .ignore_then(choice((
-                t(Tok::Havoc)
-                    .ignore_then(idents1.clone())
-                    .then_ignore(semi())
-                    .map(VectorStmt::Havoc),
-                t(Tok::Assume)
-                    .ignore_then(expr.clone())
-                    .then_ignore(semi())
-                    .map(VectorStmt::Assume),
-                t(Tok::Assert)
-                    .ignore_then(expr.clone())
-                    .then_ignore(semi())
-                    .map(VectorStmt::Assert),
+                t(Tok::Havoc).ignore_then(idents1.clone()).then_ignore(semi()).map(VectorStmt::Havoc),
+                t(Tok::Assume).ignore_then(expr.clone()).then_ignore(semi()).map(VectorStmt::Assume),
+                t(Tok::Assert).ignore_then(expr.clone()).then_ignore(semi()).map(VectorStmt::Assert),
                 t(Tok::Psi)
                     .ignore_then(lhs.clone())
                     .then_ignore(t(Tok::Assign))
                     .then(expr.clone())
                     .then_ignore(semi())
                     .map(|(lhs, rhs)| VectorStmt::Psi { lhs, rhs }),
-                assignment
-                    .clone()
-                    .map(|(lhss, rhss)| VectorStmt::Assign { lhss, rhss }),
+                assignment.clone().map(|(lhss, rhss)| VectorStmt::Assign { lhss, rhss }),
             )))
             .map(StmtKind::Vector);
         let skip_to_semi = any().and_is(semi().not()).repeated().then(semi());
@@ -1092,9 +956,7 @@ fn stmt_parser<E: PErr>(p: &StmtParts<E>) -> impl P<Stmt, E> {
             t(Tok::Par).to("parallel calls (`par`) are not supported"),
             t(Tok::Async).to("asynchronous calls (`async`) are not supported"),
             t(Tok::Free).then(t(Tok::Call)).to("`free call` is not supported"),
-            t(Tok::Call)
-                .then(t(Tok::Forall))
-                .to("`call forall` is not supported"),
+            t(Tok::Call).then(t(Tok::Forall)).to("`call forall` is not supported"),
         ))
         .map_with(|m, e| (m, e.span()))
         .then_ignore(skip_to_semi)
@@ -1127,15 +989,10 @@ fn stmt_parser<E: PErr>(p: &StmtParts<E>) -> impl P<Stmt, E> {
                     .then(block.clone())
                     .then(
                         t(Tok::Else)
-                            .ignore_then(choice((
-                                if_stmt.map(|s| Else::If(Box::new(s))),
-                                block.map(Else::Block),
-                            )))
+                            .ignore_then(choice((if_stmt.map(|s| Else::If(Box::new(s))), block.map(Else::Block))))
                             .or_not(),
                     )
-                    .map_with(|((cond, then), els), e| {
-                        Stmt::new(StmtKind::If { cond, then, els }, sp(e.span()))
-                    }),
+                    .map_with(|((cond, then), els), e| Stmt::new(StmtKind::If { cond, then, els }, sp(e.span()))),
             )
         });
         if !E::FAST_PATH {
@@ -1351,16 +1208,8 @@ pub(crate) fn build<E: PErr>() -> Grammar<E> {
         match a {
             AttrOrTrigger::Attr(a) => a,
             AttrOrTrigger::Trigger(_) => {
-                emitter.emit(E::custom(
-                    ss,
-                    ErrorKind::Syntax,
-                    "only attributes, not triggers, allowed here",
-                ));
-                Attribute {
-                    name: Ident::new("trigger", span),
-                    args: Vec::new(),
-                    span,
-                }
+                emitter.emit(E::custom(ss, ErrorKind::Syntax, "only attributes, not triggers, allowed here"));
+                Attribute { name: Ident::new("trigger", span), args: Vec::new(), span }
             }
         }
     });
@@ -1383,17 +1232,11 @@ pub(crate) fn build<E: PErr>() -> Grammar<E> {
         .map(|((names, ty), wh)| {
             names
                 .into_iter()
-                .map(|name| TypedIdent {
-                    name,
-                    ty: ty.clone(),
-                    where_clause: wh.clone(),
-                    attrs: Vec::new(),
-                })
+                .map(|name| TypedIdent { name, ty: ty.clone(), where_clause: wh.clone(), attrs: Vec::new() })
                 .collect::<Vec<_>>()
         })
         .boxed();
-    let ids_type_wheres =
-        comma_list(ids_type_where.clone()).map(|gs| gs.into_iter().flatten().collect::<Vec<_>>());
+    let ids_type_wheres = comma_list(ids_type_where.clone()).map(|gs| gs.into_iter().flatten().collect::<Vec<_>>());
     let formals = comma_list(attrs.clone().then(ids_type_where.clone()).map(|(attrs, mut vs)| {
         for v in &mut vs {
             v.attrs = attrs.clone();
@@ -1404,21 +1247,13 @@ pub(crate) fn build<E: PErr>() -> Grammar<E> {
     .delimited_by(t(Tok::LParen), t(Tok::RParen))
     .map(|gs| gs.unwrap_or_default().into_iter().flatten().collect::<Vec<_>>())
     .boxed();
-    let tparams = type_params(ident.clone())
-        .or_not()
-        .map(Option::unwrap_or_default)
-        .boxed();
+    let tparams = type_params(ident.clone()).or_not().map(Option::unwrap_or_default).boxed();
     let signature = attrs
         .clone()
         .then(ident.clone())
         .then(tparams.clone())
         .then(formals.clone())
-        .then(
-            t(Tok::Returns)
-                .ignore_then(formals.clone())
-                .or_not()
-                .map(Option::unwrap_or_default),
-        )
+        .then(t(Tok::Returns).ignore_then(formals.clone()).or_not().map(Option::unwrap_or_default))
         .boxed();
 
     let local_vars = t(Tok::Var)
@@ -1431,11 +1266,7 @@ pub(crate) fn build<E: PErr>() -> Grammar<E> {
         .ignore_then(local_vars.repeated().collect::<Vec<_>>())
         .then(stmts.clone())
         .then_ignore(t(Tok::RBrace))
-        .map_with(|(locals, stmts), e| Body {
-            locals,
-            stmts,
-            span: sp(e.span()),
-        })
+        .map_with(|(locals, stmts), e| Body { locals, stmts, span: sp(e.span()) })
         .boxed();
 
     // type {:attrs} [finite] T a b [= U];
@@ -1453,13 +1284,7 @@ pub(crate) fn build<E: PErr>() -> Grammar<E> {
             items
                 .into_iter()
                 .map(|((name, params), synonym)| {
-                    DeclKind::Type(TypeDecl {
-                        attrs: attrs.clone(),
-                        finite: finite.is_some(),
-                        name,
-                        params,
-                        synonym,
-                    })
+                    DeclKind::Type(TypeDecl { attrs: attrs.clone(), finite: finite.is_some(), name, params, synonym })
                 })
                 .collect::<Vec<_>>()
         });
@@ -1479,13 +1304,7 @@ pub(crate) fn build<E: PErr>() -> Grammar<E> {
         .then(order_spec.or_not())
         .then_ignore(semi())
         .map(|((((attrs, unique), names), ty), order_spec)| {
-            DeclKind::Const(ConstDecl {
-                attrs,
-                unique: unique.is_some(),
-                names,
-                ty,
-                order_spec,
-            })
+            DeclKind::Const(ConstDecl { attrs, unique: unique.is_some(), names, ty, order_spec })
         });
 
     // function {:attrs} f<T>(x: int, bool) returns (r: int) { body }  |  ... : T;
@@ -1520,29 +1339,13 @@ pub(crate) fn build<E: PErr>() -> Grammar<E> {
         )
         .then(choice((
             t(Tok::Returns).ignore_then(var_or_type.clone().delimited_by(t(Tok::LParen), t(Tok::RParen))),
-            t(Tok::Colon)
-                .ignore_then(ty.clone())
-                .map(|ty| FnParam { name: None, ty }),
+            t(Tok::Colon).ignore_then(ty.clone()).map(|ty| FnParam { name: None, ty }),
         )))
-        .then(choice((
-            expr.clone()
-                .delimited_by(t(Tok::LBrace), t(Tok::RBrace))
-                .map(Some),
-            semi().to(None),
-        )))
-        .validate(
-            |(((((attrs, name), type_params), mut params), result), body), _, emitter| {
-                fixup_fn_params(&mut params, emitter);
-                DeclKind::Function(FunctionDecl {
-                    attrs,
-                    name,
-                    type_params,
-                    params,
-                    result,
-                    body,
-                })
-            },
-        );
+        .then(choice((expr.clone().delimited_by(t(Tok::LBrace), t(Tok::RBrace)).map(Some), semi().to(None))))
+        .validate(|(((((attrs, name), type_params), mut params), result), body), _, emitter| {
+            fixup_fn_params(&mut params, emitter);
+            DeclKind::Function(FunctionDecl { attrs, name, type_params, params, result, body })
+        });
 
     let axiom_decl = t(Tok::Axiom)
         .ignore_then(attrs.clone())
@@ -1563,13 +1366,7 @@ pub(crate) fn build<E: PErr>() -> Grammar<E> {
         .then(expr.clone())
         .then_ignore(semi())
         .map_with(|(((free, kind), attrs), expr), e| {
-            Spec::Contract(Contract {
-                kind,
-                free: free.is_some(),
-                attrs,
-                expr,
-                span: sp(e.span()),
-            })
+            Spec::Contract(Contract { kind, free: free.is_some(), attrs, expr, span: sp(e.span()) })
         });
     let modifies = t(Tok::Free)
         .or_not()
@@ -1595,16 +1392,7 @@ pub(crate) fn build<E: PErr>() -> Grammar<E> {
                     Spec::Modifies(m) => modifies.extend(m),
                 }
             }
-            DeclKind::Procedure(ProcedureDecl {
-                attrs,
-                name,
-                type_params,
-                ins,
-                outs,
-                contracts,
-                modifies,
-                body,
-            })
+            DeclKind::Procedure(ProcedureDecl { attrs, name, type_params, ins, outs, contracts, modifies, body })
         });
     let implementation_decl = t(Tok::Implementation).ignore_then(signature).then(body).validate(
         |(((((attrs, name), type_params), ins), outs), body), _, emitter| {
@@ -1617,36 +1405,18 @@ pub(crate) fn build<E: PErr>() -> Grammar<E> {
                     ));
                 }
             }
-            DeclKind::Implementation(ImplementationDecl {
-                attrs,
-                name,
-                type_params,
-                ins,
-                outs,
-                body,
-            })
+            DeclKind::Implementation(ImplementationDecl { attrs, name, type_params, ins, outs, body })
         },
     );
 
     let decl = choice((
-        choice((
-            procedure_decl,
-            implementation_decl,
-            var_decl,
-            const_decl,
-            function_decl,
-            axiom_decl,
-        ))
-        .map(|k| vec![k]),
+        choice((procedure_decl, implementation_decl, var_decl, const_decl, function_decl, axiom_decl)).map(|k| vec![k]),
         type_decl,
     ))
     .labelled("declaration")
     .map_with(|kinds, e| {
         let span = sp(e.span());
-        kinds
-            .into_iter()
-            .map(|kind| Decl { kind, span })
-            .collect::<Vec<_>>()
+        kinds.into_iter().map(|kind| Decl { kind, span }).collect::<Vec<_>>()
     });
 
     Grammar {

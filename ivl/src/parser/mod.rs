@@ -43,13 +43,7 @@ pub const MAX_EXPR_DEPTH: u32 = 5000;
 /// [`crate::split::split_decls`], so the result equals parsing each chunk with
 /// [`parse_decls_at`].
 pub fn parse_program(text: &str) -> (Program, Vec<Diagnostic>) {
-    let Lexed {
-        toks,
-        spans,
-        names,
-        errors,
-        end,
-    } = lex(text, 0);
+    let Lexed { toks, spans, names, errors, end } = lex(text, 0);
     let starts = chunk_starts(&toks);
     let _ = end;
     let data = Rc::new(TokData { toks, spans });
@@ -65,11 +59,7 @@ pub fn parse_program(text: &str) -> (Program, Vec<Diagnostic>) {
     for (k, &lo) in starts.iter().enumerate() {
         let hi = starts.get(k + 1).copied().unwrap_or(data.toks.len());
         // Lexer errors inside this declaration (up to the next one) spoil it.
-        let limit = if hi < data.toks.len() {
-            data.spans[hi].start
-        } else {
-            u32::MAX
-        };
+        let limit = if hi < data.toks.len() { data.spans[hi].start } else { u32::MAX };
         let mut spoiled = false;
         while let Some(e) = lex_errors.next_if(|e| e.primary.span.start < limit) {
             diags.push(e);
@@ -238,14 +228,7 @@ impl<'src> Input<'src> for TokInput {
     type Cache = TokCache;
 
     fn begin(self) -> (usize, TokCache) {
-        (
-            self.lo,
-            TokCache {
-                data: self.data,
-                hi: self.hi,
-                eoi: self.eoi,
-            },
-        )
+        (self.lo, TokCache { data: self.data, hi: self.hi, eoi: self.eoi })
     }
 
     #[inline]
@@ -295,11 +278,7 @@ fn span_of(c: &TokCache, start: usize, end: usize) -> SS {
     if end > start && end <= c.hi {
         (spans[start].start as usize..spans[end - 1].end as usize).into()
     } else {
-        let p = if start < c.hi {
-            spans[start].start as usize
-        } else {
-            c.eoi
-        };
+        let p = if start < c.hi { spans[start].start as usize } else { c.eoi };
         (p..p).into()
     }
 }
@@ -344,9 +323,7 @@ pub(crate) type RichErr = Rich<'static, Tok, SS, CustomMsg>;
 
 /// The error types the grammar is instantiated with.
 pub(crate) trait PErr:
-    chumsky::error::Error<'static, TokInput>
-    + chumsky::label::LabelError<'static, TokInput, &'static str>
-    + 'static
+    chumsky::error::Error<'static, TokInput> + chumsky::label::LabelError<'static, TokInput, &'static str> + 'static
 {
     fn custom(span: SS, kind: ErrorKind, msg: &str) -> Self;
     /// Whether the grammar uses the hand-written expression fast path (only the `EmptyErr`
@@ -364,13 +341,7 @@ impl PErr for EmptyErr {
 
 impl PErr for RichErr {
     fn custom(span: SS, kind: ErrorKind, msg: &str) -> Self {
-        Rich::custom(
-            span,
-            CustomMsg {
-                kind,
-                msg: msg.to_string(),
-            },
-        )
+        Rich::custom(span, CustomMsg { kind, msg: msg.to_string() })
     }
 }
 
@@ -432,7 +403,12 @@ fn run_fast(input: TokInput, names: Rc<Vec<SmolStr>>, which: Which) -> Option<Ou
 }
 
 /// Parses `input` with grammar instance `g`: `None` on any error.
-fn parse_clean<E: PErr>(g: &grammar::Grammar<E>, input: TokInput, names: Rc<Vec<SmolStr>>, which: Which) -> Option<Out> {
+fn parse_clean<E: PErr>(
+    g: &grammar::Grammar<E>,
+    input: TokInput,
+    names: Rc<Vec<SmolStr>>,
+    which: Which,
+) -> Option<Out> {
     let mut state = PState { names, depth: 0 };
     let (out, errs) = parse_with(g, which, input, &mut state);
     if errs.is_empty() {
@@ -442,30 +418,14 @@ fn parse_clean<E: PErr>(g: &grammar::Grammar<E>, input: TokInput, names: Rc<Vec<
     }
 }
 
-fn run<O>(
-    text: &str,
-    base: u32,
-    which: Which,
-    pick: impl Fn(Out) -> Option<O>,
-) -> (Option<O>, Vec<Diagnostic>) {
-    let Lexed {
-        toks,
-        spans,
-        names,
-        errors,
-        end,
-    } = lex(text, base);
+fn run<O>(text: &str, base: u32, which: Which, pick: impl Fn(Out) -> Option<O>) -> (Option<O>, Vec<Diagnostic>) {
+    let Lexed { toks, spans, names, errors, end } = lex(text, base);
     if !errors.is_empty() {
         return (None, errors);
     }
     let eoi = spans.last().map_or(end, |s| s.end) as usize;
     let hi = toks.len();
-    let input = TokInput {
-        data: Rc::new(TokData { toks, spans }),
-        lo: 0,
-        hi,
-        eoi,
-    };
+    let input = TokInput { data: Rc::new(TokData { toks, spans }), lo: 0, hi, eoi };
     run_input(text, base, input, Rc::new(names), which, pick)
 }
 
@@ -491,12 +451,7 @@ fn run_input<O>(
     let mut diags: Vec<Diagnostic> = errs.iter().map(|e| to_diagnostic(e, text, base)).collect();
     diags.dedup();
     if diags.is_empty() {
-        let at = input
-            .data
-            .spans
-            .get(input.lo)
-            .copied()
-            .unwrap_or(Span::new(input.eoi, input.eoi));
+        let at = input.data.spans.get(input.lo).copied().unwrap_or(Span::new(input.eoi, input.eoi));
         diags.push(Diagnostic::syntax("syntax error", at));
     }
     (None, diags)
@@ -510,9 +465,7 @@ fn to_diagnostic(e: &RichErr, text: &str, base: u32) -> Diagnostic {
             let found_text = match found {
                 None => "end of input".to_string(),
                 Some(_) => {
-                    let s = text
-                        .get((span.start - base) as usize..(span.end - base) as usize)
-                        .unwrap_or("?");
+                    let s = text.get((span.start - base) as usize..(span.end - base) as usize).unwrap_or("?");
                     let s: String = if s.chars().count() > 40 {
                         s.chars().take(37).chain("...".chars()).collect()
                     } else {
@@ -541,11 +494,7 @@ fn to_diagnostic(e: &RichErr, text: &str, base: u32) -> Diagnostic {
             let msg = match items.len() {
                 0 => format!("unexpected {found_text}"),
                 1 => format!("expected {}, found {found_text}", items[0]),
-                n => format!(
-                    "expected {} or {}, found {found_text}",
-                    items[..n - 1].join(", "),
-                    items[n - 1]
-                ),
+                n => format!("expected {} or {}, found {found_text}", items[..n - 1].join(", "), items[n - 1]),
             };
             Diagnostic::syntax(msg, span)
         }

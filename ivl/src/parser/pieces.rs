@@ -129,20 +129,8 @@ fn parse_piece(text: &str, base: u32, lo: usize, hi: usize, close: Option<Span>)
     }
     let eoi = lexed.spans.last().map_or(lexed.end, |s| s.end) as usize;
     let hi = lexed.toks.len();
-    let input = TokInput {
-        data: Rc::new(TokData {
-            toks: lexed.toks,
-            spans: lexed.spans,
-        }),
-        lo: 0,
-        hi,
-        eoi,
-    };
-    let which = if close.is_some() {
-        Which::Decl
-    } else {
-        Which::Stmts
-    };
+    let input = TokInput { data: Rc::new(TokData { toks: lexed.toks, spans: lexed.spans }), lo: 0, hi, eoi };
+    let which = if close.is_some() { Which::Decl } else { Which::Stmts };
     match run_fast(input, Rc::new(lexed.names), which)? {
         super::Out::Decl(mut ds) if ds.len() == 1 => Some(Piece::Head(ds.pop()?)),
         super::Out::Stmts(ss) => Some(Piece::Stmts(ss)),
@@ -236,7 +224,10 @@ mod tests {
 
     #[test]
     fn a_large_body_is_parsed_in_pieces() {
-        let src = body_of("  L#:\n    x := x + #;\n    if (x > 0) {\n      x := 0;\n    }\n    goto L#;\n", 3 * PARALLEL_MIN_BYTES);
+        let src = body_of(
+            "  L#:\n    x := x + #;\n    if (x > 0) {\n      x := 0;\n    }\n    goto L#;\n",
+            3 * PARALLEL_MIN_BYTES,
+        );
         let d = parse_in_pieces(&src, 7, 3).expect("cut into pieces");
         assert_eq!(d, sequential(&src, 7));
         assert!(parse_in_pieces(&src, 0, 1).is_none(), "one thread: no pieces");
@@ -279,9 +270,7 @@ mod tests {
 mod corpus_tests {
     #[test]
     fn sha1_is_cut() {
-        let Ok(text) =
-            std::fs::read_to_string("/work/corpus/gpu/gpuverify/gpgpu-sim_ispass2009/STO/sha1.bpl")
-        else {
+        let Ok(text) = std::fs::read_to_string("/work/corpus/gpu/gpuverify/gpgpu-sim_ispass2009/STO/sha1.bpl") else {
             return;
         };
         let chunks = crate::split::split_decls(&text);

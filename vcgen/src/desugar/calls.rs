@@ -27,11 +27,7 @@ use std::rc::Rc;
 
 /// Replaces every `call` of `imp` by its contract.
 pub fn desugar_calls(ctx: &Context, imp: &mut BlockImpl, fresh: &mut Fresh) -> Result<(), Vec<Diagnostic>> {
-    let has_calls = imp
-        .blocks
-        .iter()
-        .flat_map(|b| &b.stmts)
-        .any(|s| matches!(s.kind, StmtKind::Call { .. }));
+    let has_calls = imp.blocks.iter().flat_map(|b| &b.stmts).any(|s| matches!(s.kind, StmtKind::Call { .. }));
     if !has_calls {
         return Ok(());
     }
@@ -107,12 +103,7 @@ impl CallDesugarer<'_, '_, '_, '_> {
         let mut seen = HashSet::new();
         ensures_old.retain(|v| seen.insert(v.clone()));
         let info = Rc::new(ProcInfo {
-            formals: proc
-                .ins
-                .iter()
-                .chain(&proc.outs)
-                .map(|f| f.name.name.clone())
-                .collect(),
+            formals: proc.ins.iter().chain(&proc.outs).map(|f| f.name.name.clone()).collect(),
             contract_vars,
             ensures_old,
         });
@@ -136,21 +127,13 @@ impl CallDesugarer<'_, '_, '_, '_> {
     }
 
     fn call(&mut self, s: &Stmt, out: &mut Vec<Stmt>) {
-        let StmtKind::Call {
-            outs,
-            proc: pname,
-            args,
-            attrs,
-        } = &s.kind
-        else {
+        let StmtKind::Call { outs, proc: pname, args, attrs } = &s.kind else {
             return;
         };
         let span = s.span;
         let Some(proc) = self.ctx.procedure(&pname.name) else {
-            self.diags.push(Diagnostic::type_error(
-                format!("call of undeclared procedure `{}`", pname.name),
-                pname.span,
-            ));
+            self.diags
+                .push(Diagnostic::type_error(format!("call of undeclared procedure `{}`", pname.name), pname.span));
             return;
         };
         if args.len() != proc.ins.len() || outs.len() != proc.outs.len() {
@@ -170,11 +153,7 @@ impl CallDesugarer<'_, '_, '_, '_> {
         let info = self.info(proc);
         let formals = &info.formals;
         // Globals named by the contract or the modifies clause must not be shadowed here.
-        for name in info
-            .contract_vars
-            .iter()
-            .chain(proc.modifies.iter().map(|m| &m.name))
-        {
+        for name in info.contract_vars.iter().chain(proc.modifies.iter().map(|m| &m.name)) {
             if !formals.contains(name) && self.scope.contains(name) && self.ctx.global(name).is_some() {
                 self.diags.push(
                     Diagnostic::unsupported(
@@ -192,11 +171,8 @@ impl CallDesugarer<'_, '_, '_, '_> {
         let n = self.counter;
         self.counter += 1;
 
-        let written: HashSet<Name> = outs
-            .iter()
-            .map(|o| o.name.clone())
-            .chain(proc.modifies.iter().map(|m| m.name.clone()))
-            .collect();
+        let written: HashSet<Name> =
+            outs.iter().map(|o| o.name.clone()).chain(proc.modifies.iter().map(|m| m.name.clone())).collect();
         let mut map: HashMap<Name, Expr> = HashMap::new();
         for (f, a) in proc.ins.iter().zip(args) {
             if free_vars(a).iter().any(|v| written.contains(v)) {
@@ -209,19 +185,12 @@ impl CallDesugarer<'_, '_, '_, '_> {
         }
         let no_old = HashMap::new();
         // Boogie's `call {:verified_under e}`: the preconditions are checked only where `e` fails.
-        let under = attrs
-            .iter()
-            .filter(|a| a.name.as_str() == "verified_under")
-            .filter_map(|a| match a.args.first() {
-                Some(AttrArg::Expr(e)) => Some(e.clone()),
-                _ => None,
-            });
+        let under = attrs.iter().filter(|a| a.name.as_str() == "verified_under").filter_map(|a| match a.args.first() {
+            Some(AttrArg::Expr(e)) => Some(e.clone()),
+            _ => None,
+        });
         let under = under.reduce(Expr::and);
-        for c in proc
-            .contracts
-            .iter()
-            .filter(|c| c.kind == SpecKind::Requires && !c.free)
-        {
+        for c in proc.contracts.iter().filter(|c| c.kind == SpecKind::Requires && !c.free) {
             let attrs = with_check(&c.attrs, "precondition", Some(c.span));
             let mut expr = subst_expr(&c.expr, &map, &no_old);
             if let Some(u) = &under {
@@ -230,11 +199,7 @@ impl CallDesugarer<'_, '_, '_, '_> {
             out.push(Stmt::new(StmtKind::Assert { attrs, expr }, span));
         }
 
-        let ensures: Vec<&Contract> = proc
-            .contracts
-            .iter()
-            .filter(|c| c.kind == SpecKind::Ensures)
-            .collect();
+        let ensures: Vec<&Contract> = proc.contracts.iter().filter(|c| c.kind == SpecKind::Ensures).collect();
         let mut old_map = HashMap::new();
         for g in &info.ensures_old {
             if formals.contains(g) || !written.contains(g) || !self.is_global(g) {
@@ -265,30 +230,18 @@ impl CallDesugarer<'_, '_, '_, '_> {
             }
         }
         if !havoc.is_empty() {
-            out.push(Stmt::new(
-                StmtKind::Havoc(havoc.iter().map(|h| Ident::new(h.clone(), span)).collect()),
-                span,
-            ));
+            out.push(Stmt::new(StmtKind::Havoc(havoc.iter().map(|h| Ident::new(h.clone(), span)).collect()), span));
             out.extend(where_assumes(&havoc, &|h| self.wheres.get(h).cloned(), span));
         }
         // The callee's out-parameters satisfy their `where` clauses.
         for r in &proc.outs {
             if let Some(w) = &r.where_clause {
-                out.push(Stmt::new(
-                    StmtKind::Assume {
-                        attrs: Vec::new(),
-                        expr: subst_expr(w, &map, &no_old),
-                    },
-                    span,
-                ));
+                out.push(Stmt::new(StmtKind::Assume { attrs: Vec::new(), expr: subst_expr(w, &map, &no_old) }, span));
             }
         }
         for c in ensures {
             out.push(Stmt::new(
-                StmtKind::Assume {
-                    attrs: c.attrs.clone(),
-                    expr: subst_expr(&c.expr, &map, &old_map),
-                },
+                StmtKind::Assume { attrs: c.attrs.clone(), expr: subst_expr(&c.expr, &map, &old_map) },
                 span,
             ));
         }

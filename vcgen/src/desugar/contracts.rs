@@ -29,23 +29,14 @@ use std::collections::HashMap;
 pub fn add_contracts(ctx: &Context, proc: &ProcedureDecl, imp: &mut BlockImpl, fresh: &mut Fresh) {
     // Procedure formal -> implementation formal.
     let mut rename: HashMap<Name, Expr> = HashMap::new();
-    for (pf, f) in proc
-        .ins
-        .iter()
-        .zip(&imp.ins)
-        .chain(proc.outs.iter().zip(&imp.outs))
-    {
+    for (pf, f) in proc.ins.iter().zip(&imp.ins).chain(proc.outs.iter().zip(&imp.outs)) {
         if pf.name.name != f.name.name {
             rename.insert(pf.name.name.clone(), Expr::var(f.name.name.clone(), Span::DUMMY));
         }
     }
     // Free ensures are not checked here, so their `old`s need no snapshot.
-    let contract_exprs: Vec<Expr> = proc
-        .contracts
-        .iter()
-        .filter(|c| !(c.free && c.kind == SpecKind::Ensures))
-        .map(|c| c.expr.clone())
-        .collect();
+    let contract_exprs: Vec<Expr> =
+        proc.contracts.iter().filter(|c| !(c.free && c.kind == SpecKind::Ensures)).map(|c| c.expr.clone()).collect();
     let mut olds = old_vars(&contract_exprs);
     let mut has_old = Vec::with_capacity(imp.blocks.len());
     for b in &imp.blocks {
@@ -54,10 +45,7 @@ pub fn add_contracts(ctx: &Context, proc: &ProcedureDecl, imp: &mut BlockImpl, f
         olds.extend(v);
     }
     let scope: std::collections::HashSet<Name> = local_scope(imp).into_keys().collect();
-    let span = Span {
-        start: imp.span.start,
-        end: imp.span.start,
-    };
+    let span = Span { start: imp.span.start, end: imp.span.start };
     let mut entry = Vec::new();
     let mut old_map: HashMap<Name, Expr> = HashMap::new();
     for g in olds {
@@ -78,43 +66,18 @@ pub fn add_contracts(ctx: &Context, proc: &ProcedureDecl, imp: &mut BlockImpl, f
 
     // `where` clauses hold at the entry and after every havoc.
     let wheres = where_clauses(ctx, imp);
-    let mut initial: Vec<Name> = ctx
-        .global_names()
-        .into_iter()
-        .filter(|g| !scope.contains(g))
-        .collect();
-    initial.extend(
-        imp.ins
-            .iter()
-            .chain(&imp.outs)
-            .chain(&imp.locals)
-            .map(|x| x.name.name.clone()),
-    );
+    let mut initial: Vec<Name> = ctx.global_names().into_iter().filter(|g| !scope.contains(g)).collect();
+    initial.extend(imp.ins.iter().chain(&imp.outs).chain(&imp.locals).map(|x| x.name.name.clone()));
     entry.extend(where_assumes(&initial, &|n| wheres.get(n).cloned(), span));
     for c in proc.contracts.iter().filter(|c| c.kind == SpecKind::Requires) {
         let expr = subst_expr(&c.expr, &rename, &old_map);
-        entry.push(Stmt::new(
-            StmtKind::Assume {
-                attrs: c.attrs.clone(),
-                expr,
-            },
-            c.span,
-        ));
+        entry.push(Stmt::new(StmtKind::Assume { attrs: c.attrs.clone(), expr }, c.span));
     }
 
-    let ensures: Vec<&Contract> = proc
-        .contracts
-        .iter()
-        .filter(|c| c.kind == SpecKind::Ensures && !c.free)
-        .collect();
+    let ensures: Vec<&Contract> = proc.contracts.iter().filter(|c| c.kind == SpecKind::Ensures && !c.free).collect();
     let posts: Vec<(Vec<Attribute>, Expr)> = ensures
         .iter()
-        .map(|c| {
-            (
-                with_check(&c.attrs, "postcondition", Some(c.span)),
-                subst_expr(&c.expr, &rename, &old_map),
-            )
-        })
+        .map(|c| (with_check(&c.attrs, "postcondition", Some(c.span)), subst_expr(&c.expr, &rename, &old_map)))
         .collect();
     let no_map = HashMap::new();
     for (b, &old) in imp.blocks.iter_mut().zip(&has_old) {
@@ -136,37 +99,18 @@ pub fn add_contracts(ctx: &Context, proc: &ProcedureDecl, imp: &mut BlockImpl, f
         }
         if b.term == Terminator::Return {
             for (attrs, expr) in &posts {
-                b.stmts.push(Stmt::new(
-                    StmtKind::Assert {
-                        attrs: attrs.clone(),
-                        expr: expr.clone(),
-                    },
-                    b.span,
-                ));
+                b.stmts.push(Stmt::new(StmtKind::Assert { attrs: attrs.clone(), expr: expr.clone() }, b.span));
             }
         }
     }
     let label = Ident::new(fresh.make("PreconditionGeneratedEntry"), span);
     let first = imp.blocks[0].label.clone();
-    imp.blocks.insert(
-        0,
-        Block {
-            label,
-            stmts: entry,
-            term: Terminator::Goto(vec![first]),
-            span,
-        },
-    );
+    imp.blocks.insert(0, Block { label, stmts: entry, term: Terminator::Goto(vec![first]), span });
 }
 
 /// The formals and locals of an implementation, by name.
 pub fn local_scope(imp: &BlockImpl) -> HashMap<Name, &TypedIdent> {
-    imp.ins
-        .iter()
-        .chain(&imp.outs)
-        .chain(&imp.locals)
-        .map(|x| (x.name.name.clone(), x))
-        .collect()
+    imp.ins.iter().chain(&imp.outs).chain(&imp.locals).map(|x| (x.name.name.clone(), x)).collect()
 }
 
 /// The `where` clause of every variable in scope in `imp` that has one (locals shadow globals).
@@ -187,10 +131,7 @@ pub fn where_clauses(ctx: &Context, imp: &BlockImpl) -> HashMap<Name, Expr> {
         .map(|(p, i)| (p.name.name.clone(), Expr::var(i.name.name.clone(), Span::DUMMY)))
         .collect();
     let from_proc = |formals: &[TypedIdent], i: usize| {
-        formals
-            .get(i)
-            .and_then(|p| p.where_clause.as_ref())
-            .map(|w| ivl::visit::substitute(w, &rename))
+        formals.get(i).and_then(|p| p.where_clause.as_ref()).map(|w| ivl::visit::substitute(w, &rename))
     };
     let formals = imp.ins.iter().enumerate().map(|(i, x)| (x, from_proc(pins, i)));
     let outs = imp.outs.iter().enumerate().map(|(i, x)| (x, from_proc(pouts, i)));

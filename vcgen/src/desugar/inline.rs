@@ -79,9 +79,7 @@ impl Inliner<'_, '_, '_, '_> {
             let mut part = 0;
             for s in block.stmts {
                 let callee = match &s.kind {
-                    StmtKind::Call { proc, .. } => {
-                        self.ctx.inline_depth(&proc.name).map(|d| (proc.name.clone(), d))
-                    }
+                    StmtKind::Call { proc, .. } => self.ctx.inline_depth(&proc.name).map(|d| (proc.name.clone(), d)),
                     _ => None,
                 };
                 let Some((callee, depth)) = callee else {
@@ -91,20 +89,11 @@ impl Inliner<'_, '_, '_, '_> {
                 let remaining = *self.remaining.entry(callee.clone()).or_insert(depth);
                 if remaining == 0 {
                     // Depth exhausted: Boogie's /inline:assume.
-                    stmts.push(Stmt::new(
-                        StmtKind::Assume {
-                            attrs: Vec::new(),
-                            expr: Expr::bool(false),
-                        },
-                        s.span,
-                    ));
+                    stmts.push(Stmt::new(StmtKind::Assume { attrs: Vec::new(), expr: Expr::bool(false) }, s.span));
                     continue;
                 }
                 part += 1;
-                let cont = Ident::new(
-                    self.fresh.make(&format!("{}${part}", block.label.name)),
-                    block.label.span,
-                );
+                let cont = Ident::new(self.fresh.make(&format!("{}${part}", block.label.name)), block.label.span);
                 let Some((entry, copy)) = self.instantiate(&callee, &s, &cont) else {
                     stmts.push(s);
                     continue;
@@ -121,12 +110,7 @@ impl Inliner<'_, '_, '_, '_> {
                 out.extend(copy);
                 label = cont;
             }
-            out.push(Block {
-                label,
-                stmts,
-                term: block.term,
-                span: block.span,
-            });
+            out.push(Block { label, stmts, term: block.term, span: block.span });
         }
         out
     }
@@ -134,13 +118,7 @@ impl Inliner<'_, '_, '_, '_> {
     /// A renamed copy of the callee's body for the call `call`; returns its entry label and
     /// blocks, whose exit jumps to `cont`.
     fn instantiate(&mut self, callee: &Name, call: &Stmt, cont: &Ident) -> Option<(Ident, Vec<Block>)> {
-        let StmtKind::Call {
-            outs,
-            args,
-            proc: proc_id,
-            ..
-        } = &call.kind
-        else {
+        let StmtKind::Call { outs, args, proc: proc_id, .. } = &call.kind else {
             return None;
         };
         let body = self.ctx.inline_body(callee)?;
@@ -192,19 +170,13 @@ impl Inliner<'_, '_, '_, '_> {
                 new_var(self, &x, &mut rename)
             })
             .collect();
-        let locals: Vec<Name> = body
-            .locals
-            .iter()
-            .map(|x| new_var(self, x, &mut rename))
-            .collect();
+        let locals: Vec<Name> = body.locals.iter().map(|x| new_var(self, x, &mut rename)).collect();
         // The procedure's formals may be named differently from the implementation's.
         for (pf, new) in proc.ins.iter().zip(&ins).chain(proc.outs.iter().zip(&outs_new)) {
             rename.entry(pf.name.name.clone()).or_insert_with(|| new.clone());
         }
-        let map: HashMap<Name, Expr> = rename
-            .iter()
-            .map(|(k, v)| (k.clone(), Expr::var(v.clone(), Span::DUMMY)))
-            .collect();
+        let map: HashMap<Name, Expr> =
+            rename.iter().map(|(k, v)| (k.clone(), Expr::var(v.clone(), Span::DUMMY))).collect();
         // Where clauses of the copies refer to the copies.
         for l in &mut self.locals[start..] {
             if let Some(w) = &mut l.where_clause {
@@ -253,26 +225,13 @@ impl Inliner<'_, '_, '_, '_> {
         for (new, a) in ins.iter().zip(args) {
             stmts.push(assign(new, a.clone(), span));
         }
-        for c in proc
-            .contracts
-            .iter()
-            .filter(|c| c.kind == SpecKind::Requires && !c.free)
-        {
+        for c in proc.contracts.iter().filter(|c| c.kind == SpecKind::Requires && !c.free) {
             let attrs = with_check(&c.attrs, "precondition", Some(c.span));
-            stmts.push(Stmt::new(
-                StmtKind::Assert {
-                    attrs,
-                    expr: subst_expr(&c.expr, &map, &old_map),
-                },
-                span,
-            ));
+            stmts.push(Stmt::new(StmtKind::Assert { attrs, expr: subst_expr(&c.expr, &map, &old_map) }, span));
         }
         let havoced: Vec<Name> = locals.iter().chain(&outs_new).cloned().collect();
         if !havoced.is_empty() {
-            stmts.push(Stmt::new(
-                StmtKind::Havoc(havoced.iter().map(|n| Ident::new(n.clone(), span)).collect()),
-                span,
-            ));
+            stmts.push(Stmt::new(StmtKind::Havoc(havoced.iter().map(|n| Ident::new(n.clone(), span)).collect()), span));
             let wheres: HashMap<Name, Expr> = self.locals[start..]
                 .iter()
                 .filter_map(|l| l.where_clause.clone().map(|w| (l.name.name.clone(), w)))
@@ -297,17 +256,10 @@ impl Inliner<'_, '_, '_, '_> {
             let term = match &b.term {
                 Terminator::Return => Terminator::Goto(vec![ret.clone()]),
                 Terminator::Goto(ts) => Terminator::Goto(
-                    ts.iter()
-                        .map(|t| labels.get(&t.name).cloned().unwrap_or_else(|| t.clone()))
-                        .collect(),
+                    ts.iter().map(|t| labels.get(&t.name).cloned().unwrap_or_else(|| t.clone())).collect(),
                 ),
             };
-            out.push(Block {
-                label: labels[&b.label.name].clone(),
-                stmts,
-                term,
-                span: b.span,
-            });
+            out.push(Block { label: labels[&b.label.name].clone(), stmts, term, span: b.span });
         }
 
         // Exit block.
@@ -315,52 +267,24 @@ impl Inliner<'_, '_, '_, '_> {
         for c in proc.contracts.iter().filter(|c| c.kind == SpecKind::Ensures) {
             let expr = subst_expr(&c.expr, &map, &old_map);
             if has_attr(&c.attrs, "assume") {
-                stmts.push(Stmt::new(
-                    StmtKind::Assume {
-                        attrs: c.attrs.clone(),
-                        expr,
-                    },
-                    span,
-                ));
+                stmts.push(Stmt::new(StmtKind::Assume { attrs: c.attrs.clone(), expr }, span));
             } else if !c.free {
                 let attrs = with_check(&c.attrs, "postcondition", Some(c.span));
                 stmts.push(Stmt::new(StmtKind::Assert { attrs, expr }, span));
             }
         }
         if !outs.is_empty() {
-            let lhss = outs
-                .iter()
-                .map(|o| Lhs {
-                    var: o.clone(),
-                    indices: Vec::new(),
-                    span: o.span,
-                })
-                .collect();
+            let lhss = outs.iter().map(|o| Lhs { var: o.clone(), indices: Vec::new(), span: o.span }).collect();
             let rhss = outs_new.iter().map(|n| Expr::var(n.clone(), span)).collect();
             stmts.push(Stmt::new(StmtKind::Assign { lhss, rhss }, span));
         }
-        out.push(Block {
-            label: ret,
-            stmts,
-            term: Terminator::Goto(vec![cont.clone()]),
-            span,
-        });
+        out.push(Block { label: ret, stmts, term: Terminator::Goto(vec![cont.clone()]), span });
         Some((entry, out))
     }
 }
 
 /// `x := e;`
 pub fn assign(x: &Name, e: Expr, span: Span) -> Stmt {
-    let lhs = Lhs {
-        var: Ident::new(x.clone(), span),
-        indices: Vec::new(),
-        span,
-    };
-    Stmt::new(
-        StmtKind::Assign {
-            lhss: vec![lhs],
-            rhss: vec![e],
-        },
-        span,
-    )
+    let lhs = Lhs { var: Ident::new(x.clone(), span), indices: Vec::new(), span };
+    Stmt::new(StmtKind::Assign { lhss: vec![lhs], rhss: vec![e] }, span)
 }

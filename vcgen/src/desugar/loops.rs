@@ -43,22 +43,15 @@ pub fn cut_loops(ctx: &Context, imp: &mut BlockImpl, fresh: &mut Fresh) -> Resul
     }
     let scope: HashSet<Name> = contracts::local_scope(imp).keys().cloned().collect();
     let wheres = contracts::where_clauses(ctx, imp);
-    let modified: Vec<Vec<Name>> = imp
-        .blocks
-        .iter()
-        .map(|b| block_targets(ctx, &b.stmts, &scope))
-        .collect();
+    let modified: Vec<Vec<Name>> = imp.blocks.iter().map(|b| block_targets(ctx, &b.stmts, &scope)).collect();
 
     // Invariants of every header, from the original statements.
     let mut invariants: HashMap<usize, Vec<Stmt>> = HashMap::new();
     for l in cfg.loops() {
         let h = l.header;
         let lead = leading_predicates(&imp.blocks[h].stmts);
-        let asserts: Vec<Stmt> = imp.blocks[h].stmts[..lead]
-            .iter()
-            .filter(|s| matches!(s.kind, StmtKind::Assert { .. }))
-            .cloned()
-            .collect();
+        let asserts: Vec<Stmt> =
+            imp.blocks[h].stmts[..lead].iter().filter(|s| matches!(s.kind, StmtKind::Assert { .. })).cloned().collect();
         invariants.insert(h, asserts);
     }
 
@@ -76,25 +69,17 @@ pub fn cut_loops(ctx: &Context, imp: &mut BlockImpl, fresh: &mut Fresh) -> Resul
         let span = imp.blocks[h].label.span;
         let old = std::mem::take(&mut imp.blocks[h].stmts);
         let lead = leading_predicates(&old);
-        let mut stmts: Vec<Stmt> = invariants[&h]
-            .iter()
-            .map(|s| check(s, "invariant-entry"))
-            .collect();
+        let mut stmts: Vec<Stmt> = invariants[&h].iter().map(|s| check(s, "invariant-entry")).collect();
         if !targets.is_empty() {
-            stmts.push(Stmt::new(
-                StmtKind::Havoc(targets.iter().map(|t| Ident::new(t.clone(), span)).collect()),
-                span,
-            ));
+            stmts.push(Stmt::new(StmtKind::Havoc(targets.iter().map(|t| Ident::new(t.clone(), span)).collect()), span));
             stmts.extend(where_assumes(&targets, &|n| wheres.get(n).cloned(), span));
         }
         let mut rest = old.into_iter();
         for s in rest.by_ref().take(lead) {
             stmts.push(match s.kind {
                 StmtKind::Assert { attrs, expr } => {
-                    let attrs = attrs
-                        .into_iter()
-                        .filter(|a| !matches!(a.name.as_str(), "check" | "related_span"))
-                        .collect();
+                    let attrs =
+                        attrs.into_iter().filter(|a| !matches!(a.name.as_str(), "check" | "related_span")).collect();
                     Stmt::new(StmtKind::Assume { attrs, expr }, s.span)
                 }
                 _ => s,
@@ -110,25 +95,11 @@ pub fn cut_loops(ctx: &Context, imp: &mut BlockImpl, fresh: &mut Fresh) -> Resul
     latches.dedup();
     let mut new_blocks = Vec::new();
     for u in latches {
-        let heads: Vec<usize> = cfg
-            .back_edges()
-            .iter()
-            .filter(|&&(x, _)| x == u)
-            .map(|&(_, h)| h)
-            .collect();
+        let heads: Vec<usize> = cfg.back_edges().iter().filter(|&&(x, _)| x == u).map(|&(_, h)| h).collect();
         let span = imp.blocks[u].span;
         let maintained = |h: usize| -> Vec<Stmt> {
-            let mut v: Vec<Stmt> = invariants[&h]
-                .iter()
-                .map(|s| check(s, "invariant-maintained"))
-                .collect();
-            v.push(Stmt::new(
-                StmtKind::Assume {
-                    attrs: Vec::new(),
-                    expr: Expr::bool(false),
-                },
-                span,
-            ));
+            let mut v: Vec<Stmt> = invariants[&h].iter().map(|s| check(s, "invariant-maintained")).collect();
+            v.push(Stmt::new(StmtKind::Assume { attrs: Vec::new(), expr: Expr::bool(false) }, span));
             v
         };
         if cfg.successors(u).len() == 1 {
@@ -142,16 +113,8 @@ pub fn cut_loops(ctx: &Context, imp: &mut BlockImpl, fresh: &mut Fresh) -> Resul
         let mut redirect: HashMap<Name, Ident> = HashMap::new();
         for h in heads {
             let hl = imp.blocks[h].label.name.clone();
-            let label = Ident::new(
-                fresh.make(&format!("{}$backedge${}", imp.blocks[u].label.name, hl)),
-                span,
-            );
-            new_blocks.push(Block {
-                label: label.clone(),
-                stmts: maintained(h),
-                term: Terminator::Return,
-                span,
-            });
+            let label = Ident::new(fresh.make(&format!("{}$backedge${}", imp.blocks[u].label.name, hl)), span);
+            new_blocks.push(Block { label: label.clone(), stmts: maintained(h), term: Terminator::Return, span });
             redirect.insert(hl, label);
         }
         if let Terminator::Goto(ts) = &mut imp.blocks[u].term {
@@ -168,25 +131,14 @@ pub fn cut_loops(ctx: &Context, imp: &mut BlockImpl, fresh: &mut Fresh) -> Resul
 
 /// Number of leading `assert`/`assume` statements.
 pub fn leading_predicates(stmts: &[Stmt]) -> usize {
-    stmts
-        .iter()
-        .take_while(|s| matches!(s.kind, StmtKind::Assert { .. } | StmtKind::Assume { .. }))
-        .count()
+    stmts.iter().take_while(|s| matches!(s.kind, StmtKind::Assert { .. } | StmtKind::Assume { .. })).count()
 }
 
 /// A copy of the invariant assert `s` that checks `kind`, related to the invariant itself.
 fn check(s: &Stmt, kind: &str) -> Stmt {
-    let StmtKind::Assert { attrs, expr } = &s.kind else {
-        unreachable!("invariants are asserts")
-    };
+    let StmtKind::Assert { attrs, expr } = &s.kind else { unreachable!("invariants are asserts") };
     let related = related_span(attrs).unwrap_or(s.span);
-    Stmt::new(
-        StmtKind::Assert {
-            attrs: with_check(attrs, kind, Some(related)),
-            expr: expr.clone(),
-        },
-        s.span,
-    )
+    Stmt::new(StmtKind::Assert { attrs: with_check(attrs, kind, Some(related)), expr: expr.clone() }, s.span)
 }
 
 /// Asserts lowered from `while` invariants whose header turned out not to head a loop are

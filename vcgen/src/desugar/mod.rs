@@ -84,11 +84,7 @@ pub struct DesugarOptions {
 
 impl Default for DesugarOptions {
     fn default() -> Self {
-        DesugarOptions {
-            drop_candidates: false,
-            stop_after: Stage::Calls,
-            infer_modifies: true,
-        }
+        DesugarOptions { drop_candidates: false, stop_after: Stage::Calls, infer_modifies: true }
     }
 }
 
@@ -97,10 +93,7 @@ pub fn prepare(program: &Program) -> Result<Vec<VcInput>, Vec<Diagnostic>> {
     prepare_with_options(program, &DesugarOptions::default())
 }
 
-pub fn prepare_with_options(
-    program: &Program,
-    opts: &DesugarOptions,
-) -> Result<Vec<VcInput>, Vec<Diagnostic>> {
+pub fn prepare_with_options(program: &Program, opts: &DesugarOptions) -> Result<Vec<VcInput>, Vec<Diagnostic>> {
     let dropped;
     let program = if opts.drop_candidates {
         dropped = drop_candidates(program);
@@ -141,13 +134,9 @@ pub fn desugared_program(program: &Program, opts: &DesugarOptions) -> Result<Pro
         .iter()
         .filter(|d| !matches!(d.kind, DeclKind::Implementation(_)))
         .map(|d| match &d.kind {
-            DeclKind::Procedure(p) if p.body.is_some() => Decl {
-                kind: DeclKind::Procedure(ProcedureDecl {
-                    body: None,
-                    ..p.clone()
-                }),
-                span: d.span,
-            },
+            DeclKind::Procedure(p) if p.body.is_some() => {
+                Decl { kind: DeclKind::Procedure(ProcedureDecl { body: None, ..p.clone() }), span: d.span }
+            }
             _ => d.clone(),
         })
         .collect();
@@ -191,16 +180,12 @@ impl<'p> Context<'p> {
                 DeclKind::Procedure(p) => {
                     procs.insert(p.name.name.clone(), p);
                     if p.body.is_some() {
-                        bodies
-                            .entry(p.name.name.clone())
-                            .or_insert(BodySource::Procedure(p));
+                        bodies.entry(p.name.name.clone()).or_insert(BodySource::Procedure(p));
                     }
                     top_names.insert(p.name.name.clone());
                 }
                 DeclKind::Implementation(i) => {
-                    bodies
-                        .entry(i.name.name.clone())
-                        .or_insert(BodySource::Implementation(i));
+                    bodies.entry(i.name.name.clone()).or_insert(BodySource::Implementation(i));
                 }
                 DeclKind::Var(v) => {
                     for x in &v.vars {
@@ -230,21 +215,9 @@ impl<'p> Context<'p> {
                 ));
             }
         }
-        let mut ctx = Context {
-            program,
-            procs,
-            bodies,
-            globals,
-            top_names,
-            global_values,
-            inline_bodies: HashMap::new(),
-        };
-        let inlinable: Vec<Name> = ctx
-            .bodies
-            .keys()
-            .filter(|n| ctx.inline_depth(n).is_some())
-            .cloned()
-            .collect();
+        let mut ctx =
+            Context { program, procs, bodies, globals, top_names, global_values, inline_bodies: HashMap::new() };
+        let inlinable: Vec<Name> = ctx.bodies.keys().filter(|n| ctx.inline_depth(n).is_some()).cloned().collect();
         for name in inlinable {
             match ctx.lower_source(ctx.bodies[&name]) {
                 Ok(b) => {
@@ -314,9 +287,7 @@ impl<'p> Context<'p> {
         for d in &self.program.decls {
             let (name, attrs, src) = match &d.kind {
                 DeclKind::Implementation(i) => (&i.name.name, &i.attrs, BodySource::Implementation(i)),
-                DeclKind::Procedure(p) if p.body.is_some() => {
-                    (&p.name.name, &p.attrs, BodySource::Procedure(p))
-                }
+                DeclKind::Procedure(p) if p.body.is_some() => (&p.name.name, &p.attrs, BodySource::Procedure(p)),
                 _ => continue,
             };
             let Some(proc) = self.procedure(name) else {
@@ -338,10 +309,7 @@ impl<'p> Context<'p> {
 /// The depth N of an integer `{:inline N}` attribute.
 fn inline_attr(attrs: &[Attribute]) -> Option<u64> {
     match find_attr(attrs, "inline").and_then(|a| a.args.first()) {
-        Some(AttrArg::Expr(Expr {
-            kind: ExprKind::IntLit(v),
-            ..
-        })) => u64::try_from(v).ok(),
+        Some(AttrArg::Expr(Expr { kind: ExprKind::IntLit(v), .. })) => u64::try_from(v).ok(),
         _ => None,
     }
 }
@@ -350,10 +318,7 @@ fn inline_attr(attrs: &[Attribute]) -> Option<u64> {
 fn verify_false(attrs: &[Attribute]) -> bool {
     matches!(
         find_attr(attrs, "verify").and_then(|a| a.args.first()),
-        Some(AttrArg::Expr(Expr {
-            kind: ExprKind::BoolLit(false),
-            ..
-        }))
+        Some(AttrArg::Expr(Expr { kind: ExprKind::BoolLit(false), .. }))
     )
 }
 
@@ -379,16 +344,10 @@ pub fn prepare_one(
         fresh.reserve(&b.label.name);
     }
     rename_shadowing(ctx, &mut imp, &mut fresh);
-    let proc_out = ProcedureDecl {
-        body: None,
-        ..proc.clone()
-    };
+    let proc_out = ProcedureDecl { body: None, ..proc.clone() };
     let done = |mut imp: BlockImpl, fresh: &mut Fresh| {
         rename_clashing_binders(ctx, &mut imp, fresh);
-        Ok(VcInput {
-            imp,
-            proc: proc_out.clone(),
-        })
+        Ok(VcInput { imp, proc: proc_out.clone() })
     };
     if opts.stop_after == Stage::Lowered {
         return done(imp, &mut fresh);
@@ -439,13 +398,9 @@ fn rename_clashing_binders(ctx: &Context, imp: &mut BlockImpl, fresh: &mut Fresh
                         ivl::visit::rename_vars(w, &renaming);
                     }
                 }
-                q.attrs
-                    .iter_mut()
-                    .for_each(|a| ivl::visit::rename_vars(a, &renaming));
+                q.attrs.iter_mut().for_each(|a| ivl::visit::rename_vars(a, &renaming));
                 for t in &mut q.triggers {
-                    t.exprs
-                        .iter_mut()
-                        .for_each(|e| ivl::visit::rename_vars(e, &renaming));
+                    t.exprs.iter_mut().for_each(|e| ivl::visit::rename_vars(e, &renaming));
                 }
                 ivl::visit::rename_vars(&mut q.body, &renaming);
             }
@@ -455,19 +410,8 @@ fn rename_clashing_binders(ctx: &Context, imp: &mut BlockImpl, fresh: &mut Fresh
             self.bound.truncate(depth);
         }
     }
-    let scope = imp
-        .ins
-        .iter()
-        .chain(&imp.outs)
-        .chain(&imp.locals)
-        .map(|x| x.name.name.clone())
-        .collect();
-    let mut b = Binders {
-        scope,
-        globals: &ctx.global_values,
-        bound: Vec::new(),
-        fresh,
-    };
+    let scope = imp.ins.iter().chain(&imp.outs).chain(&imp.locals).map(|x| x.name.name.clone()).collect();
+    let mut b = Binders { scope, globals: &ctx.global_values, bound: Vec::new(), fresh };
     for blk in &mut imp.blocks {
         blk.stmts.accept_mut(&mut b);
     }
@@ -478,12 +422,7 @@ fn rename_clashing_binders(ctx: &Context, imp: &mut BlockImpl, fresh: &mut Fresh
 /// resolves names before inlining; we rename instead).
 fn rename_shadowing(ctx: &Context, imp: &mut BlockImpl, fresh: &mut Fresh) {
     let mut renaming: HashMap<Name, Name> = HashMap::new();
-    for x in imp
-        .ins
-        .iter_mut()
-        .chain(imp.outs.iter_mut())
-        .chain(imp.locals.iter_mut())
-    {
+    for x in imp.ins.iter_mut().chain(imp.outs.iter_mut()).chain(imp.locals.iter_mut()) {
         if ctx.global_values.contains(&x.name.name) {
             let new = fresh.make(&format!("{}$local", x.name.name));
             renaming.insert(x.name.name.clone(), new.clone());
@@ -493,12 +432,7 @@ fn rename_shadowing(ctx: &Context, imp: &mut BlockImpl, fresh: &mut Fresh) {
     if renaming.is_empty() {
         return;
     }
-    for x in imp
-        .ins
-        .iter_mut()
-        .chain(imp.outs.iter_mut())
-        .chain(imp.locals.iter_mut())
-    {
+    for x in imp.ins.iter_mut().chain(imp.outs.iter_mut()).chain(imp.locals.iter_mut()) {
         if let Some(w) = &mut x.where_clause {
             ivl::visit::rename_vars(w, &renaming);
         }
@@ -539,15 +473,7 @@ pub fn where_assumes(names: &[Name], where_of: &dyn Fn(&Name) -> Option<Expr>, s
     names
         .iter()
         .filter_map(where_of)
-        .map(|e| {
-            Stmt::new(
-                StmtKind::Assume {
-                    attrs: Vec::new(),
-                    expr: e,
-                },
-                span,
-            )
-        })
+        .map(|e| Stmt::new(StmtKind::Assume { attrs: Vec::new(), expr: e }, span))
         .collect()
 }
 

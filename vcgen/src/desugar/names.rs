@@ -17,10 +17,7 @@ pub struct Fresh<'g> {
 
 impl<'g> Fresh<'g> {
     pub fn new(global: &'g HashSet<Name>) -> Fresh<'g> {
-        Fresh {
-            global,
-            local: HashSet::new(),
-        }
+        Fresh { global, local: HashSet::new() }
     }
 
     pub fn is_used(&self, n: &str) -> bool {
@@ -37,10 +34,7 @@ impl<'g> Fresh<'g> {
         let name = if !self.is_used(base) {
             Name::from(base)
         } else {
-            (1..)
-                .map(|i| Name::from(format!("{base}_{i}")))
-                .find(|n| !self.is_used(n))
-                .expect("unbounded")
+            (1..).map(|i| Name::from(format!("{base}_{i}"))).find(|n| !self.is_used(n)).expect("unbounded")
         };
         self.local.insert(name.clone());
         name

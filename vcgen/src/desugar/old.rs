@@ -20,15 +20,8 @@ use std::collections::{HashMap, HashSet};
 const MARK: &str = "@old@";
 
 /// Replaces `old(..)` in `node` and substitutes: see the module documentation.
-pub fn subst_with_old<T: Node + ?Sized>(
-    node: &mut T,
-    map: &HashMap<Name, Expr>,
-    old_map: &HashMap<Name, Expr>,
-) {
-    let mut marker = Marker {
-        bound: Vec::new(),
-        marked: HashSet::new(),
-    };
+pub fn subst_with_old<T: Node + ?Sized>(node: &mut T, map: &HashMap<Name, Expr>, old_map: &HashMap<Name, Expr>) {
+    let mut marker = Marker { bound: Vec::new(), marked: HashSet::new() };
     node.accept_mut(&mut marker);
     if marker.marked.is_empty() {
         substitute_in_place(node, map);
@@ -36,11 +29,8 @@ pub fn subst_with_old<T: Node + ?Sized>(
     }
     let mut full = map.clone();
     for v in marker.marked {
-        let replacement = old_map
-            .get(&v)
-            .or_else(|| map.get(&v))
-            .cloned()
-            .unwrap_or_else(|| Expr::var(v.clone(), Span::DUMMY));
+        let replacement =
+            old_map.get(&v).or_else(|| map.get(&v)).cloned().unwrap_or_else(|| Expr::var(v.clone(), Span::DUMMY));
         full.insert(Name::from(format!("{MARK}{v}")), replacement);
     }
     substitute_in_place(node, &full);
@@ -128,11 +118,7 @@ pub fn old_vars<T: Node + ?Sized>(node: &T) -> Vec<Name> {
             self.bound.truncate(depth);
         }
     }
-    let mut v = OldVars {
-        bound: Vec::new(),
-        seen: HashSet::new(),
-        out: Vec::new(),
-    };
+    let mut v = OldVars { bound: Vec::new(), seen: HashSet::new(), out: Vec::new() };
     node.accept(&mut v);
     v.out
 }

@@ -7,32 +7,18 @@ use vcgen::desugar::{prepare_with_options, DesugarOptions, Stage, VcInput};
 
 pub fn parse(text: &str) -> Program {
     let (p, d) = ivl::parser::parse_program(text);
-    assert!(
-        d.is_empty(),
-        "parse errors: {:?}",
-        d.iter().map(|d| &d.message).collect::<Vec<_>>()
-    );
+    assert!(d.is_empty(), "parse errors: {:?}", d.iter().map(|d| &d.message).collect::<Vec<_>>());
     let d = ivl::check::check_program(&p);
-    assert!(
-        d.is_empty(),
-        "check errors: {:?}",
-        d.iter().map(|d| &d.message).collect::<Vec<_>>()
-    );
+    assert!(d.is_empty(), "check errors: {:?}", d.iter().map(|d| &d.message).collect::<Vec<_>>());
     p
 }
 
 pub fn prepare_at(text: &str, stage: Stage) -> Vec<VcInput> {
     let p = parse(text);
-    let opts = DesugarOptions {
-        stop_after: stage,
-        ..Default::default()
-    };
+    let opts = DesugarOptions { stop_after: stage, ..Default::default() };
     match prepare_with_options(&p, &opts) {
         Ok(v) => v,
-        Err(d) => panic!(
-            "desugaring failed: {:?}",
-            d.iter().map(|d| &d.message).collect::<Vec<_>>()
-        ),
+        Err(d) => panic!("desugaring failed: {:?}", d.iter().map(|d| &d.message).collect::<Vec<_>>()),
     }
 }
 
@@ -43,10 +29,7 @@ pub fn vc(text: &str, name: &str) -> BlockImpl {
 
 pub fn vc_at(text: &str, name: &str, stage: Stage) -> BlockImpl {
     let vs = prepare_at(text, stage);
-    let v = vs
-        .into_iter()
-        .find(|v| v.imp.name.name == name)
-        .unwrap_or_else(|| panic!("no implementation {name}"));
+    let v = vs.into_iter().find(|v| v.imp.name.name == name).unwrap_or_else(|| panic!("no implementation {name}"));
     if stage == Stage::Calls {
         check_output_invariants(&v.imp);
     }
@@ -63,10 +46,7 @@ pub fn check_output_invariants(imp: &BlockImpl) {
             assert!(
                 matches!(
                     s.kind,
-                    StmtKind::Assign { .. }
-                        | StmtKind::Havoc(_)
-                        | StmtKind::Assert { .. }
-                        | StmtKind::Assume { .. }
+                    StmtKind::Assign { .. } | StmtKind::Havoc(_) | StmtKind::Assert { .. } | StmtKind::Assume { .. }
                 ),
                 "unexpected statement in {}: {}",
                 b.label.name,
@@ -90,18 +70,12 @@ pub fn show(imp: &BlockImpl) -> String {
 }
 
 pub fn block<'a>(imp: &'a BlockImpl, label: &str) -> &'a Block {
-    imp.blocks
-        .iter()
-        .find(|b| b.label.name == label)
-        .unwrap_or_else(|| panic!("no block {label} in\n{}", show(imp)))
+    imp.blocks.iter().find(|b| b.label.name == label).unwrap_or_else(|| panic!("no block {label} in\n{}", show(imp)))
 }
 
 /// The statements of a block, printed one per entry.
 pub fn lines(b: &Block) -> Vec<String> {
-    b.stmts
-        .iter()
-        .map(|s| ivl::printer::print_stmt(s).trim().to_string())
-        .collect()
+    b.stmts.iter().map(|s| ivl::printer::print_stmt(s).trim().to_string()).collect()
 }
 
 pub fn succs(b: &Block) -> Vec<String> {
@@ -113,9 +87,7 @@ pub fn succs(b: &Block) -> Vec<String> {
 
 /// The span of the first occurrence of `needle` in `text`.
 pub fn span_of(text: &str, needle: &str) -> Span {
-    let start = text
-        .find(needle)
-        .unwrap_or_else(|| panic!("{needle} not in text"));
+    let start = text.find(needle).unwrap_or_else(|| panic!("{needle} not in text"));
     Span::new(start, start + needle.len())
 }
 

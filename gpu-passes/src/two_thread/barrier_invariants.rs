@@ -9,7 +9,12 @@
 //! hold any value — another thread may have written it. *Assume*: after the barrier the shared
 //! state is abstract (havocked, see `super::barriers`), and φ is assumed for the thread named
 //! by each instantiation expression, evaluated in each modelled thread (`local_id_x` replaced
-//! by `e`; without `{:instantiate}`, for the thread itself).
+//! by `e`; without `{:instantiate}`, for the thread itself). φ was checked only by real threads,
+//! so an instantiation is assumed only where `e` is the x id of a thread of the modelled
+//! thread's own group (`0 <= e < group_size_x`, unsigned for bit-vectors; the other ids, the
+//! group's included, are the modelled thread's own). This holds for global-memory barrier
+//! invariants too: the thread named is always in the same group, the one the barrier
+//! synchronises with.
 //!
 //! Known locations are tracked exactly, without quantifiers, for the arrays that barrier
 //! invariants mention: a ghost map `ACC` (location → accessed since the last barrier) per

@@ -15,7 +15,8 @@
 //! 4. the shared state becomes abstract: each modelled copy of a fenced array that a thread
 //!    at the barrier sees is havocked (per-thread copies of one group get the same new value:
 //!    the equality abstraction);
-//! 5. the barrier invariants are assumed for the instantiated threads.
+//! 5. the barrier invariants are assumed for the instantiated threads that are threads of the
+//!    group (an instantiation outside `0 <= e < group_size_x` is not a thread: nothing is assumed).
 
 use super::barrier_invariants::instantiations;
 use super::exprs::*;
@@ -109,12 +110,17 @@ impl Instr {
             let cs = c.clone();
             out.extend(self.views.clear(kc, a, &|t| cs[t].clone(), sp));
         }
-        // 5. Assume the invariants for the instantiated threads.
+        // 5. Assume the invariants for the instantiated threads. The invariant was checked for
+        // real threads only: an instantiation `e` that is not a thread id of the group (`-1`,
+        // `group_size_x`) learns nothing, so the assumption is guarded by `e` being in range.
         let lid = self.local_id_x.clone();
         for inv in invariants {
             for inst in instantiations(inv) {
                 let phi = match &inst {
-                    Some(e) => substitute(&inv.expr, &HashMap::from([(lid.clone(), e.clone())])),
+                    Some(e) => {
+                        let guarded = implies(self.local_id_x_valid.clone(), inv.expr.clone());
+                        substitute(&guarded, &HashMap::from([(lid.clone(), e.clone())]))
+                    }
                     None => inv.expr.clone(),
                 };
                 for (t, ct) in c.iter().enumerate() {

@@ -257,14 +257,30 @@ impl Identity {
         let mut out = Vec::new();
         for d in DIMS {
             for (id, size) in [(local_id(d), group_size(d)), (group_id(d), num_groups(d))] {
-                let zero = self.lit(id, 0)?;
-                if matches!(self.ty(id).kind, TypeKind::Int) {
-                    out.push(bin(BinOp::Le, zero, self.var(id)));
-                }
-                out.push(self.lt(id, self.var(id), self.var(size)));
+                out.extend(self.in_range(id, size)?);
             }
         }
         Ok(out)
+    }
+
+    /// `0 <= id && id < size` over the constants with attributes `id` and `size`, as a list
+    /// of conjuncts (for bit-vectors the unsigned `id < size` alone: it implies the lower bound).
+    fn in_range(&self, id: &str, size: &str) -> Result<Vec<Expr>, Diagnostic> {
+        let mut out = Vec::new();
+        if matches!(self.ty(id).kind, TypeKind::Int) {
+            out.push(bin(BinOp::Le, self.lit(id, 0)?, self.var(id)));
+        }
+        out.push(self.lt(id, self.var(id), self.var(size)));
+        Ok(out)
+    }
+
+    /// "`local_id_x` is the x id of a thread of the group", over the unrenamed `local_id_x`:
+    /// substituting an expression `e` for it says that `e` names a real thread. A barrier
+    /// invariant is checked only for real threads, so it may be assumed for an instantiation
+    /// `{:instantiate e}` only under this condition (seed 001 §4.4).
+    pub fn local_id_x_valid(&self) -> Result<Expr, Diagnostic> {
+        let parts = self.in_range(local_id("x"), group_size("x"))?;
+        Ok(parts.into_iter().reduce(Expr::and).expect("an upper bound"))
     }
 
     /// `c$1 != c$2 || …` over the given attributes, with `copy(name, t)` naming thread t's copy.

@@ -280,6 +280,7 @@ pub(crate) fn build(p: &Program, opts: &KernelOptions) -> Result<Built, Vec<Diag
     let mut procs: Vec<Decl> = Vec::new();
     let mut variants = Vec::new();
     let local_id_x = identity.name("local_id_x").clone();
+    let local_id_x_valid = identity.local_id_x_valid().map_err(|d| vec![d])?;
     for inter in [false, true] {
         if inter && !inter_needed {
             continue;
@@ -333,6 +334,7 @@ pub(crate) fn build(p: &Program, opts: &KernelOptions) -> Result<Built, Vec<Diag
                 const_copies: &const_copies,
                 guard: guard.clone(),
                 local_id_x: local_id_x.clone(),
+                local_id_x_valid: local_id_x_valid.clone(),
                 globals: &globals,
                 contracts: &pr.contracts,
             };

@@ -56,6 +56,8 @@ pub(crate) struct Instr {
     pub views: Views,
     pub track: Name,
     pub local_id_x: Name,
+    /// `local_id_x` names a thread of the group (`Identity::local_id_x_valid`).
+    pub local_id_x_valid: Expr,
     pub uniform_headers: HashSet<Name>,
     pub active: Name,
     pub active_single: bool,
@@ -271,6 +273,7 @@ pub(crate) struct VariantCtx<'a> {
     pub const_copies: &'a HashMap<Name, Vec<Name>>,
     pub guard: Option<Expr>,
     pub local_id_x: Name,
+    pub local_id_x_valid: Expr,
     pub globals: &'a HashMap<Name, Type>,
     /// The kernel's contracts (they may name arrays and logs).
     pub contracts: &'a [Contract],
@@ -459,6 +462,7 @@ pub(crate) fn kernel_variant(
             views,
             track,
             local_id_x: ctx.local_id_x.clone(),
+            local_id_x_valid: ctx.local_id_x_valid.clone(),
             uniform_headers: uniform_headers.clone(),
             active: pred.active.clone(),
             active_single,

@@ -117,6 +117,11 @@ struct VerifyArgs {
     /// counterexample's threads and inputs, and mark it `confirmed` or `possible`.
     #[arg(long)]
     replay: bool,
+    /// Also prove that every kernel terminates (seed 004): one thread with shared memory
+    /// abstracted, a ranking function per loop. A kernel then counts as verified only if it
+    /// also terminates.
+    #[arg(long)]
+    termination: bool,
     #[command(flatten)]
     kernel: KernelArgs,
 }
@@ -190,6 +195,7 @@ fn real_main() -> i32 {
                 split_vc: a.split_vc,
                 portfolio: a.portfolio,
                 lockstep: a.lockstep.map(|n| n as usize),
+                termination: a.termination,
                 kernel: a.kernel,
             };
             let mut reports: Vec<_> = a.files.iter().map(|f| pipeline::verify_file(f, &opts)).collect();

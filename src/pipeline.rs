@@ -39,6 +39,9 @@ pub enum Stage {
     TwoThread,
     /// Kernels with their candidate invariants (seed 001 §4.3).
     Candidates,
+    /// One thread with shared memory abstracted and a ranking check per loop: what
+    /// `verify --termination` proves (seed 004 §4).
+    Termination,
 }
 
 pub struct VerifyConfig {
@@ -55,6 +58,8 @@ pub struct VerifyConfig {
     /// Verify on the lock-step program of exactly this many threads (seed 000), not the
     /// two-thread abstraction.
     pub lockstep: Option<usize>,
+    /// Also prove that every thread terminates (seed 004).
+    pub termination: bool,
     pub kernel: KernelArgs,
 }
 
@@ -163,7 +168,57 @@ pub fn verify_file(path: &Path, cfg: &VerifyConfig) -> FileReport {
         Ok(p) => p,
         Err(diags) => return FileReport::invalid(source, diags),
     };
-    let opts = vcgen::engine::VerifyOptions {
+    let mut report = verify_program(source, &program, cfg);
+    if cfg.termination && report.verdict != Verdict::Invalid {
+        add_termination(&mut report, &program, cfg);
+    }
+    report
+}
+
+/// Adds the termination check (seed 004) to a file's report: its errors, an info line, the
+/// `termination` JSON field; a procedure whose loops are not all proven is not verified.
+fn add_termination(report: &mut FileReport, program: &Program, cfg: &VerifyConfig) {
+    let t = gpu_passes::termination::check_termination(program, &kernel_options(&cfg.kernel), &engine_options(cfg));
+    let input_error = t.errors.iter().any(|d| d.kind.is_input_error());
+    let status = if input_error {
+        "invalid"
+    } else if t.inconclusive.is_some() {
+        "inconclusive"
+    } else if t.errors.is_empty() {
+        "proven"
+    } else {
+        "not proven"
+    };
+    report.info.push(format!("termination: {status}, {} of {} loops proven terminating", t.proven, t.loops));
+    report
+        .extra
+        .insert("termination".into(), serde_json::json!({ "status": status, "loops": t.loops, "proven": t.proven }));
+    if let Some(v) = report.extra.get("verified").and_then(|v| v.as_u64()) {
+        let verified = (v as usize).saturating_sub(t.unproven.len());
+        report.extra.insert("verified".into(), verified.into());
+    }
+    if let Some(why) = &t.inconclusive {
+        report.errors.push(Diagnostic::new(
+            ErrorKind::Timeout,
+            format!("the termination check was inconclusive: {why}"),
+            ivl::ast::Span::DUMMY,
+        ));
+    }
+    report.errors.extend(t.errors);
+    report.verdict = if input_error {
+        Verdict::Invalid
+    } else if report.errors.iter().any(|d| d.kind != ErrorKind::Timeout) {
+        Verdict::Errors
+    } else if report.errors.is_empty() {
+        report.verdict
+    } else {
+        Verdict::Inconclusive
+    };
+}
+
+/// The engine's options for a `verify` configuration.
+fn engine_options(cfg: &VerifyConfig) -> vcgen::engine::VerifyOptions {
+    vcgen::engine::VerifyOptions {
         jobs: cfg.jobs,
         timeout_secs: Some(cfg.timeout_secs),
         houdini: cfg.houdini,
@@ -171,7 +226,12 @@ pub fn verify_file(path: &Path, cfg: &VerifyConfig) -> FileReport {
         error_limit: cfg.error_limit,
         split_vc: cfg.split_vc,
         portfolio: cfg.portfolio,
-    };
+    }
+}
+
+/// Verifies a checked program: lock-step, two-thread kernel or plain Boogie, as configured.
+fn verify_program(source: SourceFile, program: &Program, cfg: &VerifyConfig) -> FileReport {
+    let opts = engine_options(cfg);
     if let Some(n) = cfg.lockstep {
         let result = gpu_passes::lockstep::verify_lockstep_with(
             &program,
@@ -303,6 +363,13 @@ pub fn transform_file(path: &Path, stage: Stage, kernel: &KernelArgs, threads: u
         }
         Stage::Checked => match checked_program(&source) {
             Ok(p) => ivl::printer::print_program(&p),
+            Err(d) => return Err(fail(source, d)),
+        },
+        Stage::Termination => match checked_program(&source) {
+            Ok(p) => match gpu_passes::termination::termination_program(&p, &kernel_options(kernel)) {
+                Ok((t, _)) => ivl::printer::print_program(&t),
+                Err(d) => return Err(fail(source, d)),
+            },
             Err(d) => return Err(fail(source, d)),
         },
         Stage::Predicated | Stage::Lockstep | Stage::LockstepChecked | Stage::TwoThread | Stage::Candidates => {

@@ -5,4 +5,5 @@ pub mod predication;
 pub mod preprocess;
 pub mod replay;
 pub mod sort_order;
+pub mod termination;
 pub mod two_thread;

@@ -20,6 +20,8 @@ pub enum ErrorKind {
     InvariantEntry,
     InvariantMaintained,
     BarrierInvariant,
+    /// A loop that `verify --termination` could not prove terminating (seed 004).
+    Termination,
     Timeout,
     Syntax,
     Type,
@@ -37,6 +39,7 @@ impl ErrorKind {
             ErrorKind::InvariantEntry => "invariant-entry",
             ErrorKind::InvariantMaintained => "invariant-maintained",
             ErrorKind::BarrierInvariant => "barrier-invariant",
+            ErrorKind::Termination => "termination",
             ErrorKind::Timeout => "timeout",
             ErrorKind::Syntax => "syntax",
             ErrorKind::Type => "type",

@@ -1,0 +1,388 @@
+//! Ranking functions for the loops of one abstract thread (seed 004 §5: KITTeL proves the
+//! abstract thread terminating; kivl checks candidate ranking functions with Z3 instead).
+//!
+//! For each natural loop with header `h`, the candidates are read off the comparisons the loop
+//! branches on (its `assume`s): `n - i` for `i < n` or `i <= n`, `i - n` for `i > n` or `i >= n`,
+//! both for `i != n` (so `i` itself for `i > 0`). Each candidate `R` is checked in place:
+//!
+//! ```text
+//! h:        <invariants>            // the user's, and candidate invariants, all Houdini candidates
+//!           r := R;                 // R at the start of the iteration
+//!           ...
+//! latch:    assert d ==> (C ==> R < r);      // decreasing        (bv: unsigned bvult(R, r))
+//!           assert b ==> (C ==> 0 <= r);     // bounded below     (int only)
+//!           goto h;
+//! ```
+//!
+//! `d` and `b` are existential constants, so one Houdini run (with the loop invariants it infers)
+//! keeps exactly the checks that hold; the loop is proven when some candidate keeps both. `C` is
+//! the condition under which the header goes on into the loop (the leading `assume`s of its
+//! successors inside the loop, when the header computes nothing before branching; otherwise
+//! `true`): an iteration after which the loop exits need not decrease `R`, which matters for
+//! bit-vectors, where `n - i` wraps on the last step of `i += 2`. Soundness: along an infinite
+//! run every iteration is followed by another, so `C` holds at each latch and `R` strictly
+//! decreases in a well-founded order (unsigned bit-vectors, or integers that stay non-negative).
+//! A bit-vector candidate is never fooled by wrap-around: `bvult` compares the wrapped values.
+
+use crate::two_thread::exprs::{assert_stmt, assign_stmt, bin, int, lhs, var};
+use ivl::ast::*;
+use ivl::blocks::{check_attrs, Block, BlockImpl, Terminator};
+use ivl::cfg::Cfg;
+use ivl::diag::Diagnostic;
+use ivl::visit::modified_vars;
+use std::collections::HashMap;
+use vcgen::desugar::loops::leading_predicates;
+
+/// At most this many ranking candidates per loop (each costs two Houdini candidates).
+const MAX_RANKS: usize = 8;
+
+/// One candidate ranking function of a loop and the existential constants of its checks.
+#[derive(Clone, Debug)]
+pub struct RankCandidate {
+    /// The ranking function as printed.
+    pub text: String,
+    pub decreasing: Name,
+    /// The bound check (integers only; unsigned bit-vectors are bounded below by 0).
+    pub bounded: Option<Name>,
+}
+
+/// A loop and its ranking candidates.
+#[derive(Clone, Debug)]
+pub struct LoopRanks {
+    pub procedure: Name,
+    pub span: Span,
+    pub candidates: Vec<RankCandidate>,
+}
+
+/// What instrumentation needs from the whole program: types, and the declarations it adds.
+pub(crate) struct Cx {
+    /// Constants, global variables and their shadows.
+    pub globals: HashMap<Name, Type>,
+    /// Functions: parameter types, result type and `{:bvbuiltin}` name.
+    pub functions: HashMap<Name, (Vec<Type>, Type, Option<Name>)>,
+    /// Existential constants, `{:bvbuiltin}` functions made up.
+    pub new_decls: Vec<Decl>,
+    next: usize,
+}
+
+impl Cx {
+    pub fn new(p: &Program) -> Cx {
+        let mut globals = HashMap::new();
+        let mut functions = HashMap::new();
+        for d in &p.decls {
+            match &d.kind {
+                DeclKind::Const(c) => globals.extend(c.names.iter().map(|n| (n.name.clone(), c.ty.clone()))),
+                DeclKind::Var(v) => {
+                    for x in &v.vars {
+                        globals.insert(x.name.name.clone(), x.ty.clone());
+                        globals.insert(Name::from(format!("{}$read", x.name.name)), x.ty.clone());
+                    }
+                }
+                DeclKind::Function(f) => {
+                    let builtin = match find_attr(&f.attrs, "bvbuiltin").and_then(|a| a.args.first()) {
+                        Some(AttrArg::String(s, _)) => Some(s.clone()),
+                        _ => None,
+                    };
+                    let params = f.params.iter().map(|p| p.ty.clone()).collect();
+                    functions.insert(f.name.name.clone(), (params, f.result.ty.clone(), builtin));
+                }
+                _ => {}
+            }
+        }
+        Cx { globals, functions, new_decls: Vec::new(), next: 0 }
+    }
+
+    /// A fresh existential constant (a Houdini candidate).
+    fn candidate(&mut self) -> Name {
+        self.next += 1;
+        let name = Name::from(format!("$kivl_term{}", self.next));
+        let existential = Attribute {
+            name: Ident::new("existential", Span::DUMMY),
+            args: vec![AttrArg::Expr(Expr::bool(true))],
+            span: Span::DUMMY,
+        };
+        self.new_decls.push(Decl {
+            kind: DeclKind::Const(ConstDecl {
+                attrs: vec![existential],
+                unique: false,
+                names: vec![Ident::new(name.clone(), Span::DUMMY)],
+                ty: Type::bool(),
+                order_spec: None,
+            }),
+            span: Span::DUMMY,
+        });
+        name
+    }
+
+    /// The `{:bvbuiltin op}` function over `bvW` (existing or made up).
+    fn bv_fn(&mut self, op: &str, w: u32, result: Type) -> Name {
+        let found = self.functions.iter().find(|(_, (params, ty, b))| {
+            b.as_deref() == Some(op)
+                && ty.kind == result.kind
+                && params.len() == 2
+                && params.iter().all(|p| p.kind == TypeKind::Bv(w))
+        });
+        if let Some((name, _)) = found {
+            return name.clone();
+        }
+        let name = Name::from(format!("$kivl_{op}_bv{w}"));
+        if !self.functions.contains_key(&name) {
+            let p = |ty: Type| FnParam { name: None, ty };
+            self.new_decls.push(Decl {
+                kind: DeclKind::Function(FunctionDecl {
+                    attrs: vec![Attribute {
+                        name: Ident::new("bvbuiltin", Span::DUMMY),
+                        args: vec![AttrArg::String(op.into(), Span::DUMMY)],
+                        span: Span::DUMMY,
+                    }],
+                    name: Ident::new(name.clone(), Span::DUMMY),
+                    type_params: vec![],
+                    params: vec![p(Type::bv(w)), p(Type::bv(w))],
+                    result: p(result.clone()),
+                    body: None,
+                }),
+                span: Span::DUMMY,
+            });
+            self.functions.insert(name.clone(), (vec![Type::bv(w), Type::bv(w)], result, Some(op.into())));
+        }
+        name
+    }
+}
+
+/// The type of `e`, where it is evident (variables, literals, arithmetic, calls, selections).
+fn type_of(e: &Expr, locals: &HashMap<Name, Type>, cx: &Cx) -> Option<Type> {
+    match &e.kind {
+        ExprKind::Var(x) => locals.get(&x.name).or_else(|| cx.globals.get(&x.name)).cloned(),
+        ExprKind::IntLit(_) => Some(Type::int()),
+        ExprKind::BvLit { width, .. } => Some(Type::bv(*width)),
+        ExprKind::Binary(BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Mod, a, b) => {
+            type_of(a, locals, cx).or_else(|| type_of(b, locals, cx))
+        }
+        ExprKind::Unary(UnOp::Neg, a) | ExprKind::Old(a) => type_of(a, locals, cx),
+        ExprKind::Call(f, _) => cx.functions.get(&f.name).map(|(_, t, _)| t.clone()),
+        ExprKind::Select(m, _) => match type_of(m, locals, cx)?.kind {
+            TypeKind::Map { result, .. } => Some(*result),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// A comparison the loop branches on, normalised: `lo < hi`-like (`lo` is to grow towards `hi`)
+/// or `!=` (either direction).
+struct Comparison {
+    lo: Expr,
+    hi: Expr,
+    either: bool,
+    /// The operands' type (`int` or a bit-vector).
+    ty: Type,
+}
+
+/// The comparisons of `e` (read with polarity `pos`) between two `int` or bit-vector operands.
+fn comparisons(e: &Expr, pos: bool, locals: &HashMap<Name, Type>, cx: &Cx, out: &mut Vec<Comparison>) {
+    let mut push = |a: &Expr, b: &Expr, either: bool| {
+        let ty = type_of(a, locals, cx).or_else(|| type_of(b, locals, cx));
+        if let Some(ty) = ty.filter(|t| matches!(t.kind, TypeKind::Int | TypeKind::Bv(_))) {
+            out.push(Comparison { lo: a.clone(), hi: b.clone(), either, ty });
+        }
+    };
+    match &e.kind {
+        ExprKind::Unary(UnOp::Not, a) => comparisons(a, !pos, locals, cx, out),
+        ExprKind::Binary(BinOp::And, a, b) if pos => {
+            comparisons(a, pos, locals, cx, out);
+            comparisons(b, pos, locals, cx, out);
+        }
+        ExprKind::Binary(BinOp::Or, a, b) if !pos => {
+            comparisons(a, pos, locals, cx, out);
+            comparisons(b, pos, locals, cx, out);
+        }
+        ExprKind::Binary(op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), a, b) => {
+            // `a < b` or, negated, `a >= b`: the one to grow is on the small side.
+            let grows_a = matches!(op, BinOp::Lt | BinOp::Le) == pos;
+            if grows_a {
+                push(a, b, false)
+            } else {
+                push(b, a, false)
+            }
+        }
+        ExprKind::Binary(op @ (BinOp::Neq | BinOp::Eq), a, b) if (*op == BinOp::Neq) == pos => push(a, b, true),
+        ExprKind::Call(f, args) if args.len() == 2 => {
+            let Some((_, _, Some(builtin))) = cx.functions.get(&f.name) else { return };
+            let small_first = match builtin.as_str() {
+                "bvult" | "bvule" | "bvslt" | "bvsle" => true,
+                "bvugt" | "bvuge" | "bvsgt" | "bvsge" => false,
+                _ => return,
+            };
+            if small_first == pos {
+                push(&args[0], &args[1], false)
+            } else {
+                push(&args[1], &args[0], false)
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `hi - lo` in the type of the comparison.
+fn difference(c: &Comparison, hi: &Expr, lo: &Expr, cx: &mut Cx) -> Expr {
+    match c.ty.kind {
+        TypeKind::Bv(w) => {
+            let f = cx.bv_fn("bvsub", w, Type::bv(w));
+            Expr::new(ExprKind::Call(Ident::new(f, Span::DUMMY), vec![hi.clone(), lo.clone()]), Span::DUMMY)
+        }
+        _ => bin(BinOp::Sub, hi.clone(), lo.clone()),
+    }
+}
+
+/// The loops of `imp` instrumented with their ranking checks and candidate invariants.
+pub(crate) fn instrument(imp: &mut BlockImpl, cx: &mut Cx) -> Result<Vec<LoopRanks>, Diagnostic> {
+    let cfg = Cfg::new(imp);
+    cfg.check_reducible()?;
+    let locals: HashMap<Name, Type> =
+        imp.ins.iter().chain(&imp.outs).chain(&imp.locals).map(|v| (v.name.name.clone(), v.ty.clone())).collect();
+    let succs = imp.successors();
+    let mut out = Vec::new();
+    let mut new_blocks = Vec::new();
+    let mut new_locals = Vec::new();
+    for lp in cfg.loops() {
+        let h = lp.header;
+        let mut found = Vec::new();
+        for &b in &lp.body {
+            for s in &imp.blocks[b].stmts {
+                if let StmtKind::Assume { expr, .. } = &s.kind {
+                    comparisons(expr, true, &locals, cx, &mut found);
+                }
+            }
+        }
+        // Ranking candidates, without duplicates.
+        let mut ranks: Vec<(String, Expr, Type)> = Vec::new();
+        for c in &found {
+            let mut add = |r: Expr| {
+                let text = ivl::printer::print_expr(&r);
+                if !ranks.iter().any(|(t, _, _)| *t == text) {
+                    ranks.push((text, r, c.ty.clone()));
+                }
+            };
+            add(difference(c, &c.hi, &c.lo, cx));
+            if c.either {
+                add(difference(c, &c.lo, &c.hi, cx));
+            }
+        }
+        ranks.truncate(MAX_RANKS);
+        // Candidate invariants: the user's (made candidates), signs of what the loop changes,
+        // and the non-strict forms of integer comparisons.
+        let prefix = leading_predicates(&imp.blocks[h].stmts);
+        let header_computes = imp.blocks[h].stmts.len() > prefix;
+        let mut invariants: Vec<Stmt> = Vec::new();
+        for s in imp.blocks[h].stmts.drain(..prefix) {
+            match s.kind {
+                StmtKind::Assert { attrs, expr } => {
+                    let b = cx.candidate();
+                    invariants.push(assert_stmt(attrs, Expr::implies(var(&b), expr), s.span));
+                }
+                _ => invariants.push(s),
+            }
+        }
+        let changed: Vec<Name> = lp.body.iter().flat_map(|&b| modified_vars(&imp.blocks[b].stmts)).collect();
+        let mut facts: Vec<Expr> = Vec::new();
+        for x in changed.iter().filter(|x| !x.ends_with("$read")) {
+            match locals.get(x).or_else(|| cx.globals.get(x)).map(|t| &t.kind) {
+                Some(TypeKind::Int) => {
+                    facts.push(bin(BinOp::Le, int(0), var(x)));
+                    facts.push(bin(BinOp::Lt, int(0), var(x)));
+                }
+                Some(TypeKind::Bv(w)) => {
+                    let zero = Expr::new(ExprKind::BvLit { value: 0u32.into(), width: *w }, Span::DUMMY);
+                    facts.push(bin(BinOp::Neq, var(x), zero));
+                }
+                _ => {}
+            }
+        }
+        for c in found.iter().filter(|c| c.ty.kind == TypeKind::Int && !c.either) {
+            facts.push(bin(BinOp::Le, c.lo.clone(), c.hi.clone()));
+        }
+        // Reports point at the start of the loop: the label of a `goto` loop, the `while` of a
+        // structured one (whose header label is made up, and whose block carries its span).
+        let label = imp.blocks[h].label.span;
+        let start = if label == Span::DUMMY { imp.blocks[h].span.start } else { label.start } as usize;
+        let span = Span::new(start, start + 1);
+        for f in facts {
+            let b = cx.candidate();
+            invariants.push(assert_stmt(check_attrs("invariant", None), Expr::implies(var(&b), f), span));
+        }
+        // Record each candidate at the start of the iteration.
+        let mut record = Vec::new();
+        let mut checks = Vec::new();
+        let mut candidates = Vec::new();
+        let cont = if header_computes { Expr::bool(true) } else { continuation(imp, &succs[h], lp) };
+        for (k, (text, r, ty)) in ranks.into_iter().enumerate() {
+            let old = Name::from(format!("{}$rank{k}", imp.blocks[h].label.name));
+            new_locals.push(TypedIdent {
+                name: Ident::new(old.clone(), Span::DUMMY),
+                ty: ty.clone(),
+                where_clause: None,
+                attrs: vec![],
+            });
+            record.push(assign_stmt(vec![(lhs(&old, vec![], span), r.clone())], span));
+            let decreasing = cx.candidate();
+            let less = match ty.kind {
+                TypeKind::Bv(w) => {
+                    let f = cx.bv_fn("bvult", w, Type::bool());
+                    Expr::new(ExprKind::Call(Ident::new(f, Span::DUMMY), vec![r.clone(), var(&old)]), Span::DUMMY)
+                }
+                _ => bin(BinOp::Lt, r.clone(), var(&old)),
+            };
+            checks.push(assert_stmt(vec![], Expr::implies(var(&decreasing), Expr::implies(cont.clone(), less)), span));
+            let bounded = (ty.kind == TypeKind::Int).then(|| {
+                let b = cx.candidate();
+                let nonneg = bin(BinOp::Le, int(0), var(&old));
+                checks.push(assert_stmt(vec![], Expr::implies(var(&b), Expr::implies(cont.clone(), nonneg)), span));
+                b
+            });
+            candidates.push(RankCandidate { text, decreasing, bounded });
+        }
+        let block = &mut imp.blocks[h];
+        let rest = std::mem::take(&mut block.stmts);
+        block.stmts = invariants.into_iter().chain(record).chain(rest).collect();
+        // The checks run on every back edge: each latch jumps to the header through a new block.
+        for (n, &l) in lp.latches.iter().enumerate() {
+            let label = Ident::new(format!("{}$ranked{n}", imp.blocks[h].label.name), span);
+            let header = imp.blocks[h].label.clone();
+            if let Terminator::Goto(ts) = &mut imp.blocks[l].term {
+                for t in ts.iter_mut().filter(|t| t.name == header.name) {
+                    *t = label.clone();
+                }
+            }
+            new_blocks.push(Block { label, stmts: checks.clone(), term: Terminator::Goto(vec![header]), span });
+        }
+        out.push(LoopRanks { procedure: imp.name.name.clone(), span, candidates });
+    }
+    imp.blocks.extend(new_blocks);
+    imp.locals.extend(new_locals);
+    Ok(out)
+}
+
+/// The condition under which header `h` goes on into loop `lp`: the disjunction, over its
+/// successors inside the loop, of their leading `assume`s.
+fn continuation(imp: &BlockImpl, succs: &[usize], lp: &ivl::cfg::Loop) -> Expr {
+    let mut alternatives = Vec::new();
+    for &s in succs {
+        if !lp.contains(s) {
+            continue;
+        }
+        if s == lp.header {
+            return Expr::bool(true);
+        }
+        let guard = imp.blocks[s]
+            .stmts
+            .iter()
+            .map_while(|st| match &st.kind {
+                StmtKind::Assume { expr, .. } => Some(expr.clone()),
+                _ => None,
+            })
+            .reduce(Expr::and)
+            .unwrap_or_else(|| Expr::bool(true));
+        alternatives.push(guard);
+    }
+    alternatives.into_iter().reduce(Expr::or).unwrap_or_else(|| Expr::bool(true))
+}

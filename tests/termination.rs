@@ -1,0 +1,121 @@
+//! `kivl verify --termination` (seed 004) on real kernels:
+//! - `tests/termination/*.kbpl`: loops that terminate (`//pass`) and their non-terminating twins
+//!   (`//xfail:termination`, with the loop's line as `//error-line:`): counters that jump over or
+//!   move away from their bound, shifts to a zero that stays, bit-vector wrap-around, exits that
+//!   depend on shared memory, a stuck outer loop, a callee that spins;
+//! - every kernel of `tests/kernels/` terminates and must be proven to, automatically.
+
+mod common;
+use common::*;
+use std::path::Path;
+
+/// `kivl verify --format json` with the arguments of the file's second header line.
+fn verify(file: &Path, extra: &[&str]) -> Run {
+    let text = std::fs::read_to_string(file).expect("reading a test kernel");
+    let args_line = text.lines().nth(1).and_then(|l| l.strip_prefix("//")).unwrap_or("");
+    let mut args: Vec<&str> = vec!["verify", "--format", "json"];
+    args.extend(extra);
+    args.extend(args_line.split_whitespace());
+    let path = file.to_str().expect("a UTF-8 path");
+    args.push(path);
+    kivl(&args)
+}
+
+fn termination_status(run: &Run) -> String {
+    run.file()["termination"]["status"].as_str().unwrap_or("absent").to_string()
+}
+
+#[test]
+fn terminating_loops_are_proven_and_their_twins_are_not() {
+    let files = files("tests/termination", "kbpl");
+    assert!(files.len() >= 30, "the termination kernels are missing");
+    let mut wrong = Vec::new();
+    let mut non_terminating = 0;
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        let run = verify(f, &[]);
+        let name = f.file_name().unwrap().to_string_lossy().into_owned();
+        if text.starts_with("//pass") {
+            if run.code != 0 || termination_status(&run) != "proven" {
+                wrong.push(format!("{name}: expected proven, got exit {} {:?}", run.code, run.error_summary()));
+            }
+            continue;
+        }
+        assert!(text.starts_with("//xfail:termination"), "{name}: unknown header");
+        non_terminating += 1;
+        let line: u64 = header(&text, "error-line").and_then(|l| l.parse().ok()).expect("an error line");
+        let at_line = run.error_summary().contains(&("termination".to_string(), line));
+        if run.code != 1 || termination_status(&run) != "not proven" || !at_line {
+            wrong.push(format!(
+                "{name}: expected a termination error at line {line}, got exit {} {} {:?}",
+                run.code,
+                termination_status(&run),
+                run.error_summary()
+            ));
+        }
+    }
+    assert!(non_terminating >= 15, "only {non_terminating} non-terminating kernels");
+    assert!(wrong.is_empty(), "wrong termination verdicts:\n{}", wrong.join("\n"));
+}
+
+/// Every kernel of the verdict corpus terminates (race and divergence verdicts aside).
+#[test]
+fn every_corpus_kernel_is_proven_terminating() {
+    let files = files("tests/kernels", "kbpl");
+    let unproven: Vec<String> = std::thread::scope(|s| {
+        let halves: Vec<_> = files
+            .chunks(files.len().div_ceil(2))
+            .map(|chunk| {
+                s.spawn(move || {
+                    chunk
+                        .iter()
+                        .filter_map(|f| {
+                            let run = verify(f, &["--termination", "--only-divergence"]);
+                            let status = termination_status(&run);
+                            (status != "proven").then(|| format!("{}: {status}", f.display()))
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        halves.into_iter().flat_map(|h| h.join().unwrap()).collect()
+    });
+    assert!(unproven.is_empty(), "corpus kernels not proven terminating:\n{}", unproven.join("\n"));
+}
+
+#[test]
+fn emit_termination_prints_a_program_that_checks_again() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kivl"))
+        .args(["transform", "--emit", "termination"])
+        .arg(repo_dir("tests/termination/nested.kbpl"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    // Two loops, each with a ranking check on its back edge, and no barrier or kernel left.
+    assert_eq!(text.matches("$ranked0:").count(), 2, "{text}");
+    assert!(!text.contains("{:kernel}"));
+    let dir = std::env::temp_dir().join(format!("kivl-termination-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("nested.bpl");
+    std::fs::write(&file, &text).unwrap();
+    let check = kivl(&["check", "--format", "json", file.to_str().unwrap()]);
+    assert_eq!(check.code, 0, "{:?}", check.error_summary());
+    // As a plain Boogie program with Houdini, the kept ranking checks verify.
+    let run = kivl(&["verify", "--houdini", "--format", "json", file.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{:?}", run.error_summary());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn without_the_flag_termination_is_not_checked() {
+    let run = verify(&repo_dir("tests/termination/wrong_direction.kbpl"), &[]);
+    assert_eq!(run.code, 1);
+    let text = std::fs::read_to_string(repo_dir("tests/termination/wrong_direction.kbpl")).unwrap();
+    let plain =
+        std::fs::write(std::env::temp_dir().join("kivl-no-flag.kbpl"), text.replacen("//--termination", "//", 1));
+    plain.unwrap();
+    let run = kivl(&["verify", "--format", "json", std::env::temp_dir().join("kivl-no-flag.kbpl").to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{:?}", run.error_summary());
+    assert_eq!(termination_status(&run), "absent");
+}

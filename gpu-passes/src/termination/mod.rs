@@ -77,6 +77,46 @@ pub fn termination_program(p: &Program, opts: &KernelOptions) -> Result<(Program
     Ok((out, loops))
 }
 
+/// A counterexample state for the first ranking candidate of each unproven loop, by loop span:
+/// the termination program is checked again with Houdini's final assignment fixed and that
+/// candidate's failing check made unconditional, so the solver's model shows the values its
+/// `{:capture}`s ask for.
+fn counterexamples(
+    program: &Program,
+    assignment: &vcgen::houdini::Assignment,
+    unproven: &[&LoopRanks],
+    opts: &VerifyOptions,
+) -> HashMap<Span, String> {
+    let mut fixed = assignment.clone();
+    for lp in unproven {
+        let Some(c) = lp.candidates.first() else { continue };
+        let failing = if fixed.get(&c.decreasing) == Some(&true) { c.bounded.as_ref() } else { Some(&c.decreasing) };
+        if let Some(f) = failing {
+            fixed.insert(f.clone(), true);
+        }
+    }
+    if unproven.iter().all(|lp| lp.candidates.is_empty()) {
+        return HashMap::new();
+    }
+    let mut p = program.clone();
+    for (name, value) in &fixed {
+        let expr =
+            if *value { crate::two_thread::exprs::var(name) } else { Expr::not(crate::two_thread::exprs::var(name)) };
+        p.decls.push(Decl { kind: DeclKind::Axiom(AxiomDecl { attrs: vec![], expr }), span: Span::DUMMY });
+    }
+    let opts = VerifyOptions { houdini: false, ..opts.clone() };
+    let result = vcgen::engine::verify_program(&p, &opts);
+    let mut out = HashMap::new();
+    for imp in &result.impls {
+        let Outcome::Errors(ds) = &imp.outcome else { continue };
+        for d in ds.iter().filter(|d| !d.values.is_empty()) {
+            let values: Vec<String> = d.values.iter().map(|(k, v)| format!("{k} = {v}")).collect();
+            out.entry(d.primary.span).or_insert_with(|| values.join(", "));
+        }
+    }
+    out
+}
+
 /// The sizes of `--local-size` / `--num-groups` as axioms: the thread counts a kernel runs with
 /// matter to termination under bit-vector semantics (seed 004 §6 fixes them per kernel too).
 fn size_axioms(p: &Program, opts: &KernelOptions) -> Result<Vec<Decl>, Vec<Diagnostic>> {
@@ -187,7 +227,13 @@ pub fn check_termination(p: &Program, kernel: &KernelOptions, opts: &VerifyOptio
     if result.inconclusive.is_some() || !result.errors.is_empty() {
         return result;
     }
-    let kept = |n: &Name| verified.houdini.as_ref().is_some_and(|h| h.assignment.get(n) == Some(&true));
+    let assignment = verified.houdini.map(|h| h.assignment).unwrap_or_default();
+    let kept = |n: &Name| assignment.get(n) == Some(&true);
+    let unproven: Vec<&LoopRanks> = loops
+        .iter()
+        .filter(|lp| !lp.candidates.iter().any(|c| kept(&c.decreasing) && c.bounded.as_ref().is_none_or(kept)))
+        .collect();
+    let counterexamples = counterexamples(&program, &assignment, &unproven, &opts);
     for lp in &loops {
         if lp.candidates.iter().any(|c| kept(&c.decreasing) && c.bounded.as_ref().is_none_or(kept)) {
             result.proven += 1;
@@ -209,6 +255,9 @@ pub fn check_termination(p: &Program, kernel: &KernelOptions, opts: &VerifyOptio
                 _ => "not bounded below",
             };
             d = d.with_note(format!("ranking function `{}`: {why}", c.text));
+        }
+        if let Some(values) = counterexamples.get(&lp.span) {
+            d = d.with_note(format!("counterexample to `{}`: {values}", lp.candidates[0].text));
         }
         d = d.with_note(
             "checked for one thread with shared memory abstracted (seed 004 §4): a loop whose exit \

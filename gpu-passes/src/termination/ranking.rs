@@ -284,6 +284,17 @@ pub(crate) fn instrument(imp: &mut BlockImpl, cx: &mut Cx) -> Result<Vec<LoopRan
             }
         }
         let changed: Vec<Name> = lp.body.iter().flat_map(|&b| modified_vars(&imp.blocks[b].stmts)).collect();
+        // The thread's variables a counterexample shows: those the loop changes or compares.
+        let mut state: Vec<Name> = changed.iter().filter(|x| !x.ends_with("$read")).cloned().collect();
+        for c in &found {
+            state.extend(ivl::visit::free_vars(&c.lo).into_iter().chain(ivl::visit::free_vars(&c.hi)));
+        }
+        state.retain(|x| {
+            let ty = locals.get(x).or_else(|| cx.globals.get(x));
+            ty.is_some_and(|t| matches!(t.kind, TypeKind::Int | TypeKind::Bv(_)))
+        });
+        let mut seen = std::collections::HashSet::new();
+        state.retain(|x| seen.insert(x.clone()));
         let mut facts: Vec<Expr> = Vec::new();
         for x in changed.iter().filter(|x| !x.ends_with("$read")) {
             match locals.get(x).or_else(|| cx.globals.get(x)).map(|t| &t.kind) {
@@ -332,11 +343,20 @@ pub(crate) fn instrument(imp: &mut BlockImpl, cx: &mut Cx) -> Result<Vec<LoopRan
                 }
                 _ => bin(BinOp::Lt, r.clone(), var(&old)),
             };
-            checks.push(assert_stmt(vec![], Expr::implies(var(&decreasing), Expr::implies(cont.clone(), less)), span));
+            let mut shown = vec![
+                ("rank at the start of the iteration".to_string(), var(&old)),
+                ("rank after it".into(), r.clone()),
+            ];
+            shown.extend(state.iter().map(|x| (x.to_string(), var(x))));
+            let captures: Vec<Attribute> = shown.into_iter().map(|(label, e)| capture(label, e)).collect();
+            let check = |guard: &Name, e: Expr| {
+                assert_stmt(captures.clone(), Expr::implies(var(guard), Expr::implies(cont.clone(), e)), span)
+            };
+            checks.push(check(&decreasing, less));
             let bounded = (ty.kind == TypeKind::Int).then(|| {
                 let b = cx.candidate();
                 let nonneg = bin(BinOp::Le, int(0), var(&old));
-                checks.push(assert_stmt(vec![], Expr::implies(var(&b), Expr::implies(cont.clone(), nonneg)), span));
+                checks.push(check(&b, nonneg));
                 b
             });
             candidates.push(RankCandidate { text, decreasing, bounded });
@@ -360,6 +380,15 @@ pub(crate) fn instrument(imp: &mut BlockImpl, cx: &mut Cx) -> Result<Vec<LoopRan
     imp.blocks.extend(new_blocks);
     imp.locals.extend(new_locals);
     Ok(out)
+}
+
+/// `{:capture "label", e}`: the counterexample of a failing check shows the value of `e`.
+fn capture(label: String, e: Expr) -> Attribute {
+    Attribute {
+        name: Ident::new(vcgen::wp::CAPTURE_ATTR, Span::DUMMY),
+        args: vec![AttrArg::String(label.into(), Span::DUMMY), AttrArg::Expr(e)],
+        span: Span::DUMMY,
+    }
 }
 
 /// The condition under which header `h` goes on into loop `lp`: the disjunction, over its

@@ -119,3 +119,16 @@ fn without_the_flag_termination_is_not_checked() {
     assert_eq!(run.code, 0, "{:?}", run.error_summary());
     assert_eq!(termination_status(&run), "absent");
 }
+
+/// `--replay` runs a loop that was not proven: a run that exceeds the step limit is shown.
+#[test]
+fn replay_shows_a_run_that_does_not_finish() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kivl"))
+        .args(["verify", "--termination", "--replay"])
+        .arg(repo_dir("tests/termination/wrong_direction.kbpl"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("did not finish") && text.contains("consistent with a loop that never ends"), "{text}");
+}

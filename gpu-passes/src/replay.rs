@@ -282,6 +282,51 @@ pub fn replay_error(
     ))
 }
 
+/// Replays a termination error (seed 004): the whole grid runs, with the kernel parameters the
+/// counterexample state gives, until a run exceeds the step limit. That is what a loop that
+/// never ends looks like, but a slow loop looks the same, so it stays `possible` and says so.
+fn replay_termination(interp: &Interpreter, program: &Program, d: &Diagnostic, opts: &ReplayOptions) -> Replay {
+    let params = kernel_params(program);
+    let mut inputs = Inputs::default();
+    for (n, v) in &d.values {
+        if params.iter().any(|p| p == n.as_str()) {
+            if let Some(v) = input_value(v) {
+                inputs.params.push((n.clone(), v));
+            }
+        }
+    }
+    let base = RunConfig {
+        local_size: Some(opts.local_size.clone().unwrap_or_else(|| vec![4])),
+        num_groups: Some(opts.num_groups.clone().unwrap_or_else(|| vec![1])),
+        benign_tolerance: opts.benign_tolerance,
+        max_steps: opts.max_steps,
+        inputs,
+        ..RunConfig::default()
+    };
+    // The counterexample's state is one of a cut loop, not always reachable: its parameters are
+    // tried first, then inputs the interpreter chooses.
+    let plans = (0..3).map(|s| (s, Schedule::Random)).chain(std::iter::once((0, Schedule::RoundRobin)));
+    let plans: Vec<_> = plans.clone().map(|p| (p, true)).chain(plans.map(|p| (p, false))).collect();
+    let mut finished = 0;
+    for ((seed, schedule), with_params) in plans {
+        let inputs = if with_params { base.inputs.clone() } else { Inputs::default() };
+        match interp.run(&RunConfig { seed, schedule, inputs, ..base.clone() }) {
+            RunOutcome::Limit(why) => {
+                return Replay::Possible(format!(
+                    "a concrete run ({} schedule, seed {seed}, local size {:?}, groups {:?}) did not finish: {why}; \
+                     consistent with a loop that never ends",
+                    schedule.as_str(),
+                    base.local_size.as_deref().unwrap_or_default(),
+                    base.num_groups.as_deref().unwrap_or_default(),
+                ))
+            }
+            RunOutcome::Completed(_) | RunOutcome::Error(_) | RunOutcome::Infeasible(_) => finished += 1,
+            RunOutcome::Invalid(_) | RunOutcome::Internal(_) => break,
+        }
+    }
+    Replay::Possible(format!("{finished} concrete runs finished within {} steps", opts.max_steps))
+}
+
 /// Replays every replayable error of `errors` and records the outcome on it: the values
 /// `replay` (`confirmed` / `possible`) and, when confirmed, `replay.seed`, `replay.schedule`,
 /// `replay.threads`, `replay.message`; and a note for people.
@@ -292,6 +337,7 @@ pub fn replay_errors(program: &Program, src: &SourceFile, errors: &mut [Diagnost
     };
     for d in errors.iter_mut().filter(|d| is_replayable(d)) {
         let r = match &interp {
+            Some(i) if i.has_kernel() && d.kind == ErrorKind::Termination => replay_termination(i, program, d, opts),
             Some(i) if i.has_kernel() => replay_error(i, program, src, d, opts),
             Some(_) => Replay::Possible("not a kernel: nothing to run".into()),
             None => Replay::Possible("the interpreter cannot run this program".into()),
@@ -305,10 +351,7 @@ pub fn record(d: &mut Diagnostic, r: &Replay) {
     d.values.push(("replay".into(), r.as_str().into()));
     match r {
         Replay::Confirmed(e) => {
-            let schedule = match e.schedule {
-                Schedule::Random => "random",
-                Schedule::RoundRobin => "round-robin",
-            };
+            let schedule = e.schedule.as_str();
             d.values.push(("replay.seed".into(), e.seed.to_string()));
             d.values.push(("replay.schedule".into(), schedule.into()));
             d.values.push(("replay.threads".into(), e.threads.as_str().into()));

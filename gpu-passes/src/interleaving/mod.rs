@@ -42,6 +42,16 @@ pub enum Schedule {
     RoundRobin,
 }
 
+impl Schedule {
+    /// The name `kivl run --schedule` takes.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Schedule::Random => "random",
+            Schedule::RoundRobin => "round-robin",
+        }
+    }
+}
+
 /// A thread of the grid: its local id and its group id (x, y, z).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct ThreadId {

@@ -35,6 +35,8 @@ use vcgen::desugar::loops::leading_predicates;
 
 /// At most this many ranking candidates per loop (each costs two Houdini candidates).
 const MAX_RANKS: usize = 8;
+/// At most this many of the thread's variables in a counterexample state.
+const MAX_SHOWN: usize = 12;
 
 /// One candidate ranking function of a loop and the existential constants of its checks.
 #[derive(Clone, Debug)]
@@ -286,15 +288,14 @@ pub(crate) fn instrument(imp: &mut BlockImpl, cx: &mut Cx) -> Result<Vec<LoopRan
         let changed: Vec<Name> = lp.body.iter().flat_map(|&b| modified_vars(&imp.blocks[b].stmts)).collect();
         // The thread's variables a counterexample shows: those the loop changes or compares.
         let mut state: Vec<Name> = changed.iter().filter(|x| !x.ends_with("$read")).cloned().collect();
-        for c in &found {
-            state.extend(ivl::visit::free_vars(&c.lo).into_iter().chain(ivl::visit::free_vars(&c.hi)));
-        }
+        state.extend(lp.body.iter().flat_map(|&b| ivl::visit::free_vars(&imp.blocks[b].stmts)));
         state.retain(|x| {
             let ty = locals.get(x).or_else(|| cx.globals.get(x));
             ty.is_some_and(|t| matches!(t.kind, TypeKind::Int | TypeKind::Bv(_)))
         });
         let mut seen = std::collections::HashSet::new();
         state.retain(|x| seen.insert(x.clone()));
+        state.truncate(MAX_SHOWN);
         let mut facts: Vec<Expr> = Vec::new();
         for x in changed.iter().filter(|x| !x.ends_with("$read")) {
             match locals.get(x).or_else(|| cx.globals.get(x)).map(|t| &t.kind) {

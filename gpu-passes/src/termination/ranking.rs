@@ -3,7 +3,9 @@
 //!
 //! For each natural loop with header `h`, the candidates are read off the comparisons the loop
 //! branches on (its `assume`s): `n - i` for `i < n` or `i <= n`, `i - n` for `i > n` or `i >= n`,
-//! both for `i != n` (so `i` itself for `i > 0`). Each candidate `R` is checked in place:
+//! both for `i != n` (so `i` itself for `i > 0`), and lexicographic pairs of the first few
+//! (`(a, b)` decreases when `a` does, or `a` stays and `b` does; nested loops need none, as each
+//! loop has its own check). Each candidate `R` is checked in place:
 //!
 //! ```text
 //! h:        <invariants>            // the user's, and candidate invariants, all Houdini candidates
@@ -35,6 +37,8 @@ use vcgen::desugar::loops::leading_predicates;
 
 /// At most this many ranking candidates per loop (each costs two Houdini candidates).
 const MAX_RANKS: usize = 8;
+/// Lexicographic pairs are formed from the first this many candidates.
+const MAX_LEX: usize = 3;
 /// At most this many of the thread's variables in a counterexample state.
 const MAX_SHOWN: usize = 12;
 
@@ -225,8 +229,15 @@ fn comparisons(e: &Expr, pos: bool, locals: &HashMap<Name, Type>, cx: &Cx, out: 
     }
 }
 
-/// `hi - lo` in the type of the comparison.
+/// `hi - lo` in the type of the comparison (`hi` itself when `lo` is zero).
 fn difference(c: &Comparison, hi: &Expr, lo: &Expr, cx: &mut Cx) -> Expr {
+    let zero = |e: &Expr| match &e.kind {
+        ExprKind::IntLit(v) | ExprKind::BvLit { value: v, .. } => *v == 0u32.into(),
+        _ => false,
+    };
+    if zero(lo) {
+        return hi.clone();
+    }
     match c.ty.kind {
         TypeKind::Bv(w) => {
             let f = cx.bv_fn("bvsub", w, Type::bv(w));
@@ -327,39 +338,61 @@ pub(crate) fn instrument(imp: &mut BlockImpl, cx: &mut Cx) -> Result<Vec<LoopRan
         let mut checks = Vec::new();
         let mut candidates = Vec::new();
         let cont = if header_computes { Expr::bool(true) } else { continuation(imp, &succs[h], lp) };
-        for (k, (text, r, ty)) in ranks.into_iter().enumerate() {
+        let mut recorded: Vec<Ranked> = Vec::new();
+        for (k, (text, now, ty)) in ranks.into_iter().enumerate() {
             let old = Name::from(format!("{}$rank{k}", imp.blocks[h].label.name));
-            new_locals.push(TypedIdent {
+            let local = TypedIdent {
                 name: Ident::new(old.clone(), Span::DUMMY),
                 ty: ty.clone(),
                 where_clause: None,
                 attrs: vec![],
-            });
-            record.push(assign_stmt(vec![(lhs(&old, vec![], span), r.clone())], span));
-            let decreasing = cx.candidate();
-            let less = match ty.kind {
-                TypeKind::Bv(w) => {
-                    let f = cx.bv_fn("bvult", w, Type::bool());
-                    Expr::new(ExprKind::Call(Ident::new(f, Span::DUMMY), vec![r.clone(), var(&old)]), Span::DUMMY)
-                }
-                _ => bin(BinOp::Lt, r.clone(), var(&old)),
             };
-            let mut shown = vec![
-                ("rank at the start of the iteration".to_string(), var(&old)),
-                ("rank after it".into(), r.clone()),
-            ];
+            new_locals.push(local);
+            record.push(assign_stmt(vec![(lhs(&old, vec![], span), now.clone())], span));
+            recorded.push(Ranked { text, now, old, ty });
+        }
+        // Single ranking functions, then lexicographic pairs of the first few (a loop that
+        // either decreases `a`, or keeps `a` and decreases `b`: `if (x > 0) x--; else i++;`).
+        let singles = (0..recorded.len()).map(|a| vec![a]);
+        let pairs = (0..recorded.len().min(MAX_LEX))
+            .flat_map(|a| (0..recorded.len().min(MAX_LEX)).filter(move |&b| b != a).map(move |b| vec![a, b]));
+        for tuple in singles.chain(pairs) {
+            let first = &recorded[tuple[0]];
+            let mut shown = vec![];
+            for &i in &tuple {
+                let r = &recorded[i];
+                shown.push((format!("`{}` at the start of the iteration", r.text), var(&r.old)));
+                shown.push((format!("`{}` after it", r.text), r.now.clone()));
+            }
             shown.extend(state.iter().map(|x| (x.to_string(), var(x))));
             let captures: Vec<Attribute> = shown.into_iter().map(|(label, e)| capture(label, e)).collect();
             let check = |guard: &Name, e: Expr| {
                 assert_stmt(captures.clone(), Expr::implies(var(guard), Expr::implies(cont.clone(), e)), span)
             };
+            let (less, bound) = match tuple.as_slice() {
+                [_] => (first.less(cx), first.bounded()),
+                _ => {
+                    // (a, b) decreases lexicographically; a stays bounded, and b is bounded
+                    // whenever a does not decrease.
+                    let second = &recorded[tuple[1]];
+                    let kept = Expr::and(Expr::eq(first.now.clone(), var(&first.old)), second.less(cx));
+                    let b_bound = second.bounded().map(|b| Expr::or(first.less(cx), b));
+                    let bound = match (first.bounded(), b_bound) {
+                        (Some(a), Some(b)) => Some(Expr::and(a, b)),
+                        (a, b) => a.or(b),
+                    };
+                    (Expr::or(first.less(cx), kept), bound)
+                }
+            };
+            let decreasing = cx.candidate();
             checks.push(check(&decreasing, less));
-            let bounded = (ty.kind == TypeKind::Int).then(|| {
+            let bounded = bound.map(|e| {
                 let b = cx.candidate();
-                let nonneg = bin(BinOp::Le, int(0), var(&old));
-                checks.push(check(&b, nonneg));
+                checks.push(check(&b, e));
                 b
             });
+            let text = tuple.iter().map(|&i| recorded[i].text.as_str()).collect::<Vec<_>>().join(", ");
+            let text = if tuple.len() > 1 { format!("({text}) lexicographically") } else { text };
             candidates.push(RankCandidate { text, decreasing, bounded });
         }
         let block = &mut imp.blocks[h];
@@ -381,6 +414,35 @@ pub(crate) fn instrument(imp: &mut BlockImpl, cx: &mut Cx) -> Result<Vec<LoopRan
     imp.blocks.extend(new_blocks);
     imp.locals.extend(new_locals);
     Ok(out)
+}
+
+/// A ranking candidate recorded at the loop header: its value now (at a latch) and then.
+struct Ranked {
+    text: String,
+    now: Expr,
+    old: Name,
+    ty: Type,
+}
+
+impl Ranked {
+    /// It decreased since the start of the iteration (unsigned for bit-vectors).
+    fn less(&self, cx: &mut Cx) -> Expr {
+        match self.ty.kind {
+            TypeKind::Bv(w) => {
+                let f = cx.bv_fn("bvult", w, Type::bool());
+                Expr::new(
+                    ExprKind::Call(Ident::new(f, Span::DUMMY), vec![self.now.clone(), var(&self.old)]),
+                    Span::DUMMY,
+                )
+            }
+            _ => bin(BinOp::Lt, self.now.clone(), var(&self.old)),
+        }
+    }
+
+    /// It was bounded below at the start of the iteration (`None`: unsigned, always).
+    fn bounded(&self) -> Option<Expr> {
+        (self.ty.kind == TypeKind::Int).then(|| bin(BinOp::Le, int(0), var(&self.old)))
+    }
 }
 
 /// `{:capture "label", e}`: the counterexample of a failing check shows the value of `e`.

@@ -5,6 +5,7 @@
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+mod lsp;
 mod pipeline;
 mod report;
 mod run_cmd;
@@ -30,6 +31,9 @@ enum Command {
     Transform(TransformArgs),
     /// Execute a kernel under the interleaving semantics with seeded schedules (a bug finder).
     Run(run_cmd::RunArgs),
+    /// A Language Server Protocol server over stdio: diagnostics as you type (syntax and type
+    /// errors at once, verification results when ready), hover, go to definition, symbols.
+    Lsp(LspArgs),
 }
 
 #[derive(Args)]
@@ -127,6 +131,18 @@ struct VerifyArgs {
 }
 
 #[derive(Args)]
+struct LspArgs {
+    /// Time limit per verification, in seconds.
+    #[arg(long, default_value_t = 10)]
+    timeout: u64,
+    /// Infer loop invariants (Houdini with GPUVerify's candidate rules) when verifying kernels.
+    #[arg(long)]
+    houdini: bool,
+    #[command(flatten)]
+    kernel: KernelArgs,
+}
+
+#[derive(Args)]
 struct TransformArgs {
     file: PathBuf,
     /// The stage whose output is printed.
@@ -207,6 +223,19 @@ fn real_main() -> i32 {
             report::exit_code(&reports)
         }
         Command::Run(a) => run_cmd::run(&a),
+        Command::Lsp(a) => lsp::run(pipeline::VerifyConfig {
+            houdini: a.houdini,
+            print_assignment: false,
+            infer_info: false,
+            timeout_secs: a.timeout,
+            jobs: 1,
+            error_limit: 5,
+            split_vc: false,
+            portfolio: false,
+            lockstep: None,
+            termination: false,
+            kernel: a.kernel,
+        }),
         Command::Transform(a) => match pipeline::transform_file(&a.file, a.emit, &a.kernel, a.threads as usize) {
             Ok(text) => {
                 print!("{text}");

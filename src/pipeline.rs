@@ -160,10 +160,14 @@ pub fn counts(r: &FileReport) -> Counts {
 }
 
 pub fn verify_file(path: &Path, cfg: &VerifyConfig) -> FileReport {
-    let source = match read_source(path) {
-        Ok(s) => s,
-        Err(r) => return r,
-    };
+    match read_source(path) {
+        Ok(source) => verify_source(source, cfg),
+        Err(r) => r,
+    }
+}
+
+/// Verifies a source text (a file's, or an editor's buffer in `kivl lsp`).
+pub fn verify_source(source: SourceFile, cfg: &VerifyConfig) -> FileReport {
     let program = match checked_program(&source) {
         Ok(p) => p,
         Err(diags) => return FileReport::invalid(source, diags),

@@ -5,6 +5,7 @@
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+mod cache;
 mod lsp;
 mod pipeline;
 mod report;
@@ -121,6 +122,10 @@ struct VerifyArgs {
     /// counterexample's threads and inputs, and mark it `confirmed` or `possible`.
     #[arg(long)]
     replay: bool,
+    /// Keep verdicts in DIR, keyed by a hash of the file, the options and this kivl: a second
+    /// run over unchanged files does no solver work.
+    #[arg(long, value_name = "DIR")]
+    cache: Option<PathBuf>,
     /// Also prove that every kernel terminates (seed 004): one thread with shared memory
     /// abstracted, a ranking function per loop. A kernel then counts as verified only if it
     /// also terminates.
@@ -214,7 +219,22 @@ fn real_main() -> i32 {
                 termination: a.termination,
                 kernel: a.kernel,
             };
-            let mut reports: Vec<_> = a.files.iter().map(|f| pipeline::verify_file(f, &opts)).collect();
+            let cache = match a.cache.as_deref().map(|dir| cache::Cache::new(dir, &opts)) {
+                None => None,
+                Some(Ok(c)) => Some(c),
+                Some(Err(e)) => {
+                    eprintln!("kivl: cannot use the cache directory: {e}");
+                    return 2;
+                }
+            };
+            let mut reports: Vec<_> = a
+                .files
+                .iter()
+                .map(|f| match &cache {
+                    Some(c) => cache::verify_file(f, &opts, c),
+                    None => pipeline::verify_file(f, &opts),
+                })
+                .collect();
             if a.replay {
                 reports.iter_mut().for_each(|r| report::replay(r, &opts.kernel));
             }

@@ -44,6 +44,7 @@ pub enum Stage {
     Termination,
 }
 
+#[derive(Debug)]
 pub struct VerifyConfig {
     pub houdini: bool,
     pub print_assignment: bool,

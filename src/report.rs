@@ -2,10 +2,10 @@
 //! of `shared/KBPL.md` §3, and the exit status that summarises a run.
 
 use ivl::diag::{Diagnostic, JsonError, SourceFile};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The verdict of one file (KBPL.md §3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Verdict {
     Verified,
@@ -129,7 +129,8 @@ pub fn print(reports: &[FileReport], format: Format, summary: Option<crate::pipe
                     extra: &r.extra,
                 })
                 .collect();
-            let json = serde_json::json!({ "files": files });
+            // `solver_checks`: the solver calls this run made (0 when `--cache` answered).
+            let json = serde_json::json!({ "files": files, "solver_checks": vcgen::solver::checks() });
             out.push_str(&serde_json::to_string_pretty(&json).expect("JSON of plain data"));
             out.push('\n');
         }

@@ -14,7 +14,7 @@ use smol_str::SmolStr;
 pub type Name = SmolStr;
 
 /// A half-open range of byte offsets `[start, end)` into a source file.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub struct Span {
     pub start: u32,
     pub end: u32,

@@ -6,10 +6,10 @@
 //! them.
 
 use crate::ast::Span;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The error kinds of KBPL.md §3 (the `kind` field of the JSON).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
 #[serde(rename_all = "kebab-case")]
 pub enum ErrorKind {
     Race,
@@ -54,13 +54,14 @@ impl ErrorKind {
 }
 
 /// A labelled source range.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Label {
     pub span: Span,
     pub message: String,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// Serializable whole (for `kivl verify --cache`), apart from the JSON of KBPL.md §3.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Diagnostic {
     pub kind: ErrorKind,
     pub message: String,

@@ -155,6 +155,7 @@ impl VcSolver {
 
     /// Checks under `assumptions` (candidate literals, disabled assertions).
     pub fn check(&self, assumptions: &[Bool]) -> Check {
+        CHECKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         match self.solver.check_assumptions(assumptions) {
             SatResult::Unsat => Check::Valid,
             SatResult::Sat => match self.solver.get_model().and_then(|m| self.vc.failure(&m)) {
@@ -199,4 +200,13 @@ impl VcSolver {
         }
         (failures, None)
     }
+}
+
+/// Solver checks made by this process (every check goes through [`VcSolver::check`]).
+static CHECKS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// How many solver checks this process has made: `kivl verify --format json` reports it, so that
+/// a run answered from `--cache` can be seen to have done no solver work.
+pub fn checks() -> usize {
+    CHECKS.load(std::sync::atomic::Ordering::Relaxed)
 }

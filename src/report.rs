@@ -129,7 +129,16 @@ pub fn print(reports: &[FileReport], format: Format, summary: Option<crate::pipe
                     extra: &r.extra,
                 })
                 .collect();
-            let json = serde_json::json!({ "files": files });
+            let mut json = serde_json::json!({ "files": files });
+            if let Some(c) = summary {
+                // The closing line's counts, for programs.
+                json["counts"] = serde_json::json!({
+                    "verified": c.verified,
+                    "errors": c.errors,
+                    "inconclusive": c.inconclusive,
+                    "invalid": c.invalid,
+                });
+            }
             out.push_str(&serde_json::to_string_pretty(&json).expect("JSON of plain data"));
             out.push('\n');
         }
@@ -146,11 +155,14 @@ pub fn print(reports: &[FileReport], format: Format, summary: Option<crate::pipe
             }
             if let Some(c) = summary {
                 // Boogie's closing line, with its singular for one error; like Boogie's "time
-                // outs", inconclusive checks are counted apart, and only when there are some.
+                // outs", inconclusive checks are counted apart, and so are invalid files, each
+                // only when there are some.
                 let noun = if c.errors == 1 { "error" } else { "errors" };
                 out.push_str(&format!("kivl finished with {} verified, {} {noun}", c.verified, c.errors));
-                if c.inconclusive > 0 {
-                    out.push_str(&format!(", {} inconclusive", c.inconclusive));
+                for (n, what) in [(c.inconclusive, "inconclusive"), (c.invalid, "invalid")] {
+                    if n > 0 {
+                        out.push_str(&format!(", {n} {what}"));
+                    }
                 }
                 out.push('\n');
             }

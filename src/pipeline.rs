@@ -45,6 +45,7 @@ pub struct VerifyConfig {
     pub houdini: bool,
     pub print_assignment: bool,
     pub infer_info: bool,
+    /// Time limit per check in seconds; 0 is no limit.
     pub timeout_secs: u64,
     pub jobs: usize,
     pub error_limit: usize,
@@ -184,7 +185,8 @@ pub fn verify_file(path: &Path, cfg: &VerifyConfig) -> FileReport {
     };
     let opts = vcgen::engine::VerifyOptions {
         jobs: cfg.jobs,
-        timeout_secs: Some(cfg.timeout_secs),
+        // `--timeout 0` is no limit (Boogie's meaning), not a limit of nothing.
+        timeout_secs: Some(cfg.timeout_secs).filter(|&s| s > 0),
         houdini: cfg.houdini,
         print_assignment: cfg.print_assignment,
         error_limit: cfg.error_limit,

@@ -2,6 +2,8 @@
 //! a diagnostic of the right kind, at the right place, in both output formats, and the closing
 //! line counts invalid files apart. Each test is the reproduction of a report.
 
+// Shared by several test files, each using a part of it.
+#[allow(dead_code)]
 mod common;
 use common::*;
 
@@ -150,6 +152,33 @@ fn a_missing_file_or_a_directory_is_an_io_error_without_a_code_frame() {
     let run = kivl(&["run", "--format", "json", "--inputs", "/nonexistent/inputs.json", p.to_str().unwrap()]);
     assert_eq!((run.code, run.verdict()), (2, "invalid"));
     assert_eq!(run.errors()[0]["kind"], "io");
+}
+
+#[test]
+fn zero_jobs_or_error_limit_and_infer_info_without_houdini_are_usage_errors() {
+    let ok = temp_bytes("usage_ok.bpl", b"procedure P() { assert true; }\n");
+    let ok = ok.to_str().unwrap();
+    for (flag, value) in [("--jobs", "0"), ("--error-limit", "0")] {
+        let (code, out, err) = human(&["verify", flag, value, ok]);
+        assert_eq!(code, 2, "{flag} {value}: {out}");
+        assert!(err.contains(flag) && err.contains("expected a positive integer"), "{err}");
+    }
+    assert_eq!(human(&["verify", "--jobs", "1", "--error-limit", "1", ok]).0, 0);
+    let (code, _, err) = human(&["verify", "--infer-info", ok]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--houdini"), "says that --infer-info needs --houdini: {err}");
+    assert_eq!(human(&["verify", "--houdini", "--infer-info", ok]).0, 0);
+}
+
+#[test]
+fn timeout_zero_means_no_limit() {
+    // Factoring a 24-bit prime by bit-blasting: a few tenths of a second for Z3, so a limit of
+    // a millisecond (what `--timeout 0` used to become) makes it inconclusive.
+    let p = temp_bytes("timeout0.bpl", factoring_program(24, 4096, 8388617).as_bytes());
+    let run = kivl(&["verify", "--format", "json", "--timeout", "0", p.to_str().unwrap()]);
+    assert_eq!((run.code, run.verdict()), (0, "verified"), "{:?}", run.error_summary());
+    let (_, help, _) = human(&["verify", "--help"]);
+    assert!(help.contains("0 means no limit"), "{help}");
 }
 
 /// The last line of a human-format run.

@@ -142,7 +142,7 @@ pub fn check_file(path: &Path) -> FileReport {
 /// that ran out of time or gave up (Boogie's "time outs"), which are not errors; and files that
 /// kivl could not verify at all (unreadable, syntax or type errors, unsupported constructs),
 /// which are neither verified nor in error.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Counts {
     pub verified: usize,
     pub errors: usize,

@@ -132,12 +132,7 @@ pub fn print(reports: &[FileReport], format: Format, summary: Option<crate::pipe
             let mut json = serde_json::json!({ "files": files });
             if let Some(c) = summary {
                 // The closing line's counts, for programs.
-                json["counts"] = serde_json::json!({
-                    "verified": c.verified,
-                    "errors": c.errors,
-                    "inconclusive": c.inconclusive,
-                    "invalid": c.invalid,
-                });
+                json["counts"] = serde_json::to_value(c).expect("JSON of plain data");
             }
             out.push_str(&serde_json::to_string_pretty(&json).expect("JSON of plain data"));
             out.push('\n');

@@ -91,16 +91,16 @@ struct VerifyArgs {
     #[arg(long)]
     print_assignment: bool,
     /// Report the candidate invariants generated and kept per rule (kernels, with --houdini).
-    #[arg(long)]
+    #[arg(long, requires = "houdini")]
     infer_info: bool,
-    /// Time limit per verification condition, in seconds.
+    /// Time limit per verification condition, in seconds; 0 means no limit (as in Boogie).
     #[arg(long, default_value_t = 60)]
     timeout: u64,
     /// Solver threads (default: all cores).
-    #[arg(long)]
+    #[arg(long, value_parser = at_least_one)]
     jobs: Option<usize>,
     /// Failing checks reported per implementation at most.
-    #[arg(long, default_value_t = 5)]
+    #[arg(long, default_value_t = 5, value_parser = at_least_one)]
     error_limit: usize,
     /// With --houdini and fewer implementations than --jobs: check each implementation on
     /// several solvers, each owning a share of its assertions. Faster on some programs, slower
@@ -158,6 +158,15 @@ struct TransformArgs {
     threads: u64,
     #[command(flatten)]
     kernel: KernelArgs,
+}
+
+/// A count that must be positive (`--jobs`, `--error-limit`): 0 is a usage error, not "none"
+/// (no solver thread, no error reported).
+fn at_least_one(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(format!("expected a positive integer, found `{s}`")),
+    }
 }
 
 fn parse_dims(s: &str) -> Result<Vec<u64>, String> {

@@ -49,6 +49,7 @@ pub struct VerifyConfig {
     pub houdini: bool,
     pub print_assignment: bool,
     pub infer_info: bool,
+    /// Time limit per check in seconds; 0 is no limit.
     pub timeout_secs: u64,
     pub jobs: usize,
     pub error_limit: usize,
@@ -64,21 +65,31 @@ pub struct VerifyConfig {
     pub kernel: KernelArgs,
 }
 
-/// Reads a file; an unreadable file is an invalid input with a diagnostic.
+/// Reads a file; an unreadable file is an invalid input with a diagnostic: an I/O error (no
+/// location) when it cannot be read, a syntax error at the first byte that is not UTF-8 when it
+/// cannot be decoded. The report then carries the lossy decoding of the file (the bad bytes
+/// become U+FFFD), and the span is taken in that text — at the replacement character — not
+/// in the bytes, so that it falls on character boundaries of the text it is shown with.
 pub(crate) fn read_source(path: &Path) -> Result<SourceFile, FileReport> {
     let name = path.display().to_string();
     match std::fs::read(path) {
         Ok(bytes) => match String::from_utf8(bytes) {
             Ok(text) => Ok(SourceFile::new(name, text)),
             Err(e) => {
+                // The text before the first bad byte is decoded as it is, so the byte offset
+                // of the bad byte is the offset of its replacement character.
                 let at = e.utf8_error().valid_up_to();
+                let byte = e.as_bytes()[at];
                 let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
-                let d = Diagnostic::syntax("the file is not valid UTF-8", ivl::ast::Span::new(at, at + 1));
+                let span = ivl::ast::Span::new(at, at + char::REPLACEMENT_CHARACTER.len_utf8());
+                let d = Diagnostic::syntax(format!("the file is not valid UTF-8: byte 0x{byte:02X}"), span)
+                    .with_label(format!("byte 0x{byte:02X} here"))
+                    .with_note("kivl reads source files as UTF-8");
                 Err(FileReport::invalid(SourceFile::new(name, text), vec![d]))
             }
         },
         Err(e) => {
-            let d = Diagnostic::syntax(format!("cannot read `{name}`: {e}"), ivl::ast::Span::DUMMY);
+            let d = Diagnostic::io(&name, e);
             Err(FileReport::invalid(SourceFile::new(name, String::new()), vec![d]))
         }
     }
@@ -134,12 +145,21 @@ pub fn check_file(path: &Path) -> FileReport {
 }
 
 /// The counts of Boogie's closing line: implementations verified, errors reported, and checks
-/// that ran out of time or gave up (Boogie's "time outs"), which are not errors.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// that ran out of time or gave up (Boogie's "time outs"), which are not errors; and files that
+/// kivl could not verify at all (unreadable, syntax or type errors, unsupported constructs),
+/// which are neither verified nor in error.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Counts {
     pub verified: usize,
     pub errors: usize,
     pub inconclusive: usize,
+    pub invalid: usize,
+    /// Kernels among the valid files, and whether their termination was checked
+    /// (`--termination`): the closing line says which.
+    #[serde(skip)]
+    pub kernels: usize,
+    #[serde(skip)]
+    pub termination_checked: bool,
 }
 
 impl std::ops::Add for Counts {
@@ -149,15 +169,25 @@ impl std::ops::Add for Counts {
             verified: self.verified + o.verified,
             errors: self.errors + o.errors,
             inconclusive: self.inconclusive + o.inconclusive,
+            invalid: self.invalid + o.invalid,
+            kernels: self.kernels + o.kernels,
+            termination_checked: self.termination_checked || o.termination_checked,
         }
     }
 }
 
+/// One file's share of the closing line. An invalid file counts once, as invalid, and for
+/// nothing else: what the solver proved of a program kivl does not fully handle is no proof of
+/// the file (a kernel whose preconditions contradict `--local-size` verifies vacuously).
 pub fn counts(r: &FileReport) -> Counts {
+    if r.verdict == Verdict::Invalid {
+        return Counts { invalid: 1, ..Counts::default() };
+    }
     let verified = r.extra.get("verified").and_then(|v| v.as_u64()).unwrap_or(0) as usize;
-    let results = r.errors.iter().filter(|d| !d.kind.is_input_error());
-    let inconclusive = results.clone().filter(|d| d.kind == ivl::diag::ErrorKind::Timeout).count();
-    Counts { verified, errors: results.count() - inconclusive, inconclusive }
+    let inconclusive = r.errors.iter().filter(|d| d.kind == ErrorKind::Timeout).count();
+    let kernels = usize::from(r.extra.get("kernel").is_some_and(|k| k == true));
+    let termination_checked = r.extra.contains_key("termination");
+    Counts { verified, errors: r.errors.len() - inconclusive, inconclusive, invalid: 0, kernels, termination_checked }
 }
 
 pub fn verify_file(path: &Path, cfg: &VerifyConfig) -> FileReport {
@@ -174,6 +204,9 @@ pub fn verify_source(source: SourceFile, cfg: &VerifyConfig) -> FileReport {
         Err(diags) => return FileReport::invalid(source, diags),
     };
     let mut report = verify_program(source, &program, cfg);
+    if gpu_passes::two_thread::is_kernel_program(&program) && report.verdict != Verdict::Invalid {
+        report.extra.insert("kernel".into(), true.into());
+    }
     if cfg.termination && report.verdict != Verdict::Invalid {
         add_termination(&mut report, &program, cfg);
     }
@@ -225,7 +258,8 @@ fn add_termination(report: &mut FileReport, program: &Program, cfg: &VerifyConfi
 fn engine_options(cfg: &VerifyConfig) -> vcgen::engine::VerifyOptions {
     vcgen::engine::VerifyOptions {
         jobs: cfg.jobs,
-        timeout_secs: Some(cfg.timeout_secs),
+        // `--timeout 0` is no limit (Boogie's meaning), not a limit of nothing.
+        timeout_secs: Some(cfg.timeout_secs).filter(|&s| s > 0),
         houdini: cfg.houdini,
         print_assignment: cfg.print_assignment,
         error_limit: cfg.error_limit,
@@ -296,7 +330,12 @@ fn engine_report(source: SourceFile, result: vcgen::engine::ProgramResult, print
         };
         per_impl.push(serde_json::json!({ "name": imp.name.as_str(), "outcome": status }));
     }
-    let verdict = if errors.iter().any(|d| d.kind != ErrorKind::Timeout) {
+    // Input errors found after the front end (irreducible control flow, a kernel that no
+    // thread can run under the given sizes, a construct a pass does not handle) make the file
+    // invalid, like a type error: kivl could not decide it.
+    let verdict = if errors.iter().any(|d| d.kind.is_input_error()) {
+        Verdict::Invalid
+    } else if errors.iter().any(|d| d.kind != ErrorKind::Timeout) {
         Verdict::Errors
     } else if inconclusive {
         Verdict::Inconclusive
@@ -304,6 +343,8 @@ fn engine_report(source: SourceFile, result: vcgen::engine::ProgramResult, print
         Verdict::Verified
     };
     let mut report = FileReport::new(source, verdict, errors);
+    // As in the closing line ([`counts`]), nothing of an invalid file counts as verified.
+    let verified = if verdict == Verdict::Invalid { 0 } else { verified };
     report.extra.insert("verified".into(), verified.into());
     report.extra.insert("implementations".into(), per_impl.into());
     if let Some(h) = &result.houdini {

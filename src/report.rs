@@ -130,7 +130,11 @@ pub fn print(reports: &[FileReport], format: Format, summary: Option<crate::pipe
                 })
                 .collect();
             // `solver_checks`: the solver calls this run made (0 when `--cache` answered).
-            let json = serde_json::json!({ "files": files, "solver_checks": vcgen::solver::checks() });
+            let mut json = serde_json::json!({ "files": files, "solver_checks": vcgen::solver::checks() });
+            if let Some(c) = summary {
+                // The closing line's counts, for programs.
+                json["counts"] = serde_json::to_value(c).expect("JSON of plain data");
+            }
             out.push_str(&serde_json::to_string_pretty(&json).expect("JSON of plain data"));
             out.push('\n');
         }
@@ -147,11 +151,20 @@ pub fn print(reports: &[FileReport], format: Format, summary: Option<crate::pipe
             }
             if let Some(c) = summary {
                 // Boogie's closing line, with its singular for one error; like Boogie's "time
-                // outs", inconclusive checks are counted apart, and only when there are some.
+                // outs", inconclusive checks are counted apart, and so are invalid files, each
+                // only when there are some.
                 let noun = if c.errors == 1 { "error" } else { "errors" };
                 out.push_str(&format!("kivl finished with {} verified, {} {noun}", c.verified, c.errors));
-                if c.inconclusive > 0 {
-                    out.push_str(&format!(", {} inconclusive", c.inconclusive));
+                for (n, what) in [(c.inconclusive, "inconclusive"), (c.invalid, "invalid")] {
+                    if n > 0 {
+                        out.push_str(&format!(", {n} {what}"));
+                    }
+                }
+                // Race freedom means something only for kernels that terminate (seed 004).
+                if c.termination_checked {
+                    out.push_str("; termination checked");
+                } else if c.kernels > 0 {
+                    out.push_str("; termination not checked (--termination)");
                 }
                 out.push('\n');
             }

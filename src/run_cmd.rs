@@ -80,7 +80,11 @@ fn file_report(args: &RunArgs) -> Result<FileReport, String> {
     let inputs = match &args.inputs {
         None => Inputs::default(),
         Some(path) => {
-            match std::fs::read_to_string(path).map_err(|e| e.to_string()).and_then(|t| Inputs::from_json(&t)) {
+            let text = match std::fs::read_to_string(path) {
+                Ok(t) => t,
+                Err(e) => return Ok(FileReport::invalid(source, vec![Diagnostic::io(&path.display().to_string(), e)])),
+            };
+            match Inputs::from_json(&text) {
                 Ok(i) => i,
                 Err(e) => {
                     let d =

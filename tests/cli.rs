@@ -94,13 +94,7 @@ fn usage_errors_and_missing_files_exit_2() {
 #[test]
 fn a_timeout_is_inconclusive() {
     // Factoring a 60-bit semiprime by bit-blasting: far beyond a one-second budget.
-    let text = "function {:bvbuiltin \"bvmul\"} mul(bv64, bv64): bv64;\n\
-                function {:bvbuiltin \"bvugt\"} ugt(bv64, bv64): bool;\n\
-                function {:bvbuiltin \"bvult\"} ult(bv64, bv64): bool;\n\
-                procedure P(x: bv64, y: bv64)\n\
-                  requires ugt(x, 1bv64) && ugt(y, 1bv64) && ult(x, 4294967296bv64) && ult(y, 4294967296bv64);\n\
-                {\n  assert mul(x, y) != 1000000016000000063bv64;\n}\n";
-    let p = temp_file("hard.bpl", text);
+    let p = temp_file("hard.bpl", &factoring_program(64, 4294967296, 1000000016000000063));
     let run = kivl(&["verify", "--format", "json", "--timeout", "1", p.to_str().unwrap()]);
     assert_eq!((run.code, run.verdict()), (3, "inconclusive"), "{:?}", run.error_summary());
     // Like Boogie's "time out", the closing line counts it apart from errors.

@@ -26,6 +26,9 @@ pub enum ErrorKind {
     Syntax,
     Type,
     Unsupported,
+    /// The file could not be read (missing, a directory, no permission): a problem of the file
+    /// as a whole, so it has no location in it.
+    Io,
 }
 
 impl ErrorKind {
@@ -44,12 +47,19 @@ impl ErrorKind {
             ErrorKind::Syntax => "syntax",
             ErrorKind::Type => "type",
             ErrorKind::Unsupported => "unsupported",
+            ErrorKind::Io => "io",
         }
     }
 
     /// Input errors (exit status 2) as opposed to verification results.
     pub fn is_input_error(self) -> bool {
-        matches!(self, ErrorKind::Syntax | ErrorKind::Type | ErrorKind::Unsupported)
+        matches!(self, ErrorKind::Syntax | ErrorKind::Type | ErrorKind::Unsupported | ErrorKind::Io)
+    }
+
+    /// Whether diagnostics of this kind point into the source. An I/O error has no source to
+    /// point into: it is shown without a code frame and with no JSON locations.
+    pub fn is_located(self) -> bool {
+        self != ErrorKind::Io
     }
 }
 
@@ -97,6 +107,10 @@ impl Diagnostic {
     }
     pub fn unsupported(message: impl Into<String>, span: Span) -> Diagnostic {
         Diagnostic::new(ErrorKind::Unsupported, message, span)
+    }
+    /// A file that could not be read; `what` is the reason (the operating system's message).
+    pub fn io(path: &str, what: impl std::fmt::Display) -> Diagnostic {
+        Diagnostic::new(ErrorKind::Io, format!("cannot read {path}: {what}"), Span::DUMMY)
     }
     /// Sets the label of the primary location.
     pub fn with_label(mut self, label: impl Into<String>) -> Diagnostic {
@@ -164,15 +178,25 @@ impl SourceFile {
 
     /// The text under a span (clamped to the file).
     pub fn snippet(&self, span: Span) -> &str {
+        &self.text[self.byte_range(span)]
+    }
+
+    /// A span as a byte range that can index the text: clamped to the file, its end not before
+    /// its start, and widened to whole characters (the start moves back, the end forward, to
+    /// the nearest character boundary). Spans come from many passes, some computed on other
+    /// texts (a declaration parsed alone, a lossy decoding); slicing or rendering with one must
+    /// never panic.
+    pub fn byte_range(&self, span: Span) -> std::ops::Range<usize> {
         let len = self.text.len();
-        let (mut s, mut e) = ((span.start as usize).min(len), (span.end as usize).min(len));
+        let mut s = (span.start as usize).min(len);
+        let mut e = (span.end as usize).min(len).max(s);
         while !self.text.is_char_boundary(s) {
             s -= 1;
         }
         while !self.text.is_char_boundary(e) {
             e += 1;
         }
-        &self.text[s..e]
+        s..e
     }
 }
 
@@ -200,21 +224,29 @@ impl Diagnostic {
             let (line, column) = file.line_col(l.span.start);
             JsonLocation { line, column, label: l.message.clone() }
         };
-        let mut locations = vec![loc(&self.primary)];
-        locations.extend(self.related.iter().map(loc));
+        let mut locations = Vec::new();
+        if self.kind.is_located() {
+            locations.push(loc(&self.primary));
+            locations.extend(self.related.iter().map(loc));
+        }
         JsonError { kind: self.kind, message: self.message.clone(), locations, notes: self.notes.clone() }
     }
 
-    /// Renders with ariadne: file, line, column, the offending text underlined, labels.
+    /// Renders with ariadne: file, line, column, the offending text underlined, labels. Spans
+    /// go through [`SourceFile::byte_range`], since ariadne panics on a range that cuts a
+    /// character. A diagnostic without a location (an I/O error) is one line, with no code
+    /// frame around an empty excerpt.
     pub fn render(&self, file: &SourceFile, color: bool) -> String {
         use ariadne::{Color, Config, IndexType, Label as ALabel, Report, ReportKind, Source};
+        if !self.kind.is_located() {
+            let mut out = format!("[{}] Error: {}\n", self.kind.as_str(), self.message);
+            for n in &self.notes {
+                out.push_str(&format!("  note: {n}\n"));
+            }
+            return out;
+        }
         let id = file.name.as_str();
-        let clamp = |s: Span| {
-            let len = file.text.len();
-            let a = (s.start as usize).min(len);
-            let b = (s.end as usize).min(len).max(a);
-            a..b
-        };
+        let clamp = |s: Span| file.byte_range(s);
         let mut report = Report::build(ReportKind::Error, (id, clamp(self.primary.span)))
             .with_config(Config::default().with_index_type(IndexType::Byte).with_color(color))
             .with_code(self.kind.as_str())
@@ -233,5 +265,37 @@ impl Diagnostic {
         let mut out = Vec::new();
         let _ = report.finish().write((id, Source::from(file.text.as_str())), &mut out);
         String::from_utf8_lossy(&out).into_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every span, inside the text or past its end, in order or reversed, renders and converts
+    /// to JSON without panicking: multi-byte characters (the replacement character of a lossy
+    /// decoding among them), `\r\n` and the other line breaks ariadne knows, no final newline.
+    #[test]
+    fn no_span_makes_rendering_panic() {
+        let file = SourceFile::new("t.bpl", "a\u{e9}b\r\n// caf\u{fffd}\n\u{2028}x\u{b}y\u{1f600}");
+        let len = file.text.len() as u32;
+        for start in 0..=len + 2 {
+            for end in 0..=len + 2 {
+                let d = Diagnostic::syntax("m", Span::new(start as usize, end as usize))
+                    .with_related(Span::new(end as usize, start as usize), "r");
+                assert!(d.render(&file, false).contains("[syntax] Error: m"), "{start}..{end}");
+                let j = d.to_json(&file);
+                assert_eq!(j.locations.len(), 2);
+            }
+        }
+    }
+
+    #[test]
+    fn an_io_error_has_no_code_frame_and_no_location() {
+        let d = Diagnostic::io("missing.bpl", "No such file or directory");
+        let file = SourceFile::new("missing.bpl", "");
+        assert_eq!(d.render(&file, false), "[io] Error: cannot read missing.bpl: No such file or directory\n");
+        let j = d.to_json(&file);
+        assert_eq!((j.kind, j.locations.len()), (ErrorKind::Io, 0));
     }
 }

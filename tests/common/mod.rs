@@ -64,3 +64,18 @@ pub fn header<'a>(text: &'a str, key: &str) -> Option<&'a str> {
 pub fn line_list(s: &str) -> Vec<u64> {
     s.split(',').filter_map(|x| x.trim().parse().ok()).collect()
 }
+
+/// A Boogie program asserting that no two numbers in `2..bound` multiply to `n` in `width`-bit
+/// arithmetic. Z3 proves it by bit-blasting, in a time that grows fast with the width: a
+/// program of known difficulty for the tests of `--timeout`.
+pub fn factoring_program(width: u32, bound: u64, n: u64) -> String {
+    let bv = format!("bv{width}");
+    format!(
+        "function {{:bvbuiltin \"bvmul\"}} mul({bv}, {bv}): {bv};\n\
+         function {{:bvbuiltin \"bvugt\"}} ugt({bv}, {bv}): bool;\n\
+         function {{:bvbuiltin \"bvult\"}} ult({bv}, {bv}): bool;\n\
+         procedure P(x: {bv}, y: {bv})\n  \
+           requires ugt(x, 1{bv}) && ugt(y, 1{bv}) && ult(x, {bound}{bv}) && ult(y, {bound}{bv});\n\
+         {{\n  assert mul(x, y) != {n}{bv};\n}}\n"
+    )
+}

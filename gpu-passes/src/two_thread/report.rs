@@ -82,10 +82,15 @@ pub fn verify_kernel(p: &Program, opts: &KernelOptions, vopts: &VerifyOptions) -
         let Some(i) = result.impls.iter().position(|r| r.name == name.as_str()) else { continue };
         let r = result.impls.remove(i);
         if matches!(r.outcome, Outcome::Verified) {
-            let sizes = match (&opts.local_size, &opts.num_groups) {
-                (None, None) => String::new(),
-                (l, g) => format!(" (--local-size {l:?}, --num-groups {g:?})"),
-            };
+            // The sizes as they were given on the command line (`--local-size 8,8`).
+            let given: Vec<String> = [("--local-size", &opts.local_size), ("--num-groups", &opts.num_groups)]
+                .into_iter()
+                .filter_map(|(flag, dims)| {
+                    let dims = dims.as_ref()?.iter().map(u64::to_string).collect::<Vec<_>>();
+                    Some(format!("{flag} {}", dims.join(",")))
+                })
+                .collect();
+            let sizes = if given.is_empty() { String::new() } else { format!(" ({})", given.join(" ")) };
             result.errors.push(
                 Diagnostic::new(
                     ErrorKind::Unsupported,

@@ -21,20 +21,22 @@ use std::collections::BTreeMap;
 /// The CI sample: mutants per kernel, seed, effort.
 const PER_KERNEL: usize = 3;
 const SEED: u64 = 16;
-const SAMPLE: Effort = Effort { runs: "20", round_robin_runs: "2", timeout: "10" };
+const SAMPLE: Effort = Effort { runs: "20", round_robin_runs: "2", timeout: "10", max_steps: "1000000" };
 /// The full run (`scripts/mutation.sh`).
-const FULL: Effort = Effort { runs: "25", round_robin_runs: "2", timeout: "30" };
+const FULL: Effort = Effort { runs: "25", round_robin_runs: "2", timeout: "30", max_steps: "1000000" };
 /// Local sizes `kivl run` tries for kernels verified with symbolic sizes, each with a number of
 /// groups (used when the header does not fix it).
 const SYMBOLIC_SIZES: [(&str, &str); 3] = [("4", "2"), ("8", "1"), ("16", "2")];
 
-/// `kivl run`: random-schedule runs per size (seeds 0..runs), then round-robin runs;
-/// `kivl verify --timeout`.
+/// `kivl run`: random-schedule runs per size (seeds 0..runs), then round-robin runs, and the
+/// steps of one run (a corpus kernel takes under 50,000; a mutant whose loop no longer ends
+/// would otherwise spend the default 20 million in every run); `kivl verify --timeout`.
 #[derive(Clone, Copy)]
 struct Effort {
     runs: &'static str,
     round_robin_runs: &'static str,
     timeout: &'static str,
+    max_steps: &'static str,
 }
 
 struct Case {
@@ -90,7 +92,17 @@ fn oracle(file: &str, args: &[String], effort: Effort) -> Oracle {
     let mut clean = false;
     for size in &run_sizes(args) {
         for (schedule, runs) in [("random", effort.runs), ("round-robin", effort.round_robin_runs)] {
-            let mut a: Vec<&str> = vec!["run", "--format", "json", "--schedule", schedule, "--runs", runs];
+            let mut a: Vec<&str> = vec![
+                "run",
+                "--format",
+                "json",
+                "--schedule",
+                schedule,
+                "--runs",
+                runs,
+                "--max-steps",
+                effort.max_steps,
+            ];
             a.extend(size.iter().map(String::as_str));
             a.push(file);
             let r = kivl(&a);
@@ -322,6 +334,8 @@ fn run_cases(cases: &[Case], effort: Effort) -> Row {
         eprintln!("  {d:.1?} {} ({})", c.kernel, c.mutant.describe());
     }
     assert!(failures.is_empty(), "{} failures:\n\n{}", failures.len(), failures.join("\n\n"));
+    // The mutants stay for inspection only when something failed.
+    let _ = std::fs::remove_dir_all(&dir);
     total
 }
 

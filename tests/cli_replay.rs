@@ -10,7 +10,7 @@ mod common;
 use common::*;
 use serde_json::Value;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 fn temp_file(name: &str, text: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("kivl-replay-{}", std::process::id()));
@@ -18,13 +18,6 @@ fn temp_file(name: &str, text: &str) -> PathBuf {
     let path = dir.join(name);
     std::fs::File::create(&path).unwrap().write_all(text.as_bytes()).unwrap();
     path
-}
-
-fn verify_json(file: &Path, args: &[&str]) -> Run {
-    let mut a = vec!["verify", "--format", "json"];
-    a.extend_from_slice(args);
-    a.push(file.to_str().unwrap());
-    kivl(&a)
 }
 
 fn ids(e: &Value, t: usize, which: &str) -> Vec<u64> {
@@ -151,49 +144,6 @@ fn replay_confirms_a_real_race_and_not_a_false_alarm() {
     assert!(text.contains("replay: possible"), "{text}");
 }
 
-/// A corpus kernel's header: expected kind (None: pass) and the `kivl verify` arguments.
-fn corpus() -> Vec<(PathBuf, Option<String>, Vec<String>)> {
-    files("tests/kernels", "kbpl")
-        .into_iter()
-        .filter_map(|p| {
-            let text = std::fs::read_to_string(&p).unwrap();
-            let mut lines = text.lines();
-            let head = lines.next()?;
-            let expect = match head.strip_prefix("//xfail:") {
-                Some(k) => Some(k.trim().to_string()),
-                None if head.trim() == "//pass" => None,
-                None => return None,
-            };
-            let args = lines.next()?.trim_start_matches("//").split_whitespace().map(String::from).collect();
-            Some((p, expect, args))
-        })
-        .collect()
-}
-
-/// Runs `f` over `items` on two threads (the machine has two cores), keeping the order.
-fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let mut out: Vec<(usize, R)> = std::thread::scope(|s| {
-        let hs: Vec<_> = (0..2)
-            .map(|_| {
-                s.spawn(|| {
-                    let mut v = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                        if i >= items.len() {
-                            break v;
-                        }
-                        v.push((i, f(&items[i])));
-                    }
-                })
-            })
-            .collect();
-        hs.into_iter().flat_map(|h| h.join().unwrap()).collect()
-    });
-    out.sort_by_key(|(i, _)| *i);
-    out.into_iter().map(|(_, r)| r).collect()
-}
-
 #[test]
 fn replay_marks_every_corpus_error_and_confirms_most() {
     let buggy: Vec<_> = corpus().into_iter().filter(|(_, e, _)| e.is_some()).collect();
@@ -236,20 +186,8 @@ fn verify_reports_every_bug_that_run_finds() {
     let kernels: Vec<_> =
         corpus().into_iter().filter(|(_, _, args)| args.iter().any(|a| a == "--local-size")).collect();
     let results = par_map(&kernels, |(path, _, args)| {
-        // `kivl run` takes the sizes and the benign-write switch of the header.
         let mut run_args = vec!["run".to_string(), "--runs".into(), "200".into(), "--format".into(), "json".into()];
-        let mut i = 0;
-        while i < args.len() {
-            match args[i].as_str() {
-                "--local-size" | "--num-groups" => {
-                    run_args.extend([args[i].clone(), args[i + 1].clone()]);
-                    i += 1;
-                }
-                "--no-benign-tolerance" => run_args.push(args[i].clone()),
-                _ => {}
-            }
-            i += 1;
-        }
+        run_args.extend(run_flags(args));
         run_args.push(path.to_str().unwrap().to_string());
         let a: Vec<&str> = run_args.iter().map(String::as_str).collect();
         let run = kivl(&a);

@@ -1,6 +1,7 @@
 pub mod interleaving;
 pub mod invariants;
 pub mod lockstep;
+pub mod mutate;
 pub mod predication;
 pub mod preprocess;
 pub mod replay;

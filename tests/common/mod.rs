@@ -1,5 +1,8 @@
 //! Shared by the file tests: runs the `kivl` binary and reads expectation headers.
 
+// Each test file uses a part of these helpers.
+#![allow(dead_code)]
+
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -78,4 +81,74 @@ pub fn factoring_program(width: u32, bound: u64, n: u64) -> String {
            requires ugt(x, 1{bv}) && ugt(y, 1{bv}) && ult(x, {bound}{bv}) && ult(y, {bound}{bv});\n\
          {{\n  assert mul(x, y) != {n}{bv};\n}}\n"
     )
+}
+
+/// `kivl verify --format json ARGS FILE`.
+pub fn verify_json(file: &Path, args: &[&str]) -> Run {
+    let mut a = vec!["verify", "--format", "json"];
+    a.extend_from_slice(args);
+    a.push(file.to_str().unwrap());
+    kivl(&a)
+}
+
+/// A corpus kernel's header: expected kind (None: pass) and the `kivl verify` arguments.
+pub fn corpus() -> Vec<(PathBuf, Option<String>, Vec<String>)> {
+    files("tests/kernels", "kbpl")
+        .into_iter()
+        .filter_map(|p| {
+            let text = std::fs::read_to_string(&p).unwrap();
+            let mut lines = text.lines();
+            let head = lines.next()?;
+            let expect = match head.strip_prefix("//xfail:") {
+                Some(k) => Some(k.trim().to_string()),
+                None if head.trim() == "//pass" => None,
+                None => return None,
+            };
+            let args = lines.next()?.trim_start_matches("//").split_whitespace().map(String::from).collect();
+            Some((p, expect, args))
+        })
+        .collect()
+}
+
+/// Runs `f` over `items` on two threads (the machine has two cores), keeping the order.
+pub fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut out: Vec<(usize, R)> = std::thread::scope(|s| {
+        let hs: Vec<_> = (0..2)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut v = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                        if i >= items.len() {
+                            break v;
+                        }
+                        v.push((i, f(&items[i])));
+                    }
+                })
+            })
+            .collect();
+        hs.into_iter().flat_map(|h| h.join().unwrap()).collect()
+    });
+    out.sort_by_key(|(i, _)| *i);
+    out.into_iter().map(|(_, r)| r).collect()
+}
+
+/// The flags of a `kivl verify` command line that `kivl run` takes too: the sizes and the
+/// benign-write switch.
+pub fn run_flags(verify_args: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < verify_args.len() {
+        match verify_args[i].as_str() {
+            "--local-size" | "--num-groups" => {
+                out.extend(verify_args[i..].iter().take(2).cloned());
+                i += 1;
+            }
+            "--no-benign-tolerance" => out.push(verify_args[i].clone()),
+            _ => {}
+        }
+        i += 1;
+    }
+    out
 }

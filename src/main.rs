@@ -6,6 +6,7 @@
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod cache;
+mod interrupt;
 mod lsp;
 mod pipeline;
 mod report;
@@ -200,6 +201,7 @@ fn main() {
 }
 
 fn real_main() -> i32 {
+    interrupt::install();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

@@ -185,3 +185,28 @@ fn timeout_zero_means_no_limit() {
 fn closing_line(args: &[&str]) -> String {
     human(args).1.lines().last().unwrap_or_default().to_string()
 }
+
+/// Ctrl-C during a long check: kivl stops at once, says "interrupted", exits 130 and prints no
+/// verdict (Z3's own handler, which only cancels the check, is off).
+#[test]
+fn ctrl_c_stops_at_once_without_a_verdict() {
+    for signal in ["-INT", "-TERM"] {
+        let p = temp_bytes("interrupt.bpl", factoring_program(64, 4294967296, 1000000016000000063).as_bytes());
+        let child = std::process::Command::new(env!("CARGO_BIN_EXE_kivl"))
+            .args(["verify", "--timeout", "0", p.to_str().unwrap()])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        let sent = std::time::Instant::now();
+        let killed = std::process::Command::new("kill").args([signal, &child.id().to_string()]).status().unwrap();
+        assert!(killed.success());
+        let out = child.wait_with_output().unwrap();
+        let took = sent.elapsed();
+        assert_eq!(out.status.code(), Some(130), "{signal}: {out:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("interrupted"), "{signal}: {out:?}");
+        assert!(out.stdout.is_empty(), "{signal}: a verdict was printed: {out:?}");
+        assert!(took < std::time::Duration::from_secs(1), "{signal}: took {took:?}");
+    }
+}

@@ -110,6 +110,9 @@ pub fn race_position(k: usize, candidates: bool) -> u32 {
 /// 0 is the usual one).
 fn params(timeout_ms: Option<u64>, racer_index: u32) -> Params {
     let mut p = Params::new();
+    // Z3's own SIGINT handler would cancel the running check and let kivl go on with a partial
+    // result; kivl's handler (`src/interrupt.rs`) ends the process instead.
+    p.set_bool("ctrl_c", false);
     if let Some(ms) = timeout_ms {
         p.set_u32("timeout", ms.clamp(1, u32::MAX as u64) as u32);
     }

@@ -36,6 +36,9 @@ pub fn configure_z3() {
             ("nnf.sk_hack", "true"),
             ("type_check", "true"),
             ("smt.relevancy", "0"),
+            // Z3 gives up (unknown, "max. memory exceeded": inconclusive) rather than take the
+            // machine: 16 GiB, in MB.
+            ("memory_max_size", "16384"),
         ] {
             z3::set_global_param(k, v);
         }
@@ -133,6 +136,7 @@ fn gave_up(reason: &str) -> bool {
         || r.contains("canceled")
         || r.contains("resource")
         || r.contains("memout")
+        || r.contains("memory")
         || r.contains("interrupted")
 }
 

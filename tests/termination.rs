@@ -21,6 +21,16 @@ fn verify(file: &Path, extra: &[&str]) -> Run {
     kivl(&args)
 }
 
+/// `kivl ARGS tests/termination/FILE`: exit status and stdout, as people see it.
+fn human(args: &[&str], file: &str) -> (Option<i32>, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kivl"))
+        .args(args)
+        .arg(repo_dir(&format!("tests/termination/{file}")))
+        .output()
+        .unwrap();
+    (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
 fn termination_status(run: &Run) -> String {
     run.file()["termination"]["status"].as_str().unwrap_or("absent").to_string()
 }
@@ -62,36 +72,20 @@ fn terminating_loops_are_proven_and_their_twins_are_not() {
 #[test]
 fn every_corpus_kernel_is_proven_terminating() {
     let files = files("tests/kernels", "kbpl");
-    let unproven: Vec<String> = std::thread::scope(|s| {
-        let halves: Vec<_> = files
-            .chunks(files.len().div_ceil(2))
-            .map(|chunk| {
-                s.spawn(move || {
-                    chunk
-                        .iter()
-                        .filter_map(|f| {
-                            let run = verify(f, &["--termination", "--only-divergence"]);
-                            let status = termination_status(&run);
-                            (status != "proven").then(|| format!("{}: {status}", f.display()))
-                        })
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        halves.into_iter().flat_map(|h| h.join().unwrap()).collect()
-    });
+    let statuses = par_map(&files, |f| termination_status(&verify(f, &["--termination", "--only-divergence"])));
+    let unproven: Vec<String> = files
+        .iter()
+        .zip(statuses)
+        .filter(|(_, status)| status != "proven")
+        .map(|(f, status)| format!("{}: {status}", f.display()))
+        .collect();
     assert!(unproven.is_empty(), "corpus kernels not proven terminating:\n{}", unproven.join("\n"));
 }
 
 #[test]
 fn emit_termination_prints_a_program_that_checks_again() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kivl"))
-        .args(["transform", "--emit", "termination"])
-        .arg(repo_dir("tests/termination/nested.kbpl"))
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0));
-    let text = String::from_utf8(out.stdout).unwrap();
+    let (code, text) = human(&["transform", "--emit", "termination"], "nested.kbpl");
+    assert_eq!(code, Some(0));
     // Two loops, each with a ranking check on its back edge, and no barrier or kernel left.
     assert_eq!(text.matches("$ranked0:").count(), 2, "{text}");
     assert!(!text.contains("{:kernel}"));
@@ -111,11 +105,9 @@ fn emit_termination_prints_a_program_that_checks_again() {
 fn without_the_flag_termination_is_not_checked() {
     let run = verify(&repo_dir("tests/termination/wrong_direction.kbpl"), &[]);
     assert_eq!(run.code, 1);
-    let text = std::fs::read_to_string(repo_dir("tests/termination/wrong_direction.kbpl")).unwrap();
-    let plain =
-        std::fs::write(std::env::temp_dir().join("kivl-no-flag.kbpl"), text.replacen("//--termination", "//", 1));
-    plain.unwrap();
-    let run = kivl(&["verify", "--format", "json", std::env::temp_dir().join("kivl-no-flag.kbpl").to_str().unwrap()]);
+    // The header asks for `--termination`; without the header's arguments:
+    let file = repo_dir("tests/termination/wrong_direction.kbpl");
+    let run = kivl(&["verify", "--format", "json", file.to_str().unwrap()]);
     assert_eq!(run.code, 0, "{:?}", run.error_summary());
     assert_eq!(termination_status(&run), "absent");
 }
@@ -123,12 +115,7 @@ fn without_the_flag_termination_is_not_checked() {
 /// `--replay` runs a loop that was not proven: a run that exceeds the step limit is shown.
 #[test]
 fn replay_shows_a_run_that_does_not_finish() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kivl"))
-        .args(["verify", "--termination", "--replay"])
-        .arg(repo_dir("tests/termination/wrong_direction.kbpl"))
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(1), "{text}");
+    let (code, text) = human(&["verify", "--termination", "--replay"], "wrong_direction.kbpl");
+    assert_eq!(code, Some(1), "{text}");
     assert!(text.contains("did not finish") && text.contains("consistent with a loop that never ends"), "{text}");
 }

@@ -155,17 +155,19 @@ fn kernel_params(p: &Program) -> Vec<Name> {
         .unwrap_or_default()
 }
 
+/// The kernel parameters among `values` (label, value), as interpreter inputs.
+fn param_inputs(program: &Program, values: &[(String, String)]) -> Vec<(String, InputValue)> {
+    let params = kernel_params(program);
+    values
+        .iter()
+        .filter(|(n, _)| params.iter().any(|p| p == n.as_str()))
+        .filter_map(|(n, v)| Some((n.clone(), input_value(v)?)))
+        .collect()
+}
+
 /// The inputs a counterexample fixes: parameters and constants.
 fn inputs_of(cx: &Counterexample, program: &Program) -> Inputs {
-    let params = kernel_params(program);
-    let mut inputs = Inputs::default();
-    for (n, v) in &cx.params {
-        if params.iter().any(|p| p == n.as_str()) {
-            if let Some(v) = input_value(v) {
-                inputs.params.push((n.clone(), v));
-            }
-        }
-    }
+    let mut inputs = Inputs { params: param_inputs(program, &cx.params), ..Inputs::default() };
     for (n, v) in &cx.consts {
         if let Some(v) = input_value(v) {
             inputs.consts.push((n.clone(), v));
@@ -286,15 +288,7 @@ pub fn replay_error(
 /// counterexample state gives, until a run exceeds the step limit. That is what a loop that
 /// never ends looks like, but a slow loop looks the same, so it stays `possible` and says so.
 fn replay_termination(interp: &Interpreter, program: &Program, d: &Diagnostic, opts: &ReplayOptions) -> Replay {
-    let params = kernel_params(program);
-    let mut inputs = Inputs::default();
-    for (n, v) in &d.values {
-        if params.iter().any(|p| p == n.as_str()) {
-            if let Some(v) = input_value(v) {
-                inputs.params.push((n.clone(), v));
-            }
-        }
-    }
+    let inputs = Inputs { params: param_inputs(program, &d.values), ..Inputs::default() };
     let base = RunConfig {
         local_size: Some(opts.local_size.clone().unwrap_or_else(|| vec![4])),
         num_groups: Some(opts.num_groups.clone().unwrap_or_else(|| vec![1])),

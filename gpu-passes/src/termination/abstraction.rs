@@ -31,18 +31,6 @@ use ivl::visit::{free_vars, substitute_in_place};
 use std::collections::{BTreeSet, HashMap};
 use vcgen::desugar::loops::leading_predicates;
 
-/// The global variables of `p` (shared memory) with their types.
-pub(crate) fn shared_vars(p: &Program) -> HashMap<Name, Type> {
-    p.decls
-        .iter()
-        .filter_map(|d| match &d.kind {
-            DeclKind::Var(v) => Some(v.vars.iter().map(|x| (x.name.name.clone(), x.ty.clone()))),
-            _ => None,
-        })
-        .flatten()
-        .collect()
-}
-
 /// Whether `e` says something about more than the thread's own variables.
 pub(crate) fn mentions_shared(e: &Expr, shared: &HashMap<Name, Type>) -> bool {
     mentions_builtin(e) || free_vars(e).iter().any(|x| shared.contains_key(x))

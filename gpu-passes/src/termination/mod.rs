@@ -20,7 +20,7 @@ pub mod ranking;
 use crate::predication::{all_names, FreshNames};
 use crate::two_thread::config::{Identity, Sizes};
 use crate::two_thread::KernelOptions;
-use abstraction::{abstract_body, abstract_contracts, shared_vars};
+use abstraction::{abstract_body, abstract_contracts};
 use ivl::ast::*;
 use ivl::diag::{Diagnostic, ErrorKind};
 use ranking::{Cx, LoopRanks};
@@ -30,7 +30,8 @@ use vcgen::engine::{Outcome, VerifyOptions};
 /// The abstract single-thread program with its ranking checks (`kivl transform --emit
 /// termination`), and the loops it checks.
 pub fn termination_program(p: &Program, opts: &KernelOptions) -> Result<(Program, Vec<LoopRanks>), Vec<Diagnostic>> {
-    let shared = shared_vars(p);
+    // In KBPL every global variable is shared memory.
+    let shared = crate::predication::global_var_types(p);
     let mut cx = Cx::new(p);
     let mut loops = Vec::new();
     let mut diags = Vec::new();

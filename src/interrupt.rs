@@ -16,3 +16,28 @@ pub fn install() {
         unsafe { libc::_exit(130) };
     });
 }
+
+/// When Z3 does not stop at its time limit even when interrupted (`vcgen::watchdog`), ends
+/// kivl with the inconclusive status 3 and says why on stderr, rather than run on past
+/// `--timeout`. The command line's verdicts are printed only when a run has finished, so no
+/// partial verdict is shown.
+pub fn give_up_when_z3_is_stuck() {
+    vcgen::watchdog::on_stuck(|limit| {
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
+            "kivl: Z3 did not stop within {} s of the {} s time limit (--timeout) and could not be interrupted; no verdict (inconclusive)",
+            vcgen::watchdog::STUCK_AFTER.as_secs(),
+            limit.as_secs_f64()
+        );
+        // SAFETY: as in `install`: ends the process without unwinding past solver threads.
+        unsafe { libc::_exit(3) };
+    });
+}
+
+/// A closed stdout (`kivl transform ... | head`) ends kivl quietly, as it ends `cat`: Rust
+/// ignores SIGPIPE and `println!` would panic with "Broken pipe" instead.
+pub fn quiet_broken_pipe() {
+    // SAFETY: restoring a signal's default disposition has no preconditions.
+    unsafe { libc::signal(libc::SIGPIPE, libc::SIG_DFL) };
+}

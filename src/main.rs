@@ -94,9 +94,16 @@ struct VerifyArgs {
     /// Report the candidate invariants generated and kept per rule (kernels, with --houdini).
     #[arg(long, requires = "houdini")]
     infer_info: bool,
-    /// Time limit per verification condition, in seconds; 0 means no limit (as in Boogie).
+    /// Time limit in seconds for each search of an implementation: its verification together
+    /// with the search for further errors, or one Houdini round of it. Every solver call gets
+    /// what is left (Z3's timer, and a watchdog that interrupts Z3 shortly after); should Z3 not
+    /// stop even then (a Z3 defect), kivl gives up 5 s later with status 3 and no verdict.
+    /// 0 means no limit (as in Boogie).
     #[arg(long, default_value_t = 60)]
     timeout: u64,
+    /// Memory Z3 may use, in MB; a check that needs more is inconclusive (exit status 3).
+    #[arg(long, value_name = "MB", default_value_t = 16384, value_parser = clap::value_parser!(u64).range(1..))]
+    memory_limit: u64,
     /// Solver threads (default: all cores).
     #[arg(long, value_parser = at_least_one)]
     jobs: Option<usize>,
@@ -202,6 +209,7 @@ fn main() {
 
 fn real_main() -> i32 {
     interrupt::install();
+    interrupt::quiet_broken_pipe();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -217,6 +225,8 @@ fn real_main() -> i32 {
             report::exit_code(&reports)
         }
         Command::Verify(a) => {
+            interrupt::give_up_when_z3_is_stuck();
+            vcgen::solver::set_memory_limit_mb(a.memory_limit);
             let opts = pipeline::VerifyConfig {
                 houdini: a.houdini,
                 print_assignment: a.print_assignment,

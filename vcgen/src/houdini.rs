@@ -125,6 +125,7 @@ pub fn check(
     limit: usize,
     only: Option<&[usize]>,
 ) -> Checked {
+    s.begin();
     let mut assumptions = literals(candidates, assignment);
     if let Some(only) = only {
         let mine: HashSet<usize> = only.iter().copied().collect();

@@ -7,6 +7,7 @@ pub mod passify;
 pub mod report;
 pub mod smt;
 pub mod solver;
+pub mod watchdog;
 pub mod wp;
 
 /// Hash maps and sets with a fixed hasher, for the engine's parts that build Z3 terms (the

@@ -20,10 +20,23 @@
 
 use crate::wp::{Failure, Vc};
 use std::sync::Once;
+use std::time::{Duration, Instant};
 use z3::ast::Bool;
 use z3::{Params, SatResult, Solver};
 
 static CONFIGURE: Once = Once::new();
+
+/// The memory Z3 may use, in MB (`verify --memory-limit`): 16 GiB unless set.
+static MEMORY_LIMIT_MB: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(16384);
+
+/// Sets the memory Z3 may use, in MB. Z3 then gives up on a check that needs more (unknown,
+/// "max. memory exceeded": inconclusive) rather than take the machine.
+pub fn set_memory_limit_mb(mb: u64) {
+    MEMORY_LIMIT_MB.store(mb, std::sync::atomic::Ordering::Relaxed);
+    if CONFIGURE.is_completed() {
+        z3::set_global_param("memory_max_size", &mb.to_string());
+    }
+}
 
 /// Global Z3 parameters, set once per process before any solver is created.
 pub fn configure_z3() {
@@ -36,12 +49,11 @@ pub fn configure_z3() {
             ("nnf.sk_hack", "true"),
             ("type_check", "true"),
             ("smt.relevancy", "0"),
-            // Z3 gives up (unknown, "max. memory exceeded": inconclusive) rather than take the
-            // machine: 16 GiB, in MB.
-            ("memory_max_size", "16384"),
         ] {
             z3::set_global_param(k, v);
         }
+        let mb = MEMORY_LIMIT_MB.load(std::sync::atomic::Ordering::Relaxed);
+        z3::set_global_param("memory_max_size", &mb.to_string());
     });
 }
 
@@ -59,7 +71,15 @@ pub enum Check {
 pub struct VcSolver {
     pub solver: Solver,
     pub vc: Vc,
+    /// `--timeout`: the time one implementation's search gets in all ([`VcSolver::begin`]).
+    timeout_ms: Option<u64>,
+    racer: u32,
+    /// When the current search (started by [`VcSolver::begin`]) must have ended.
+    deadline: std::sync::Mutex<Option<Instant>>,
 }
+
+/// How long after its deadline the watchdog interrupts a check that Z3's own timer did not stop.
+const WATCHDOG_GRACE: Duration = Duration::from_millis(500);
 
 /// One solver of a race (`verify --portfolio`, `crate::engine`): its Z3 parameters, and how it
 /// runs Houdini.
@@ -157,11 +177,46 @@ impl VcSolver {
             solver.assert(d);
         }
         solver.assert(vc.negated());
-        VcSolver { solver, vc }
+        VcSolver { solver, vc, timeout_ms, racer, deadline: std::sync::Mutex::new(None) }
     }
 
-    /// Checks under `assumptions` (candidate literals, disabled assertions).
+    /// Starts a search (one verification with its error enumeration, or one Houdini round):
+    /// its checks share one `--timeout` budget, so finding the fifth counterexample does not get
+    /// the full time limit again.
+    pub fn begin(&self) {
+        let deadline = self.timeout_ms.map(|ms| Instant::now() + Duration::from_millis(ms));
+        *self.deadline.lock().unwrap_or_else(|e| e.into_inner()) = deadline;
+    }
+
+    /// Checks under `assumptions` (candidate literals, disabled assertions), within what is
+    /// left of the search's time budget: Z3's `timeout` is set to it and the watchdog interrupts
+    /// the check shortly after it, should Z3 not stop.
     pub fn check(&self, assumptions: &[Bool]) -> Check {
+        let deadline = *self.deadline.lock().unwrap_or_else(|e| e.into_inner());
+        let _watch = match deadline {
+            Some(d) => {
+                let left = d.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    return Check::Inconclusive(self.out_of_time());
+                }
+                self.solver.set_params(&params(Some(left.as_millis().max(1) as u64), self.racer));
+                Some(crate::watchdog::watch(d + WATCHDOG_GRACE, Duration::from_millis(self.timeout_ms.unwrap_or(0))))
+            }
+            None => None,
+        };
+        let check = self.check_now(assumptions);
+        match (check, deadline) {
+            (Check::Inconclusive(_), Some(d)) if Instant::now() >= d => Check::Inconclusive(self.out_of_time()),
+            (check, _) => check,
+        }
+    }
+
+    fn out_of_time(&self) -> String {
+        let secs = self.timeout_ms.unwrap_or(0) as f64 / 1000.0;
+        format!("time limit reached ({secs} s, --timeout)")
+    }
+
+    fn check_now(&self, assumptions: &[Bool]) -> Check {
         CHECKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         match self.solver.check_assumptions(assumptions) {
             SatResult::Unsat => Check::Valid,
@@ -171,6 +226,14 @@ impl VcSolver {
             },
             SatResult::Unknown => {
                 let reason = self.solver.get_reason_unknown().unwrap_or_else(|| "unknown".into());
+                // Z3 4.8.12 gives "unknown" as the reason when it stops at `memory_max_size`, so
+                // the memory it holds tells (it keeps what it allocated until the solver goes).
+                let mb = MEMORY_LIMIT_MB.load(std::sync::atomic::Ordering::Relaxed);
+                // SAFETY: a global query without arguments.
+                let held = unsafe { z3_sys::Z3_get_estimated_alloc_size() };
+                if reason.contains("memory") || held >= mb.saturating_mul(1 << 20) {
+                    return Check::Inconclusive(format!("Z3 reached its memory limit ({mb} MB, --memory-limit)"));
+                }
                 if gave_up(&reason) {
                     return Check::Inconclusive(format!("solver gave up: {reason}"));
                 }
@@ -193,10 +256,16 @@ impl VcSolver {
     /// assertion is assumed and the VC checked again. Returns the failures and, if the search
     /// stopped inconclusively, why.
     pub fn enumerate(&self, base: &[Bool], limit: usize) -> (Vec<Failure>, Option<String>) {
+        self.begin();
         let mut assumptions: Vec<Bool> = base.to_vec();
         let mut failures = Vec::new();
         while failures.len() < limit.max(1) {
-            match self.check(&assumptions) {
+            let start = Instant::now();
+            let check = self.check(&assumptions);
+            if crate::houdini::trace_enabled() {
+                eprintln!("check {}: {:.3}s {check:?}", failures.len() + 1, start.elapsed().as_secs_f64());
+            }
+            match check {
                 Check::Valid => return (failures, None),
                 Check::Failure(f) => {
                     assumptions.push(self.disable(f.assert));

@@ -318,20 +318,20 @@ pub fn generate(
 /// Why: inside `wp ==> B_ok` an assumption is an atom of a clause, which Z3's incremental core
 /// only learns by search; as a top-level fact it is propagated at once. A straight-line program
 /// of 2,000 assignments took 13.8 s as clauses and 0.5 s with the facts (`scripts/vc-scaling.sh`).
+/// Only a long prefix (at least `CHUNK` assumptions) is repeated: on short ones the facts buy
+/// nothing and change Z3's search, which cost `tests/boogie/nested_loops.bpl` (nonlinear) its
+/// proof.
 fn entry_facts(enc: &mut Encoder, passive: &BlockImpl, succs: &[Vec<usize>], scope: &mut Scope) -> Vec<Bool> {
-    let mut facts = Vec::new();
+    let mut prefix = Vec::new();
     let mut seen = vec![false; passive.blocks.len()];
     let mut b = 0;
-    while b < passive.blocks.len() && !seen[b] {
+    'chain: while b < passive.blocks.len() && !seen[b] {
         seen[b] = true;
         for s in &passive.blocks[b].stmts {
             match &s.kind {
-                StmtKind::Assume { expr, .. } if !expr.is_true() => match enc.bool_expr(expr, scope) {
-                    Ok(e) => facts.push(e),
-                    Err(_) => return facts,
-                },
+                StmtKind::Assume { expr, .. } if !expr.is_true() => prefix.push(expr),
                 StmtKind::Assume { .. } => {}
-                _ => return facts,
+                _ => break 'chain,
             }
         }
         match succs[b].as_slice() {
@@ -339,7 +339,10 @@ fn entry_facts(enc: &mut Encoder, passive: &BlockImpl, succs: &[Vec<usize>], sco
             _ => break,
         }
     }
-    facts
+    if prefix.len() < CHUNK {
+        return Vec::new();
+    }
+    prefix.into_iter().filter_map(|e| enc.bool_expr(e, scope).ok()).collect()
 }
 
 fn note_candidates(e: &Expr, candidates: &HashSet<Name>, out: &mut HashSet<Name>) {

@@ -76,6 +76,8 @@ pub struct VcSolver {
     racer: u32,
     /// When the current search (started by [`VcSolver::begin`]) must have ended.
     deadline: std::sync::Mutex<Option<Instant>>,
+    /// The `timeout` parameter Z3 has now, in ms (see [`VcSolver::check`]).
+    z3_timeout_ms: std::sync::atomic::AtomicU64,
 }
 
 /// How long after its deadline the watchdog interrupts a check that Z3's own timer did not stop.
@@ -177,7 +179,14 @@ impl VcSolver {
             solver.assert(d);
         }
         solver.assert(vc.negated());
-        VcSolver { solver, vc, timeout_ms, racer, deadline: std::sync::Mutex::new(None) }
+        VcSolver {
+            solver,
+            vc,
+            timeout_ms,
+            racer,
+            deadline: std::sync::Mutex::new(None),
+            z3_timeout_ms: std::sync::atomic::AtomicU64::new(timeout_ms.unwrap_or(0)),
+        }
     }
 
     /// Starts a search (one verification with its error enumeration, or one Houdini round):
@@ -199,7 +208,15 @@ impl VcSolver {
                 if left.is_zero() {
                     return Check::Inconclusive(self.out_of_time());
                 }
-                self.solver.set_params(&params(Some(left.as_millis().max(1) as u64), self.racer));
+                // Z3's parameters are changed only when the time left differs by more than a
+                // second from what Z3 has: setting them touches the solver's configuration, and
+                // most searches end long before their limit.
+                let left_ms = left.as_millis().max(1) as u64;
+                let has = self.z3_timeout_ms.load(std::sync::atomic::Ordering::Relaxed);
+                if has.abs_diff(left_ms) > 1000 {
+                    self.solver.set_params(&params(Some(left_ms), self.racer));
+                    self.z3_timeout_ms.store(left_ms, std::sync::atomic::Ordering::Relaxed);
+                }
                 Some(crate::watchdog::watch(d + WATCHDOG_GRACE, Duration::from_millis(self.timeout_ms.unwrap_or(0))))
             }
             None => None,

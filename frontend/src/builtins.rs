@@ -1,0 +1,104 @@
+//! The external functions a kernel calls, by name: OpenCL's work-item functions and barrier
+//! (Itanium-mangled, `_Z12get_local_idj`), the CUDA registers and `__syncthreads` of
+//! `headers/cuda.h`, the annotations of `headers/annotations.h`, and LLVM intrinsics.
+
+/// The identity constants of the KBPL prelude, per dimension.
+pub const DIMS: [&str; 3] = ["x", "y", "z"];
+pub const IDENTITY: [&str; 4] = ["local_id", "group_id", "group_size", "num_groups"];
+
+/// An annotation function (GPUVerify's annotation language).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Spec {
+    Assert,
+    Assume,
+    Requires,
+    Ensures,
+    Invariant,
+    CandidateInvariant,
+    Implies,
+    Enabled,
+    Other,
+    Uniform,
+    Read,
+    Write,
+}
+
+impl Spec {
+    /// Annotations whose argument is only a specification: the code computing it is not run.
+    pub fn is_clause(self) -> bool {
+        matches!(self, Spec::Requires | Spec::Ensures | Spec::Invariant | Spec::CandidateInvariant)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Builtin {
+    /// An identity constant; the dimension is the call's argument (OpenCL) or fixed (CUDA).
+    Identity(&'static str, Option<usize>),
+    GlobalId,
+    GlobalSize,
+    GlobalOffset,
+    /// OpenCL `barrier(flags)`: the fences come from the argument.
+    Barrier,
+    /// A barrier with fixed fences (local, global).
+    FixedBarrier(bool, bool),
+    Spec(Spec),
+    /// Debug-info and lifetime intrinsics: no meaning for verification.
+    Ignore,
+    FMulAdd,
+}
+
+/// The source name of an Itanium-mangled function (`_Z12get_local_idj` → `get_local_id`).
+pub fn demangle(name: &str) -> &str {
+    let Some(rest) = name.strip_prefix("_Z") else { return name };
+    let digits = rest.chars().take_while(|c| c.is_ascii_digit()).count();
+    match rest[..digits].parse::<usize>() {
+        Ok(n) if digits + n <= rest.len() => &rest[digits..digits + n],
+        _ => name,
+    }
+}
+
+pub fn classify(mangled: &str) -> Option<Builtin> {
+    if mangled.starts_with("llvm.dbg.") || mangled.starts_with("llvm.lifetime.") {
+        return Some(Builtin::Ignore);
+    }
+    if mangled.starts_with("llvm.fmuladd.") {
+        return Some(Builtin::FMulAdd);
+    }
+    if mangled == "llvm.nvvm.barrier0" {
+        return Some(Builtin::FixedBarrier(true, true));
+    }
+    let name = demangle(mangled);
+    let b = match name {
+        "get_local_id" => Builtin::Identity("local_id", None),
+        "get_group_id" => Builtin::Identity("group_id", None),
+        "get_local_size" => Builtin::Identity("group_size", None),
+        "get_num_groups" => Builtin::Identity("num_groups", None),
+        "get_global_id" => Builtin::GlobalId,
+        "get_global_size" => Builtin::GlobalSize,
+        "get_global_offset" => Builtin::GlobalOffset,
+        "barrier" => Builtin::Barrier,
+        "__syncthreads" => Builtin::FixedBarrier(true, true),
+        "__kivl_barrier_local" => Builtin::FixedBarrier(true, false),
+        "__kivl_barrier_global" => Builtin::FixedBarrier(false, true),
+        "__kivl_assert" => Builtin::Spec(Spec::Assert),
+        "__kivl_assume" => Builtin::Spec(Spec::Assume),
+        "__kivl_requires" => Builtin::Spec(Spec::Requires),
+        "__kivl_ensures" => Builtin::Spec(Spec::Ensures),
+        "__kivl_invariant" => Builtin::Spec(Spec::Invariant),
+        "__kivl_candidate_invariant" => Builtin::Spec(Spec::CandidateInvariant),
+        "__kivl_implies" => Builtin::Spec(Spec::Implies),
+        "__kivl_enabled" => Builtin::Spec(Spec::Enabled),
+        "__kivl_other_int" | "__kivl_other_bool" => Builtin::Spec(Spec::Other),
+        "__kivl_uniform_int" | "__kivl_uniform_bool" => Builtin::Spec(Spec::Uniform),
+        "__kivl_read" => Builtin::Spec(Spec::Read),
+        "__kivl_write" => Builtin::Spec(Spec::Write),
+        _ => {
+            let reg = name.strip_prefix("__kivl_")?;
+            let (what, dim) = reg.rsplit_once('_')?;
+            let what = IDENTITY.iter().find(|w| **w == what)?;
+            let d = DIMS.iter().position(|x| *x == dim)?;
+            Builtin::Identity(what, Some(d))
+        }
+    };
+    Some(b)
+}

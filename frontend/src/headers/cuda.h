@@ -1,0 +1,55 @@
+/* kivl's CUDA device header (clang runs with -nocudainc): the qualifiers, the built-in index
+ * registers and __syncthreads, as calls the front end maps to the KBPL identity constants and
+ * barriers (frontend/src/builtins.rs). */
+#ifndef KIVL_CUDA_H
+#define KIVL_CUDA_H
+
+#define __global__ __attribute__((global))
+#define __device__ __attribute__((device))
+#define __host__ __attribute__((host))
+#define __shared__ __attribute__((shared))
+#define __constant__ __attribute__((constant))
+#define __forceinline__ __inline__ __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+
+extern "C" __device__ unsigned __kivl_local_id_x(void);
+extern "C" __device__ unsigned __kivl_local_id_y(void);
+extern "C" __device__ unsigned __kivl_local_id_z(void);
+extern "C" __device__ unsigned __kivl_group_id_x(void);
+extern "C" __device__ unsigned __kivl_group_id_y(void);
+extern "C" __device__ unsigned __kivl_group_id_z(void);
+extern "C" __device__ unsigned __kivl_group_size_x(void);
+extern "C" __device__ unsigned __kivl_group_size_y(void);
+extern "C" __device__ unsigned __kivl_group_size_z(void);
+extern "C" __device__ unsigned __kivl_num_groups_x(void);
+extern "C" __device__ unsigned __kivl_num_groups_y(void);
+extern "C" __device__ unsigned __kivl_num_groups_z(void);
+extern "C" __device__ void __syncthreads(void);
+extern "C" __device__ void __kivl_barrier_local(void);
+extern "C" __device__ void __kivl_barrier_global(void);
+
+/* One register: `threadIdx.x` reads a property whose getter is an identity call. */
+#define __KIVL_REGISTER(TYPE, NAME, REG)                                                       \
+  struct TYPE {                                                                                \
+    __declspec(property(get = __get_x)) unsigned x;                                            \
+    __declspec(property(get = __get_y)) unsigned y;                                            \
+    __declspec(property(get = __get_z)) unsigned z;                                            \
+    static __device__ __forceinline__ unsigned __get_x(void) { return __kivl_##REG##_x(); }   \
+    static __device__ __forceinline__ unsigned __get_y(void) { return __kivl_##REG##_y(); }   \
+    static __device__ __forceinline__ unsigned __get_z(void) { return __kivl_##REG##_z(); }   \
+  };                                                                                           \
+  extern const __device__ TYPE NAME;
+
+__KIVL_REGISTER(__kivl_threadIdx_t, threadIdx, local_id)
+__KIVL_REGISTER(__kivl_blockIdx_t, blockIdx, group_id)
+__KIVL_REGISTER(__kivl_blockDim_t, blockDim, group_size)
+__KIVL_REGISTER(__kivl_gridDim_t, gridDim, num_groups)
+
+struct uint3 { unsigned x, y, z; };
+struct dim3 {
+  unsigned x, y, z;
+  __host__ __device__ dim3(unsigned x = 1, unsigned y = 1, unsigned z = 1) : x(x), y(y), z(z) {}
+};
+
+#define __threadfence_block() __kivl_barrier_local()
+#endif

@@ -1,0 +1,111 @@
+//! The memory model: one map per memory object (a kernel pointer parameter, a `__local` or
+//! `__constant` variable, a private array), indexed by element. Pointers are resolved
+//! statically to an object and a byte offset; the offset is kept as a linear form so that
+//! `base + 4*i` becomes the element index `i` without a division.
+
+/// Where a memory object lives, which decides its KBPL attribute.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Space {
+    /// Kernel pointer parameters and `__global`/`__device__` variables: `{:global}`.
+    Global,
+    /// `__local` / `__shared__`: `{:group_shared}`.
+    GroupShared,
+    /// `__constant`: read-only device memory, `{:global}` (it is never written, so it never races).
+    Constant,
+    /// A private array or an address-taken local: a map local to the kernel procedure.
+    Private,
+}
+
+/// A memory object and the element width its accesses agree on.
+#[derive(Clone, Debug)]
+pub struct Base {
+    pub name: String,
+    pub space: Space,
+    pub width: Option<u32>,
+}
+
+/// A byte offset: `konst + Σ coeff·term` modulo 2³², each term a bv32 expression.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Lin {
+    pub terms: Vec<(String, u64)>,
+    pub konst: u64,
+}
+
+const MASK: u64 = 0xffff_ffff;
+
+impl Lin {
+    pub fn constant(c: u64) -> Lin {
+        Lin { terms: Vec::new(), konst: c & MASK }
+    }
+    pub fn term(e: String, coeff: u64) -> Lin {
+        let mut l = Lin::default();
+        l.add_term(e, coeff);
+        l
+    }
+    fn add_term(&mut self, e: String, coeff: u64) {
+        let coeff = coeff & MASK;
+        if coeff == 0 {
+            return;
+        }
+        if let Some(t) = self.terms.iter_mut().find(|t| t.0 == e) {
+            t.1 = (t.1 + coeff) & MASK;
+        } else {
+            self.terms.push((e, coeff));
+        }
+        self.terms.retain(|t| t.1 != 0);
+    }
+    pub fn plus(mut self, other: &Lin) -> Lin {
+        self.konst = (self.konst + other.konst) & MASK;
+        for (e, c) in &other.terms {
+            self.add_term(e.clone(), *c);
+        }
+        self
+    }
+
+    /// The bv32 expression of `self / unit` (unit = the element size). Exact without a
+    /// division when every coefficient is a multiple of the unit; otherwise the byte offset
+    /// is divided (C's alignment rules make the division exact for valid accesses).
+    pub fn index(&self, unit: u64, needs: &mut dyn FnMut(&'static str)) -> String {
+        if unit > 0 && self.konst % unit == 0 && self.terms.iter().all(|t| t.1 % unit == 0) {
+            let scaled = Lin {
+                terms: self.terms.iter().map(|(e, c)| (e.clone(), c / unit)).collect(),
+                konst: self.konst / unit,
+            };
+            return scaled.expr(needs);
+        }
+        needs("BV32_UDIV");
+        format!("BV32_UDIV({}, {}bv32)", self.expr(needs), unit)
+    }
+
+    /// The bv32 expression of the byte offset.
+    pub fn expr(&self, needs: &mut dyn FnMut(&'static str)) -> String {
+        let mut parts: Vec<String> = self
+            .terms
+            .iter()
+            .map(|(e, c)| {
+                if *c == 1 {
+                    e.clone()
+                } else {
+                    needs("BV32_MUL");
+                    format!("BV32_MUL({e}, {c}bv32)")
+                }
+            })
+            .collect();
+        if self.konst != 0 || parts.is_empty() {
+            parts.push(format!("{}bv32", self.konst));
+        }
+        let mut it = parts.into_iter();
+        let first = it.next().unwrap_or_else(|| "0bv32".into());
+        it.fold(first, |acc, p| {
+            needs("BV32_ADD");
+            format!("BV32_ADD({acc}, {p})")
+        })
+    }
+}
+
+/// A pointer value: a memory object and a byte offset into it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ptr {
+    pub base: usize,
+    pub off: Lin,
+}

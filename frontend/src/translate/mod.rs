@@ -1,0 +1,825 @@
+//! LLVM IR (after mem2reg) to KBPL text, one kernel procedure per kernel function.
+//!
+//! - SSA values become procedure locals (`$name`), phi nodes assignments on the edges into
+//!   their block; conditional branches go through edge blocks that `assume` the condition
+//!   (GPUVerify's form, which predication reads).
+//! - Calls to defined functions are inlined: their blocks are spliced in with a prefix per
+//!   call, parameters bound to the arguments (pointer arguments resolve to the caller's
+//!   memory objects). Recursion is unsupported.
+//! - The arguments of `__requires`, `__ensures` and `__invariant` are specifications: the
+//!   code that computes them in the same block is folded into one expression and not run
+//!   (an `__invariant` must sit at the head of its loop, as Boogie's leading asserts).
+//! - Everything else that is not understood is collected as a located `unsupported` error.
+//!
+//! Element types come from the loads and stores (and GEP source types), never from pointer
+//! types, except in [`loaded_type`] and [`const_gep_source`] where LLVM 14 offers nothing
+//! else: those two change with opaque pointers.
+
+use crate::builtins::{self, Builtin, Spec, DIMS, IDENTITY};
+use crate::layout;
+use crate::memory::{Base, Lin, Ptr, Space};
+use crate::{Loc, Translation};
+use llvm_ir::constant::Float;
+use llvm_ir::instruction::{self as inst, Instruction};
+use llvm_ir::terminator::Terminator;
+use llvm_ir::types::{FPType, Type};
+use llvm_ir::{BasicBlock, Constant, ConstantRef, Function, IntPredicate, Module, Name, Operand, TypeRef};
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+mod instr;
+
+type Errors = Vec<(Option<Loc>, String)>;
+
+/// A scalar KBPL type: `bool` for `i1`, `bvN` for integers and floats (floats keep their
+/// width for the names of their uninterpreted operations).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ty {
+    Bool,
+    Bv(u32),
+    Float(u32),
+}
+
+impl Ty {
+    fn kbpl(self) -> String {
+        match self {
+            Ty::Bool => "bool".into(),
+            Ty::Bv(w) | Ty::Float(w) => format!("bv{w}"),
+        }
+    }
+    fn width(self) -> u32 {
+        match self {
+            Ty::Bool => 1,
+            Ty::Bv(w) | Ty::Float(w) => w,
+        }
+    }
+}
+
+/// A scalar expression; `bool_of` is the boolean it encodes when it is `if b then 1 else 0`
+/// (C's comparisons become ints), so that `x != 0` folds back to `b`.
+#[derive(Clone, Debug)]
+struct Ex {
+    text: String,
+    ty: Ty,
+    bool_of: Option<String>,
+}
+
+impl Ex {
+    fn new(text: String, ty: Ty) -> Ex {
+        Ex { text, ty, bool_of: None }
+    }
+}
+
+#[derive(Clone, Debug)]
+enum Val {
+    Scalar(Ex),
+    Ptr(Ptr),
+}
+
+/// One generated block: a label and its statements with their source locations.
+struct Block {
+    label: String,
+    stmts: Vec<(String, Option<Loc>)>,
+}
+
+/// One function being translated: the kernel, or an inlined call.
+struct Frame<'m> {
+    func: &'m Function,
+    prefix: String,
+    vals: HashMap<Name, Val>,
+    defs: HashMap<Name, (&'m Instruction, usize)>,
+    /// Values only used to compute specification clauses (not run).
+    spec_only: HashSet<Name>,
+    /// Where a `ret` goes: the continuation label and the caller's result variable.
+    ret: Option<(String, Option<String>)>,
+    /// Where code of this function that is not in the kernel file is reported.
+    call_loc: Option<Loc>,
+    /// `__ensures` of an inlined function, checked at its returns.
+    ensures: Vec<String>,
+}
+
+struct Tr<'m> {
+    module: &'m Module,
+    file: &'m str,
+    bases: Vec<Base>,
+    global_bases: HashMap<String, usize>,
+    functions: BTreeMap<String, String>,
+    locals: BTreeMap<String, String>,
+    blocks: Vec<Block>,
+    /// Edge blocks, placed after the function's blocks.
+    edge_blocks: Vec<Block>,
+    requires: Vec<(String, Option<Loc>)>,
+    ensures: Vec<(String, Option<Loc>)>,
+    errors: Errors,
+    stack: Vec<String>,
+    calls: usize,
+    fresh: usize,
+}
+
+pub fn translate_module(module: &Module, file: &str, cuda_kernels: &[String]) -> Result<Translation, Errors> {
+    let kernels: Vec<&Function> = module
+        .functions
+        .iter()
+        .filter(|f| {
+            f.calling_convention == llvm_ir::function::CallingConvention::SPIR_KERNEL
+                || cuda_kernels.iter().any(|k| *k == f.name)
+        })
+        .collect();
+    if kernels.is_empty() {
+        return Err(vec![(None, "the file defines no kernel (`__kernel` / `__global__` function)".into())]);
+    }
+    let mut text = Out::default();
+    let mut procs = Vec::new();
+    let mut all_errors = Errors::new();
+    let mut bases = Vec::new();
+    let mut functions = BTreeMap::new();
+    let mut fallback = None;
+    for k in kernels {
+        let mut tr = Tr {
+            module,
+            file,
+            bases: std::mem::take(&mut bases),
+            global_bases: HashMap::new(),
+            functions: std::mem::take(&mut functions),
+            locals: BTreeMap::new(),
+            blocks: Vec::new(),
+            edge_blocks: Vec::new(),
+            requires: Vec::new(),
+            ensures: Vec::new(),
+            errors: Vec::new(),
+            stack: Vec::new(),
+            calls: 0,
+            fresh: 0,
+        };
+        // Globals shared between kernels keep one map: re-register them by name.
+        for (i, b) in tr.bases.iter().enumerate() {
+            if b.space != Space::Private {
+                tr.global_bases.insert(b.name.clone(), i);
+            }
+        }
+        let kloc = k.debugloc.as_ref().map(|d| Loc { line: d.line, col: d.col.unwrap_or(1) });
+        fallback = fallback.or(kloc);
+        let proc_text = tr.kernel(k, kloc);
+        all_errors.append(&mut tr.errors);
+        // Private maps are locals of this kernel only.
+        tr.bases.retain(|b| b.space != Space::Private);
+        bases = tr.bases;
+        functions = tr.functions;
+        procs.push(proc_text);
+    }
+    if !all_errors.is_empty() {
+        let mut seen = HashSet::new();
+        all_errors.retain(|e| seen.insert(e.clone()));
+        return Err(all_errors);
+    }
+    for w in IDENTITY {
+        for d in DIMS {
+            text.line(&format!("const {{:{w}_{d}}} {w}_{d}: bv32;"), None);
+        }
+    }
+    for f in functions.values() {
+        text.line(f, None);
+    }
+    for b in &bases {
+        let attr = match b.space {
+            Space::GroupShared => "{:group_shared} ",
+            _ => "{:global} ",
+        };
+        text.line(&format!("var {attr}{}: [bv32]bv{};", b.name, b.width.unwrap_or(8)), None);
+    }
+    for p in procs {
+        text.line("", None);
+        text.append(p);
+    }
+    let fallback = fallback.unwrap_or(Loc { line: 1, col: 1 });
+    Ok(Translation { kbpl: text.text, origins: text.origins, fallback, clang_secs: 0.0, translate_secs: 0.0 })
+}
+
+/// Text with the source location of every line.
+#[derive(Default)]
+struct Out {
+    text: String,
+    origins: Vec<Option<Loc>>,
+}
+
+impl Out {
+    fn line(&mut self, s: &str, loc: Option<Loc>) {
+        self.text.push_str(s);
+        self.text.push('\n');
+        self.origins.push(loc);
+    }
+    fn append(&mut self, o: Out) {
+        self.text.push_str(&o.text);
+        self.origins.extend(o.origins);
+    }
+}
+
+/// A KBPL identifier for an LLVM name (identifiers keep letters, digits, `_`, `.`, `$`).
+fn ident(n: &Name) -> String {
+    match n {
+        Name::Name(s) => {
+            s.chars().map(|c| if c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '$') { c } else { '_' }).collect()
+        }
+        Name::Number(k) => format!("{k}"),
+    }
+}
+
+/// The declared name of a C++ function-local static (`_ZZ3addPiiE1s` → `s`) or a global.
+fn global_name(mangled: &str) -> String {
+    let plain = mangled
+        .strip_prefix("_ZZ")
+        .and_then(|r| r.rfind('E').map(|e| &r[e + 1..]))
+        .map(builtins::demangle)
+        .filter(|s| !s.is_empty())
+        .unwrap_or(mangled);
+    plain.chars().map(|c| if c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '$') { c } else { '_' }).collect()
+}
+
+fn scalar_ty(ty: &TypeRef) -> Option<Ty> {
+    match ty.as_ref() {
+        Type::IntegerType { bits: 1 } => Some(Ty::Bool),
+        Type::IntegerType { bits } => Some(Ty::Bv(*bits)),
+        Type::FPType(FPType::Half) => Some(Ty::Float(16)),
+        Type::FPType(FPType::Single) => Some(Ty::Float(32)),
+        Type::FPType(FPType::Double) => Some(Ty::Float(64)),
+        _ => None,
+    }
+}
+
+fn is_pointer(ty: &TypeRef) -> bool {
+    matches!(ty.as_ref(), Type::PointerType { .. })
+}
+
+fn addr_space(ty: &TypeRef) -> u32 {
+    match ty.as_ref() {
+        Type::PointerType { addr_space, .. } => *addr_space,
+        _ => 0,
+    }
+}
+
+/// The type a load reads. LLVM 14: the pointee type; LLVM 15+: `Load::loaded_ty`.
+fn loaded_type(m: &Module, l: &inst::Load) -> TypeRef {
+    m.type_of(l)
+}
+
+/// The source element type of a constant GEP. LLVM 14: the pointee type of its address.
+fn const_gep_source(m: &Module, address: &ConstantRef) -> Option<TypeRef> {
+    match m.type_of(address).as_ref() {
+        Type::PointerType { pointee_type, .. } => Some(pointee_type.clone()),
+        _ => None,
+    }
+}
+
+fn bool_ex(e: &Ex) -> String {
+    if let Some(b) = &e.bool_of {
+        return b.clone();
+    }
+    match e.ty {
+        Ty::Bool => e.text.clone(),
+        t => format!("({} != 0bv{})", e.text, t.width()),
+    }
+}
+
+fn bool_to_int(b: String, w: u32) -> Ex {
+    Ex { text: format!("(if {b} then 1bv{w} else 0bv{w})"), ty: Ty::Bv(w), bool_of: Some(b) }
+}
+
+impl<'m> Tr<'m> {
+    fn loc(&self, d: &Option<llvm_ir::DebugLoc>, f: &Frame) -> Option<Loc> {
+        match d {
+            Some(d) if d.line > 0 && std::path::Path::new(&d.filename).file_name().is_some_and(|n| n == self.file) => {
+                Some(Loc { line: d.line, col: d.col.unwrap_or(1) })
+            }
+            _ => f.call_loc,
+        }
+    }
+
+    fn err(&mut self, loc: Option<Loc>, msg: impl Into<String>) {
+        self.errors.push((loc, msg.into()));
+    }
+
+    fn emit(&mut self, s: String, loc: Option<Loc>) {
+        if let Some(b) = self.blocks.last_mut() {
+            b.stmts.push((s, loc));
+        }
+    }
+
+    fn start_block(&mut self, label: String) {
+        self.blocks.push(Block { label, stmts: Vec::new() });
+    }
+
+    /// Declares a bit-vector operation `BVw_OP` on demand.
+    fn bvop(&mut self, op: &str, w: u32) -> String {
+        let (smt, result) = match op {
+            "ADD" => ("bvadd", None),
+            "SUB" => ("bvsub", None),
+            "MUL" => ("bvmul", None),
+            "UDIV" => ("bvudiv", None),
+            "SDIV" => ("bvsdiv", None),
+            "UREM" => ("bvurem", None),
+            "SREM" => ("bvsrem", None),
+            "AND" => ("bvand", None),
+            "OR" => ("bvor", None),
+            "XOR" => ("bvxor", None),
+            "SHL" => ("bvshl", None),
+            "LSHR" => ("bvlshr", None),
+            "ASHR" => ("bvashr", None),
+            "ULT" => ("bvult", Some("bool")),
+            "ULE" => ("bvule", Some("bool")),
+            "UGT" => ("bvugt", Some("bool")),
+            "UGE" => ("bvuge", Some("bool")),
+            "SLT" => ("bvslt", Some("bool")),
+            "SLE" => ("bvsle", Some("bool")),
+            "SGT" => ("bvsgt", Some("bool")),
+            _ => ("bvsge", Some("bool")),
+        };
+        let name = format!("BV{w}_{op}");
+        let res = result.map_or(format!("bv{w}"), str::to_string);
+        self.functions
+            .entry(name.clone())
+            .or_insert_with(|| format!("function {{:bvbuiltin \"{smt}\"}} {name}(bv{w}, bv{w}): {res};"));
+        name
+    }
+
+    /// Declares an uninterpreted function (float operations, unknown pure externals).
+    fn uninterpreted(&mut self, name: &str, args: &[Ty], result: Ty) -> String {
+        let args: Vec<String> = args.iter().map(|t| t.kbpl()).collect();
+        self.functions
+            .entry(name.to_string())
+            .or_insert_with(|| format!("function {name}({}): {};", args.join(", "), result.kbpl()));
+        name.to_string()
+    }
+
+    fn needs_fn(&mut self) -> impl FnMut(&'static str) + use<'_, 'm> {
+        |name: &'static str| {
+            let op = name.strip_prefix("BV32_").unwrap_or("ADD");
+            let _ = self.bvop(op, 32);
+        }
+    }
+
+    fn fresh_var(&mut self, base: &str, ty: &str) -> String {
+        self.fresh += 1;
+        let v = format!("${base}${}", self.fresh);
+        self.locals.insert(v.clone(), ty.to_string());
+        v
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Kernels and functions
+    // -----------------------------------------------------------------------------------------
+
+    fn kernel(&mut self, k: &'m Function, kloc: Option<Loc>) -> Out {
+        let mut frame = self.frame(k, String::new(), None, kloc);
+        let mut params = Vec::new();
+        for p in &k.parameters {
+            let name = ident(&p.name);
+            if is_pointer(&p.ty) {
+                let space = match addr_space(&p.ty) {
+                    3 => Space::GroupShared,
+                    2 | 4 => Space::Constant,
+                    _ => Space::Global,
+                };
+                let b = self.new_base(format!("$${name}"), space);
+                frame.vals.insert(p.name.clone(), Val::Ptr(Ptr { base: b, off: Lin::default() }));
+            } else if let Some(t) = scalar_ty(&p.ty) {
+                params.push(format!("${name}: {}", t.kbpl()));
+                frame.vals.insert(p.name.clone(), Val::Scalar(Ex::new(format!("${name}"), t)));
+            } else {
+                self.err(
+                    kloc,
+                    format!("kernel parameter `{name}` has a type the front end does not support (structs, vectors)"),
+                );
+            }
+        }
+        self.stack.push(k.name.clone());
+        self.function_body(&mut frame);
+        self.stack.pop();
+        let name = builtins::demangle(&k.name).to_string();
+        let mut out = Out::default();
+        out.line(&format!("procedure {{:kernel}} {}({})", global_name(&name), params.join(", ")), kloc);
+        for (r, loc) in std::mem::take(&mut self.requires) {
+            out.line(&format!("  requires {r};"), loc);
+        }
+        for (e, loc) in std::mem::take(&mut self.ensures) {
+            out.line(&format!("  ensures {e};"), loc);
+        }
+        out.line("{", kloc);
+        for (v, t) in std::mem::take(&mut self.locals) {
+            out.line(&format!("  var {v}: {t};"), kloc);
+        }
+        for b in &self.bases {
+            if b.space == Space::Private {
+                out.line(&format!("  var {}: [bv32]bv{};", b.name, b.width.unwrap_or(8)), kloc);
+            }
+        }
+        let mut blocks = std::mem::take(&mut self.blocks);
+        blocks.append(&mut self.edge_blocks);
+        for b in blocks {
+            out.line(&format!("{}:", b.label), None);
+            for (s, loc) in b.stmts {
+                out.line(&format!("  {s}"), loc.or(kloc));
+            }
+        }
+        out.line("}", None);
+        out
+    }
+
+    fn new_base(&mut self, name: String, space: Space) -> usize {
+        self.bases.push(Base { name, space, width: None });
+        self.bases.len() - 1
+    }
+
+    fn frame(
+        &mut self,
+        f: &'m Function,
+        prefix: String,
+        ret: Option<(String, Option<String>)>,
+        call_loc: Option<Loc>,
+    ) -> Frame<'m> {
+        let mut defs = HashMap::new();
+        for (bi, b) in f.basic_blocks.iter().enumerate() {
+            for i in &b.instrs {
+                if let Some(d) = i.try_get_result() {
+                    defs.insert(d.clone(), (i, bi));
+                }
+            }
+        }
+        let spec_only = spec_only_values(f, &defs);
+        Frame { func: f, prefix, vals: HashMap::new(), defs, spec_only, ret, call_loc, ensures: Vec::new() }
+    }
+
+    fn label(&self, f: &Frame, b: &Name) -> String {
+        format!("$bb.{}{}", f.prefix, ident(b))
+    }
+
+    fn var(&self, f: &Frame, n: &Name) -> String {
+        format!("${}{}", f.prefix, ident(n))
+    }
+
+    fn function_body(&mut self, f: &mut Frame<'m>) {
+        let headers = loop_headers(f.func);
+        for (bi, b) in f.func.basic_blocks.iter().enumerate() {
+            self.start_block(self.label(f, &b.name));
+            // Phi nodes are assigned on the edges; their variables are declared here.
+            for i in &b.instrs {
+                if let Instruction::Phi(p) = i {
+                    self.declare_phi(f, p);
+                }
+            }
+            self.invariants(f, b, bi, headers.contains(&b.name));
+            for i in &b.instrs {
+                if matches!(i, Instruction::Phi(_)) {
+                    continue;
+                }
+                if let Some(d) = i.try_get_result() {
+                    if f.spec_only.contains(d) {
+                        continue;
+                    }
+                }
+                self.instruction(f, i, bi);
+            }
+            self.terminator(f, b);
+        }
+    }
+
+    /// `__invariant` calls of a block become its leading asserts; outside a loop head they are
+    /// unsupported (Boogie reads only a loop head's leading asserts as invariants).
+    fn invariants(&mut self, f: &mut Frame<'m>, b: &'m BasicBlock, bi: usize, header: bool) {
+        for i in &b.instrs {
+            let Instruction::Call(c) = i else { continue };
+            let Some(Builtin::Spec(s @ (Spec::Invariant | Spec::CandidateInvariant))) = self.callee_builtin(c) else {
+                continue;
+            };
+            let loc = self.loc(&c.debugloc, f);
+            if !header {
+                self.err(loc, "`__invariant` outside a loop condition: write it first in the loop's condition, e.g. `for (...; __invariant(e), i < n; ...)`");
+                continue;
+            }
+            let Some(arg) = c.arguments.first() else { continue };
+            if let Some(e) = self.spec_expr(f, &arg.0, bi, loc) {
+                let attr = if s == Spec::CandidateInvariant { "{:candidate} " } else { "" };
+                self.emit(format!("assert {attr}{};", bool_ex(&e)), loc);
+            }
+        }
+    }
+
+    fn declare_phi(&mut self, f: &mut Frame<'m>, p: &inst::Phi) {
+        let loc = self.loc(&p.debugloc, f);
+        if is_pointer(&p.to_type) {
+            // A pointer phi keeps its object and gets a variable for the byte offset.
+            let base = p.incoming_values.iter().find_map(|(op, _)| match self.operand(f, op, loc) {
+                Some(Val::Ptr(q)) => Some(q.base),
+                _ => None,
+            });
+            let Some(base) = base else {
+                self.err(loc, "a pointer whose memory object cannot be determined statically");
+                return;
+            };
+            let v = format!("{}.off", self.var(f, &p.dest));
+            self.locals.insert(v.clone(), "bv32".into());
+            f.vals.insert(p.dest.clone(), Val::Ptr(Ptr { base, off: Lin::term(v, 1) }));
+        } else if let Some(t) = scalar_ty(&p.to_type) {
+            let v = self.var(f, &p.dest);
+            self.locals.insert(v.clone(), t.kbpl());
+            f.vals.insert(p.dest.clone(), Val::Scalar(Ex::new(v, t)));
+        } else {
+            self.err(loc, "a value of an aggregate or vector type");
+        }
+    }
+
+    /// The assignments of the phi nodes of `to` for the edge from `from`.
+    fn phi_moves(&mut self, f: &mut Frame<'m>, from: &Name, to: &Name, loc: Option<Loc>) -> Option<String> {
+        let target = f.func.basic_blocks.iter().find(|b| b.name == *to)?;
+        let mut lhs = Vec::new();
+        let mut rhs = Vec::new();
+        for i in &target.instrs {
+            let Instruction::Phi(p) = i else { continue };
+            let Some((op, _)) = p.incoming_values.iter().find(|(_, b)| b == from) else { continue };
+            let val = self.operand(f, op, loc);
+            match (f.vals.get(&p.dest).cloned(), val) {
+                (Some(Val::Scalar(d)), Some(Val::Scalar(e))) => {
+                    lhs.push(d.text);
+                    rhs.push(e.text);
+                }
+                (Some(Val::Ptr(d)), Some(Val::Ptr(e))) if d.base == e.base => {
+                    lhs.push(d.off.terms[0].0.clone());
+                    rhs.push(e.off.expr(&mut self.needs_fn()));
+                }
+                (Some(Val::Ptr(_)), Some(Val::Ptr(_))) => {
+                    self.err(loc, "a pointer that may point into different memory objects");
+                }
+                _ => {}
+            }
+        }
+        (!lhs.is_empty()).then(|| format!("{} := {};", lhs.join(", "), rhs.join(", ")))
+    }
+
+    /// Jumps along the edge `from → to`, through an edge block when there is a guard or a phi.
+    fn edge(&mut self, f: &mut Frame<'m>, from: &Name, to: &Name, guard: Option<String>, loc: Option<Loc>) -> String {
+        let moves = self.phi_moves(f, from, to, loc);
+        if guard.is_none() && moves.is_none() {
+            return self.label(f, to);
+        }
+        self.fresh += 1;
+        let label = format!("{}$e{}", self.label(f, from), self.fresh);
+        let mut stmts = Vec::new();
+        if let Some(g) = guard {
+            stmts.push((format!("assume {g};"), loc));
+        }
+        if let Some(m) = moves {
+            stmts.push((m, loc));
+        }
+        stmts.push((format!("goto {};", self.label(f, to)), loc));
+        self.edge_blocks.push(Block { label: label.clone(), stmts });
+        label
+    }
+
+    fn terminator(&mut self, f: &mut Frame<'m>, b: &'m BasicBlock) {
+        let from = &b.name;
+        match &b.term {
+            Terminator::Ret(r) => {
+                let loc = self.loc(&r.debugloc, f);
+                for e in f.ensures.clone() {
+                    self.emit(format!("assert {{:check \"postcondition\"}} {e};"), loc);
+                }
+                match f.ret.clone() {
+                    None => self.emit("return;".into(), loc),
+                    Some((cont, result)) => {
+                        if let (Some(res), Some(op)) = (result, &r.return_operand) {
+                            match self.operand(f, op, loc) {
+                                Some(Val::Scalar(e)) => self.emit(format!("{res} := {};", e.text), loc),
+                                Some(Val::Ptr(_)) => self.err(loc, "a function returning a pointer"),
+                                None => {}
+                            }
+                        }
+                        self.emit(format!("goto {cont};"), loc);
+                    }
+                }
+            }
+            Terminator::Br(br) => {
+                let loc = self.loc(&br.debugloc, f);
+                let l = self.edge(f, from, &br.dest, None, loc);
+                self.emit(format!("goto {l};"), loc);
+            }
+            Terminator::CondBr(c) => {
+                let loc = self.loc(&c.debugloc, f);
+                let Some(Val::Scalar(cond)) = self.operand(f, &c.condition, loc) else { return };
+                let cond = bool_ex(&cond);
+                let t = self.edge(f, from, &c.true_dest, Some(cond.clone()), loc);
+                let e = self.edge(f, from, &c.false_dest, Some(format!("!{cond}")), loc);
+                self.emit(format!("goto {t}, {e};"), loc);
+            }
+            Terminator::Switch(s) => {
+                let loc = self.loc(&s.debugloc, f);
+                let Some(Val::Scalar(v)) = self.operand(f, &s.operand, loc) else { return };
+                let mut targets = Vec::new();
+                let mut cases = Vec::new();
+                for (c, dest) in &s.dests {
+                    let Some(Val::Scalar(c)) = self.constant(f, c, loc) else { return };
+                    let guard = format!("{} == {}", v.text, c.text);
+                    cases.push(format!("{} != {}", v.text, c.text));
+                    targets.push(self.edge(f, from, dest, Some(guard), loc));
+                }
+                let default = if cases.is_empty() { "true".to_string() } else { cases.join(" && ") };
+                targets.push(self.edge(f, from, &s.default_dest, Some(format!("({default})")), loc));
+                self.emit(format!("goto {};", targets.join(", ")), loc);
+            }
+            Terminator::Unreachable(u) => {
+                let loc = self.loc(&u.debugloc, f);
+                self.emit("assume false;".into(), loc);
+                self.emit("return;".into(), loc);
+            }
+            other => {
+                let loc = self.loc(&other_debugloc(other), f);
+                self.err(loc, "an unsupported control transfer (exceptions, indirect branches)");
+            }
+        }
+    }
+}
+
+fn other_debugloc(_t: &Terminator) -> Option<llvm_ir::DebugLoc> {
+    None
+}
+
+/// Headers of natural loops: targets of back edges of a depth-first search (the control
+/// flow of structured C is reducible; the verifier rejects what is not).
+fn loop_headers(f: &Function) -> HashSet<Name> {
+    let index: HashMap<&Name, usize> = f.basic_blocks.iter().enumerate().map(|(i, b)| (&b.name, i)).collect();
+    let succs: Vec<Vec<usize>> = f
+        .basic_blocks
+        .iter()
+        .map(|b| successors(&b.term).iter().filter_map(|n| index.get(n).copied()).collect())
+        .collect();
+    let mut state = vec![0u8; succs.len()];
+    let mut headers = HashSet::new();
+    let mut stack: Vec<(usize, usize)> = vec![(0, 0)];
+    if succs.is_empty() {
+        return headers;
+    }
+    state[0] = 1;
+    while let Some(&mut (n, ref mut k)) = stack.last_mut() {
+        if let Some(&s) = succs[n].get(*k) {
+            *k += 1;
+            match state[s] {
+                0 => {
+                    state[s] = 1;
+                    stack.push((s, 0));
+                }
+                1 => {
+                    headers.insert(f.basic_blocks[s].name.clone());
+                }
+                _ => {}
+            }
+        } else {
+            state[n] = 2;
+            stack.pop();
+        }
+    }
+    headers
+}
+
+fn successors(t: &Terminator) -> Vec<Name> {
+    match t {
+        Terminator::Br(b) => vec![b.dest.clone()],
+        Terminator::CondBr(c) => vec![c.true_dest.clone(), c.false_dest.clone()],
+        Terminator::Switch(s) => {
+            let mut v: Vec<Name> = s.dests.iter().map(|d| d.1.clone()).collect();
+            v.push(s.default_dest.clone());
+            v
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// Values that only feed specification clauses, computed in the clause's block by
+/// instructions without effects: they are folded into the clause and not run.
+fn spec_only_values<'m>(f: &'m Function, defs: &HashMap<Name, (&'m Instruction, usize)>) -> HashSet<Name> {
+    let mut users: HashMap<Name, Vec<(Option<Name>, bool, usize)>> = HashMap::new();
+    let mut note = |op: &Operand, user: Option<Name>, clause: bool, bi: usize| {
+        if let Operand::LocalOperand { name, .. } = op {
+            users.entry(name.clone()).or_default().push((user, clause, bi));
+        }
+    };
+    for (bi, b) in f.basic_blocks.iter().enumerate() {
+        for i in &b.instrs {
+            let clause = matches!(i, Instruction::Call(c) if call_name(c).and_then(builtins::classify).is_some_and(|b| matches!(b, Builtin::Spec(s) if s.is_clause())));
+            for op in operands(i) {
+                note(op, i.try_get_result().cloned(), clause, bi);
+            }
+        }
+        for op in term_operands(&b.term) {
+            note(op, None, false, bi);
+        }
+    }
+    let mut spec: HashSet<Name> = HashSet::new();
+    loop {
+        let mut changed = false;
+        for (name, (i, bi)) in defs {
+            if spec.contains(name) || !is_pure(i) {
+                continue;
+            }
+            let Some(us) = users.get(name) else { continue };
+            let all = us
+                .iter()
+                .all(|(u, clause, ubi)| *ubi == *bi && (*clause || u.as_ref().is_some_and(|u| spec.contains(u))));
+            if all {
+                spec.insert(name.clone());
+                changed = true;
+            }
+        }
+        if !changed {
+            return spec;
+        }
+    }
+}
+
+fn call_name(c: &inst::Call) -> Option<&str> {
+    match c.function.as_ref().right()? {
+        Operand::ConstantOperand(k) => match k.as_ref() {
+            Constant::GlobalReference { name: Name::Name(n), .. } => Some(n.as_str()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Instructions without effects that can be folded into an expression.
+fn is_pure(i: &Instruction) -> bool {
+    match i {
+        Instruction::Call(c) => call_name(c).and_then(builtins::classify).is_some_and(|b| {
+            matches!(
+                b,
+                Builtin::Identity(..)
+                    | Builtin::GlobalId
+                    | Builtin::GlobalSize
+                    | Builtin::GlobalOffset
+                    | Builtin::Spec(
+                        Spec::Implies | Spec::Enabled | Spec::Other | Spec::Uniform | Spec::Read | Spec::Write
+                    )
+            )
+        }),
+        Instruction::Phi(_)
+        | Instruction::Store(_)
+        | Instruction::Alloca(_)
+        | Instruction::Fence(_)
+        | Instruction::AtomicRMW(_)
+        | Instruction::CmpXchg(_) => false,
+        _ => true,
+    }
+}
+
+fn operands(i: &Instruction) -> Vec<&Operand> {
+    use Instruction as I;
+    match i {
+        I::Add(x) => vec![&x.operand0, &x.operand1],
+        I::Sub(x) => vec![&x.operand0, &x.operand1],
+        I::Mul(x) => vec![&x.operand0, &x.operand1],
+        I::UDiv(x) => vec![&x.operand0, &x.operand1],
+        I::SDiv(x) => vec![&x.operand0, &x.operand1],
+        I::URem(x) => vec![&x.operand0, &x.operand1],
+        I::SRem(x) => vec![&x.operand0, &x.operand1],
+        I::And(x) => vec![&x.operand0, &x.operand1],
+        I::Or(x) => vec![&x.operand0, &x.operand1],
+        I::Xor(x) => vec![&x.operand0, &x.operand1],
+        I::Shl(x) => vec![&x.operand0, &x.operand1],
+        I::LShr(x) => vec![&x.operand0, &x.operand1],
+        I::AShr(x) => vec![&x.operand0, &x.operand1],
+        I::FAdd(x) => vec![&x.operand0, &x.operand1],
+        I::FSub(x) => vec![&x.operand0, &x.operand1],
+        I::FMul(x) => vec![&x.operand0, &x.operand1],
+        I::FDiv(x) => vec![&x.operand0, &x.operand1],
+        I::FRem(x) => vec![&x.operand0, &x.operand1],
+        I::FNeg(x) => vec![&x.operand],
+        I::ICmp(x) => vec![&x.operand0, &x.operand1],
+        I::FCmp(x) => vec![&x.operand0, &x.operand1],
+        I::Load(x) => vec![&x.address],
+        I::Store(x) => vec![&x.address, &x.value],
+        I::GetElementPtr(x) => std::iter::once(&x.address).chain(x.indices.iter()).collect(),
+        I::Trunc(x) => vec![&x.operand],
+        I::ZExt(x) => vec![&x.operand],
+        I::SExt(x) => vec![&x.operand],
+        I::FPTrunc(x) => vec![&x.operand],
+        I::FPExt(x) => vec![&x.operand],
+        I::FPToUI(x) => vec![&x.operand],
+        I::FPToSI(x) => vec![&x.operand],
+        I::UIToFP(x) => vec![&x.operand],
+        I::SIToFP(x) => vec![&x.operand],
+        I::PtrToInt(x) => vec![&x.operand],
+        I::IntToPtr(x) => vec![&x.operand],
+        I::BitCast(x) => vec![&x.operand],
+        I::AddrSpaceCast(x) => vec![&x.operand],
+        I::Freeze(x) => vec![&x.operand],
+        I::Select(x) => vec![&x.condition, &x.true_value, &x.false_value],
+        I::Phi(x) => x.incoming_values.iter().map(|v| &v.0).collect(),
+        I::Call(x) => x.arguments.iter().map(|a| &a.0).collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn term_operands(t: &Terminator) -> Vec<&Operand> {
+    match t {
+        Terminator::Ret(r) => r.return_operand.iter().collect(),
+        Terminator::CondBr(c) => vec![&c.condition],
+        Terminator::Switch(s) => vec![&s.operand],
+        _ => Vec::new(),
+    }
+}

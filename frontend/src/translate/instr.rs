@@ -174,11 +174,14 @@ impl<'m> Tr<'m> {
 
     /// An operand inside a specification clause of block `bi`: the block's computations
     /// folded in (they run before the clause's place at the head of the block).
-    fn arg(&mut self, f: &Frame<'m>, op: &Operand, spec: Option<usize>, loc: Option<Loc>) -> Option<Val> {
+    pub(super) fn arg(&mut self, f: &Frame<'m>, op: &Operand, spec: Option<usize>, loc: Option<Loc>) -> Option<Val> {
         if let (Some(bi), Operand::LocalOperand { name, .. }) = (spec, op) {
             if let Some(&(i, dbi)) = f.defs.get(name) {
+                // Computations without effects are recomputed; a load only when it is not run
+                // (it feeds only clauses), so that it reads what the clause's place sees.
                 let foldable = match i {
                     Instruction::Phi(_) | Instruction::Store(_) | Instruction::Alloca(_) => false,
+                    Instruction::Load(_) => f.spec_only.contains(name),
                     Instruction::Call(c) => call_name(c).is_some_and(|n| self.module.get_func_by_name(n).is_none()),
                     _ => true,
                 };

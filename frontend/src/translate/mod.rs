@@ -414,7 +414,8 @@ impl<'m> Tr<'m> {
         let mut blocks = std::mem::take(&mut self.blocks);
         blocks.append(&mut self.edge_blocks);
         for b in blocks {
-            out.line(&format!("{}:", b.label), None);
+            // A label stands where its first statement is (loops are reported at their head).
+            out.line(&format!("{}:", b.label), b.stmts.first().and_then(|s| s.1));
             for (s, loc) in b.stmts {
                 out.line(&format!("  {s}"), loc.or(kloc));
             }
@@ -462,7 +463,9 @@ impl<'m> Tr<'m> {
             // Phi nodes are assigned on the edges; their variables are declared here.
             for i in &b.instrs {
                 if let Instruction::Phi(p) = i {
-                    self.declare_phi(f, p);
+                    if !f.vals.contains_key(&p.dest) {
+                        self.declare_phi(f, p);
+                    }
                 }
             }
             self.invariants(f, b, bi, headers.contains(&b.name));
@@ -477,7 +480,7 @@ impl<'m> Tr<'m> {
                 }
                 self.instruction(f, i, bi);
             }
-            self.terminator(f, b);
+            self.terminator(f, b, bi);
         }
     }
 
@@ -534,6 +537,10 @@ impl<'m> Tr<'m> {
         for i in &target.instrs {
             let Instruction::Phi(p) = i else { continue };
             let Some((op, _)) = p.incoming_values.iter().find(|(_, b)| b == from) else { continue };
+            // The target may come later in the layout: its phi variables are declared now.
+            if !f.vals.contains_key(&p.dest) {
+                self.declare_phi(f, p);
+            }
             let val = self.operand(f, op, loc);
             match (f.vals.get(&p.dest).cloned(), val) {
                 (Some(Val::Scalar(d)), Some(Val::Scalar(e))) => {
@@ -547,7 +554,8 @@ impl<'m> Tr<'m> {
                 (Some(Val::Ptr(_)), Some(Val::Ptr(_))) => {
                     self.err(loc, "a pointer that may point into different memory objects");
                 }
-                _ => {}
+                (None, _) | (_, None) => {} // reported where it was found
+                _ => self.err(loc, "a phi node mixing pointers and numbers"),
             }
         }
         (!lhs.is_empty()).then(|| format!("{} := {};", lhs.join(", "), rhs.join(", ")))
@@ -573,7 +581,7 @@ impl<'m> Tr<'m> {
         label
     }
 
-    fn terminator(&mut self, f: &mut Frame<'m>, b: &'m BasicBlock) {
+    fn terminator(&mut self, f: &mut Frame<'m>, b: &'m BasicBlock, bi: usize) {
         let from = &b.name;
         match &b.term {
             Terminator::Ret(r) => {
@@ -602,7 +610,9 @@ impl<'m> Tr<'m> {
             }
             Terminator::CondBr(c) => {
                 let loc = self.loc(&c.debugloc, f);
-                let Some(Val::Scalar(cond)) = self.operand(f, &c.condition, loc) else { return };
+                // The condition is folded into the guards, so that they name the variables
+                // the loop changes (what invariant inference looks at), not a temporary.
+                let Some(Val::Scalar(cond)) = self.arg(f, &c.condition, Some(bi), loc) else { return };
                 let cond = bool_ex(&cond);
                 let t = self.edge(f, from, &c.true_dest, Some(cond.clone()), loc);
                 let e = self.edge(f, from, &c.false_dest, Some(format!("!{cond}")), loc);
@@ -610,7 +620,7 @@ impl<'m> Tr<'m> {
             }
             Terminator::Switch(s) => {
                 let loc = self.loc(&s.debugloc, f);
-                let Some(Val::Scalar(v)) = self.operand(f, &s.operand, loc) else { return };
+                let Some(Val::Scalar(v)) = self.arg(f, &s.operand, Some(bi), loc) else { return };
                 let mut targets = Vec::new();
                 let mut cases = Vec::new();
                 for (c, dest) in &s.dests {
@@ -690,24 +700,43 @@ fn successors(t: &Terminator) -> Vec<Name> {
     }
 }
 
-/// Values that only feed specification clauses, computed in the clause's block by
-/// instructions without effects: they are folded into the clause and not run.
+/// How a value is used.
+enum Use {
+    /// An argument of a specification clause.
+    Clause,
+    /// The condition of a branch or switch.
+    Branch,
+    /// An operand of the instruction defining this value.
+    Inst(Name),
+    /// Anything else (a store, a call, a return).
+    Other,
+}
+
+/// Values that only feed specification clauses or branch conditions of their own block,
+/// computed without effects: they are folded into the clause or guard and not run. A load
+/// may feed only clauses (a branch reads memory when it runs, which is a checked access).
 fn spec_only_values<'m>(f: &'m Function, defs: &HashMap<Name, (&'m Instruction, usize)>) -> HashSet<Name> {
-    let mut users: HashMap<Name, Vec<(Option<Name>, bool, usize)>> = HashMap::new();
-    let mut note = |op: &Operand, user: Option<Name>, clause: bool, bi: usize| {
+    let mut users: HashMap<Name, Vec<(Use, usize)>> = HashMap::new();
+    let mut note = |op: &Operand, u: Use, bi: usize| {
         if let Operand::LocalOperand { name, .. } = op {
-            users.entry(name.clone()).or_default().push((user, clause, bi));
+            users.entry(name.clone()).or_default().push((u, bi));
         }
     };
     for (bi, b) in f.basic_blocks.iter().enumerate() {
         for i in &b.instrs {
             let clause = matches!(i, Instruction::Call(c) if call_name(c).and_then(builtins::classify).is_some_and(|b| matches!(b, Builtin::Spec(s) if s.is_clause())));
             for op in operands(i) {
-                note(op, i.try_get_result().cloned(), clause, bi);
+                let u = match (clause, i.try_get_result()) {
+                    (true, _) => Use::Clause,
+                    (false, Some(d)) => Use::Inst(d.clone()),
+                    (false, None) => Use::Other,
+                };
+                note(op, u, bi);
             }
         }
+        let branch = matches!(b.term, Terminator::CondBr(_) | Terminator::Switch(_));
         for op in term_operands(&b.term) {
-            note(op, None, false, bi);
+            note(op, if branch { Use::Branch } else { Use::Other }, bi);
         }
     }
     let mut spec: HashSet<Name> = HashSet::new();
@@ -718,9 +747,16 @@ fn spec_only_values<'m>(f: &'m Function, defs: &HashMap<Name, (&'m Instruction, 
                 continue;
             }
             let Some(us) = users.get(name) else { continue };
-            let all = us
-                .iter()
-                .all(|(u, clause, ubi)| *ubi == *bi && (*clause || u.as_ref().is_some_and(|u| spec.contains(u))));
+            let load = matches!(i, Instruction::Load(_));
+            let all = us.iter().all(|(u, ubi)| {
+                *ubi == *bi
+                    && match u {
+                        Use::Clause => true,
+                        Use::Branch => !load,
+                        Use::Inst(d) => spec.contains(d),
+                        Use::Other => false,
+                    }
+            });
             if all {
                 spec.insert(name.clone());
                 changed = true;

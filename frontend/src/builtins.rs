@@ -21,6 +21,11 @@ pub enum Spec {
     Uniform,
     Read,
     Write,
+    ReadOffsetBytes,
+    WriteOffsetBytes,
+    Distinct,
+    Ite,
+    EqualFloats,
 }
 
 impl Spec {
@@ -78,8 +83,13 @@ pub fn classify(mangled: &str) -> Option<Builtin> {
         "get_global_offset" => Builtin::GlobalOffset,
         "barrier" => Builtin::Barrier,
         "__syncthreads" => Builtin::FixedBarrier(true, true),
-        "__kivl_barrier_local" => Builtin::FixedBarrier(true, false),
-        "__kivl_barrier_global" => Builtin::FixedBarrier(false, true),
+        // Fences synchronise no threads: no effect on races.
+        "mem_fence"
+        | "read_mem_fence"
+        | "write_mem_fence"
+        | "__threadfence_block"
+        | "__threadfence"
+        | "__threadfence_system" => Builtin::Ignore,
         "__kivl_assert" => Builtin::Spec(Spec::Assert),
         "__kivl_assume" => Builtin::Spec(Spec::Assume),
         "__kivl_requires" => Builtin::Spec(Spec::Requires),
@@ -92,6 +102,11 @@ pub fn classify(mangled: &str) -> Option<Builtin> {
         "__kivl_uniform_int" | "__kivl_uniform_bool" => Builtin::Spec(Spec::Uniform),
         "__kivl_read" => Builtin::Spec(Spec::Read),
         "__kivl_write" => Builtin::Spec(Spec::Write),
+        "__kivl_read_offset_bytes" => Builtin::Spec(Spec::ReadOffsetBytes),
+        "__kivl_write_offset_bytes" => Builtin::Spec(Spec::WriteOffsetBytes),
+        "__kivl_distinct_int" => Builtin::Spec(Spec::Distinct),
+        "__kivl_ite_int" => Builtin::Spec(Spec::Ite),
+        "__kivl_equal_floats" | "__kivl_equal_doubles" => Builtin::Spec(Spec::EqualFloats),
         _ => {
             let reg = name.strip_prefix("__kivl_")?;
             let (what, dim) = reg.rsplit_once('_')?;

@@ -76,6 +76,12 @@ pub fn compile(
             // 32 bits as in OpenCL's spir and in GPUVerify's encoding.
             cmd.args(["-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib", "-m32"]);
             cmd.arg("-include").arg(&cuda);
+            // Kernels written for GPUVerify `#include "cuda.h"`: an empty one in the search path
+            // (kivl's header is already included).
+            let inc = dir.0.join("include");
+            std::fs::create_dir_all(&inc).map_err(io)?;
+            std::fs::write(inc.join("cuda.h"), "/* kivl: see kivl_cuda.h */\n").map_err(io)?;
+            cmd.arg("-isystem").arg(&inc);
         }
     }
     cmd.arg("-include").arg(&ann);

@@ -26,7 +26,24 @@ __KIVL_FN int __kivl_other_bool(int);
 __KIVL_FN int __kivl_uniform_int(int);
 __KIVL_FN int __kivl_uniform_bool(int);
 
+__KIVL_FN int __kivl_distinct_int(int);
+__KIVL_FN int __kivl_ite_int(int, int, int);
+__KIVL_FN int __kivl_equal_floats(float, float);
+__KIVL_FN int __kivl_equal_doubles(double, double);
+/* GPUVerify annotations kivl does not translate yet: declared so that clang accepts the
+ * kernel, reported by the front end as unsupported at their line. */
+__KIVL_FN void __global_assert(int);
+__KIVL_FN void __function_wide_invariant(int);
+__KIVL_FN void __function_wide_candidate_invariant(int);
+__KIVL_FN void __axiom(int);
+__KIVL_FN int __return_val_int(void);
+__KIVL_FN int __old_int(int);
+__KIVL_FN int __all(int);
+__KIVL_FN int __exclusive(int);
+
 #ifdef __cplusplus
+__KIVL_OVL int __kivl_write_offset_bytes(__KIVL_PTR());
+__KIVL_OVL int __kivl_read_offset_bytes(__KIVL_PTR());
 __KIVL_OVL int __kivl_read(__KIVL_PTR());
 __KIVL_OVL int __kivl_write(__KIVL_PTR());
 #else
@@ -34,6 +51,10 @@ __KIVL_OVL int __kivl_read(__KIVL_PTR(__global));
 __KIVL_OVL int __kivl_read(__KIVL_PTR(__local));
 __KIVL_OVL int __kivl_write(__KIVL_PTR(__global));
 __KIVL_OVL int __kivl_write(__KIVL_PTR(__local));
+__KIVL_OVL int __kivl_read_offset_bytes(__KIVL_PTR(__global));
+__KIVL_OVL int __kivl_read_offset_bytes(__KIVL_PTR(__local));
+__KIVL_OVL int __kivl_write_offset_bytes(__KIVL_PTR(__global));
+__KIVL_OVL int __kivl_write_offset_bytes(__KIVL_PTR(__local));
 #endif
 
 #define __assert(e) __kivl_assert((e) != 0)
@@ -50,6 +71,17 @@ __KIVL_OVL int __kivl_write(__KIVL_PTR(__local));
 #define __uniform_bool(x) __kivl_uniform_bool((x) != 0)
 #define __read(p) __kivl_read(p)
 #define __write(p) __kivl_write(p)
+#define __read_offset_bytes(p) __kivl_read_offset_bytes(p)
+#define __write_offset_bytes(p) __kivl_write_offset_bytes(p)
+#define __read_implies(p, e) __kivl_implies(__read(p), (e) != 0)
+#define __write_implies(p, e) __kivl_implies(__write(p), (e) != 0)
+#define __distinct_int(x) __kivl_distinct_int(x)
+#define __ite(c, a, b) __kivl_ite_int((c) != 0, a, b)
+#define __equal_floats(a, b) __kivl_equal_floats(a, b)
+#define __equal_doubles(a, b) __kivl_equal_doubles(a, b)
+#define __global_invariant(e) __invariant(e)
+#define __global_requires(e) __requires(e)
+#define __global_ensures(e) __ensures(e)
 #define __no_read(p) (!__read(p))
 #define __no_write(p) (!__write(p))
 

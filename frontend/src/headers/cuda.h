@@ -25,8 +25,6 @@ extern "C" __device__ unsigned __kivl_num_groups_x(void);
 extern "C" __device__ unsigned __kivl_num_groups_y(void);
 extern "C" __device__ unsigned __kivl_num_groups_z(void);
 extern "C" __device__ void __syncthreads(void);
-extern "C" __device__ void __kivl_barrier_local(void);
-extern "C" __device__ void __kivl_barrier_global(void);
 
 /* One register: `threadIdx.x` reads a property whose getter is an identity call. */
 #define __KIVL_REGISTER(TYPE, NAME, REG)                                                       \
@@ -51,5 +49,10 @@ struct dim3 {
   __host__ __device__ dim3(unsigned x = 1, unsigned y = 1, unsigned z = 1) : x(x), y(y), z(z) {}
 };
 
-#define __threadfence_block() __kivl_barrier_local()
+/* Fences order a thread's own accesses; they synchronise no threads, so they are no-ops for
+ * races (a barrier is __syncthreads). */
+extern "C" __device__ void __threadfence_block(void);
+extern "C" __device__ void __threadfence(void);
+extern "C" __device__ void __threadfence_system(void);
+typedef unsigned int uint;
 #endif

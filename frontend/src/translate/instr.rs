@@ -15,12 +15,28 @@ impl<'m> Tr<'m> {
             Instruction::Call(c) if self.call_effect(f, c, bi, loc) => {}
             _ => {
                 let Some(dest) = i.try_get_result() else {
-                    self.err(loc, format!("unsupported instruction `{}`", first_word(i)));
+                    let msg = match i {
+                        Instruction::Call(c) => match call_name(c) {
+                            Some(n) if builtins::demangle(n).starts_with("__") => {
+                                format!("the annotation `{}` is not supported yet", builtins::demangle(n))
+                            }
+                            Some(n) => format!("a call of the external function `{}`", builtins::demangle(n)),
+                            None => "an indirect call".into(),
+                        },
+                        _ => format!("unsupported instruction `{}`", first_word(i)),
+                    };
+                    self.err(loc, msg);
                     return;
                 };
                 match self.value_of(f, i, None, loc) {
                     Some(Val::Ptr(p)) => {
                         f.vals.insert(dest.clone(), Val::Ptr(p));
+                    }
+                    // A value fixed for the whole run of a thread (ids, sizes, parameters and
+                    // arithmetic on them) stays an expression: invariant inference then sees
+                    // `A[get_global_id(0)]` as an access at a fixed offset even inside a loop.
+                    Some(Val::Scalar(e)) if e.text.len() <= 160 && self.is_fixed(&e.text) => {
+                        f.vals.insert(dest.clone(), Val::Scalar(e));
                     }
                     Some(Val::Scalar(e)) => {
                         let v = self.var(f, dest);
@@ -784,6 +800,23 @@ impl<'m> Tr<'m> {
                     Spec::Enabled => "__enabled()".into(),
                     Spec::Uniform => format!("__uniform({})", scalar(0)?.text),
                     Spec::Other => return Some(Ex::new(format!("__other({})", scalar(0)?.text), scalar(0)?.ty)),
+                    Spec::Distinct => format!("({0} != __other({0}))", scalar(0)?.text),
+                    Spec::EqualFloats => format!("({} == {})", scalar(0)?.text, scalar(1)?.text),
+                    Spec::Ite => {
+                        let (c, a, b) = (scalar(0)?, scalar(1)?, scalar(2)?);
+                        return Some(Ex::new(format!("(if {} then {} else {})", bool_ex(&c), a.text, b.text), a.ty));
+                    }
+                    Spec::ReadOffsetBytes | Spec::WriteOffsetBytes => {
+                        let Some(Val::Ptr(p)) = args.first() else {
+                            self.err(loc, "an offset annotation of something that is not a pointer to memory");
+                            return None;
+                        };
+                        let kw = if s == Spec::ReadOffsetBytes { "__read_offset" } else { "__write_offset" };
+                        let mul = self.bvop("MUL", 32);
+                        // The element size is known once the object's accesses are seen.
+                        let text = format!("{mul}({kw}({}), {}{}bv32)", self.bases[p.base].name, WIDTH_MARK, p.base);
+                        return Some(Ex::new(text, Ty::Bv(32)));
+                    }
                     Spec::Read | Spec::Write => {
                         let Some(Val::Ptr(p)) = args.first() else {
                             self.err(loc, "`__read`/`__write` of something that is not a pointer to memory");
@@ -801,6 +834,10 @@ impl<'m> Tr<'m> {
             }
             Some(_) => {
                 self.err(loc, format!("`{}` used as a value", builtins::demangle(name)));
+                None
+            }
+            None if builtins::demangle(name).starts_with("__") => {
+                self.err(loc, format!("the annotation `{}` is not supported yet", builtins::demangle(name)));
                 None
             }
             None => {
@@ -834,6 +871,38 @@ impl<'m> Tr<'m> {
                 Some(Ex::new(format!("{fname}({})", texts.join(", ")), ret))
             }
         }
+    }
+
+    /// Whether an expression names only identity constants, kernel parameters, literals and
+    /// functions: its value cannot change while a thread runs.
+    fn is_fixed(&self, text: &str) -> bool {
+        let b = text.as_bytes();
+        let mut i = 0;
+        while i < b.len() {
+            let c = b[i] as char;
+            if c.is_ascii_alphabetic() || c == '_' || c == '$' {
+                let start = i;
+                while i < b.len() && ((b[i] as char).is_ascii_alphanumeric() || matches!(b[i], b'_' | b'$' | b'.')) {
+                    i += 1;
+                }
+                let word = &text[start..i];
+                let call = b.get(i) == Some(&b'(');
+                let fixed = call
+                    || matches!(word, "if" | "then" | "else" | "true" | "false")
+                    || self.fixed_names.contains(word);
+                if !fixed {
+                    return false;
+                }
+            } else if c.is_ascii_digit() {
+                // A literal such as `5bv32`.
+                while i < b.len() && (b[i] as char).is_ascii_alphanumeric() {
+                    i += 1;
+                }
+            } else {
+                i += 1;
+            }
+        }
+        true
     }
 
     pub(super) fn callee_builtin(&self, c: &inst::Call) -> Option<Builtin> {

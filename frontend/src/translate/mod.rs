@@ -28,6 +28,9 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 mod instr;
 
+/// Stands for the element size in bytes of memory object N until it is known.
+const WIDTH_MARK: &str = "@size_of_object_";
+
 type Errors = Vec<(Option<Loc>, String)>;
 
 /// A scalar KBPL type: `bool` for `i1`, `bvN` for integers and floats (floats keep their
@@ -113,6 +116,8 @@ struct Tr<'m> {
     stack: Vec<String>,
     calls: usize,
     fresh: usize,
+    /// Identity constants and the kernel's scalar parameters: names whose value is fixed.
+    fixed_names: HashSet<String>,
 }
 
 pub fn translate_module(module: &Module, file: &str, cuda_kernels: &[String]) -> Result<Translation, Errors> {
@@ -149,6 +154,7 @@ pub fn translate_module(module: &Module, file: &str, cuda_kernels: &[String]) ->
             stack: Vec::new(),
             calls: 0,
             fresh: 0,
+            fixed_names: IDENTITY.iter().flat_map(|w| DIMS.iter().map(move |d| format!("{w}_{d}"))).collect(),
         };
         // Globals shared between kernels keep one map: re-register them by name.
         for (i, b) in tr.bases.iter().enumerate() {
@@ -382,6 +388,7 @@ impl<'m> Tr<'m> {
                 frame.vals.insert(p.name.clone(), Val::Ptr(Ptr { base: b, off: Lin::default() }));
             } else if let Some(t) = scalar_ty(&p.ty) {
                 params.push(format!("${name}: {}", t.kbpl()));
+                self.fixed_names.insert(format!("${name}"));
                 frame.vals.insert(p.name.clone(), Val::Scalar(Ex::new(format!("${name}"), t)));
             } else {
                 self.err(
@@ -393,6 +400,7 @@ impl<'m> Tr<'m> {
         self.stack.push(k.name.clone());
         self.function_body(&mut frame);
         self.stack.pop();
+        self.resolve_width_marks();
         let name = builtins::demangle(&k.name).to_string();
         let mut out = Out::default();
         out.line(&format!("procedure {{:kernel}} {}({})", global_name(&name), params.join(", ")), kloc);
@@ -422,6 +430,28 @@ impl<'m> Tr<'m> {
         }
         out.line("}", None);
         out
+    }
+
+    /// Byte offsets in annotations (`__write_offset_bytes`) need the element size of their
+    /// object, known only once all its accesses are translated: the text carries a mark.
+    fn resolve_width_marks(&mut self) {
+        let bytes: Vec<u32> = self.bases.iter().map(|b| b.width.unwrap_or(8) / 8).collect();
+        let fix = |s: &mut String| {
+            while let Some(at) = s.find(WIDTH_MARK) {
+                let digits: String = s[at + WIDTH_MARK.len()..].chars().take_while(|c| c.is_ascii_digit()).collect();
+                let base: usize = digits.parse().unwrap_or(0);
+                let size = bytes.get(base).copied().unwrap_or(1);
+                s.replace_range(at..at + WIDTH_MARK.len() + digits.len(), &size.to_string());
+            }
+        };
+        for b in self.blocks.iter_mut().chain(self.edge_blocks.iter_mut()) {
+            for st in &mut b.stmts {
+                fix(&mut st.0);
+            }
+        }
+        for r in self.requires.iter_mut().chain(self.ensures.iter_mut()) {
+            fix(&mut r.0);
+        }
     }
 
     fn new_base(&mut self, name: String, space: Space) -> usize {
@@ -781,6 +811,13 @@ fn call_name(c: &inst::Call) -> Option<&str> {
 /// Instructions without effects that can be folded into an expression.
 fn is_pure(i: &Instruction) -> bool {
     match i {
+        Instruction::Call(c)
+            if call_name(c).and_then(builtins::classify).is_some_and(
+                |b| matches!(b, Builtin::Spec(s) if s.is_clause() || matches!(s, Spec::Assert | Spec::Assume)),
+            ) =>
+        {
+            false
+        }
         Instruction::Call(c) => call_name(c).and_then(builtins::classify).is_some_and(|b| {
             matches!(
                 b,
@@ -788,9 +825,7 @@ fn is_pure(i: &Instruction) -> bool {
                     | Builtin::GlobalId
                     | Builtin::GlobalSize
                     | Builtin::GlobalOffset
-                    | Builtin::Spec(
-                        Spec::Implies | Spec::Enabled | Spec::Other | Spec::Uniform | Spec::Read | Spec::Write
-                    )
+                    | Builtin::Spec(_)
             )
         }),
         Instruction::Phi(_)

@@ -406,8 +406,9 @@ impl<'m> Tr<'m> {
     }
 
     fn store(&mut self, f: &Frame<'m>, s: &inst::Store, loc: Option<Loc>) {
-        if s.atomicity.is_some() || s.volatile {
-            self.err(loc, "an atomic or volatile store");
+        // `volatile` changes nothing for races and divergence; atomics do (issue 18).
+        if s.atomicity.is_some() {
+            self.err(loc, "an atomic store");
             return;
         }
         let p = self.operand(f, &s.address, loc);
@@ -622,8 +623,8 @@ impl<'m> Tr<'m> {
                 return self.gep(f, base, &g.indices, &g.source_element_type, spec, loc).map(Val::Ptr);
             }
             I::Load(l) => {
-                if l.atomicity.is_some() || l.volatile {
-                    self.err(loc, "an atomic or volatile load");
+                if l.atomicity.is_some() {
+                    self.err(loc, "an atomic load");
                     return None;
                 }
                 let lt = loaded_type(self.module, l);

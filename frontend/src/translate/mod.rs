@@ -234,7 +234,14 @@ fn global_name(mangled: &str) -> String {
     let plain = mangled
         .strip_prefix("_ZZ")
         .and_then(|r| r.rfind('E').map(|e| &r[e + 1..]))
-        .map(builtins::demangle)
+        .map(|rest| {
+            // `<length><name>`, possibly followed by a discriminator.
+            let digits = rest.chars().take_while(|c| c.is_ascii_digit()).count();
+            match rest[..digits].parse::<usize>() {
+                Ok(n) if digits + n <= rest.len() => &rest[digits..digits + n],
+                _ => rest,
+            }
+        })
         .filter(|s| !s.is_empty())
         .unwrap_or(mangled);
     plain.chars().map(|c| if c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '$') { c } else { '_' }).collect()

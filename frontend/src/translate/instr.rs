@@ -357,15 +357,21 @@ impl<'m> Tr<'m> {
                     }
                 }
             };
-            match idx {
-                Operand::ConstantOperand(c) if matches!(c.as_ref(), Constant::Int { .. }) => {
-                    let Constant::Int { value, bits } = c.as_ref() else { unreachable!() };
+            let konst = match idx {
+                Operand::ConstantOperand(c) => match c.as_ref() {
+                    Constant::Int { value, bits } => Some((*value, *bits)),
+                    _ => None,
+                },
+                _ => None,
+            };
+            match konst {
+                Some((value, bits)) => {
                     // Sign-extend the constant to 64 bits, then wrap at 32.
-                    let v =
-                        if *bits < 64 && (*value >> (bits - 1)) & 1 == 1 { *value | (!0u64 << bits) } else { *value };
+                    let neg = bits > 0 && bits < 64 && (value >> (bits - 1)) & 1 == 1;
+                    let v = if neg { value | (!0u64 << bits) } else { value };
                     off = off.plus(&Lin::constant(v.wrapping_mul(size)));
                 }
-                _ => {
+                None => {
                     let v = self.arg(f, idx, spec, loc);
                     let e = self.scalar(v, loc)?;
                     let e = self.index32(&e);
@@ -548,8 +554,9 @@ impl<'m> Tr<'m> {
                 let w = scalar_ty(&x.to_type)?.width();
                 match a.ty {
                     Ty::Bool => {
-                        let ones = (num_ones(w)).to_string();
-                        Ex::new(format!("(if {} then {ones}bv{w} else 0bv{w})", a.text), Ty::Bv(w))
+                        // All ones is `0 - 1`.
+                        let sub = self.bvop("SUB", w);
+                        Ex::new(format!("(if {} then {sub}(0bv{w}, 1bv{w}) else 0bv{w})", a.text), Ty::Bv(w))
                     }
                     t => {
                         let text = self.sext(&a.text, t.width(), w);
@@ -908,25 +915,6 @@ impl<'m> Tr<'m> {
 
     pub(super) fn callee_builtin(&self, c: &inst::Call) -> Option<Builtin> {
         call_name(c).filter(|n| self.module.get_func_by_name(n).is_none()).and_then(builtins::classify)
-    }
-}
-
-fn num_ones(w: u32) -> num_ones::Big {
-    num_ones::Big(w)
-}
-
-mod num_ones {
-    /// `2^w - 1` printed in decimal, for any width.
-    pub struct Big(pub u32);
-    impl std::fmt::Display for Big {
-        fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-            if self.0 <= 64 {
-                let v: u128 = (1u128 << self.0) - 1;
-                write!(f, "{v}")
-            } else {
-                write!(f, "{}", (1u128 << 64) - 1)
-            }
-        }
     }
 }
 

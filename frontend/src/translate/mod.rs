@@ -676,15 +676,11 @@ impl<'m> Tr<'m> {
                 self.emit("return;".into(), loc);
             }
             other => {
-                let loc = self.loc(&other_debugloc(other), f);
+                let loc = self.loc(llvm_ir::HasDebugLoc::get_debug_loc(other), f);
                 self.err(loc, "an unsupported control transfer (exceptions, indirect branches)");
             }
         }
     }
-}
-
-fn other_debugloc(_t: &Terminator) -> Option<llvm_ir::DebugLoc> {
-    None
 }
 
 /// Headers of natural loops: targets of back edges of a depth-first search (the control

@@ -26,12 +26,17 @@ pub enum Spec {
     Distinct,
     Ite,
     EqualFloats,
+    /// `__barrier_invariant_N(φ, ids…)`: attached to the next barrier.
+    BarrierInvariant,
 }
 
 impl Spec {
     /// Annotations whose argument is only a specification: the code computing it is not run.
     pub fn is_clause(self) -> bool {
-        matches!(self, Spec::Requires | Spec::Ensures | Spec::Invariant | Spec::CandidateInvariant)
+        matches!(
+            self,
+            Spec::Requires | Spec::Ensures | Spec::Invariant | Spec::CandidateInvariant | Spec::BarrierInvariant
+        )
     }
 }
 
@@ -105,6 +110,9 @@ pub fn classify(mangled: &str) -> Option<Builtin> {
         "__kivl_read_offset_bytes" => Builtin::Spec(Spec::ReadOffsetBytes),
         "__kivl_write_offset_bytes" => Builtin::Spec(Spec::WriteOffsetBytes),
         "__kivl_distinct_int" => Builtin::Spec(Spec::Distinct),
+        n if n.strip_prefix("__kivl_barrier_invariant_").is_some_and(|k| k.parse::<u8>().is_ok()) => {
+            Builtin::Spec(Spec::BarrierInvariant)
+        }
         "__kivl_ite_int" => Builtin::Spec(Spec::Ite),
         "__kivl_equal_floats" | "__kivl_equal_doubles" => Builtin::Spec(Spec::EqualFloats),
         _ => {

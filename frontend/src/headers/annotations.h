@@ -30,6 +30,35 @@ __KIVL_FN int __kivl_distinct_int(int);
 __KIVL_FN int __kivl_ite_int(int, int, int);
 __KIVL_FN int __kivl_equal_floats(float, float);
 __KIVL_FN int __kivl_equal_doubles(double, double);
+/* Barrier invariants: the invariant, then the local ids of the work-items it is assumed for
+ * after the barrier that follows. */
+__KIVL_FN void __kivl_barrier_invariant_1(int, unsigned);
+__KIVL_FN void __kivl_barrier_invariant_2(int, unsigned, unsigned);
+__KIVL_FN void __kivl_barrier_invariant_3(int, unsigned, unsigned, unsigned);
+__KIVL_FN void __kivl_barrier_invariant_4(int, unsigned, unsigned, unsigned, unsigned);
+__KIVL_FN void __kivl_barrier_invariant_5(int, unsigned, unsigned, unsigned, unsigned, unsigned);
+__KIVL_FN void __kivl_barrier_invariant_6(int, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned);
+__KIVL_FN void __kivl_barrier_invariant_7(int, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned);
+__KIVL_FN void __kivl_barrier_invariant_8(int, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned);
+__KIVL_FN void __kivl_barrier_invariant_9(int, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned);
+__KIVL_FN void __kivl_barrier_invariant_10(int, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned);
+__KIVL_FN void __kivl_barrier_invariant_11(int, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned);
+__KIVL_FN void __kivl_barrier_invariant_12(int, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned);
+#define __barrier_invariant_1(e, i1) __kivl_barrier_invariant_1((e) != 0, i1)
+#define __barrier_invariant_2(e, i1, i2) __kivl_barrier_invariant_2((e) != 0, i1, i2)
+#define __barrier_invariant_3(e, i1, i2, i3) __kivl_barrier_invariant_3((e) != 0, i1, i2, i3)
+#define __barrier_invariant_4(e, i1, i2, i3, i4) __kivl_barrier_invariant_4((e) != 0, i1, i2, i3, i4)
+#define __barrier_invariant_5(e, i1, i2, i3, i4, i5) __kivl_barrier_invariant_5((e) != 0, i1, i2, i3, i4, i5)
+#define __barrier_invariant_6(e, i1, i2, i3, i4, i5, i6) __kivl_barrier_invariant_6((e) != 0, i1, i2, i3, i4, i5, i6)
+#define __barrier_invariant_7(e, i1, i2, i3, i4, i5, i6, i7) __kivl_barrier_invariant_7((e) != 0, i1, i2, i3, i4, i5, i6, i7)
+#define __barrier_invariant_8(e, i1, i2, i3, i4, i5, i6, i7, i8) __kivl_barrier_invariant_8((e) != 0, i1, i2, i3, i4, i5, i6, i7, i8)
+#define __barrier_invariant_9(e, i1, i2, i3, i4, i5, i6, i7, i8, i9) __kivl_barrier_invariant_9((e) != 0, i1, i2, i3, i4, i5, i6, i7, i8, i9)
+#define __barrier_invariant_10(e, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10) __kivl_barrier_invariant_10((e) != 0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10)
+#define __barrier_invariant_11(e, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11) __kivl_barrier_invariant_11((e) != 0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11)
+#define __barrier_invariant_12(e, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12) __kivl_barrier_invariant_12((e) != 0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12)
+__KIVL_FN void __barrier_invariant_binary_1(int, unsigned, unsigned);
+__KIVL_FN void __barrier_invariant_binary_2(int, unsigned, unsigned, unsigned, unsigned);
+
 /* GPUVerify annotations kivl does not translate yet: declared so that clang accepts the
  * kernel, reported by the front end as unsupported at their line. */
 __KIVL_FN void __global_assert(int);

@@ -76,9 +76,9 @@ impl<'m> Tr<'m> {
             Some(Builtin::Ignore) => true,
             Some(Builtin::Barrier) => {
                 match arg_const(0) {
-                    Some(1) => self.emit("barrier {:local};".into(), loc),
-                    Some(2) => self.emit("barrier {:global};".into(), loc),
-                    Some(3) => self.emit("barrier;".into(), loc),
+                    Some(1) => self.barrier(true, false, loc),
+                    Some(2) => self.barrier(false, true, loc),
+                    Some(3) => self.barrier(true, true, loc),
                     _ => self.err(
                         loc,
                         "a barrier whose fence flags are not CLK_LOCAL_MEM_FENCE and/or CLK_GLOBAL_MEM_FENCE constants",
@@ -87,18 +87,24 @@ impl<'m> Tr<'m> {
                 true
             }
             Some(Builtin::FixedBarrier(l, g)) => {
-                let s = match (l, g) {
-                    (true, false) => "barrier {:local};",
-                    (false, true) => "barrier {:global};",
-                    _ => "barrier;",
-                };
-                self.emit(s.into(), loc);
+                self.barrier(l, g, loc);
                 true
             }
             Some(Builtin::Spec(s)) => {
                 let arg = c.arguments.first().map(|a| a.0.clone());
                 match (s, arg) {
                     (Spec::Invariant | Spec::CandidateInvariant, _) => true,
+                    (Spec::BarrierInvariant, Some(a)) => {
+                        let Some(phi) = self.spec_expr(f, &a, bi, loc) else { return true };
+                        let mut ids = Vec::new();
+                        for (op, _) in c.arguments.iter().skip(1) {
+                            let Some(e) = self.spec_expr(f, op, bi, loc) else { return true };
+                            ids.push(e.text);
+                        }
+                        let inv = format!("invariant {{:instantiate {}}} {};", ids.join(", "), bool_ex(&phi));
+                        self.pending_barrier_invariants.push((inv, loc));
+                        true
+                    }
                     (Spec::Assert | Spec::Assume, Some(a)) => {
                         let v = self.operand(f, &a, loc);
                         if let Some(e) = self.scalar(v, loc) {
@@ -125,6 +131,21 @@ impl<'m> Tr<'m> {
                 }
             }
             _ => false,
+        }
+    }
+
+    /// A barrier with its fences and the barrier invariants written before it.
+    fn barrier(&mut self, local: bool, global: bool, loc: Option<Loc>) {
+        let attr = match (local, global) {
+            (true, false) => " {:local}",
+            (false, true) => " {:global}",
+            _ => "",
+        };
+        let invs: Vec<String> = std::mem::take(&mut self.pending_barrier_invariants).into_iter().map(|i| i.0).collect();
+        if invs.is_empty() {
+            self.emit(format!("barrier{attr};"), loc);
+        } else {
+            self.emit(format!("barrier{attr} {}", invs.join(" ")), loc);
         }
     }
 

@@ -116,6 +116,8 @@ struct Tr<'m> {
     stack: Vec<String>,
     calls: usize,
     fresh: usize,
+    /// Barrier invariants waiting for their barrier: `invariant {:instantiate …} φ;` texts.
+    pending_barrier_invariants: Vec<(String, Option<Loc>)>,
     /// Identity constants and the kernel's scalar parameters: names whose value is fixed.
     fixed_names: HashSet<String>,
 }
@@ -154,6 +156,7 @@ pub fn translate_module(module: &Module, file: &str, cuda_kernels: &[String]) ->
             stack: Vec::new(),
             calls: 0,
             fresh: 0,
+            pending_barrier_invariants: Vec::new(),
             fixed_names: IDENTITY.iter().flat_map(|w| DIMS.iter().map(move |d| format!("{w}_{d}"))).collect(),
         };
         // Globals shared between kernels keep one map: re-register them by name.
@@ -407,6 +410,9 @@ impl<'m> Tr<'m> {
         self.stack.push(k.name.clone());
         self.function_body(&mut frame);
         self.stack.pop();
+        for (_, loc) in std::mem::take(&mut self.pending_barrier_invariants) {
+            self.err(loc, "a barrier invariant that no barrier follows");
+        }
         self.resolve_width_marks();
         let name = builtins::demangle(&k.name).to_string();
         let mut out = Out::default();

@@ -26,6 +26,8 @@ pub enum Spec {
     Distinct,
     Ite,
     EqualFloats,
+    GlobalRequires,
+    GlobalEnsures,
     /// `__barrier_invariant_N(φ, ids…)`: attached to the next barrier.
     BarrierInvariant,
 }
@@ -35,7 +37,13 @@ impl Spec {
     pub fn is_clause(self) -> bool {
         matches!(
             self,
-            Spec::Requires | Spec::Ensures | Spec::Invariant | Spec::CandidateInvariant | Spec::BarrierInvariant
+            Spec::Requires
+                | Spec::Ensures
+                | Spec::GlobalRequires
+                | Spec::GlobalEnsures
+                | Spec::Invariant
+                | Spec::CandidateInvariant
+                | Spec::BarrierInvariant
         )
     }
 }
@@ -99,6 +107,8 @@ pub fn classify(mangled: &str) -> Option<Builtin> {
         "__kivl_assume" => Builtin::Spec(Spec::Assume),
         "__kivl_requires" => Builtin::Spec(Spec::Requires),
         "__kivl_ensures" => Builtin::Spec(Spec::Ensures),
+        "__kivl_global_requires" => Builtin::Spec(Spec::GlobalRequires),
+        "__kivl_global_ensures" => Builtin::Spec(Spec::GlobalEnsures),
         "__kivl_invariant" => Builtin::Spec(Spec::Invariant),
         "__kivl_candidate_invariant" => Builtin::Spec(Spec::CandidateInvariant),
         "__kivl_implies" => Builtin::Spec(Spec::Implies),

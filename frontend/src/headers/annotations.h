@@ -61,7 +61,12 @@ __KIVL_FN void __barrier_invariant_binary_2(int, unsigned, unsigned, unsigned, u
 
 /* GPUVerify annotations kivl does not translate yet: declared so that clang accepts the
  * kernel, reported by the front end as unsupported at their line. */
+/* For every work-item, also those a branch disabled: the same as __requires/__ensures on a
+ * kernel (all work-items run it), unsupported in other functions. */
+__KIVL_FN void __kivl_global_requires(int);
+__KIVL_FN void __kivl_global_ensures(int);
 __KIVL_FN void __global_assert(int);
+__KIVL_FN void __global_invariant(int);
 __KIVL_FN void __function_wide_invariant(int);
 __KIVL_FN void __function_wide_candidate_invariant(int);
 __KIVL_FN void __axiom(int);
@@ -108,9 +113,8 @@ __KIVL_OVL int __kivl_write_offset_bytes(__KIVL_PTR(__local));
 #define __ite(c, a, b) __kivl_ite_int((c) != 0, a, b)
 #define __equal_floats(a, b) __kivl_equal_floats(a, b)
 #define __equal_doubles(a, b) __kivl_equal_doubles(a, b)
-#define __global_invariant(e) __invariant(e)
-#define __global_requires(e) __requires(e)
-#define __global_ensures(e) __ensures(e)
+#define __global_requires(e) __kivl_global_requires((e) != 0)
+#define __global_ensures(e) __kivl_global_ensures((e) != 0)
 #define __no_read(p) (!__read(p))
 #define __no_write(p) (!__write(p))
 

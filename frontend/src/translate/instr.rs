@@ -113,7 +113,16 @@ impl<'m> Tr<'m> {
                         }
                         true
                     }
-                    (Spec::Requires | Spec::Ensures, Some(a)) => {
+                    (Spec::GlobalRequires | Spec::GlobalEnsures, _) if f.ret.is_some() => {
+                        self.err(loc, "`__global_requires`/`__global_ensures` outside a kernel");
+                        true
+                    }
+                    (Spec::Requires | Spec::Ensures | Spec::GlobalRequires | Spec::GlobalEnsures, Some(a)) => {
+                        let s = match s {
+                            Spec::GlobalRequires => Spec::Requires,
+                            Spec::GlobalEnsures => Spec::Ensures,
+                            s => s,
+                        };
                         let Some(e) = self.spec_expr(f, &a, bi, loc) else { return true };
                         let b = bool_ex(&e);
                         match (s, f.ret.is_some()) {

@@ -140,7 +140,26 @@ pub fn translate_module(module: &Module, file: &str, cuda_kernels: &[String]) ->
     let mut bases = Vec::new();
     let mut functions = BTreeMap::new();
     let mut fallback = None;
-    for k in kernels {
+    // GPUVerify checks every procedure, not only kernels: a function that no one calls is
+    // checked as a kernel of its own (its numbers arbitrary per thread, its pointers into the
+    // memory their address space names), so that a bug in it is not silently unchecked.
+    let called: HashSet<&str> = module
+        .functions
+        .iter()
+        .flat_map(|f| f.basic_blocks.iter().flat_map(|b| b.instrs.iter()))
+        .filter_map(|i| match i {
+            Instruction::Call(c) => call_name(c),
+            _ => None,
+        })
+        .collect();
+    let uncalled: Vec<&Function> = module
+        .functions
+        .iter()
+        .filter(|f| !kernels.iter().any(|k| k.name == f.name) && !called.contains(f.name.as_str()))
+        .collect();
+    let opencl = module.target_triple.as_deref().is_some_and(|t| t.starts_with("spir"));
+    let all = kernels.iter().map(|k| (*k, false)).chain(uncalled.into_iter().map(|f| (f, true)));
+    for (k, extra) in all {
         let mut tr = Tr {
             module,
             file,
@@ -167,7 +186,7 @@ pub fn translate_module(module: &Module, file: &str, cuda_kernels: &[String]) ->
         }
         let kloc = k.debugloc.as_ref().map(|d| Loc { line: d.line, col: d.col.unwrap_or(1) });
         fallback = fallback.or(kloc);
-        let proc_text = tr.kernel(k, kloc);
+        let proc_text = tr.kernel(k, kloc, extra, opencl);
         all_errors.append(&mut tr.errors);
         // Private maps are locals of this kernel only.
         tr.bases.retain(|b| b.space != Space::Private);
@@ -383,7 +402,9 @@ impl<'m> Tr<'m> {
     // Kernels and functions
     // -----------------------------------------------------------------------------------------
 
-    fn kernel(&mut self, k: &'m Function, kloc: Option<Loc>) -> Out {
+    /// A kernel procedure for `k`; `extra` for a function no one calls (its numbers are
+    /// per-thread, not uniform parameters).
+    fn kernel(&mut self, k: &'m Function, kloc: Option<Loc>, extra: bool, opencl: bool) -> Out {
         let mut frame = self.frame(k, String::new(), None, kloc);
         let mut params = Vec::new();
         for p in &k.parameters {
@@ -392,11 +413,18 @@ impl<'m> Tr<'m> {
                 let space = match addr_space(&p.ty) {
                     3 => Space::GroupShared,
                     2 | 4 => Space::Constant,
+                    0 if extra && opencl => Space::Private,
                     _ => Space::Global,
                 };
-                let b = self.new_base(format!("$${name}"), space);
+                let b = self.param_base(&name, space);
                 frame.vals.insert(p.name.clone(), Val::Ptr(Ptr { base: b, off: Lin::default() }));
             } else if let Some(t) = scalar_ty(&p.ty) {
+                if extra {
+                    let v = format!("${name}");
+                    self.locals.insert(v.clone(), t.kbpl());
+                    frame.vals.insert(p.name.clone(), Val::Scalar(Ex::new(v, t)));
+                    continue;
+                }
                 params.push(format!("${name}: {}", t.kbpl()));
                 self.fixed_names.insert(format!("${name}"));
                 frame.vals.insert(p.name.clone(), Val::Scalar(Ex::new(format!("${name}"), t)));
@@ -465,6 +493,25 @@ impl<'m> Tr<'m> {
         for r in self.requires.iter_mut().chain(self.ensures.iter_mut()) {
             fix(&mut r.0);
         }
+    }
+
+    /// The map of a pointer parameter: shared with other kernels' parameters of the same name
+    /// and memory, renamed when the memory differs.
+    fn param_base(&mut self, name: &str, space: Space) -> usize {
+        let mut map = format!("$${name}");
+        let mut k = 0;
+        while let Some(&b) = self.global_bases.get(&map) {
+            if self.bases[b].space == space && space != Space::Private {
+                return b;
+            }
+            k += 1;
+            map = format!("$${name}.{k}");
+        }
+        let b = self.new_base(map.clone(), space);
+        if space != Space::Private {
+            self.global_bases.insert(map, b);
+        }
+        b
     }
 
     fn new_base(&mut self, name: String, space: Space) -> usize {

@@ -55,4 +55,8 @@ extern "C" __device__ void __threadfence_block(void);
 extern "C" __device__ void __threadfence(void);
 extern "C" __device__ void __threadfence_system(void);
 typedef unsigned int uint;
+typedef __SIZE_TYPE__ size_t;
+#ifndef NULL
+#define NULL 0
+#endif
 #endif

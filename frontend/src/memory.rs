@@ -10,7 +10,8 @@ pub enum Space {
     Global,
     /// `__local` / `__shared__`: `{:group_shared}`.
     GroupShared,
-    /// `__constant`: read-only device memory, `{:global}` (it is never written, so it never races).
+    /// `__constant` / `__constant__`: read-only, a constant map (it is never written, so it
+    /// never races).
     Constant,
     /// A private array or an address-taken local: a map local to the kernel procedure.
     Private,

@@ -329,8 +329,49 @@ impl<'m> Tr<'m> {
             }
         };
         let b = self.new_base(name.clone(), space);
-        self.global_bases.insert(name, b);
+        self.global_bases.insert(name.clone(), b);
+        if space == Space::Constant {
+            if let Some(init) = &g.initializer {
+                self.constant_contents(b, &name, init);
+            }
+        }
         Some(b)
+    }
+
+    /// Axioms for the contents of read-only memory with an initializer (`__constant int
+    /// T[4] = {…}`): arrays (nested ones flattened) of one integer or float type, or all
+    /// zeros. Other initializers leave the contents arbitrary, which is sound.
+    fn constant_contents(&mut self, b: usize, name: &str, init: &ConstantRef) {
+        const MAX_ELEMENTS: usize = 4096;
+        let types = &self.module.types;
+        let ty = self.module.type_of(init);
+        let mut leaf = ty.clone();
+        while let Type::ArrayType { element_type, .. } = leaf.as_ref() {
+            leaf = element_type.clone();
+        }
+        let Some(t) = scalar_ty(&leaf).filter(|t| *t != Ty::Bool) else { return };
+        let w = t.width();
+        if w % 8 != 0 || layout::size_align(&leaf, types).is_none() {
+            return;
+        }
+        self.bases[b].width = Some(w);
+        match init.as_ref() {
+            Constant::AggregateZero(_) => {
+                let ax = format!("axiom (forall i: bv32 :: {name}[i] == 0bv{w});");
+                self.functions.insert(format!("~axiom {name}"), ax);
+            }
+            _ => {
+                let mut values = Vec::new();
+                if !flatten(init, &mut values, MAX_ELEMENTS) {
+                    return;
+                }
+                let facts: Vec<String> =
+                    values.iter().enumerate().map(|(i, v)| format!("{name}[{i}bv32] == {v}bv{w}")).collect();
+                if !facts.is_empty() {
+                    self.functions.insert(format!("~axiom {name}"), format!("axiom {};", facts.join(" && ")));
+                }
+            }
+        }
     }
 
     /// A bv32 index expression (GEP indices are signed; wider ones are truncated as the
@@ -945,6 +986,29 @@ impl<'m> Tr<'m> {
 
     pub(super) fn callee_builtin(&self, c: &inst::Call) -> Option<Builtin> {
         call_name(c).filter(|n| self.module.get_func_by_name(n).is_none()).and_then(builtins::classify)
+    }
+}
+
+/// The scalar leaves of a constant array as bit patterns, at most `max` of them.
+fn flatten(c: &ConstantRef, out: &mut Vec<u64>, max: usize) -> bool {
+    if out.len() > max {
+        return false;
+    }
+    match c.as_ref() {
+        Constant::Array { elements, .. } => elements.iter().all(|e| flatten(e, out, max)),
+        Constant::Int { value, .. } => {
+            out.push(*value);
+            true
+        }
+        Constant::Float(Float::Single(x)) => {
+            out.push(u64::from(x.to_bits()));
+            true
+        }
+        Constant::Float(Float::Double(x)) => {
+            out.push(x.to_bits());
+            true
+        }
+        _ => false,
     }
 }
 

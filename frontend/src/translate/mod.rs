@@ -208,11 +208,14 @@ pub fn translate_module(module: &Module, file: &str, cuda_kernels: &[String]) ->
         text.line(f, None);
     }
     for b in &bases {
-        let attr = match b.space {
-            Space::GroupShared => "{:group_shared} ",
-            _ => "{:global} ",
+        // Constant memory is never written: a constant map, whose initializer can be an axiom
+        // and whose reads are neither races nor different between threads.
+        let decl = match b.space {
+            Space::GroupShared => "var {:group_shared}",
+            Space::Constant => "const",
+            _ => "var {:global}",
         };
-        text.line(&format!("var {attr}{}: [bv32]bv{};", b.name, b.width.unwrap_or(8)), None);
+        text.line(&format!("{decl} {}: [bv32]bv{};", b.name, b.width.unwrap_or(8)), None);
     }
     for p in procs {
         text.line("", None);
@@ -410,7 +413,10 @@ impl<'m> Tr<'m> {
         for p in &k.parameters {
             let name = ident(&p.name);
             if is_pointer(&p.ty) {
+                // A struct passed by value is the thread's own copy.
+                let byval = p.attributes.iter().any(|a| matches!(a, llvm_ir::function::ParameterAttribute::ByVal(_)));
                 let space = match addr_space(&p.ty) {
+                    _ if byval => Space::Private,
                     3 => Space::GroupShared,
                     2 | 4 => Space::Constant,
                     0 if extra && opencl => Space::Private,

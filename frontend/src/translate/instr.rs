@@ -94,6 +94,8 @@ impl<'m> Tr<'m> {
                 let arg = c.arguments.first().map(|a| a.0.clone());
                 match (s, arg) {
                     (Spec::Invariant | Spec::CandidateInvariant, _) => true,
+                    // Already a leading assert of its loop head (`invariants`).
+                    (Spec::Assert, _) if f.headers.contains(&f.func.basic_blocks[bi].name) => true,
                     (Spec::BarrierInvariant, Some(a)) => {
                         let Some(phi) = self.spec_expr(f, &a, bi, loc) else { return true };
                         let mut ids = Vec::new();

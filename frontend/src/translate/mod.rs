@@ -92,6 +92,8 @@ struct Frame<'m> {
     defs: HashMap<Name, (&'m Instruction, usize)>,
     /// Values only used to compute specification clauses (not run).
     spec_only: HashSet<Name>,
+    /// Loop heads: their `__assert`s are loop invariants (Boogie's leading asserts).
+    headers: HashSet<Name>,
     /// Where a `ret` goes: the continuation label and the caller's result variable.
     ret: Option<(String, Option<String>)>,
     /// Where code of this function that is not in the kernel file is reported.
@@ -540,8 +542,9 @@ impl<'m> Tr<'m> {
                 }
             }
         }
-        let spec_only = spec_only_values(f, &defs);
-        Frame { func: f, prefix, vals: HashMap::new(), defs, spec_only, ret, call_loc, ensures: Vec::new() }
+        let headers = loop_headers(f);
+        let spec_only = spec_only_values(f, &defs, &headers);
+        Frame { func: f, prefix, vals: HashMap::new(), defs, spec_only, headers, ret, call_loc, ensures: Vec::new() }
     }
 
     fn label(&self, f: &Frame, b: &Name) -> String {
@@ -553,7 +556,6 @@ impl<'m> Tr<'m> {
     }
 
     fn function_body(&mut self, f: &mut Frame<'m>) {
-        let headers = loop_headers(f.func);
         for (bi, b) in f.func.basic_blocks.iter().enumerate() {
             self.start_block(self.label(f, &b.name));
             // Phi nodes are assigned on the edges; their variables are declared here.
@@ -564,7 +566,7 @@ impl<'m> Tr<'m> {
                     }
                 }
             }
-            self.invariants(f, b, bi, headers.contains(&b.name));
+            self.invariants(f, b, bi, f.headers.contains(&b.name));
             for i in &b.instrs {
                 if matches!(i, Instruction::Phi(_)) {
                     continue;
@@ -585,8 +587,11 @@ impl<'m> Tr<'m> {
     fn invariants(&mut self, f: &mut Frame<'m>, b: &'m BasicBlock, bi: usize, header: bool) {
         for i in &b.instrs {
             let Instruction::Call(c) = i else { continue };
-            let Some(Builtin::Spec(s @ (Spec::Invariant | Spec::CandidateInvariant))) = self.callee_builtin(c) else {
-                continue;
+            let s = match self.callee_builtin(c) {
+                Some(Builtin::Spec(s @ (Spec::Invariant | Spec::CandidateInvariant))) => s,
+                // GPUVerify's older style: `__assert` first in a loop condition is an invariant.
+                Some(Builtin::Spec(Spec::Assert)) if header => Spec::Invariant,
+                _ => continue,
             };
             let loc = self.loc(&c.debugloc, f);
             if !header {
@@ -807,7 +812,11 @@ enum Use {
 /// Values that only feed specification clauses or branch conditions of their own block,
 /// computed without effects: they are folded into the clause or guard and not run. A load
 /// may feed only clauses (a branch reads memory when it runs, which is a checked access).
-fn spec_only_values<'m>(f: &'m Function, defs: &HashMap<Name, (&'m Instruction, usize)>) -> HashSet<Name> {
+fn spec_only_values<'m>(
+    f: &'m Function,
+    defs: &HashMap<Name, (&'m Instruction, usize)>,
+    headers: &HashSet<Name>,
+) -> HashSet<Name> {
     let mut users: HashMap<Name, Vec<(Use, usize)>> = HashMap::new();
     let mut note = |op: &Operand, u: Use, bi: usize| {
         if let Operand::LocalOperand { name, .. } = op {
@@ -816,7 +825,8 @@ fn spec_only_values<'m>(f: &'m Function, defs: &HashMap<Name, (&'m Instruction, 
     };
     for (bi, b) in f.basic_blocks.iter().enumerate() {
         for i in &b.instrs {
-            let clause = matches!(i, Instruction::Call(c) if call_name(c).and_then(builtins::classify).is_some_and(|b| matches!(b, Builtin::Spec(s) if s.is_clause())));
+            let header = headers.contains(&b.name);
+            let clause = matches!(i, Instruction::Call(c) if call_name(c).and_then(builtins::classify).is_some_and(|b| matches!(b, Builtin::Spec(s) if s.is_clause() || (header && s == Spec::Assert))));
             for op in operands(i) {
                 let u = match (clause, i.try_get_result()) {
                     (true, _) => Use::Clause,

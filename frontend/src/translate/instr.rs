@@ -332,7 +332,10 @@ impl<'m> Tr<'m> {
         };
         let b = self.new_base(name.clone(), space);
         self.global_bases.insert(name.clone(), b);
-        if space == Space::Constant {
+        // CUDA's host may overwrite `__constant__` memory (cudaMemcpyToSymbol): only OpenCL's
+        // initializers are the contents.
+        let opencl = self.module.target_triple.as_deref().is_some_and(|t| t.starts_with("spir"));
+        if space == Space::Constant && opencl {
             if let Some(init) = &g.initializer {
                 self.constant_contents(b, &name, init);
             }
@@ -340,7 +343,7 @@ impl<'m> Tr<'m> {
         Some(b)
     }
 
-    /// Axioms for the contents of read-only memory with an initializer (`__constant int
+    /// Axioms for the contents of OpenCL read-only memory with an initializer (`__constant int
     /// T[4] = {…}`): arrays (nested ones flattened) of one integer or float type, or all
     /// zeros. Other initializers leave the contents arbitrary, which is sound.
     fn constant_contents(&mut self, b: usize, name: &str, init: &ConstantRef) {

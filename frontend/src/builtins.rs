@@ -135,3 +135,28 @@ pub fn classify(mangled: &str) -> Option<Builtin> {
     };
     Some(b)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn itanium_names() {
+        assert_eq!(demangle("_Z12get_local_idj"), "get_local_id");
+        assert_eq!(demangle("_Z7barrierj"), "barrier");
+        assert_eq!(demangle("plain"), "plain");
+        // A length past the end is not a name.
+        assert_eq!(demangle("_Z99x"), "_Z99x");
+    }
+
+    #[test]
+    fn work_item_functions_and_registers() {
+        assert_eq!(classify("_Z12get_local_idj"), Some(Builtin::Identity("local_id", None)));
+        assert_eq!(classify("__kivl_num_groups_z"), Some(Builtin::Identity("num_groups", Some(2))));
+        assert_eq!(classify("llvm.nvvm.barrier0"), Some(Builtin::FixedBarrier(true, true)));
+        assert_eq!(classify("_Z9mem_fencej"), Some(Builtin::Ignore));
+        assert_eq!(classify("__kivl_barrier_invariant_7"), Some(Builtin::Spec(Spec::BarrierInvariant)));
+        assert_eq!(classify("__kivl_local_id_w"), None);
+        assert_eq!(classify("_Z4sqrtf"), None);
+    }
+}

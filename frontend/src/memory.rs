@@ -110,3 +110,35 @@ pub struct Ptr {
     pub base: usize,
     pub off: Lin,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Lin;
+
+    fn index(l: &Lin, unit: u64) -> String {
+        l.index(unit, &mut |_| {})
+    }
+
+    #[test]
+    fn strides_that_agree_need_no_division() {
+        // A[4*i + 8] as int: element i + 2.
+        let l = Lin::term("i".into(), 4).plus(&Lin::constant(8));
+        assert_eq!(index(&l, 4), "BV32_ADD(i, 2bv32)");
+        // The same bytes read as shorts: element 2*i + 4.
+        assert_eq!(index(&l, 2), "BV32_ADD(BV32_MUL(i, 2bv32), 4bv32)");
+    }
+
+    #[test]
+    fn strides_that_disagree_divide_the_byte_offset() {
+        let l = Lin::term("p".into(), 1);
+        assert_eq!(index(&l, 4), "BV32_UDIV(p, 4bv32)");
+    }
+
+    #[test]
+    fn offsets_wrap_at_32_bits_and_cancel() {
+        let minus4 = Lin::constant(u64::MAX - 3);
+        assert_eq!(index(&Lin::constant(4).plus(&minus4), 4), "0bv32");
+        let back = Lin::term("i".into(), 4).plus(&Lin::term("i".into(), 0xffff_fffc));
+        assert!(back.terms.is_empty());
+    }
+}

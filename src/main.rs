@@ -200,9 +200,11 @@ impl KernelArgs {
             }
             self.num_groups = Some(groups);
         }
+        let work_dim = self.local_size.as_ref().or(self.num_groups.as_ref()).map(|d| d.len() as u32);
         pipeline::set_frontend_options(frontend::Options {
             defines: self.define.clone(),
             includes: self.include.clone(),
+            work_dim,
         });
         Ok(())
     }

@@ -55,6 +55,7 @@ pub enum Builtin {
     GlobalId,
     GlobalSize,
     GlobalOffset,
+    WorkDim,
     /// OpenCL `barrier(flags)`: the fences come from the argument.
     Barrier,
     /// A barrier with fixed fences (local, global).
@@ -94,6 +95,7 @@ pub fn classify(mangled: &str) -> Option<Builtin> {
         "get_global_id" => Builtin::GlobalId,
         "get_global_size" => Builtin::GlobalSize,
         "get_global_offset" => Builtin::GlobalOffset,
+        "get_work_dim" => Builtin::WorkDim,
         "barrier" => Builtin::Barrier,
         "__syncthreads" => Builtin::FixedBarrier(true, true),
         // Fences synchronise no threads: no effect on races.

@@ -50,6 +50,9 @@ impl Language {
 pub struct Options {
     pub defines: Vec<String>,
     pub includes: Vec<PathBuf>,
+    /// The dimensions of the sizes given on the command line: what `get_work_dim()` returns
+    /// (without sizes it is an arbitrary value).
+    pub work_dim: Option<u32>,
 }
 
 /// A line and column (1-based) of the kernel file.
@@ -102,7 +105,7 @@ pub fn translate_file(path: &Path, text: &str, lang: Language, opts: &Options) -
         Language::OpenCl => Vec::new(),
         Language::Cuda => clang::nvvm_kernels(&ir_text),
     };
-    let mut out = translate::translate_module(&module, &file_name, &kernels).map_err(|errors| {
+    let mut out = translate::translate_module(&module, &file_name, &kernels, opts.work_dim).map_err(|errors| {
         errors
             .into_iter()
             .map(|(loc, msg)| {

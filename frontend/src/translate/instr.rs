@@ -857,6 +857,13 @@ impl<'m> Tr<'m> {
                 Some(Ex::new(format!("{mul}({}, {})", id("group_size", d), id("num_groups", d)), Ty::Bv(32)))
             }
             Some(Builtin::GlobalOffset) => Some(Ex::new("0bv32".into(), Ty::Bv(32))),
+            Some(Builtin::WorkDim) => Some(match self.work_dim {
+                Some(d) => Ex::new(format!("{d}bv32"), Ty::Bv(32)),
+                None => {
+                    let f = self.uninterpreted("$work_dim", &[], Ty::Bv(32));
+                    Ex::new(format!("{f}()"), Ty::Bv(32))
+                }
+            }),
             Some(Builtin::FMulAdd) => {
                 let mut a = Vec::new();
                 for (op, _) in &c.arguments {

@@ -120,11 +120,17 @@ struct Tr<'m> {
     fresh: usize,
     /// Barrier invariants waiting for their barrier: `invariant {:instantiate …} φ;` texts.
     pending_barrier_invariants: Vec<(String, Option<Loc>)>,
+    work_dim: Option<u32>,
     /// Identity constants and the kernel's scalar parameters: names whose value is fixed.
     fixed_names: HashSet<String>,
 }
 
-pub fn translate_module(module: &Module, file: &str, cuda_kernels: &[String]) -> Result<Translation, Errors> {
+pub fn translate_module(
+    module: &Module,
+    file: &str,
+    cuda_kernels: &[String],
+    work_dim: Option<u32>,
+) -> Result<Translation, Errors> {
     let kernels: Vec<&Function> = module
         .functions
         .iter()
@@ -178,6 +184,7 @@ pub fn translate_module(module: &Module, file: &str, cuda_kernels: &[String]) ->
             calls: 0,
             fresh: 0,
             pending_barrier_invariants: Vec::new(),
+            work_dim,
             fixed_names: IDENTITY.iter().flat_map(|w| DIMS.iter().map(move |d| format!("{w}_{d}"))).collect(),
         };
         // Globals shared between kernels keep one map: re-register them by name.
@@ -897,6 +904,7 @@ fn is_pure(i: &Instruction) -> bool {
                     | Builtin::GlobalId
                     | Builtin::GlobalSize
                     | Builtin::GlobalOffset
+                    | Builtin::WorkDim
                     | Builtin::Spec(_)
             )
         }),

@@ -128,7 +128,11 @@ impl<'m> Tr<'m> {
                         let Some(e) = self.spec_expr(f, &a, bi, loc) else { return true };
                         let b = bool_ex(&e);
                         match (s, f.ret.is_some()) {
+                            // A function checked on its own has its parameters as locals, which
+                            // clauses cannot name: its precondition is assumed at its start.
+                            (Spec::Requires, false) if self.uncalled => self.emit(format!("assume {b};"), loc),
                             (Spec::Requires, false) => self.requires.push((b, loc)),
+                            (Spec::Ensures, false) if self.uncalled => f.ensures.push(b),
                             (Spec::Ensures, false) => self.ensures.push((b, loc)),
                             // An inlined function's precondition is checked at the call.
                             (Spec::Requires, true) => {

@@ -121,6 +121,8 @@ struct Tr<'m> {
     /// Barrier invariants waiting for their barrier: `invariant {:instantiate …} φ;` texts.
     pending_barrier_invariants: Vec<(String, Option<Loc>)>,
     work_dim: Option<u32>,
+    /// The procedure being built is a function no kernel calls, checked on its own.
+    uncalled: bool,
     /// Identity constants and the kernel's scalar parameters: names whose value is fixed.
     fixed_names: HashSet<String>,
 }
@@ -185,6 +187,7 @@ pub fn translate_module(
             fresh: 0,
             pending_barrier_invariants: Vec::new(),
             work_dim,
+            uncalled: false,
             fixed_names: IDENTITY.iter().flat_map(|w| DIMS.iter().map(move |d| format!("{w}_{d}"))).collect(),
         };
         // Globals shared between kernels keep one map: re-register them by name.
@@ -417,6 +420,7 @@ impl<'m> Tr<'m> {
     /// A kernel procedure for `k`; `extra` for a function no one calls (its numbers are
     /// per-thread, not uniform parameters).
     fn kernel(&mut self, k: &'m Function, kloc: Option<Loc>, extra: bool, opencl: bool) -> Out {
+        self.uncalled = extra;
         let mut frame = self.frame(k, String::new(), None, kloc);
         let mut params = Vec::new();
         for p in &k.parameters {

@@ -237,7 +237,10 @@ impl<'m> Tr<'m> {
                     Instruction::Call(c) => call_name(c).is_some_and(|n| self.module.get_func_by_name(n).is_none()),
                     _ => true,
                 };
-                if dbi == bi && foldable {
+                // Shared subterms are copied when folded: a budget keeps the text linear in
+                // the block's size (past it, the computed variable is named instead).
+                if dbi == bi && foldable && self.fold_budget > 0 {
+                    self.fold_budget -= 1;
                     return self.value_of(f, i, spec, loc);
                 }
             }
@@ -245,7 +248,10 @@ impl<'m> Tr<'m> {
         self.operand(f, op, loc)
     }
 
+    /// A specification clause's or a branch's operand folded with the computations of block
+    /// `bi` that it depends on.
     pub(super) fn spec_expr(&mut self, f: &Frame<'m>, op: &Operand, bi: usize, loc: Option<Loc>) -> Option<Ex> {
+        self.fold_budget = FOLD_BUDGET;
         let v = self.arg(f, op, Some(bi), loc);
         self.scalar(v, loc)
     }

@@ -28,6 +28,9 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 mod instr;
 
+/// Instructions folded into one clause or guard at most.
+const FOLD_BUDGET: usize = 256;
+
 /// Stands for the element size in bytes of memory object N until it is known.
 const WIDTH_MARK: &str = "@size_of_object_";
 
@@ -121,6 +124,8 @@ struct Tr<'m> {
     /// Barrier invariants waiting for their barrier: `invariant {:instantiate …} φ;` texts.
     pending_barrier_invariants: Vec<(String, Option<Loc>)>,
     work_dim: Option<u32>,
+    /// Instructions one clause or guard may still fold in (see `instr::arg`).
+    fold_budget: usize,
     /// The procedure being built is a function no kernel calls, checked on its own.
     uncalled: bool,
     /// Identity constants and the kernel's scalar parameters: names whose value is fixed.
@@ -188,6 +193,7 @@ pub fn translate_module(
             pending_barrier_invariants: Vec::new(),
             work_dim,
             uncalled: false,
+            fold_budget: 0,
             fixed_names: IDENTITY.iter().flat_map(|w| DIMS.iter().map(move |d| format!("{w}_{d}"))).collect(),
         };
         // Globals shared between kernels keep one map: re-register them by name.
@@ -724,7 +730,7 @@ impl<'m> Tr<'m> {
                 let loc = self.loc(&c.debugloc, f);
                 // The condition is folded into the guards, so that they name the variables
                 // the loop changes (what invariant inference looks at), not a temporary.
-                let Some(Val::Scalar(cond)) = self.arg(f, &c.condition, Some(bi), loc) else { return };
+                let Some(cond) = self.spec_expr(f, &c.condition, bi, loc) else { return };
                 let cond = bool_ex(&cond);
                 let t = self.edge(f, from, &c.true_dest, Some(cond.clone()), loc);
                 let e = self.edge(f, from, &c.false_dest, Some(format!("!{cond}")), loc);
@@ -732,7 +738,7 @@ impl<'m> Tr<'m> {
             }
             Terminator::Switch(s) => {
                 let loc = self.loc(&s.debugloc, f);
-                let Some(Val::Scalar(v)) = self.arg(f, &s.operand, Some(bi), loc) else { return };
+                let Some(v) = self.spec_expr(f, &s.operand, bi, loc) else { return };
                 let mut targets = Vec::new();
                 let mut cases = Vec::new();
                 for (c, dest) in &s.dests {

@@ -244,7 +244,7 @@ fn main() {
 
 fn real_main() -> i32 {
     interrupt::install();
-    let cli = match Cli::try_parse() {
+    let mut cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
             let code = if e.use_stderr() { 2 } else { 0 };
@@ -252,7 +252,7 @@ fn real_main() -> i32 {
             return code;
         }
     };
-    let mut cli = cli;
+    // GPUVerify's size flags and the front end's options, once for every subcommand.
     let kernel_args = match &mut cli.command {
         Command::Verify(a) => Some(&mut a.kernel),
         Command::Transform(a) => Some(&mut a.kernel),

@@ -461,14 +461,10 @@ fn kernel_options(k: &KernelArgs) -> gpu_passes::two_thread::KernelOptions {
 pub fn transform_file(path: &Path, stage: Stage, kernel: &KernelArgs, threads: usize) -> Result<String, FileReport> {
     let source = read_source(path)?;
     let fail = |source: SourceFile, diags| FileReport::invalid(source, diags);
+    if let (Stage::Kbpl, Some(lang)) = (stage, frontend::Language::of(path)) {
+        return translate_kernel(&source, lang).map(|tr| tr.kbpl).map_err(|d| fail(source, d));
+    }
     let text = match stage {
-        Stage::Kbpl if frontend::Language::of(path).is_some() => {
-            let lang = frontend::Language::of(path).unwrap_or(frontend::Language::OpenCl);
-            match translate_kernel(&source, lang) {
-                Ok(tr) => tr.kbpl,
-                Err(d) => return Err(fail(source, d)),
-            }
-        }
         Stage::Parsed | Stage::Kbpl => {
             let (program, diags) = ivl::parser::parse_program(&source.text);
             if !diags.is_empty() {

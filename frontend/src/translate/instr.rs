@@ -183,8 +183,15 @@ impl<'m> Tr<'m> {
                 f.vals.insert(d.clone(), Val::Scalar(Ex::new(v.clone(), t)));
                 Some(v)
             }
+            // A returned pointer: its object is found at the returns, its byte offset is a
+            // variable.
+            (Some(d), None) if is_pointer(&g.return_type) => {
+                let v = format!("{}.off", self.var(f, d));
+                self.locals.insert(v.clone(), "bv32".into());
+                Some(v)
+            }
             (Some(_), None) => {
-                self.err(loc, "a call of a function returning a pointer or an aggregate");
+                self.err(loc, "a call of a function returning an aggregate");
                 return;
             }
             _ => None,
@@ -201,6 +208,16 @@ impl<'m> Tr<'m> {
         self.stack.push(g.name.clone());
         self.function_body(&mut callee);
         self.stack.pop();
+        if let (Some(d), Some(off), true) =
+            (&c.dest, &callee.ret.as_ref().and_then(|r| r.1.clone()), is_pointer(&g.return_type))
+        {
+            match callee.ret_base {
+                Some(base) => {
+                    f.vals.insert(d.clone(), Val::Ptr(Ptr { base, off: Lin::term(off.clone(), 1) }));
+                }
+                None => self.err(loc, "a returned pointer whose memory object cannot be determined statically"),
+            }
+        }
         self.start_block(cont);
     }
 

@@ -103,6 +103,8 @@ struct Frame<'m> {
     call_loc: Option<Loc>,
     /// `__ensures` of an inlined function, checked at its returns.
     ensures: Vec<String>,
+    /// The memory object of the pointer this function returns, once a return is seen.
+    ret_base: Option<usize>,
 }
 
 struct Tr<'m> {
@@ -561,7 +563,18 @@ impl<'m> Tr<'m> {
         }
         let headers = loop_headers(f);
         let spec_only = spec_only_values(f, &defs, &headers);
-        Frame { func: f, prefix, vals: HashMap::new(), defs, spec_only, headers, ret, call_loc, ensures: Vec::new() }
+        Frame {
+            func: f,
+            prefix,
+            vals: HashMap::new(),
+            defs,
+            spec_only,
+            headers,
+            ret,
+            call_loc,
+            ensures: Vec::new(),
+            ret_base: None,
+        }
     }
 
     fn label(&self, f: &Frame, b: &Name) -> String {
@@ -713,7 +726,16 @@ impl<'m> Tr<'m> {
                         if let (Some(res), Some(op)) = (result, &r.return_operand) {
                             match self.operand(f, op, loc) {
                                 Some(Val::Scalar(e)) => self.emit(format!("{res} := {};", e.text), loc),
-                                Some(Val::Ptr(_)) => self.err(loc, "a function returning a pointer"),
+                                Some(Val::Ptr(p)) => match f.ret_base {
+                                    Some(b) if b != p.base => {
+                                        self.err(loc, "returned pointers into different memory objects")
+                                    }
+                                    _ => {
+                                        f.ret_base = Some(p.base);
+                                        let off = p.off.expr(&mut self.needs_fn());
+                                        self.emit(format!("{res} := {off};"), loc);
+                                    }
+                                },
                                 None => {}
                             }
                         }

@@ -59,4 +59,21 @@ typedef __SIZE_TYPE__ size_t;
 #ifndef NULL
 #define NULL 0
 #endif
+/* Cooperative groups: a block's sync is __syncthreads; grid-wide sync is reported as
+ * unsupported by the front end. */
+extern "C" __device__ void __kivl_grid_sync(void);
+namespace cooperative_groups {
+struct thread_block {
+  __device__ thread_block() {}
+  __device__ void sync() const { __syncthreads(); }
+};
+struct grid_group {
+  __device__ grid_group() {}
+  __device__ void sync() const { __kivl_grid_sync(); }
+};
+__device__ inline void synchronize(const thread_block &) { __syncthreads(); }
+__device__ inline void synchronize(const grid_group &) { __kivl_grid_sync(); }
+} // namespace cooperative_groups
+#define this_thread_block() thread_block()
+#define this_grid() grid_group()
 #endif

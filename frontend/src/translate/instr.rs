@@ -17,6 +17,9 @@ impl<'m> Tr<'m> {
                 let Some(dest) = i.try_get_result() else {
                     let msg = match i {
                         Instruction::Call(c) => match call_name(c) {
+                            Some("__kivl_grid_sync") => {
+                                "grid-wide synchronisation (cooperative_groups::grid_group) is not supported".into()
+                            }
                             Some(n) if builtins::demangle(n).starts_with("__") => {
                                 format!("the annotation `{}` is not supported yet", builtins::demangle(n))
                             }

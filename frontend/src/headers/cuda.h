@@ -59,6 +59,31 @@ typedef __SIZE_TYPE__ size_t;
 #ifndef NULL
 #define NULL 0
 #endif
+/* Atomics: declared so that clang accepts them; the front end reports them as unsupported
+ * (issue 18). */
+__device__ int atomicAdd(int *, int);
+__device__ unsigned int atomicAdd(unsigned int *, unsigned int);
+__device__ int atomicSub(int *, int);
+__device__ unsigned int atomicSub(unsigned int *, unsigned int);
+__device__ int atomicExch(int *, int);
+__device__ unsigned int atomicExch(unsigned int *, unsigned int);
+__device__ int atomicMin(int *, int);
+__device__ unsigned int atomicMin(unsigned int *, unsigned int);
+__device__ int atomicMax(int *, int);
+__device__ unsigned int atomicMax(unsigned int *, unsigned int);
+__device__ int atomicAnd(int *, int);
+__device__ unsigned int atomicAnd(unsigned int *, unsigned int);
+__device__ int atomicOr(int *, int);
+__device__ unsigned int atomicOr(unsigned int *, unsigned int);
+__device__ int atomicXor(int *, int);
+__device__ unsigned int atomicXor(unsigned int *, unsigned int);
+__device__ float atomicAdd(float *, float);
+__device__ float atomicExch(float *, float);
+__device__ unsigned int atomicInc(unsigned int *, unsigned int);
+__device__ unsigned int atomicDec(unsigned int *, unsigned int);
+__device__ int atomicCAS(int *, int, int);
+__device__ unsigned int atomicCAS(unsigned int *, unsigned int, unsigned int);
+
 /* Cooperative groups: a block's sync is __syncthreads; grid-wide sync is reported as
  * unsupported by the front end. */
 extern "C" __device__ void __kivl_grid_sync(void);

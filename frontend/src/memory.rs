@@ -109,6 +109,31 @@ impl Lin {
 pub struct Ptr {
     pub base: usize,
     pub off: Lin,
+    /// A pointer that may point into one of several objects (a phi or select of pointers):
+    /// which one is the value of a bv32 selector expression (the object's number).
+    pub alt: Option<Alt>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Alt {
+    pub sel: String,
+    pub cands: Vec<usize>,
+}
+
+impl Ptr {
+    pub fn to(base: usize, off: Lin) -> Ptr {
+        Ptr { base, off, alt: None }
+    }
+
+    /// The objects it may point into.
+    pub fn cands(&self) -> Vec<usize> {
+        self.alt.as_ref().map_or_else(|| vec![self.base], |a| a.cands.clone())
+    }
+
+    /// The bv32 number of the object it points into.
+    pub fn sel(&self) -> String {
+        self.alt.as_ref().map_or_else(|| format!("{}bv32", self.base), |a| a.sel.clone())
+    }
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! Instructions, operands, memory accesses and calls.
 
 use super::*;
+use crate::memory::Alt;
 
 impl<'m> Tr<'m> {
     /// Translates one instruction that is not a phi node.
@@ -8,10 +9,10 @@ impl<'m> Tr<'m> {
         let loc = self.loc(llvm_ir::HasDebugLoc::get_debug_loc(i), f);
         match i {
             Instruction::Store(s) => self.store(f, s, loc),
-            Instruction::Alloca(a) => {
-                let b = self.new_base(format!("$$p.{}{}", f.prefix, ident(&a.dest)), Space::Private);
-                f.vals.insert(a.dest.clone(), Val::Ptr(Ptr { base: b, off: Lin::default() }));
-            }
+            // Created with the frame (`objects_of_allocas`), so that pointers can be resolved
+            // before their allocation is translated.
+            Instruction::Alloca(_) => {}
+            Instruction::Load(l) if self.points_into_several(f, &l.address, loc) => self.load_from_several(f, l, loc),
             Instruction::Call(c) if self.call_effect(f, c, bi, loc) => {}
             _ => {
                 let Some(dest) = i.try_get_result() else {
@@ -216,7 +217,7 @@ impl<'m> Tr<'m> {
         {
             match callee.ret_base {
                 Some(base) => {
-                    f.vals.insert(d.clone(), Val::Ptr(Ptr { base, off: Lin::term(off.clone(), 1) }));
+                    f.vals.insert(d.clone(), Val::Ptr(Ptr::to(base, Lin::term(off.clone(), 1))));
                 }
                 None => self.err(loc, "a returned pointer whose memory object cannot be determined statically"),
             }
@@ -322,7 +323,7 @@ impl<'m> Tr<'m> {
             }
             Constant::GlobalReference { name: Name::Name(n), .. } => {
                 let b = self.global_base(n, loc)?;
-                Some(Val::Ptr(Ptr { base: b, off: Lin::default() }))
+                Some(Val::Ptr(Ptr::to(b, Lin::default())))
             }
             Constant::BitCast(c) => self.constant(f, &c.operand, loc),
             Constant::AddrSpaceCast(c) => self.constant(f, &c.operand, loc),
@@ -486,12 +487,16 @@ impl<'m> Tr<'m> {
             }
             ty = next;
         }
-        Some(Ptr { base: base.base, off })
+        Some(Ptr { base: base.base, off, alt: base.alt })
     }
 
     /// The element index of an access of `bytes` bytes through `p`; the object's element
     /// width must agree with the access.
     fn access(&mut self, p: &Ptr, ty: Ty, loc: Option<Loc>) -> Option<String> {
+        if p.alt.is_some() {
+            self.err(loc, "an access in a specification through a pointer into several memory objects");
+            return None;
+        }
         if ty == Ty::Bool || ty.width() % 8 != 0 {
             self.err(loc, "an access to memory of a type narrower than a byte");
             return None;
@@ -527,12 +532,101 @@ impl<'m> Tr<'m> {
         let Some(p) = self.ptr(p, loc) else { return };
         let v = self.operand(f, &s.value, loc);
         let Some(v) = self.scalar(v, loc) else { return };
-        let Some(place) = self.access(&p, v.ty, loc) else { return };
-        if self.bases[p.base].space == Space::Constant {
+        if p.cands().iter().any(|&c| self.bases[c].space == Space::Constant) {
             self.err(loc, "a write to constant memory");
             return;
         }
-        self.emit(format!("{place} := {};", v.text), loc);
+        self.on_each_object(&p, loc, |tr, q| tr.access(q, v.ty, loc).map(|place| format!("{place} := {};", v.text)));
+    }
+
+    /// Whether an address may point into several memory objects.
+    fn points_into_several(&mut self, f: &Frame<'m>, address: &Operand, loc: Option<Loc>) -> bool {
+        matches!(self.operand(f, address, loc), Some(Val::Ptr(Ptr { alt: Some(_), .. })))
+    }
+
+    /// A load through a pointer into one of several objects: one branch per object.
+    fn load_from_several(&mut self, f: &mut Frame<'m>, l: &'m inst::Load, loc: Option<Loc>) {
+        if l.atomicity.is_some() {
+            self.err(loc, "an atomic load");
+            return;
+        }
+        let Some(t) = scalar_ty(&loaded_type(self.module, l)) else {
+            self.err(loc, "a load of a pointer, an aggregate or a vector");
+            return;
+        };
+        let p = self.operand(f, &l.address, loc);
+        let Some(p) = self.ptr(p, loc) else { return };
+        let v = self.var(f, &l.dest);
+        self.locals.insert(v.clone(), t.kbpl());
+        f.vals.insert(l.dest.clone(), Val::Scalar(Ex::new(v.clone(), t)));
+        self.on_each_object(&p, loc, |tr, q| tr.access(q, t, loc).map(|place| format!("{v} := {place};")));
+    }
+
+    /// Emits the statement `stmt` makes for each object `p` may point into, each on a
+    /// branch that assumes `p` points there.
+    fn on_each_object(&mut self, p: &Ptr, loc: Option<Loc>, mut stmt: impl FnMut(&mut Self, &Ptr) -> Option<String>) {
+        let Some(alt) = p.alt.clone() else {
+            if let Some(s) = stmt(self, p) {
+                self.emit(s, loc);
+            }
+            return;
+        };
+        self.fresh += 1;
+        let join = format!("{}$join{}", self.blocks.last().map_or("$bb", |b| b.label.as_str()), self.fresh);
+        let mut labels = Vec::new();
+        for (j, &c) in alt.cands.iter().enumerate() {
+            let q = Ptr::to(c, p.off.clone());
+            let Some(s) = stmt(self, &q) else { return };
+            let label = format!("{join}$obj{j}");
+            let stmts =
+                vec![(format!("assume {} == {c}bv32;", alt.sel), loc), (s, loc), (format!("goto {join};"), loc)];
+            self.edge_blocks.push(Block { label: label.clone(), stmts });
+            labels.push(label);
+        }
+        self.emit(format!("goto {};", labels.join(", ")), loc);
+        self.start_block(join);
+    }
+
+    /// The memory objects a pointer operand may point into, found without translating it:
+    /// through casts, GEPs, phi nodes and selects (a bounded search).
+    pub(super) fn static_objects(&mut self, f: &Frame<'m>, op: &Operand, depth: usize) -> Option<Vec<usize>> {
+        if depth > 32 {
+            return None;
+        }
+        match op {
+            Operand::LocalOperand { name, .. } => {
+                if let Some(Val::Ptr(p)) = f.vals.get(name) {
+                    return Some(p.cands());
+                }
+                let (i, _) = *f.defs.get(name)?;
+                let ops: Vec<&Operand> = match i {
+                    Instruction::GetElementPtr(g) => vec![&g.address],
+                    Instruction::BitCast(c) => vec![&c.operand],
+                    Instruction::AddrSpaceCast(c) => vec![&c.operand],
+                    Instruction::Select(s) => vec![&s.true_value, &s.false_value],
+                    Instruction::Phi(p) => p.incoming_values.iter().map(|v| &v.0).collect(),
+                    _ => return None,
+                };
+                let mut out = Vec::new();
+                for o in ops {
+                    // A phi's own back edge adds nothing.
+                    if matches!(o, Operand::LocalOperand { name: n, .. } if n == name) {
+                        continue;
+                    }
+                    for c in self.static_objects(f, o, depth + 1)? {
+                        if !out.contains(&c) {
+                            out.push(c);
+                        }
+                    }
+                }
+                Some(out)
+            }
+            Operand::ConstantOperand(_) => match self.operand(f, op, None) {
+                Some(Val::Ptr(p)) => Some(p.cands()),
+                _ => None,
+            },
+            Operand::MetadataOperand => None,
+        }
     }
 
     /// The value of an instruction without effects (in a clause when `spec` is its block).
@@ -718,11 +812,20 @@ impl<'m> Tr<'m> {
                     (Val::Scalar(a), Val::Scalar(b)) => {
                         Ex::new(format!("(if {c} then {} else {})", a.text, b.text), a.ty)
                     }
-                    (Val::Ptr(p), Val::Ptr(q)) if p.base == q.base => {
+                    (Val::Ptr(p), Val::Ptr(q)) if p.base == q.base && p.alt.is_none() && q.alt.is_none() => {
                         let pe = p.off.expr(&mut self.needs_fn());
                         let qe = q.off.expr(&mut self.needs_fn());
                         let off = Lin::term(format!("(if {c} then {pe} else {qe})"), 1);
-                        return Some(Val::Ptr(Ptr { base: p.base, off }));
+                        return Some(Val::Ptr(Ptr::to(p.base, off)));
+                    }
+                    (Val::Ptr(p), Val::Ptr(q)) => {
+                        let pe = p.off.expr(&mut self.needs_fn());
+                        let qe = q.off.expr(&mut self.needs_fn());
+                        let off = Lin::term(format!("(if {c} then {pe} else {qe})"), 1);
+                        let mut cands = p.cands();
+                        cands.extend(q.cands().into_iter().filter(|x| !p.cands().contains(x)));
+                        let sel = format!("(if {c} then {} else {})", p.sel(), q.sel());
+                        return Some(Val::Ptr(Ptr { base: p.base, off, alt: Some(Alt { sel, cands }) }));
                     }
                     _ => {
                         self.err(loc, "a pointer that may point into different memory objects");
@@ -809,13 +912,20 @@ impl<'m> Tr<'m> {
     fn icmp(&mut self, pred: IntPredicate, a: Val, b: Val, loc: Option<Loc>) -> Option<Ex> {
         let (a, b) = match (a, b) {
             (Val::Scalar(a), Val::Scalar(b)) => (a, b),
-            (Val::Ptr(p), Val::Ptr(q)) if p.base == q.base => {
+            (Val::Ptr(p), Val::Ptr(q)) if p.base == q.base && p.alt.is_none() && q.alt.is_none() => {
                 let pe = p.off.expr(&mut self.needs_fn());
                 let qe = q.off.expr(&mut self.needs_fn());
                 (Ex::new(pe, Ty::Bv(32)), Ex::new(qe, Ty::Bv(32)))
             }
+            (Val::Ptr(p), Val::Ptr(q)) if matches!(pred, IntPredicate::EQ | IntPredicate::NE) => {
+                let pe = p.off.expr(&mut self.needs_fn());
+                let qe = q.off.expr(&mut self.needs_fn());
+                let eq = format!("({} == {} && {pe} == {qe})", p.sel(), q.sel());
+                let text = if pred == IntPredicate::EQ { eq } else { format!("!{eq}") };
+                return Some(Ex::new(text, Ty::Bool));
+            }
             _ => {
-                self.err(loc, "a comparison of pointers into different memory objects");
+                self.err(loc, "an ordering comparison of pointers into different memory objects");
                 return None;
             }
         };
@@ -928,8 +1038,11 @@ impl<'m> Tr<'m> {
                         return Some(Ex::new(format!("(if {} then {} else {})", bool_ex(&c), a.text, b.text), a.ty));
                     }
                     Spec::ReadOffsetBytes | Spec::WriteOffsetBytes => {
-                        let Some(Val::Ptr(p)) = args.first() else {
-                            self.err(loc, "an offset annotation of something that is not a pointer to memory");
+                        let Some(Val::Ptr(p @ Ptr { alt: None, .. })) = args.first() else {
+                            self.err(
+                                loc,
+                                "an offset annotation of something that is not a pointer to one memory object",
+                            );
                             return None;
                         };
                         let kw = if s == Spec::ReadOffsetBytes { "__read_offset" } else { "__write_offset" };
@@ -939,8 +1052,8 @@ impl<'m> Tr<'m> {
                         return Some(Ex::new(text, Ty::Bv(32)));
                     }
                     Spec::Read | Spec::Write => {
-                        let Some(Val::Ptr(p)) = args.first() else {
-                            self.err(loc, "`__read`/`__write` of something that is not a pointer to memory");
+                        let Some(Val::Ptr(p @ Ptr { alt: None, .. })) = args.first() else {
+                            self.err(loc, "`__read`/`__write` of something that is not a pointer to one memory object");
                             return None;
                         };
                         let kw = if s == Spec::Read { "__read" } else { "__write" };

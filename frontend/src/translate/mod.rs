@@ -17,7 +17,7 @@
 
 use crate::builtins::{self, Builtin, Spec, DIMS, IDENTITY};
 use crate::layout;
-use crate::memory::{Base, Lin, Ptr, Space};
+use crate::memory::{Alt, Base, Lin, Ptr, Space};
 use crate::{Loc, Translation};
 use llvm_ir::constant::Float;
 use llvm_ir::instruction::{self as inst, Instruction};
@@ -444,7 +444,7 @@ impl<'m> Tr<'m> {
                     _ => Space::Global,
                 };
                 let b = self.param_base(&name, space);
-                frame.vals.insert(p.name.clone(), Val::Ptr(Ptr { base: b, off: Lin::default() }));
+                frame.vals.insert(p.name.clone(), Val::Ptr(Ptr::to(b, Lin::default())));
             } else if let Some(t) = scalar_ty(&p.ty) {
                 if extra {
                     let v = format!("${name}");
@@ -563,17 +563,18 @@ impl<'m> Tr<'m> {
         }
         let headers = loop_headers(f);
         let spec_only = spec_only_values(f, &defs, &headers);
-        Frame {
-            func: f,
-            prefix,
-            vals: HashMap::new(),
-            defs,
-            spec_only,
-            headers,
-            ret,
-            call_loc,
-            ensures: Vec::new(),
-            ret_base: None,
+        let mut vals = HashMap::new();
+        self.objects_of_allocas(f, &prefix, &mut vals);
+        Frame { func: f, prefix, vals, defs, spec_only, headers, ret, call_loc, ensures: Vec::new(), ret_base: None }
+    }
+
+    /// A private map for each stack allocation of `f` (arrays, address-taken locals).
+    fn objects_of_allocas(&mut self, f: &Function, prefix: &str, vals: &mut HashMap<Name, Val>) {
+        for i in f.basic_blocks.iter().flat_map(|b| b.instrs.iter()) {
+            if let Instruction::Alloca(a) = i {
+                let b = self.new_base(format!("$$p.{prefix}{}", ident(&a.dest)), Space::Private);
+                vals.insert(a.dest.clone(), Val::Ptr(Ptr::to(b, Lin::default())));
+            }
         }
     }
 
@@ -639,18 +640,28 @@ impl<'m> Tr<'m> {
     fn declare_phi(&mut self, f: &mut Frame<'m>, p: &inst::Phi) {
         let loc = self.loc(&p.debugloc, f);
         if is_pointer(&p.to_type) {
-            // A pointer phi keeps its object and gets a variable for the byte offset.
-            let base = p.incoming_values.iter().find_map(|(op, _)| match self.operand(f, op, loc) {
-                Some(Val::Ptr(q)) => Some(q.base),
-                _ => None,
-            });
-            let Some(base) = base else {
+            // A pointer phi gets a variable for the byte offset, and one for the object when
+            // its incoming pointers point into different ones.
+            let mut cands: Vec<usize> = Vec::new();
+            for (op, _) in &p.incoming_values {
+                for c in self.static_objects(f, op, 0).unwrap_or_default() {
+                    if !cands.contains(&c) {
+                        cands.push(c);
+                    }
+                }
+            }
+            let Some(&base) = cands.first() else {
                 self.err(loc, "a pointer whose memory object cannot be determined statically");
                 return;
             };
             let v = format!("{}.off", self.var(f, &p.dest));
             self.locals.insert(v.clone(), "bv32".into());
-            f.vals.insert(p.dest.clone(), Val::Ptr(Ptr { base, off: Lin::term(v, 1) }));
+            let alt = (cands.len() > 1).then(|| {
+                let sel = format!("{}.obj", self.var(f, &p.dest));
+                self.locals.insert(sel.clone(), "bv32".into());
+                Alt { sel, cands }
+            });
+            f.vals.insert(p.dest.clone(), Val::Ptr(Ptr { base, off: Lin::term(v, 1), alt }));
         } else if let Some(t) = scalar_ty(&p.to_type) {
             let v = self.var(f, &p.dest);
             self.locals.insert(v.clone(), t.kbpl());
@@ -678,12 +689,16 @@ impl<'m> Tr<'m> {
                     lhs.push(d.text);
                     rhs.push(e.text);
                 }
-                (Some(Val::Ptr(d)), Some(Val::Ptr(e))) if d.base == e.base => {
+                (Some(Val::Ptr(d)), Some(Val::Ptr(e))) if e.cands().iter().all(|c| d.cands().contains(c)) => {
                     lhs.push(d.off.terms[0].0.clone());
                     rhs.push(e.off.expr(&mut self.needs_fn()));
+                    if let Some(alt) = &d.alt {
+                        lhs.push(alt.sel.clone());
+                        rhs.push(e.sel());
+                    }
                 }
                 (Some(Val::Ptr(_)), Some(Val::Ptr(_))) => {
-                    self.err(loc, "a pointer that may point into different memory objects");
+                    self.err(loc, "a pointer that may point into memory objects the front end did not foresee");
                 }
                 (None, _) | (_, None) => {} // reported where it was found
                 _ => self.err(loc, "a phi node mixing pointers and numbers"),
@@ -727,6 +742,9 @@ impl<'m> Tr<'m> {
                             match self.operand(f, op, loc) {
                                 Some(Val::Scalar(e)) => self.emit(format!("{res} := {};", e.text), loc),
                                 Some(Val::Ptr(p)) => match f.ret_base {
+                                    _ if p.alt.is_some() => {
+                                        self.err(loc, "a returned pointer that may point into different memory objects")
+                                    }
                                     Some(b) if b != p.base => {
                                         self.err(loc, "returned pointers into different memory objects")
                                     }

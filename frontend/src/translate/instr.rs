@@ -589,7 +589,13 @@ impl<'m> Tr<'m> {
 
     /// The memory objects a pointer operand may point into, found without translating it:
     /// through casts, GEPs, phi nodes and selects (a bounded search).
-    pub(super) fn static_objects(&mut self, f: &Frame<'m>, op: &Operand, depth: usize) -> Option<Vec<usize>> {
+    pub(super) fn static_objects(
+        &mut self,
+        f: &Frame<'m>,
+        op: &Operand,
+        depth: usize,
+        loc: Option<Loc>,
+    ) -> Option<Vec<usize>> {
         if depth > 32 {
             return None;
         }
@@ -613,7 +619,7 @@ impl<'m> Tr<'m> {
                     if matches!(o, Operand::LocalOperand { name: n, .. } if n == name) {
                         continue;
                     }
-                    for c in self.static_objects(f, o, depth + 1)? {
+                    for c in self.static_objects(f, o, depth + 1, loc)? {
                         if !out.contains(&c) {
                             out.push(c);
                         }
@@ -621,7 +627,7 @@ impl<'m> Tr<'m> {
                 }
                 Some(out)
             }
-            Operand::ConstantOperand(_) => match self.operand(f, op, None) {
+            Operand::ConstantOperand(_) => match self.operand(f, op, loc) {
                 Some(Val::Ptr(p)) => Some(p.cands()),
                 _ => None,
             },

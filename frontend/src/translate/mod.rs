@@ -644,7 +644,7 @@ impl<'m> Tr<'m> {
             // its incoming pointers point into different ones.
             let mut cands: Vec<usize> = Vec::new();
             for (op, _) in &p.incoming_values {
-                for c in self.static_objects(f, op, 0).unwrap_or_default() {
+                for c in self.static_objects(f, op, 0, loc).unwrap_or_default() {
                     if !cands.contains(&c) {
                         cands.push(c);
                     }

@@ -67,7 +67,7 @@ impl Lin {
     /// division when every coefficient is a multiple of the unit; otherwise the byte offset
     /// is divided (C's alignment rules make the division exact for valid accesses).
     pub fn index(&self, unit: u64, needs: &mut dyn FnMut(&'static str)) -> String {
-        if unit > 0 && self.konst % unit == 0 && self.terms.iter().all(|t| t.1 % unit == 0) {
+        if unit > 0 && self.konst.is_multiple_of(unit) && self.terms.iter().all(|t| t.1.is_multiple_of(unit)) {
             let scaled = Lin {
                 terms: self.terms.iter().map(|(e, c)| (e.clone(), c / unit)).collect(),
                 konst: self.konst / unit,

@@ -169,7 +169,7 @@ impl<'m> Tr<'m> {
     }
 
     fn inline(&mut self, f: &mut Frame<'m>, c: &'m inst::Call, g: &'m Function, loc: Option<Loc>) {
-        if self.stack.iter().any(|n| *n == g.name) {
+        if self.stack.contains(&g.name) {
             self.err(loc, format!("recursive call of `{}`", builtins::demangle(&g.name)));
             return;
         }
@@ -497,7 +497,7 @@ impl<'m> Tr<'m> {
             self.err(loc, "an access in a specification through a pointer into several memory objects");
             return None;
         }
-        if ty == Ty::Bool || ty.width() % 8 != 0 {
+        if ty == Ty::Bool || !ty.width().is_multiple_of(8) {
             self.err(loc, "an access to memory of a type narrower than a byte");
             return None;
         }

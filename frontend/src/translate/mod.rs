@@ -144,8 +144,7 @@ pub fn translate_module(
         .functions
         .iter()
         .filter(|f| {
-            f.calling_convention == llvm_ir::function::CallingConvention::SPIR_KERNEL
-                || cuda_kernels.iter().any(|k| *k == f.name)
+            f.calling_convention == llvm_ir::function::CallingConvention::SPIR_KERNEL || cuda_kernels.contains(&f.name)
         })
         .collect();
     if kernels.is_empty() {

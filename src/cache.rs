@@ -89,6 +89,11 @@ impl Cache {
 
 /// `verify_file` through the cache.
 pub fn verify_file(path: &Path, cfg: &VerifyConfig, cache: &Cache) -> FileReport {
+    // A `.cl`/`.cu` verdict also depends on the headers it includes, which the key does not
+    // cover: such files are not cached.
+    if frontend::Language::of(path).is_some() {
+        return crate::pipeline::verify_file(path, cfg);
+    }
     let source = match crate::pipeline::read_source(path) {
         Ok(s) => s,
         Err(r) => return r,

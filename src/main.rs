@@ -52,12 +52,23 @@ pub type Dims = Vec<u64>;
 /// Options shared by `verify` and `transform` that shape the program being verified.
 #[derive(Args, Clone, Debug, Default)]
 pub struct KernelArgs {
-    /// Work-group size, 1-3 dimensions (`16` or `16,16`).
-    #[arg(long, value_parser = parse_dims)]
+    /// Work-group size, 1-3 dimensions (`16` or `16,16`; GPUVerify's `--local_size=16` and
+    /// CUDA's `--blockDim=[16,16]` are aliases).
+    #[arg(long, value_parser = parse_dims, visible_alias = "local_size", alias = "blockDim")]
     pub local_size: Option<Dims>,
-    /// Number of work-groups, 1-3 dimensions.
-    #[arg(long, value_parser = parse_dims)]
+    /// Number of work-groups, 1-3 dimensions (aliases `--num_groups`, `--gridDim`).
+    #[arg(long, value_parser = parse_dims, visible_alias = "num_groups", alias = "gridDim")]
     pub num_groups: Option<Dims>,
+    /// Threads in the whole grid per dimension (GPUVerify's `--global_size`): with
+    /// `--local-size`, it sets `--num-groups` to global / local (which must divide).
+    #[arg(long, value_parser = parse_dims, alias = "global_size", conflicts_with = "num_groups")]
+    pub global_size: Option<Dims>,
+    /// `.cl`/`.cu` files: a preprocessor definition passed to clang (`-DN=4`), repeatable.
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    pub define: Vec<String>,
+    /// `.cl`/`.cu` files: an include directory passed to clang, repeatable.
+    #[arg(short = 'I', value_name = "DIR")]
+    pub include: Vec<PathBuf>,
     /// Report two writes of the same value as a race.
     #[arg(long)]
     pub no_benign_tolerance: bool,
@@ -177,7 +188,38 @@ fn at_least_one(s: &str) -> Result<usize, String> {
     }
 }
 
+impl KernelArgs {
+    /// Turns `--global_size` into `--num-groups` and hands `-D`/`-I` to the front end.
+    fn resolve(&mut self) -> Result<(), String> {
+        if let Some(global) = self.global_size.take() {
+            let Some(local) = &self.local_size else {
+                return Err("--global_size needs --local_size (the number of groups is global / local)".into());
+            };
+            if global.len() != local.len() {
+                return Err("--global_size and --local_size must have the same number of dimensions".into());
+            }
+            let mut groups = Vec::new();
+            for (g, l) in global.iter().zip(local) {
+                if g % l != 0 {
+                    return Err(format!("--global_size {g} is not a multiple of --local_size {l}"));
+                }
+                groups.push(g / l);
+            }
+            self.num_groups = Some(groups);
+        }
+        let work_dim = self.local_size.as_ref().or(self.num_groups.as_ref()).map(|d| d.len() as u32);
+        pipeline::set_frontend_options(frontend::Options {
+            defines: self.define.clone(),
+            includes: self.include.clone(),
+            work_dim,
+        });
+        Ok(())
+    }
+}
+
 fn parse_dims(s: &str) -> Result<Vec<u64>, String> {
+    // GPUVerify's CUDA form `[16,16]`.
+    let s = s.trim().trim_start_matches('[').trim_end_matches(']');
     let dims: Result<Vec<u64>, _> = s.split(',').map(|p| p.trim().parse::<u64>()).collect();
     match dims {
         Ok(d) if (1..=3).contains(&d.len()) && d.iter().all(|&x| x > 0) => Ok(d),
@@ -210,7 +252,7 @@ fn main() {
 fn real_main() -> i32 {
     interrupt::install();
     interrupt::quiet_broken_pipe();
-    let cli = match Cli::try_parse() {
+    let mut cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
             let code = if e.use_stderr() { 2 } else { 0 };
@@ -218,6 +260,19 @@ fn real_main() -> i32 {
             return code;
         }
     };
+    // GPUVerify's size flags and the front end's options, once for every subcommand.
+    let kernel_args = match &mut cli.command {
+        Command::Verify(a) => Some(&mut a.kernel),
+        Command::Transform(a) => Some(&mut a.kernel),
+        Command::Lsp(a) => Some(&mut a.kernel),
+        _ => None,
+    };
+    if let Some(k) = kernel_args {
+        if let Err(e) = k.resolve() {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    }
     match cli.command {
         Command::Check(a) => {
             let reports: Vec<_> = a.files.iter().map(|f| pipeline::check_file(f)).collect();

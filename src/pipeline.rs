@@ -18,6 +18,9 @@ use std::sync::Arc;
 /// The stages `kivl transform --emit` can print.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Stage {
+    /// The `.kbpl` generated from an OpenCL (`.cl`) or CUDA (`.cu`) kernel; for other files,
+    /// the program as parsed.
+    Kbpl,
     /// The program as parsed (a round trip through the printer).
     Parsed,
     /// After resolution and type checking, with the GPU prelude added and modifies inferred.
@@ -99,6 +102,9 @@ pub(crate) fn read_source(path: &Path) -> Result<SourceFile, FileReport> {
 /// When a file has syntax errors, only those are reported: type errors that follow from a
 /// declaration that did not parse would only be noise.
 fn front_end(source: &SourceFile) -> Result<Program, Vec<Diagnostic>> {
+    if let Some(lang) = frontend::Language::of(Path::new(&source.name)) {
+        return kernel_front_end(source, lang);
+    }
     let db = ivl::db::Database::new();
     let file = db.add_file(source.name.clone(), source.text.clone());
     front_end_diagnostics(&db, file)?;
@@ -106,6 +112,52 @@ fn front_end(source: &SourceFile) -> Result<Program, Vec<Diagnostic>> {
     // Once the database is gone the program has one owner: no copy of the syntax tree.
     drop(db);
     Ok(Arc::try_unwrap(program).unwrap_or_else(|shared| (*shared).clone()))
+}
+
+/// The options of the OpenCL/CUDA front end (`-D`, `-I`), set once by the command line.
+static FRONTEND_OPTIONS: std::sync::OnceLock<frontend::Options> = std::sync::OnceLock::new();
+
+pub fn set_frontend_options(opts: frontend::Options) {
+    let _ = FRONTEND_OPTIONS.set(opts);
+}
+
+thread_local! {
+    /// Seconds in clang and in the translation of this thread's last `.cl`/`.cu` file, for its
+    /// report (`front_end` returns only the program).
+    static FRONTEND_TIMES: std::cell::Cell<Option<(f64, f64)>> = const { std::cell::Cell::new(None) };
+}
+
+/// A `.cl`/`.cu` file translated to KBPL (the front end's diagnostics point at the kernel).
+pub(crate) fn translate_kernel(
+    source: &SourceFile,
+    lang: frontend::Language,
+) -> Result<frontend::Translation, Vec<Diagnostic>> {
+    let opts = FRONTEND_OPTIONS.get().cloned().unwrap_or_default();
+    let tr = frontend::translate_file(Path::new(&source.name), &source.text, lang, &opts)?;
+    FRONTEND_TIMES.with(|t| t.set(Some((tr.clang_secs, tr.translate_secs))));
+    Ok(tr)
+}
+
+/// The `.kbpl` generated from a kernel is parsed and checked like any file; the program's
+/// spans are then moved onto the kernel source, so that every report points at `kernel.cl`.
+/// A problem in the generated text is a front-end bug; it is reported at the kernel line the
+/// text came from.
+fn kernel_front_end(source: &SourceFile, lang: frontend::Language) -> Result<Program, Vec<Diagnostic>> {
+    let tr = translate_kernel(source, lang)?;
+    let map = frontend::remap::SpanMap::new(&tr, &source.text);
+    let db = ivl::db::Database::new();
+    let file = db.add_file(format!("{}.kbpl", source.name), tr.kbpl.clone());
+    front_end_diagnostics(&db, file).map_err(|ds| {
+        ds.into_iter()
+            .map(|d| {
+                map.map_diagnostic(d)
+                    .with_note("in the .kbpl generated from the kernel (`kivl transform --emit kbpl` prints it)")
+            })
+            .collect::<Vec<_>>()
+    })?;
+    let mut program = (**ivl::db::file_program(&db, file)).clone();
+    frontend::remap::remap_spans(&mut program, &map);
+    Ok(program)
 }
 
 /// The front end's verdict on a file of the database: `Err` with the diagnostics to show.
@@ -131,6 +183,12 @@ pub fn check_file(path: &Path) -> FileReport {
         Ok(s) => s,
         Err(r) => return r,
     };
+    if frontend::Language::of(path).is_some() {
+        return match front_end(&source) {
+            Ok(_) => FileReport::new(source, Verdict::Verified, Vec::new()),
+            Err(diags) => FileReport::invalid(source, diags),
+        };
+    }
     // The database owns the text while checking and hands it back after (no copy of a
     // file of megabytes).
     let mut db = ivl::db::Database::new();
@@ -203,7 +261,11 @@ pub fn verify_source(source: SourceFile, cfg: &VerifyConfig) -> FileReport {
         Ok(p) => p,
         Err(diags) => return FileReport::invalid(source, diags),
     };
+    let times = FRONTEND_TIMES.with(|t| t.take());
     let mut report = verify_program(source, &program, cfg);
+    if let Some((clang, translate)) = times {
+        report.extra.insert("frontend".into(), serde_json::json!({ "clang_s": clang, "translate_s": translate }));
+    }
     if gpu_passes::two_thread::is_kernel_program(&program) && report.verdict != Verdict::Invalid {
         report.extra.insert("kernel".into(), true.into());
     }
@@ -399,8 +461,11 @@ fn kernel_options(k: &KernelArgs) -> gpu_passes::two_thread::KernelOptions {
 pub fn transform_file(path: &Path, stage: Stage, kernel: &KernelArgs, threads: usize) -> Result<String, FileReport> {
     let source = read_source(path)?;
     let fail = |source: SourceFile, diags| FileReport::invalid(source, diags);
+    if let (Stage::Kbpl, Some(lang)) = (stage, frontend::Language::of(path)) {
+        return translate_kernel(&source, lang).map(|tr| tr.kbpl).map_err(|d| fail(source, d));
+    }
     let text = match stage {
-        Stage::Parsed => {
+        Stage::Parsed | Stage::Kbpl => {
             let (program, diags) = ivl::parser::parse_program(&source.text);
             if !diags.is_empty() {
                 return Err(fail(source, diags));

@@ -1,0 +1,150 @@
+//! Running clang-14 and opt-14: kernel source to LLVM IR text.
+//!
+//! `-O0 -g -Xclang -disable-O0-optnone` keeps the code as written (no optimisation that would
+//! move accesses between lines) with debug locations on every instruction, and lets `opt`
+//! run on it; `opt -passes=mem2reg` then turns the stack slots of scalars into SSA values, so
+//! that only arrays and address-taken locals remain in memory. No other pass: each one would
+//! make the IR further from the source lines the reports point at.
+//! `-fno-discard-value-names` keeps the source names of values (`%tid`), which become the
+//! names of the generated variables.
+
+use crate::Language;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The headers kivl passes to clang, written to a temporary directory.
+const ANNOTATIONS_H: &str = include_str!("headers/annotations.h");
+const CUDA_H: &str = include_str!("headers/cuda.h");
+
+/// What went wrong before there was IR: clang's own diagnostics, or a tool that is missing.
+pub enum ClangError {
+    /// clang's error lines about the kernel file: `(line, column, message)`, and clang's whole
+    /// output for the notes.
+    Source(Vec<(u32, u32, String)>),
+    /// A tool that could not be run, or that failed without a located message.
+    Tool(String),
+}
+
+/// A temporary directory removed when dropped.
+pub struct TempDir(pub PathBuf);
+
+impl TempDir {
+    pub fn new() -> std::io::Result<TempDir> {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let dir =
+            std::env::temp_dir().join(format!("kivl-fe-{}-{}", std::process::id(), N.fetch_add(1, Ordering::Relaxed)));
+        std::fs::create_dir_all(&dir)?;
+        Ok(TempDir(dir))
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The tool names; `KIVL_CLANG` / `KIVL_OPT` override them.
+fn tool(var: &str, default: &str) -> String {
+    std::env::var(var).unwrap_or_else(|_| default.to_string())
+}
+
+/// Compiles `path` to optimised-for-reading IR in `dir`; returns the `.ll` path.
+pub fn compile(
+    path: &Path,
+    lang: Language,
+    defines: &[String],
+    includes: &[PathBuf],
+    dir: &TempDir,
+) -> Result<PathBuf, ClangError> {
+    let io = |e: std::io::Error| ClangError::Tool(format!("cannot write the front end's headers: {e}"));
+    let ann = dir.0.join("kivl_annotations.h");
+    std::fs::write(&ann, ANNOTATIONS_H).map_err(io)?;
+    let raw = dir.0.join("kernel.ll");
+    let ll = dir.0.join("kernel.mem2reg.ll");
+    let mut cmd = Command::new(tool("KIVL_CLANG", "clang-14"));
+    match lang {
+        Language::OpenCl => {
+            cmd.args(["-x", "cl", "-cl-std=CL1.2", "-target", "spir", "-Xclang", "-finclude-default-header"]);
+            cmd.arg("-D__OPENCL_VERSION__=120");
+        }
+        Language::Cuda => {
+            let cuda = dir.0.join("kivl_cuda.h");
+            std::fs::write(&cuda, CUDA_H).map_err(io)?;
+            // `-m32`: the device target is then 32-bit nvptx, so pointers and `size_t` are
+            // 32 bits as in OpenCL's spir and in GPUVerify's encoding.
+            cmd.args(["-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib", "-m32"]);
+            cmd.arg("-include").arg(&cuda);
+            // Kernels written for GPUVerify `#include "cuda.h"`: an empty one in the search path
+            // (kivl's header is already included).
+            let inc = dir.0.join("include");
+            std::fs::create_dir_all(&inc).map_err(io)?;
+            std::fs::write(inc.join("cuda.h"), "/* kivl: see kivl_cuda.h */\n").map_err(io)?;
+            cmd.arg("-isystem").arg(&inc);
+        }
+    }
+    cmd.arg("-include").arg(&ann);
+    cmd.args(["-emit-llvm", "-S", "-O0", "-g", "-Xclang", "-disable-O0-optnone", "-fno-discard-value-names"]);
+    cmd.args(["-Wno-everything", "-fno-color-diagnostics"]);
+    for d in defines {
+        cmd.arg(format!("-D{d}"));
+    }
+    for i in includes {
+        cmd.arg("-I").arg(i);
+    }
+    cmd.arg("-o").arg(&raw).arg(path);
+    let out = cmd.output().map_err(|e| ClangError::Tool(format!("cannot run clang-14 ({e}); run scripts/setup.sh")))?;
+    if !out.status.success() {
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        let errors = located_errors(&stderr, path);
+        return Err(if errors.is_empty() {
+            ClangError::Tool(format!("clang failed: {}", stderr.trim()))
+        } else {
+            ClangError::Source(errors)
+        });
+    }
+    let out = Command::new(tool("KIVL_OPT", "opt-14"))
+        .args(["-S", "-passes=mem2reg", "-o"])
+        .arg(&ll)
+        .arg(&raw)
+        .output()
+        .map_err(|e| ClangError::Tool(format!("cannot run opt-14 ({e}); run scripts/setup.sh")))?;
+    if !out.status.success() {
+        return Err(ClangError::Tool(format!("opt failed: {}", String::from_utf8_lossy(&out.stderr).trim())));
+    }
+    Ok(ll)
+}
+
+/// clang's `FILE:LINE:COL: error: MESSAGE` lines about the kernel file.
+fn located_errors(stderr: &str, path: &Path) -> Vec<(u32, u32, String)> {
+    let name = path.display().to_string();
+    stderr
+        .lines()
+        .filter_map(|l| {
+            let rest = l.strip_prefix(name.as_str())?.strip_prefix(':')?;
+            let mut parts = rest.splitn(4, ':');
+            let line = parts.next()?.trim().parse().ok()?;
+            let col = parts.next()?.trim().parse().ok()?;
+            let kind = parts.next()?.trim();
+            let msg = parts.next()?.trim();
+            (kind == "error" || kind == "fatal error").then(|| (line, col, msg.to_string()))
+        })
+        .collect()
+}
+
+/// The functions the IR marks as kernels: OpenCL's `spir_kernel` calling convention is read
+/// from the module; CUDA's `__global__` functions are only named in `!nvvm.annotations`,
+/// which the `llvm-ir` crate does not expose, so they are read from the IR text.
+pub fn nvvm_kernels(ir_text: &str) -> Vec<String> {
+    ir_text
+        .lines()
+        .filter(|l| l.contains("!\"kernel\""))
+        .filter_map(|l| {
+            let at = l.find('@')?;
+            let name: String =
+                l[at + 1..].chars().take_while(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | '$')).collect();
+            (!name.is_empty()).then_some(name)
+        })
+        .collect()
+}

@@ -1,0 +1,1181 @@
+//! Instructions, operands, memory accesses and calls.
+
+use super::*;
+use crate::memory::Alt;
+
+impl<'m> Tr<'m> {
+    /// Translates one instruction that is not a phi node.
+    pub(super) fn instruction(&mut self, f: &mut Frame<'m>, i: &'m Instruction, bi: usize) {
+        let loc = self.loc(llvm_ir::HasDebugLoc::get_debug_loc(i), f);
+        match i {
+            Instruction::Store(s) => self.store(f, s, loc),
+            // Created with the frame (`objects_of_allocas`), so that pointers can be resolved
+            // before their allocation is translated.
+            Instruction::Alloca(_) => {}
+            Instruction::Load(l) if self.points_into_several(f, &l.address, loc) => self.load_from_several(f, l, loc),
+            Instruction::Call(c) if self.call_effect(f, c, bi, loc) => {}
+            _ => {
+                let Some(dest) = i.try_get_result() else {
+                    let msg = match i {
+                        Instruction::Call(c) => match call_name(c) {
+                            Some("__kivl_grid_sync") => {
+                                "grid-wide synchronisation (cooperative_groups::grid_group) is not supported".into()
+                            }
+                            Some(n) if builtins::demangle(n).starts_with("__") => {
+                                format!("the annotation `{}` is not supported yet", builtins::demangle(n))
+                            }
+                            Some(n) => format!("a call of the external function `{}`", builtins::demangle(n)),
+                            None => "an indirect call".into(),
+                        },
+                        _ => format!("unsupported instruction `{}`", first_word(i)),
+                    };
+                    self.err(loc, msg);
+                    return;
+                };
+                match self.value_of(f, i, None, loc) {
+                    Some(Val::Ptr(p)) => {
+                        f.vals.insert(dest.clone(), Val::Ptr(p));
+                    }
+                    // A value fixed for the whole run of a thread (ids, sizes, parameters and
+                    // arithmetic on them) stays an expression: invariant inference then sees
+                    // `A[get_global_id(0)]` as an access at a fixed offset even inside a loop.
+                    Some(Val::Scalar(e)) if e.text.len() <= 160 && self.is_fixed(&e.text) => {
+                        f.vals.insert(dest.clone(), Val::Scalar(e));
+                    }
+                    Some(Val::Scalar(e)) => {
+                        let v = self.var(f, dest);
+                        self.locals.insert(v.clone(), e.ty.kbpl());
+                        self.emit(format!("{v} := {};", e.text), loc);
+                        f.vals.insert(dest.clone(), Val::Scalar(Ex { text: v, ty: e.ty, bool_of: e.bool_of }));
+                    }
+                    None => {}
+                }
+            }
+        }
+    }
+
+    /// A call with an effect (barrier, annotation, inlined function); false for calls that
+    /// only compute a value.
+    fn call_effect(&mut self, f: &mut Frame<'m>, c: &'m inst::Call, bi: usize, loc: Option<Loc>) -> bool {
+        let Some(name) = call_name(c) else {
+            if c.function.is_left() {
+                self.err(loc, "inline assembly");
+            } else {
+                self.err(loc, "a call through a function pointer");
+            }
+            return true;
+        };
+        if let Some(g) = self.module.get_func_by_name(name) {
+            self.inline(f, c, g, loc);
+            return true;
+        }
+        let arg_const = |k: usize| match c.arguments.get(k).map(|a| &a.0) {
+            Some(Operand::ConstantOperand(k)) => match k.as_ref() {
+                Constant::Int { value, .. } => Some(*value),
+                _ => None,
+            },
+            _ => None,
+        };
+        match builtins::classify(name) {
+            Some(Builtin::Ignore) => true,
+            Some(Builtin::Barrier) => {
+                match arg_const(0) {
+                    Some(1) => self.barrier(true, false, loc),
+                    Some(2) => self.barrier(false, true, loc),
+                    Some(3) => self.barrier(true, true, loc),
+                    _ => self.err(
+                        loc,
+                        "a barrier whose fence flags are not CLK_LOCAL_MEM_FENCE and/or CLK_GLOBAL_MEM_FENCE constants",
+                    ),
+                }
+                true
+            }
+            Some(Builtin::FixedBarrier(l, g)) => {
+                self.barrier(l, g, loc);
+                true
+            }
+            Some(Builtin::Spec(s)) => {
+                let arg = c.arguments.first().map(|a| a.0.clone());
+                match (s, arg) {
+                    (Spec::Invariant | Spec::CandidateInvariant, _) => true,
+                    // Already a leading assert of its loop head (`invariants`).
+                    (Spec::Assert, _) if f.headers.contains(&f.func.basic_blocks[bi].name) => true,
+                    (Spec::BarrierInvariant, Some(a)) => {
+                        let Some(phi) = self.spec_expr(f, &a, bi, loc) else { return true };
+                        let mut ids = Vec::new();
+                        for (op, _) in c.arguments.iter().skip(1) {
+                            let Some(e) = self.spec_expr(f, op, bi, loc) else { return true };
+                            ids.push(e.text);
+                        }
+                        let inv = format!("invariant {{:instantiate {}}} {};", ids.join(", "), bool_ex(&phi));
+                        self.pending_barrier_invariants.push((inv, loc));
+                        true
+                    }
+                    (Spec::Assert | Spec::Assume, Some(a)) => {
+                        let v = self.operand(f, &a, loc);
+                        if let Some(e) = self.scalar(v, loc) {
+                            let kw = if s == Spec::Assert { "assert" } else { "assume" };
+                            self.emit(format!("{kw} {};", bool_ex(&e)), loc);
+                        }
+                        true
+                    }
+                    (Spec::GlobalRequires | Spec::GlobalEnsures, _) if f.ret.is_some() => {
+                        self.err(loc, "`__global_requires`/`__global_ensures` outside a kernel");
+                        true
+                    }
+                    (Spec::Requires | Spec::Ensures | Spec::GlobalRequires | Spec::GlobalEnsures, Some(a)) => {
+                        let s = match s {
+                            Spec::GlobalRequires => Spec::Requires,
+                            Spec::GlobalEnsures => Spec::Ensures,
+                            s => s,
+                        };
+                        let Some(e) = self.spec_expr(f, &a, bi, loc) else { return true };
+                        let b = bool_ex(&e);
+                        match (s, f.ret.is_some()) {
+                            // A function checked on its own has its parameters as locals, which
+                            // clauses cannot name: its precondition is assumed at its start.
+                            (Spec::Requires, false) if self.uncalled => self.emit(format!("assume {b};"), loc),
+                            (Spec::Requires, false) => self.requires.push((b, loc)),
+                            (Spec::Ensures, false) if self.uncalled => f.ensures.push(b),
+                            (Spec::Ensures, false) => self.ensures.push((b, loc)),
+                            // An inlined function's precondition is checked at the call.
+                            (Spec::Requires, true) => {
+                                self.emit(format!("assert {{:check \"precondition\"}} {b};"), f.call_loc.or(loc))
+                            }
+                            _ => f.ensures.push(b),
+                        }
+                        true
+                    }
+                    _ => false,
+                }
+            }
+            _ => false,
+        }
+    }
+
+    /// A barrier with its fences and the barrier invariants written before it.
+    fn barrier(&mut self, local: bool, global: bool, loc: Option<Loc>) {
+        let attr = match (local, global) {
+            (true, false) => " {:local}",
+            (false, true) => " {:global}",
+            _ => "",
+        };
+        let invs: Vec<String> = std::mem::take(&mut self.pending_barrier_invariants).into_iter().map(|i| i.0).collect();
+        if invs.is_empty() {
+            self.emit(format!("barrier{attr};"), loc);
+        } else {
+            self.emit(format!("barrier{attr} {}", invs.join(" ")), loc);
+        }
+    }
+
+    fn inline(&mut self, f: &mut Frame<'m>, c: &'m inst::Call, g: &'m Function, loc: Option<Loc>) {
+        if self.stack.contains(&g.name) {
+            self.err(loc, format!("recursive call of `{}`", builtins::demangle(&g.name)));
+            return;
+        }
+        if g.is_var_arg {
+            self.err(loc, "a call of a variadic function");
+            return;
+        }
+        self.calls += 1;
+        let k = self.calls;
+        let cont = format!("{}$ret{k}", self.blocks.last().map_or("$bb", |b| b.label.as_str()));
+        let result = match (&c.dest, scalar_ty(&g.return_type)) {
+            (Some(d), Some(t)) => {
+                let v = self.var(f, d);
+                self.locals.insert(v.clone(), t.kbpl());
+                f.vals.insert(d.clone(), Val::Scalar(Ex::new(v.clone(), t)));
+                Some(v)
+            }
+            // A returned pointer: its object is found at the returns, its byte offset is a
+            // variable.
+            (Some(d), None) if is_pointer(&g.return_type) => {
+                let v = format!("{}.off", self.var(f, d));
+                self.locals.insert(v.clone(), "bv32".into());
+                Some(v)
+            }
+            (Some(_), None) => {
+                self.err(loc, "a call of a function returning an aggregate");
+                return;
+            }
+            _ => None,
+        };
+        let mut callee = self.frame(g, format!("{}c{k}.", f.prefix), Some((cont.clone(), result)), loc.or(f.call_loc));
+        for (p, (a, _)) in g.parameters.iter().zip(&c.arguments) {
+            if let Some(v) = self.operand(f, a, loc) {
+                callee.vals.insert(p.name.clone(), v);
+            }
+        }
+        let Some(entry) = g.basic_blocks.first() else { return };
+        let target = self.label(&callee, &entry.name);
+        self.emit(format!("goto {target};"), loc);
+        self.stack.push(g.name.clone());
+        self.function_body(&mut callee);
+        self.stack.pop();
+        if let (Some(d), Some(off), true) =
+            (&c.dest, &callee.ret.as_ref().and_then(|r| r.1.clone()), is_pointer(&g.return_type))
+        {
+            match callee.ret_base {
+                Some(base) => {
+                    f.vals.insert(d.clone(), Val::Ptr(Ptr::to(base, Lin::term(off.clone(), 1))));
+                }
+                None => self.err(loc, "a returned pointer whose memory object cannot be determined statically"),
+            }
+        }
+        self.start_block(cont);
+    }
+
+    /// An operand's value as it is when the current instruction runs.
+    pub(super) fn operand(&mut self, f: &Frame<'m>, op: &Operand, loc: Option<Loc>) -> Option<Val> {
+        match op {
+            Operand::LocalOperand { name, ty } => {
+                if let Some(v) = f.vals.get(name) {
+                    return Some(v.clone());
+                }
+                match scalar_ty(ty) {
+                    Some(t) => Some(Val::Scalar(Ex::new(self.var(f, name), t))),
+                    None => {
+                        self.err(loc, "a pointer whose memory object cannot be determined statically");
+                        None
+                    }
+                }
+            }
+            Operand::ConstantOperand(k) => self.constant(f, k, loc),
+            Operand::MetadataOperand => None,
+        }
+    }
+
+    /// An operand inside a specification clause of block `bi`: the block's computations
+    /// folded in (they run before the clause's place at the head of the block).
+    pub(super) fn arg(&mut self, f: &Frame<'m>, op: &Operand, spec: Option<usize>, loc: Option<Loc>) -> Option<Val> {
+        if let (Some(bi), Operand::LocalOperand { name, .. }) = (spec, op) {
+            if let Some(&(i, dbi)) = f.defs.get(name) {
+                // Computations without effects are recomputed; a load only when it is not run
+                // (it feeds only clauses), so that it reads what the clause's place sees.
+                let foldable = match i {
+                    Instruction::Phi(_) | Instruction::Store(_) | Instruction::Alloca(_) => false,
+                    Instruction::Load(_) => f.spec_only.contains(name),
+                    Instruction::Call(c) => call_name(c).is_some_and(|n| self.module.get_func_by_name(n).is_none()),
+                    _ => true,
+                };
+                // Shared subterms are copied when folded: a budget keeps the text linear in
+                // the block's size (past it, the computed variable is named instead).
+                if dbi == bi && foldable && self.fold_budget > 0 {
+                    self.fold_budget -= 1;
+                    return self.value_of(f, i, spec, loc);
+                }
+            }
+        }
+        self.operand(f, op, loc)
+    }
+
+    /// A specification clause's or a branch's operand folded with the computations of block
+    /// `bi` that it depends on.
+    pub(super) fn spec_expr(&mut self, f: &Frame<'m>, op: &Operand, bi: usize, loc: Option<Loc>) -> Option<Ex> {
+        self.fold_budget = FOLD_BUDGET;
+        let v = self.arg(f, op, Some(bi), loc);
+        self.scalar(v, loc)
+    }
+
+    pub(super) fn scalar(&mut self, v: Option<Val>, loc: Option<Loc>) -> Option<Ex> {
+        match v? {
+            Val::Scalar(e) => Some(e),
+            Val::Ptr(_) => {
+                self.err(loc, "a pointer used as a number (pointer arithmetic beyond indexing)");
+                None
+            }
+        }
+    }
+
+    fn ptr(&mut self, v: Option<Val>, loc: Option<Loc>) -> Option<Ptr> {
+        match v? {
+            Val::Ptr(p) => Some(p),
+            Val::Scalar(_) => {
+                self.err(loc, "an integer used as a pointer");
+                None
+            }
+        }
+    }
+
+    pub(super) fn constant(&mut self, f: &Frame<'m>, k: &ConstantRef, loc: Option<Loc>) -> Option<Val> {
+        let s = |t: String, ty| Some(Val::Scalar(Ex::new(t, ty)));
+        match k.as_ref() {
+            Constant::Int { bits: 1, value } => {
+                s(if *value & 1 == 1 { "true".into() } else { "false".into() }, Ty::Bool)
+            }
+            Constant::Int { bits, value } => s(format!("{value}bv{bits}"), Ty::Bv(*bits)),
+            Constant::Float(Float::Single(x)) => s(format!("{}bv32", x.to_bits()), Ty::Float(32)),
+            Constant::Float(Float::Double(x)) => s(format!("{}bv64", x.to_bits()), Ty::Float(64)),
+            Constant::Undef(t) | Constant::Poison(t) | Constant::Null(t) | Constant::AggregateZero(t) => {
+                match (k.as_ref(), scalar_ty(t)) {
+                    (Constant::Null(_) | Constant::AggregateZero(_), Some(Ty::Bool)) => s("false".into(), Ty::Bool),
+                    (Constant::Null(_) | Constant::AggregateZero(_), Some(ty)) => s(format!("0bv{}", ty.width()), ty),
+                    // An undefined value: a variable that is never assigned.
+                    (_, Some(ty)) => {
+                        let v = self.fresh_var("undef", &ty.kbpl());
+                        s(v, ty)
+                    }
+                    _ => {
+                        self.err(loc, "a null or undefined pointer or aggregate");
+                        None
+                    }
+                }
+            }
+            Constant::GlobalReference { name: Name::Name(n), .. } => {
+                let b = self.global_base(n, loc)?;
+                Some(Val::Ptr(Ptr::to(b, Lin::default())))
+            }
+            Constant::BitCast(c) => self.constant(f, &c.operand, loc),
+            Constant::AddrSpaceCast(c) => self.constant(f, &c.operand, loc),
+            Constant::GetElementPtr(g) => {
+                let base = self.constant(f, &g.address, loc);
+                let base = self.ptr(base, loc)?;
+                let src = const_gep_source(self.module, &g.address)?;
+                let idx: Vec<Operand> = g.indices.iter().map(|c| Operand::ConstantOperand(c.clone())).collect();
+                self.gep(f, base, &idx, &src, None, loc).map(Val::Ptr)
+            }
+            _ => {
+                self.err(loc, "an unsupported constant expression");
+                None
+            }
+        }
+    }
+
+    fn global_base(&mut self, mangled: &str, loc: Option<Loc>) -> Option<usize> {
+        let name = format!("$${}", global_name(mangled));
+        if let Some(&b) = self.global_bases.get(&name) {
+            return Some(b);
+        }
+        let g = self.module.get_global_var_by_name(&Name::Name(Box::new(mangled.to_string())));
+        let Some(g) = g else {
+            self.err(loc, format!("a reference to `{}`, which is not a variable", builtins::demangle(mangled)));
+            return None;
+        };
+        let space = match g.addr_space {
+            3 => Space::GroupShared,
+            1 => Space::Global,
+            2 | 4 => Space::Constant,
+            _ if g.is_constant => Space::Constant,
+            _ => {
+                self.err(loc, format!("the program-scope variable `{}` in private memory", global_name(mangled)));
+                return None;
+            }
+        };
+        let b = self.new_base(name.clone(), space);
+        self.global_bases.insert(name.clone(), b);
+        // CUDA's host may overwrite `__constant__` memory (cudaMemcpyToSymbol): only OpenCL's
+        // initializers are the contents.
+        let opencl = self.module.target_triple.as_deref().is_some_and(|t| t.starts_with("spir"));
+        if space == Space::Constant && opencl {
+            if let Some(init) = &g.initializer {
+                self.constant_contents(b, &name, init);
+            }
+        }
+        Some(b)
+    }
+
+    /// Axioms for the contents of OpenCL read-only memory with an initializer (`__constant int
+    /// T[4] = {…}`): arrays (nested ones flattened) of one integer or float type, or all
+    /// zeros. Other initializers leave the contents arbitrary, which is sound.
+    fn constant_contents(&mut self, b: usize, name: &str, init: &ConstantRef) {
+        const MAX_ELEMENTS: usize = 4096;
+        let types = &self.module.types;
+        let ty = self.module.type_of(init);
+        let mut leaf = ty.clone();
+        while let Type::ArrayType { element_type, .. } = leaf.as_ref() {
+            leaf = element_type.clone();
+        }
+        let Some(t) = scalar_ty(&leaf).filter(|t| *t != Ty::Bool) else { return };
+        let w = t.width();
+        if w % 8 != 0 || layout::size_align(&leaf, types).is_none() {
+            return;
+        }
+        self.bases[b].width = Some(w);
+        match init.as_ref() {
+            Constant::AggregateZero(_) => {
+                let ax = format!("axiom (forall i: bv32 :: {name}[i] == 0bv{w});");
+                self.functions.insert(format!("~axiom {name}"), ax);
+            }
+            _ => {
+                let mut values = Vec::new();
+                if !flatten(init, &mut values, MAX_ELEMENTS) {
+                    return;
+                }
+                let facts: Vec<String> =
+                    values.iter().enumerate().map(|(i, v)| format!("{name}[{i}bv32] == {v}bv{w}")).collect();
+                if !facts.is_empty() {
+                    self.functions.insert(format!("~axiom {name}"), format!("axiom {};", facts.join(" && ")));
+                }
+            }
+        }
+    }
+
+    /// A bv32 index expression (GEP indices are signed; wider ones are truncated as the
+    /// 32-bit address arithmetic does).
+    fn index32(&mut self, e: &Ex) -> String {
+        match e.ty.width() {
+            32 => e.text.clone(),
+            w if w > 32 => format!("{}[32:0]", e.text),
+            w => self.sext(&e.text, w, 32),
+        }
+    }
+
+    fn sext(&mut self, x: &str, from: u32, to: u32) -> String {
+        let name = format!("BV{from}_SEXT{to}");
+        let d = format!("function {{:bvbuiltin \"sign_extend {}\"}} {name}(bv{from}): bv{to};", to - from);
+        self.functions.entry(name.clone()).or_insert(d);
+        format!("{name}({x})")
+    }
+
+    fn gep(
+        &mut self,
+        f: &Frame<'m>,
+        base: Ptr,
+        indices: &[Operand],
+        src: &TypeRef,
+        spec: Option<usize>,
+        loc: Option<Loc>,
+    ) -> Option<Ptr> {
+        let types = &self.module.types;
+        let mut off = base.off;
+        let mut ty = src.clone();
+        for (k, idx) in indices.iter().enumerate() {
+            let (size, next) = if k == 0 {
+                (layout::size_align(&ty, types)?.0, ty.clone())
+            } else {
+                match ty.as_ref() {
+                    Type::ArrayType { element_type, .. } | Type::VectorType { element_type, .. } => {
+                        (layout::size_align(element_type, types)?.0, element_type.clone())
+                    }
+                    Type::StructType { .. } | Type::NamedStructType { .. } => {
+                        let Operand::ConstantOperand(c) = idx else { return None };
+                        let Constant::Int { value, .. } = c.as_ref() else { return None };
+                        let Some((field_off, fty)) = layout::field(&ty, *value as usize, types) else {
+                            self.err(loc, "a struct whose layout is unknown");
+                            return None;
+                        };
+                        off = off.plus(&Lin::constant(field_off));
+                        ty = fty;
+                        continue;
+                    }
+                    _ => {
+                        self.err(loc, "an unsupported address computation");
+                        return None;
+                    }
+                }
+            };
+            let konst = match idx {
+                Operand::ConstantOperand(c) => match c.as_ref() {
+                    Constant::Int { value, bits } => Some((*value, *bits)),
+                    _ => None,
+                },
+                _ => None,
+            };
+            match konst {
+                Some((value, bits)) => {
+                    // Sign-extend the constant to 64 bits, then wrap at 32.
+                    let neg = bits > 0 && bits < 64 && (value >> (bits - 1)) & 1 == 1;
+                    let v = if neg { value | (!0u64 << bits) } else { value };
+                    off = off.plus(&Lin::constant(v.wrapping_mul(size)));
+                }
+                None => {
+                    let v = self.arg(f, idx, spec, loc);
+                    let e = self.scalar(v, loc)?;
+                    let e = self.index32(&e);
+                    off = off.plus(&Lin::term(e, size));
+                }
+            }
+            ty = next;
+        }
+        Some(Ptr { base: base.base, off, alt: base.alt })
+    }
+
+    /// The element index of an access of `bytes` bytes through `p`; the object's element
+    /// width must agree with the access.
+    fn access(&mut self, p: &Ptr, ty: Ty, loc: Option<Loc>) -> Option<String> {
+        if p.alt.is_some() {
+            self.err(loc, "an access in a specification through a pointer into several memory objects");
+            return None;
+        }
+        if ty == Ty::Bool || !ty.width().is_multiple_of(8) {
+            self.err(loc, "an access to memory of a type narrower than a byte");
+            return None;
+        }
+        let w = ty.width();
+        let base = &mut self.bases[p.base];
+        match base.width {
+            None => base.width = Some(w),
+            Some(bw) if bw != w => {
+                let name = base.name.clone();
+                self.err(
+                    loc,
+                    format!(
+                        "accesses of different widths ({bw} and {w} bits) to `{name}` (byte-level memory is issue 18)"
+                    ),
+                );
+                return None;
+            }
+            _ => {}
+        }
+        let name = self.bases[p.base].name.clone();
+        let idx = p.off.index(u64::from(w / 8), &mut self.needs_fn());
+        Some(format!("{name}[{idx}]"))
+    }
+
+    fn store(&mut self, f: &Frame<'m>, s: &inst::Store, loc: Option<Loc>) {
+        // `volatile` changes nothing for races and divergence; atomics do (issue 18).
+        if s.atomicity.is_some() {
+            self.err(loc, "an atomic store");
+            return;
+        }
+        let p = self.operand(f, &s.address, loc);
+        let Some(p) = self.ptr(p, loc) else { return };
+        let v = self.operand(f, &s.value, loc);
+        let Some(v) = self.scalar(v, loc) else { return };
+        if p.cands().iter().any(|&c| self.bases[c].space == Space::Constant) {
+            self.err(loc, "a write to constant memory");
+            return;
+        }
+        self.on_each_object(&p, loc, |tr, q| tr.access(q, v.ty, loc).map(|place| format!("{place} := {};", v.text)));
+    }
+
+    /// Whether an address may point into several memory objects.
+    fn points_into_several(&mut self, f: &Frame<'m>, address: &Operand, loc: Option<Loc>) -> bool {
+        matches!(self.operand(f, address, loc), Some(Val::Ptr(Ptr { alt: Some(_), .. })))
+    }
+
+    /// A load through a pointer into one of several objects: one branch per object.
+    fn load_from_several(&mut self, f: &mut Frame<'m>, l: &'m inst::Load, loc: Option<Loc>) {
+        if l.atomicity.is_some() {
+            self.err(loc, "an atomic load");
+            return;
+        }
+        let Some(t) = scalar_ty(&loaded_type(self.module, l)) else {
+            self.err(loc, "a load of a pointer, an aggregate or a vector");
+            return;
+        };
+        let p = self.operand(f, &l.address, loc);
+        let Some(p) = self.ptr(p, loc) else { return };
+        let v = self.var(f, &l.dest);
+        self.locals.insert(v.clone(), t.kbpl());
+        f.vals.insert(l.dest.clone(), Val::Scalar(Ex::new(v.clone(), t)));
+        self.on_each_object(&p, loc, |tr, q| tr.access(q, t, loc).map(|place| format!("{v} := {place};")));
+    }
+
+    /// Emits the statement `stmt` makes for each object `p` may point into, each on a
+    /// branch that assumes `p` points there.
+    fn on_each_object(&mut self, p: &Ptr, loc: Option<Loc>, mut stmt: impl FnMut(&mut Self, &Ptr) -> Option<String>) {
+        let Some(alt) = p.alt.clone() else {
+            if let Some(s) = stmt(self, p) {
+                self.emit(s, loc);
+            }
+            return;
+        };
+        self.fresh += 1;
+        let join = format!("{}$join{}", self.blocks.last().map_or("$bb", |b| b.label.as_str()), self.fresh);
+        let mut labels = Vec::new();
+        for (j, &c) in alt.cands.iter().enumerate() {
+            let q = Ptr::to(c, p.off.clone());
+            let Some(s) = stmt(self, &q) else { return };
+            let label = format!("{join}$obj{j}");
+            let stmts =
+                vec![(format!("assume {} == {c}bv32;", alt.sel), loc), (s, loc), (format!("goto {join};"), loc)];
+            self.edge_blocks.push(Block { label: label.clone(), stmts });
+            labels.push(label);
+        }
+        self.emit(format!("goto {};", labels.join(", ")), loc);
+        self.start_block(join);
+    }
+
+    /// The memory objects a pointer operand may point into, found without translating it:
+    /// through casts, GEPs, phi nodes and selects (a bounded search).
+    pub(super) fn static_objects(
+        &mut self,
+        f: &Frame<'m>,
+        op: &Operand,
+        depth: usize,
+        loc: Option<Loc>,
+    ) -> Option<Vec<usize>> {
+        if depth > 32 {
+            return None;
+        }
+        match op {
+            Operand::LocalOperand { name, .. } => {
+                if let Some(Val::Ptr(p)) = f.vals.get(name) {
+                    return Some(p.cands());
+                }
+                let (i, _) = *f.defs.get(name)?;
+                let ops: Vec<&Operand> = match i {
+                    Instruction::GetElementPtr(g) => vec![&g.address],
+                    Instruction::BitCast(c) => vec![&c.operand],
+                    Instruction::AddrSpaceCast(c) => vec![&c.operand],
+                    Instruction::Select(s) => vec![&s.true_value, &s.false_value],
+                    Instruction::Phi(p) => p.incoming_values.iter().map(|v| &v.0).collect(),
+                    _ => return None,
+                };
+                let mut out = Vec::new();
+                for o in ops {
+                    // A phi's own back edge adds nothing.
+                    if matches!(o, Operand::LocalOperand { name: n, .. } if n == name) {
+                        continue;
+                    }
+                    for c in self.static_objects(f, o, depth + 1, loc)? {
+                        if !out.contains(&c) {
+                            out.push(c);
+                        }
+                    }
+                }
+                Some(out)
+            }
+            Operand::ConstantOperand(_) => match self.operand(f, op, loc) {
+                Some(Val::Ptr(p)) => Some(p.cands()),
+                _ => None,
+            },
+            Operand::MetadataOperand => None,
+        }
+    }
+
+    /// The value of an instruction without effects (in a clause when `spec` is its block).
+    pub(super) fn value_of(
+        &mut self,
+        f: &Frame<'m>,
+        i: &'m Instruction,
+        spec: Option<usize>,
+        loc: Option<Loc>,
+    ) -> Option<Val> {
+        use Instruction as I;
+        macro_rules! sc {
+            ($op:expr) => {{
+                let v = self.arg(f, $op, spec, loc);
+                self.scalar(v, loc)?
+            }};
+        }
+        let e = match i {
+            I::Add(x) => {
+                let (a, b) = (sc!(&x.operand0), sc!(&x.operand1));
+                self.binop("ADD", a, b, loc)?
+            }
+            I::Sub(x) => {
+                let (a, b) = (sc!(&x.operand0), sc!(&x.operand1));
+                self.binop("SUB", a, b, loc)?
+            }
+            I::Mul(x) => {
+                let (a, b) = (sc!(&x.operand0), sc!(&x.operand1));
+                self.binop("MUL", a, b, loc)?
+            }
+            I::UDiv(x) => {
+                let (a, b) = (sc!(&x.operand0), sc!(&x.operand1));
+                self.binop("UDIV", a, b, loc)?
+            }
+            I::SDiv(x) => {
+                let (a, b) = (sc!(&x.operand0), sc!(&x.operand1));
+                self.binop("SDIV", a, b, loc)?
+            }
+            I::URem(x) => {
+                let (a, b) = (sc!(&x.operand0), sc!(&x.operand1));
+                self.binop("UREM", a, b, loc)?
+            }
+            I::SRem(x) => {
+                let (a, b) = (sc!(&x.operand0), sc!(&x.operand1));
+                self.binop("SREM", a, b, loc)?
+            }
+            I::And(x) => {
+                let (a, b) = (sc!(&x.operand0), sc!(&x.operand1));
+                self.binop("AND", a, b, loc)?
+            }
+            I::Or(x) => {
+                let (a, b) = (sc!(&x.operand0), sc!(&x.operand1));
+                self.binop("OR", a, b, loc)?
+            }
+            I::Xor(x) => {
+                let (a, b) = (sc!(&x.operand0), sc!(&x.operand1));
+                self.binop("XOR", a, b, loc)?
+            }
+            I::Shl(x) => {
+                let (a, b) = (sc!(&x.operand0), sc!(&x.operand1));
+                self.binop("SHL", a, b, loc)?
+            }
+            I::LShr(x) => {
+                let (a, b) = (sc!(&x.operand0), sc!(&x.operand1));
+                self.binop("LSHR", a, b, loc)?
+            }
+            I::AShr(x) => {
+                let (a, b) = (sc!(&x.operand0), sc!(&x.operand1));
+                self.binop("ASHR", a, b, loc)?
+            }
+            I::FAdd(x) => {
+                let (a, b) = (sc!(&x.operand0), sc!(&x.operand1));
+                self.fop("FADD", &[a, b], None)
+            }
+            I::FSub(x) => {
+                let (a, b) = (sc!(&x.operand0), sc!(&x.operand1));
+                self.fop("FSUB", &[a, b], None)
+            }
+            I::FMul(x) => {
+                let (a, b) = (sc!(&x.operand0), sc!(&x.operand1));
+                self.fop("FMUL", &[a, b], None)
+            }
+            I::FDiv(x) => {
+                let (a, b) = (sc!(&x.operand0), sc!(&x.operand1));
+                self.fop("FDIV", &[a, b], None)
+            }
+            I::FRem(x) => {
+                let (a, b) = (sc!(&x.operand0), sc!(&x.operand1));
+                self.fop("FREM", &[a, b], None)
+            }
+            I::FNeg(x) => {
+                let a = sc!(&x.operand);
+                self.fop("FNEG", &[a], None)
+            }
+            I::FCmp(x) => {
+                let (a, b) = (sc!(&x.operand0), sc!(&x.operand1));
+                match x.predicate {
+                    llvm_ir::FPPredicate::False => Ex::new("false".into(), Ty::Bool),
+                    llvm_ir::FPPredicate::True => Ex::new("true".into(), Ty::Bool),
+                    p => self.fop(&format!("FCMP_{}", format!("{p}").to_uppercase()), &[a, b], Some(Ty::Bool)),
+                }
+            }
+            I::ICmp(x) => {
+                let a = self.arg(f, &x.operand0, spec, loc)?;
+                let b = self.arg(f, &x.operand1, spec, loc)?;
+                self.icmp(x.predicate, a, b, loc)?
+            }
+            I::Trunc(x) => {
+                let a = sc!(&x.operand);
+                match scalar_ty(&x.to_type)? {
+                    Ty::Bool => Ex::new(format!("({}[1:0] == 1bv1)", a.text), Ty::Bool),
+                    t => Ex::new(format!("{}[{}:0]", a.text, t.width()), t),
+                }
+            }
+            I::ZExt(x) => {
+                let a = sc!(&x.operand);
+                let w = scalar_ty(&x.to_type)?.width();
+                match a.ty {
+                    Ty::Bool => bool_to_int(a.text, w),
+                    t => Ex::new(format!("(0bv{} ++ {})", w - t.width(), a.text), Ty::Bv(w)),
+                }
+            }
+            I::SExt(x) => {
+                let a = sc!(&x.operand);
+                let w = scalar_ty(&x.to_type)?.width();
+                match a.ty {
+                    Ty::Bool => {
+                        // All ones is `0 - 1`.
+                        let sub = self.bvop("SUB", w);
+                        Ex::new(format!("(if {} then {sub}(0bv{w}, 1bv{w}) else 0bv{w})", a.text), Ty::Bv(w))
+                    }
+                    t => {
+                        let text = self.sext(&a.text, t.width(), w);
+                        Ex::new(text, Ty::Bv(w))
+                    }
+                }
+            }
+            I::FPTrunc(x) => {
+                let a = sc!(&x.operand);
+                self.conv("FPTRUNC", a, &x.to_type)?
+            }
+            I::FPExt(x) => {
+                let a = sc!(&x.operand);
+                self.conv("FPEXT", a, &x.to_type)?
+            }
+            I::FPToUI(x) => {
+                let a = sc!(&x.operand);
+                self.conv("FP2UI", a, &x.to_type)?
+            }
+            I::FPToSI(x) => {
+                let a = sc!(&x.operand);
+                self.conv("FP2SI", a, &x.to_type)?
+            }
+            I::UIToFP(x) => {
+                let a = sc!(&x.operand);
+                self.conv("UI2FP", a, &x.to_type)?
+            }
+            I::SIToFP(x) => {
+                let a = sc!(&x.operand);
+                self.conv("SI2FP", a, &x.to_type)?
+            }
+            I::BitCast(x) => match self.arg(f, &x.operand, spec, loc)? {
+                Val::Ptr(p) => return Some(Val::Ptr(p)),
+                Val::Scalar(e) => {
+                    let t = scalar_ty(&x.to_type);
+                    match t {
+                        Some(t) if t.width() == e.ty.width() && t != Ty::Bool => Ex::new(e.text, t),
+                        _ => {
+                            self.err(loc, "a bit cast between types of different shapes (vectors, aggregates)");
+                            return None;
+                        }
+                    }
+                }
+            },
+            I::AddrSpaceCast(x) => return self.arg(f, &x.operand, spec, loc),
+            I::Freeze(x) => return self.arg(f, &x.operand, spec, loc),
+            I::Select(x) => {
+                let c = sc!(&x.condition);
+                let c = bool_ex(&c);
+                let a = self.arg(f, &x.true_value, spec, loc)?;
+                let b = self.arg(f, &x.false_value, spec, loc)?;
+                match (a, b) {
+                    (Val::Scalar(a), Val::Scalar(b)) => {
+                        Ex::new(format!("(if {c} then {} else {})", a.text, b.text), a.ty)
+                    }
+                    (Val::Ptr(p), Val::Ptr(q)) if p.base == q.base && p.alt.is_none() && q.alt.is_none() => {
+                        let pe = p.off.expr(&mut self.needs_fn());
+                        let qe = q.off.expr(&mut self.needs_fn());
+                        let off = Lin::term(format!("(if {c} then {pe} else {qe})"), 1);
+                        return Some(Val::Ptr(Ptr::to(p.base, off)));
+                    }
+                    (Val::Ptr(p), Val::Ptr(q)) => {
+                        let pe = p.off.expr(&mut self.needs_fn());
+                        let qe = q.off.expr(&mut self.needs_fn());
+                        let off = Lin::term(format!("(if {c} then {pe} else {qe})"), 1);
+                        let mut cands = p.cands();
+                        cands.extend(q.cands().into_iter().filter(|x| !p.cands().contains(x)));
+                        let sel = format!("(if {c} then {} else {})", p.sel(), q.sel());
+                        return Some(Val::Ptr(Ptr { base: p.base, off, alt: Some(Alt { sel, cands }) }));
+                    }
+                    _ => {
+                        self.err(loc, "a pointer that may point into different memory objects");
+                        return None;
+                    }
+                }
+            }
+            I::GetElementPtr(g) => {
+                let base = self.arg(f, &g.address, spec, loc);
+                let base = self.ptr(base, loc)?;
+                return self.gep(f, base, &g.indices, &g.source_element_type, spec, loc).map(Val::Ptr);
+            }
+            I::Load(l) => {
+                if l.atomicity.is_some() {
+                    self.err(loc, "an atomic load");
+                    return None;
+                }
+                let lt = loaded_type(self.module, l);
+                let Some(t) = scalar_ty(&lt) else {
+                    let what = if is_pointer(&lt) {
+                        "a pointer loaded from memory"
+                    } else {
+                        "a load of an aggregate or vector"
+                    };
+                    self.err(loc, what);
+                    return None;
+                };
+                let p = self.arg(f, &l.address, spec, loc);
+                let p = self.ptr(p, loc)?;
+                Ex::new(self.access(&p, t, loc)?, t)
+            }
+            I::Call(c) => self.call_value(f, c, spec, loc)?,
+            I::PtrToInt(_) | I::IntToPtr(_) => {
+                self.err(loc, "a conversion between pointers and integers");
+                return None;
+            }
+            other => {
+                self.err(loc, format!("unsupported instruction `{}`", first_word(other)));
+                return None;
+            }
+        };
+        Some(Val::Scalar(e))
+    }
+
+    fn binop(&mut self, op: &str, a: Ex, b: Ex, loc: Option<Loc>) -> Option<Ex> {
+        match a.ty {
+            Ty::Bool => {
+                let t = match op {
+                    "AND" => format!("({} && {})", a.text, b.text),
+                    "OR" => format!("({} || {})", a.text, b.text),
+                    "XOR" => format!("({} != {})", a.text, b.text),
+                    _ => {
+                        self.err(loc, "arithmetic on 1-bit values");
+                        return None;
+                    }
+                };
+                Some(Ex::new(t, Ty::Bool))
+            }
+            t => {
+                let fname = self.bvop(op, t.width());
+                Some(Ex::new(format!("{fname}({}, {})", a.text, b.text), Ty::Bv(t.width())))
+            }
+        }
+    }
+
+    /// An uninterpreted floating-point operation, as GPUVerify encodes floats.
+    fn fop(&mut self, op: &str, args: &[Ex], result: Option<Ty>) -> Ex {
+        let w = args.first().map_or(32, |a| a.ty.width());
+        let name = format!("{op}{w}");
+        let tys: Vec<Ty> = args.iter().map(|a| a.ty).collect();
+        let result = result.unwrap_or(Ty::Float(w));
+        let name = self.uninterpreted(&name, &tys, result);
+        let texts: Vec<&str> = args.iter().map(|a| a.text.as_str()).collect();
+        Ex::new(format!("{name}({})", texts.join(", ")), result)
+    }
+
+    fn conv(&mut self, op: &str, a: Ex, to: &TypeRef) -> Option<Ex> {
+        let t = scalar_ty(to)?;
+        let name = format!("{op}{}_{}", a.ty.width(), t.width());
+        let name = self.uninterpreted(&name, &[a.ty], t);
+        Some(Ex::new(format!("{name}({})", a.text), t))
+    }
+
+    fn icmp(&mut self, pred: IntPredicate, a: Val, b: Val, loc: Option<Loc>) -> Option<Ex> {
+        let (a, b) = match (a, b) {
+            (Val::Scalar(a), Val::Scalar(b)) => (a, b),
+            (Val::Ptr(p), Val::Ptr(q)) if p.base == q.base && p.alt.is_none() && q.alt.is_none() => {
+                let pe = p.off.expr(&mut self.needs_fn());
+                let qe = q.off.expr(&mut self.needs_fn());
+                (Ex::new(pe, Ty::Bv(32)), Ex::new(qe, Ty::Bv(32)))
+            }
+            (Val::Ptr(p), Val::Ptr(q)) if matches!(pred, IntPredicate::EQ | IntPredicate::NE) => {
+                let pe = p.off.expr(&mut self.needs_fn());
+                let qe = q.off.expr(&mut self.needs_fn());
+                let eq = format!("({} == {} && {pe} == {qe})", p.sel(), q.sel());
+                let text = if pred == IntPredicate::EQ { eq } else { format!("!{eq}") };
+                return Some(Ex::new(text, Ty::Bool));
+            }
+            _ => {
+                self.err(loc, "an ordering comparison of pointers into different memory objects");
+                return None;
+            }
+        };
+        // `x != 0` and `x == 0` on an int that encodes a boolean fold back to the boolean.
+        let zero = |e: &Ex| e.text == format!("0bv{}", e.ty.width());
+        if let (Some(bo), true) = (&a.bool_of, zero(&b)) {
+            match pred {
+                IntPredicate::NE => return Some(Ex::new(bo.clone(), Ty::Bool)),
+                IntPredicate::EQ => return Some(Ex::new(format!("!{bo}"), Ty::Bool)),
+                _ => {}
+            }
+        }
+        let op = match pred {
+            IntPredicate::EQ => return Some(Ex::new(format!("({} == {})", a.text, b.text), Ty::Bool)),
+            IntPredicate::NE => return Some(Ex::new(format!("({} != {})", a.text, b.text), Ty::Bool)),
+            IntPredicate::ULT => "ULT",
+            IntPredicate::ULE => "ULE",
+            IntPredicate::UGT => "UGT",
+            IntPredicate::UGE => "UGE",
+            IntPredicate::SLT => "SLT",
+            IntPredicate::SLE => "SLE",
+            IntPredicate::SGT => "SGT",
+            IntPredicate::SGE => "SGE",
+        };
+        if a.ty == Ty::Bool {
+            self.err(loc, "an ordering comparison of 1-bit values");
+            return None;
+        }
+        let fname = self.bvop(op, a.ty.width());
+        Some(Ex::new(format!("{fname}({}, {})", a.text, b.text), Ty::Bool))
+    }
+
+    /// The value of a call to an external function that computes a value.
+    fn call_value(&mut self, f: &Frame<'m>, c: &'m inst::Call, spec: Option<usize>, loc: Option<Loc>) -> Option<Ex> {
+        let name = call_name(c)?;
+        let dim = |k: Option<u64>| k.filter(|&d| d < 3).map(|d| d as usize);
+        let arg_const = match c.arguments.first().map(|a| &a.0) {
+            Some(Operand::ConstantOperand(k)) => match k.as_ref() {
+                Constant::Int { value, .. } => Some(*value),
+                _ => None,
+            },
+            _ => None,
+        };
+        let id = |w: &str, d: usize| format!("{w}_{}", DIMS[d]);
+        let mut arg_dim = || {
+            let d = dim(arg_const);
+            if d.is_none() {
+                self.errors.push((loc, "a work-item function whose dimension is not the constant 0, 1 or 2".into()));
+            }
+            d
+        };
+        match builtins::classify(name) {
+            Some(Builtin::Identity(w, fixed)) => {
+                let d = match fixed {
+                    Some(d) => d,
+                    None => arg_dim()?,
+                };
+                Some(Ex::new(id(w, d), Ty::Bv(32)))
+            }
+            Some(Builtin::GlobalId) => {
+                let d = arg_dim()?;
+                let (add, mul) = (self.bvop("ADD", 32), self.bvop("MUL", 32));
+                let t = format!("{add}({mul}({}, {}), {})", id("group_id", d), id("group_size", d), id("local_id", d));
+                Some(Ex::new(t, Ty::Bv(32)))
+            }
+            Some(Builtin::GlobalSize) => {
+                let d = arg_dim()?;
+                let mul = self.bvop("MUL", 32);
+                Some(Ex::new(format!("{mul}({}, {})", id("group_size", d), id("num_groups", d)), Ty::Bv(32)))
+            }
+            Some(Builtin::GlobalOffset) => Some(Ex::new("0bv32".into(), Ty::Bv(32))),
+            Some(Builtin::WorkDim) => Some(match self.work_dim {
+                Some(d) => Ex::new(format!("{d}bv32"), Ty::Bv(32)),
+                None => {
+                    let f = self.uninterpreted("$work_dim", &[], Ty::Bv(32));
+                    Ex::new(format!("{f}()"), Ty::Bv(32))
+                }
+            }),
+            Some(Builtin::FMulAdd) => {
+                let mut a = Vec::new();
+                for (op, _) in &c.arguments {
+                    let v = self.arg(f, op, spec, loc);
+                    a.push(self.scalar(v, loc)?);
+                }
+                if a.len() != 3 {
+                    return None;
+                }
+                let m = self.fop("FMUL", &a[..2], None);
+                Some(self.fop("FADD", &[m, a[2].clone()], None))
+            }
+            Some(Builtin::Spec(s)) => {
+                let w = scalar_ty(&self.module.type_of(c)).map_or(32, |t| t.width());
+                let mut args = Vec::new();
+                for (op, _) in &c.arguments {
+                    args.push(self.arg(f, op, spec, loc)?);
+                }
+                let scalar = |k: usize| match args.get(k) {
+                    Some(Val::Scalar(e)) => Some(e.clone()),
+                    _ => None,
+                };
+                let b = match s {
+                    Spec::Implies => format!("({} ==> {})", bool_ex(&scalar(0)?), bool_ex(&scalar(1)?)),
+                    Spec::Enabled => "__enabled()".into(),
+                    Spec::Uniform => format!("__uniform({})", scalar(0)?.text),
+                    Spec::Other => return Some(Ex::new(format!("__other({})", scalar(0)?.text), scalar(0)?.ty)),
+                    Spec::Distinct => format!("({0} != __other({0}))", scalar(0)?.text),
+                    Spec::EqualFloats => format!("({} == {})", scalar(0)?.text, scalar(1)?.text),
+                    Spec::Ite => {
+                        let (c, a, b) = (scalar(0)?, scalar(1)?, scalar(2)?);
+                        return Some(Ex::new(format!("(if {} then {} else {})", bool_ex(&c), a.text, b.text), a.ty));
+                    }
+                    Spec::ReadOffsetBytes | Spec::WriteOffsetBytes => {
+                        let Some(Val::Ptr(p @ Ptr { alt: None, .. })) = args.first() else {
+                            self.err(
+                                loc,
+                                "an offset annotation of something that is not a pointer to one memory object",
+                            );
+                            return None;
+                        };
+                        let kw = if s == Spec::ReadOffsetBytes { "__read_offset" } else { "__write_offset" };
+                        let mul = self.bvop("MUL", 32);
+                        // The element size is known once the object's accesses are seen.
+                        let text = format!("{mul}({kw}({}), {}{}bv32)", self.bases[p.base].name, WIDTH_MARK, p.base);
+                        return Some(Ex::new(text, Ty::Bv(32)));
+                    }
+                    Spec::Read | Spec::Write => {
+                        let Some(Val::Ptr(p @ Ptr { alt: None, .. })) = args.first() else {
+                            self.err(loc, "`__read`/`__write` of something that is not a pointer to one memory object");
+                            return None;
+                        };
+                        let kw = if s == Spec::Read { "__read" } else { "__write" };
+                        format!("{kw}({})", self.bases[p.base].name)
+                    }
+                    _ => {
+                        self.err(loc, "an annotation used as a value");
+                        return None;
+                    }
+                };
+                Some(bool_to_int(b, w))
+            }
+            Some(_) => {
+                self.err(loc, format!("`{}` used as a value", builtins::demangle(name)));
+                None
+            }
+            None if builtins::demangle(name).starts_with("__") => {
+                self.err(loc, format!("the annotation `{}` is not supported yet", builtins::demangle(name)));
+                None
+            }
+            None => {
+                // An external function the kernel does not define (a math built-in): an
+                // uninterpreted function of its scalar arguments, as GPUVerify does.
+                let ret = scalar_ty(&self.module.type_of(c));
+                let Some(ret) = ret else {
+                    self.err(loc, format!("a call of the external function `{}`", builtins::demangle(name)));
+                    return None;
+                };
+                let mut args = Vec::new();
+                for (op, _) in &c.arguments {
+                    match self.arg(f, op, spec, loc)? {
+                        Val::Scalar(e) => args.push(e),
+                        Val::Ptr(_) => {
+                            self.err(
+                                loc,
+                                format!(
+                                    "a call of the external function `{}` with a pointer (atomics are issue 18)",
+                                    builtins::demangle(name)
+                                ),
+                            );
+                            return None;
+                        }
+                    }
+                }
+                let fname = format!("$ext.{}", global_name(name));
+                let tys: Vec<Ty> = args.iter().map(|a| a.ty).collect();
+                let fname = self.uninterpreted(&fname, &tys, ret);
+                let texts: Vec<&str> = args.iter().map(|a| a.text.as_str()).collect();
+                Some(Ex::new(format!("{fname}({})", texts.join(", ")), ret))
+            }
+        }
+    }
+
+    /// Whether an expression names only identity constants, kernel parameters, literals and
+    /// functions: its value cannot change while a thread runs.
+    fn is_fixed(&self, text: &str) -> bool {
+        let b = text.as_bytes();
+        let mut i = 0;
+        while i < b.len() {
+            let c = b[i] as char;
+            if c.is_ascii_alphabetic() || c == '_' || c == '$' {
+                let start = i;
+                while i < b.len() && ((b[i] as char).is_ascii_alphanumeric() || matches!(b[i], b'_' | b'$' | b'.')) {
+                    i += 1;
+                }
+                let word = &text[start..i];
+                let call = b.get(i) == Some(&b'(');
+                let fixed = call
+                    || matches!(word, "if" | "then" | "else" | "true" | "false")
+                    || self.fixed_names.contains(word);
+                if !fixed {
+                    return false;
+                }
+            } else if c.is_ascii_digit() {
+                // A literal such as `5bv32`.
+                while i < b.len() && (b[i] as char).is_ascii_alphanumeric() {
+                    i += 1;
+                }
+            } else {
+                i += 1;
+            }
+        }
+        true
+    }
+
+    pub(super) fn callee_builtin(&self, c: &inst::Call) -> Option<Builtin> {
+        call_name(c).filter(|n| self.module.get_func_by_name(n).is_none()).and_then(builtins::classify)
+    }
+}
+
+/// The scalar leaves of a constant array as bit patterns, at most `max` of them.
+fn flatten(c: &ConstantRef, out: &mut Vec<u64>, max: usize) -> bool {
+    if out.len() > max {
+        return false;
+    }
+    match c.as_ref() {
+        Constant::Array { elements, .. } => elements.iter().all(|e| flatten(e, out, max)),
+        Constant::Int { value, .. } => {
+            out.push(*value);
+            true
+        }
+        Constant::Float(Float::Single(x)) => {
+            out.push(u64::from(x.to_bits()));
+            true
+        }
+        Constant::Float(Float::Double(x)) => {
+            out.push(x.to_bits());
+            true
+        }
+        _ => false,
+    }
+}
+
+/// The opcode of an instruction, for messages.
+fn first_word(i: &Instruction) -> String {
+    let s = format!("{i}");
+    let s = s.split_once(" = ").map_or(s.as_str(), |p| p.1).to_string();
+    s.split_whitespace().next().unwrap_or("?").to_string()
+}

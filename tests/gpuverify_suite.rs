@@ -40,7 +40,8 @@ fn suite_dir() -> Option<PathBuf> {
     let dir = std::env::var_os("KIVL_GPUVERIFY_SUITE")
         .map(PathBuf::from)
         .unwrap_or_else(|| repo_dir("../shared/gpuverify-testsuite/testsuite"));
-    dir.is_dir().then_some(dir)
+    // Absolute: kivl runs in each kernel's folder, as GPUVerify does under gvtester.
+    dir.canonicalize().ok().filter(|d| d.is_dir())
 }
 
 fn env_u64(name: &str, default: u64) -> u64 {
@@ -408,6 +409,10 @@ fn regex_lines_read_the_suites_spellings() {
         "Read by work item [\\d]+ .+kernel.cl:12:[\\d]+",
     ]);
     assert_eq!(regex_lines(&r), vec![12, 8, 7]);
+    assert_eq!(regex_kinds(&r), vec!["race", "assertion"]);
+    let r = strings(&["kernel.cl:9:5:[\\s]+error:[\\s]+barrier may be reached by non-uniform control flow", "race"]);
+    assert_eq!(regex_kinds(&r), vec!["race", "divergence"]);
+    assert!(regex_kinds(&strings(&["error: possible null pointer access for work item"])).is_empty());
 }
 
 /// A finished run with this exit status and JSON errors at these lines.
@@ -427,6 +432,15 @@ fn scoring() {
     let race = header("//xfail:NOT_ALL_VERIFIED\n//--local_size=16\n//.+kernel.cl:18:[\\d]+\n");
     assert_eq!(score(&race, &outcome(1, &[17, 18]), limit), Score::Passed);
     assert!(matches!(score(&race, &outcome(1, &[17]), limit), Score::Failed { unsound: false, .. }));
+    // The regex names a race: an assertion at the right line is not it.
+    let assertion = header("//xfail:NOT_ALL_VERIFIED\n//\n//kernel.cl: error: possible write-write race on p\n");
+    let mut wrong = outcome(1, &[5]);
+    wrong.stdout = wrong.stdout.replace("\"race\"", "\"assertion\"");
+    match score(&assertion, &wrong, limit) {
+        Score::Failed { reason, .. } => assert_eq!(reason, "no race error (kivl's errors: assertion)"),
+        s => panic!("{s:?}"),
+    }
+    assert_eq!(score(&assertion, &outcome(1, &[5]), limit), Score::Passed);
     // Verifying a kernel with a bug is never excused.
     assert!(matches!(score(&race, &outcome(0, &[]), limit), Score::Failed { unsound: true, .. }));
     let pass = header("//pass\n//--local_size=16\n");

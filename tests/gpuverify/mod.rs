@@ -132,6 +132,24 @@ pub fn regex_lines(regexes: &[String]) -> Vec<u64> {
     out
 }
 
+/// The kivl error kinds (KBPL.md §3) that a test's regular expressions require, from GPUVerify's
+/// wording: races, assertions and barrier divergence. GPUVerify's other errors (null pointers,
+/// array bounds, invariants) have no kivl kind of the same extent, so they require none.
+pub fn regex_kinds(regexes: &[String]) -> Vec<&'static str> {
+    const WORDING: &[(&str, &str)] = &[
+        (" race", "race"),
+        ("assertion might not hold", "assertion"),
+        ("barrier may be reached by non-uniform control flow", "divergence"),
+    ];
+    let mut out = Vec::new();
+    for (words, kind) in WORDING {
+        if regexes.iter().any(|r| r.contains(words) || r.starts_with(words.trim_start())) && !out.contains(kind) {
+            out.push(*kind);
+        }
+    }
+    out
+}
+
 /// A grid dimension as GPUVerify writes it: `16`, `[16,16]`, `16,16`, or `*` (unconstrained).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Dims {
@@ -369,7 +387,7 @@ pub struct Outcome {
 /// clang as a child, which must not outlive a killed kivl).
 pub fn run_kivl(args: &[String], cwd: &Path, limit: Duration) -> Outcome {
     use std::io::Read;
-    use std::os::unix::process::CommandExt;
+    use std::os::unix::process::{CommandExt, ExitStatusExt};
     use std::process::{Command, Stdio};
     let start = Instant::now();
     let mut child = match Command::new(env!("CARGO_BIN_EXE_kivl"))
@@ -398,7 +416,8 @@ pub fn run_kivl(args: &[String], cwd: &Path, limit: Duration) -> Outcome {
     let err = reader(Box::new(child.stderr.take().expect("piped stderr")));
     let code = loop {
         match child.try_wait() {
-            Ok(Some(status)) => break Some(status.code().unwrap_or(-1)),
+            // A kivl killed by a signal (a crash) gets the shell's status, 128 + the signal.
+            Ok(Some(status)) => break Some(status.code().unwrap_or(128 + status.signal().unwrap_or(0))),
             Ok(None) if start.elapsed() < limit => std::thread::sleep(Duration::from_millis(10)),
             _ => {
                 // SAFETY: signals the process group this function created (the group id is the
@@ -448,6 +467,18 @@ fn first_error(json: &Value, stderr: &str) -> String {
     line.trim().to_string()
 }
 
+/// The kind of every error, in order, without repetitions.
+fn error_kinds(json: &Value) -> Vec<String> {
+    let mut kinds: Vec<String> = Vec::new();
+    for e in json["files"][0]["errors"].as_array().into_iter().flatten() {
+        let k = e["kind"].as_str().unwrap_or("?").to_string();
+        if !kinds.contains(&k) {
+            kinds.push(k);
+        }
+    }
+    kinds
+}
+
 /// Every line any error's locations name.
 fn error_lines(json: &Value) -> Vec<u64> {
     let errors = json["files"][0]["errors"].as_array().cloned().unwrap_or_default();
@@ -462,7 +493,8 @@ fn error_lines(json: &Value) -> Vec<u64> {
 }
 
 /// Scores one run against the header: the exit status must be the expected one, and for
-/// `NOT_ALL_VERIFIED` every line the regexes name must be among kivl's error locations.
+/// `NOT_ALL_VERIFIED` every line the regexes name must be among kivl's error locations, and every
+/// kind of error they name (race, assertion, divergence) among kivl's errors.
 pub fn score(header: &Header, out: &Outcome, limit: Duration) -> Score {
     let Some(want) = header.expect.exit_code() else {
         return Score::Skipped(format!("{} has no kivl counterpart", header.expect.label()));
@@ -479,13 +511,28 @@ pub fn score(header: &Header, out: &Outcome, limit: Duration) -> Score {
             _ => first_error(&json, &out.stderr),
         };
         let prefix = if unsound { "UNSOUND: " } else { "" };
-        return Score::Failed { reason: one_line(&format!("{prefix}exit {code}, want {want}: {what}"), 200), unsound };
+        // GPUVerify verifies calls modularly under `--no-inline`, kivl inlines them: an error
+        // that only the modular abstraction reports is the first thing to look for.
+        let modular = if unsound && header.args.iter().any(|a| a == "--no-inline") {
+            " (the test has --no-inline; kivl inlines calls)"
+        } else {
+            ""
+        };
+        let reason = format!("{prefix}exit {code}, want {want}: {what}{modular}");
+        return Score::Failed { reason: one_line(&reason, 200), unsound };
     }
     if want == 1 {
         let got = error_lines(&json);
         let missing: Vec<u64> = regex_lines(&header.regexes).into_iter().filter(|l| !got.contains(l)).collect();
         if !missing.is_empty() {
             let reason = format!("no error at line {missing:?} (kivl's errors are at {got:?})");
+            return Score::Failed { reason: one_line(&reason, 200), unsound: false };
+        }
+        let kinds = error_kinds(&json);
+        let missing: Vec<&str> =
+            regex_kinds(&header.regexes).into_iter().filter(|k| !kinds.iter().any(|g| g == k)).collect();
+        if !missing.is_empty() {
+            let reason = format!("no {} error (kivl's errors: {})", missing.join(" or "), kinds.join(", "));
             return Score::Failed { reason: one_line(&reason, 200), unsound: false };
         }
     }

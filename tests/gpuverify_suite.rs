@@ -90,17 +90,8 @@ fn run_kernel(suite: &Path, file: &Path, timeout: u64, bench: bool) -> Row {
         return row(expect, Score::Skipped(why), Duration::ZERO, None);
     }
     let file_arg = file.to_string_lossy().into_owned();
-    // Two kernels run at once on two cores: one solver thread each.
-    let mut args: Vec<String> =
-        ["verify", "--format", "json", "--jobs", "1", "--error-limit", "20", "--timeout", &timeout.to_string()]
-            .map(String::from)
-            .to_vec();
-    if houdini {
-        args.push("--houdini".into());
-    }
-    args.extend(kernel.iter().cloned());
-    args.push(file_arg.clone());
-    let limit = Duration::from_secs(2 * timeout + 30);
+    let args = verify_args(&kernel, houdini, timeout, &file_arg);
+    let limit = wall_limit(timeout);
     let out = run_kivl(&args, dir, limit);
     let score = score(&header, &out, limit);
     let frontend = bench.then(|| {
@@ -464,6 +455,48 @@ fn baseline_lines() {
         b,
         vec![("OpenCL/a/kernel.cl".into(), "exit 2, want 0: syntax".into()), ("CUDA/b/kernel.cu".into(), "".into())]
     );
+}
+
+/// The harness on a real kivl run, so that a change of kivl's JSON cannot make it score blind:
+/// a `.kbpl` kernel with a race at line 9 (kivl takes it whatever the suite's languages).
+#[test]
+fn scores_a_real_kivl_run() {
+    let file = repo_dir("examples/add_neighbour_race.kbpl");
+    let dir = file.parent().unwrap();
+    let header = |regex: &str| {
+        parse_header(&format!("//xfail:NOT_ALL_VERIFIED\n//--local_size=4 --num_groups=2\n//{regex}\n"), "/k").unwrap()
+    };
+    let right = header("kernel.cl:9:[\\d]+: error: possible read-write race on A");
+    let Mapping::Run { kernel, houdini } = map_args(&right.args) else { panic!("sizes map") };
+    let out = run_kivl(&verify_args(&kernel, houdini, 30, file.to_str().unwrap()), dir, wall_limit(30));
+    assert_eq!(out.code, Some(1), "{}", out.stderr);
+    assert_eq!(score(&right, &out, wall_limit(30)), Score::Passed);
+    let wrong_line = header("kernel.cl:8:[\\d]+: error: possible read-write race on A");
+    match score(&wrong_line, &out, wall_limit(30)) {
+        Score::Failed { reason, unsound: false } => {
+            assert_eq!(reason, "no error at line [8] (kivl's errors are at [9])")
+        }
+        s => panic!("{s:?}"),
+    }
+    let wrong_kind = header("kernel.cl:9:[\\d]+: error: this assertion might not hold");
+    assert!(matches!(score(&wrong_kind, &out, wall_limit(30)), Score::Failed { unsound: false, .. }));
+}
+
+/// A run past its wall-clock limit is killed and scored as a failure, not waited for.
+#[test]
+fn a_run_past_its_limit_is_killed() {
+    let dir = std::env::temp_dir().join(format!("kivl-gpuverify-suite-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("hard.bpl");
+    // Factoring a 60-bit semiprime: Z3 takes far longer than the limit.
+    std::fs::write(&file, common::factoring_program(64, 4294967296, 1000000016000000063)).unwrap();
+    let limit = Duration::from_secs(1);
+    let out = run_kivl(&verify_args(&[], false, 0, file.to_str().unwrap()), &dir, limit);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(out.code, None);
+    assert!(out.elapsed < Duration::from_secs(10), "killed late: {:?}", out.elapsed);
+    let pass = parse_header("//pass\n//\n", "/k").unwrap();
+    assert_eq!(score(&pass, &out, limit), Score::Failed { reason: "killed after 1 s".into(), unsound: false });
 }
 
 /// Every header of the real suite parses, maps without a panic, and the suite is whole.

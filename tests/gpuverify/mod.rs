@@ -374,6 +374,26 @@ fn sizes(local: SizeArg, groups: SizeArg, global: SizeArg) -> Result<(Option<Vec
     }
 }
 
+/// `kivl verify` on one kernel: JSON, `--timeout` per check, one solver thread (two kernels run
+/// at once on two cores), enough errors reported for the regexes' lines to be among them.
+pub fn verify_args(kernel: &[String], houdini: bool, timeout: u64, file: &str) -> Vec<String> {
+    let mut args: Vec<String> =
+        ["verify", "--format", "json", "--jobs", "1", "--error-limit", "20", "--timeout"].map(String::from).to_vec();
+    args.push(timeout.to_string());
+    if houdini {
+        args.push("--houdini".into());
+    }
+    args.extend(kernel.iter().cloned());
+    args.push(file.to_string());
+    args
+}
+
+/// The wall-clock limit of a run with `--timeout S`: Houdini makes several checks, and the front
+/// end and process start cost time too.
+pub fn wall_limit(timeout: u64) -> Duration {
+    Duration::from_secs(2 * timeout + 30)
+}
+
 /// One kivl process under a wall-clock limit.
 pub struct Outcome {
     /// `None`: killed at the limit.

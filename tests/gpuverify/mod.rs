@@ -198,7 +198,7 @@ enum Opt {
     /// Changes what is verified in a way kivl has no flag for.
     Lacks,
     /// `--clang-opt=`: warning switches (`-W...`) are harmless, anything else is not.
-    ClangOpt,
+    Clang,
 }
 
 /// GPUVerify's options that the suite uses, and a few neighbours. GPUVerify reads its command
@@ -223,7 +223,7 @@ const OPTIONS: &[(&str, Opt)] = &[
     ("time-as-csv", Opt::Ignore("output only")),
     ("verbose", Opt::Ignore("output only")),
     ("silent", Opt::Ignore("output only")),
-    ("clang-opt", Opt::ClangOpt),
+    ("clang-opt", Opt::Clang),
     ("warp-sync", Opt::Lacks),
     ("atomic", Opt::Lacks),
     ("check-array-bounds", Opt::Lacks),
@@ -319,7 +319,7 @@ pub fn map_args(args: &[String]) -> Mapping {
             Opt::Same(flags) => kernel.extend(flags.iter().map(|f| f.to_string())),
             Opt::Ignore(_) => {}
             Opt::Lacks => return Mapping::Skip(format!("kivl has no counterpart of `--{full}`")),
-            Opt::ClangOpt => {
+            Opt::Clang => {
                 if !value.is_some_and(|v| v.starts_with("-W")) {
                     return Mapping::Skip(format!("kivl cannot pass `{a}` to clang"));
                 }
@@ -345,9 +345,12 @@ pub fn map_args(args: &[String]) -> Mapping {
 
 type SizeArg = Option<Result<Dims, String>>;
 
+/// The local size and the number of groups, each `None` when left symbolic.
+type Sizes = (Option<Vec<u64>>, Option<Vec<u64>>);
+
 /// The local size and the number of groups kivl gets (`None`: left symbolic), or why
 /// GPUVerify would reject the combination.
-fn sizes(local: SizeArg, groups: SizeArg, global: SizeArg) -> Result<(Option<Vec<u64>>, Option<Vec<u64>>), String> {
+fn sizes(local: SizeArg, groups: SizeArg, global: SizeArg) -> Result<Sizes, String> {
     let fixed = |d: Dims| match d {
         Dims::Fixed(v) => Some(v),
         Dims::Any => None,

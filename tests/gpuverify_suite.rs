@@ -499,6 +499,39 @@ fn a_run_past_its_limit_is_killed() {
     assert_eq!(score(&pass, &out, limit), Score::Failed { reason: "killed after 1 s".into(), unsound: false });
 }
 
+fn row(path: &str, score: Score, verify: u64, frontend: Option<u64>) -> Row {
+    let secs = Duration::from_secs;
+    Row { path: path.into(), expect: "pass".into(), score, verify: secs(verify), frontend: frontend.map(secs) }
+}
+
+#[test]
+fn bless_keeps_the_entries_of_kernels_not_run() {
+    let old = read_baseline("A/kernel.cl old reason\nB/kernel.cl old reason\nC/kernel.cl not run this time\n");
+    let rows = [
+        row("A/kernel.cl", Score::Passed, 1, None),
+        row("B/kernel.cl", Score::Failed { reason: "new reason".into(), unsound: false }, 1, None),
+        row("D/kernel.cl", Score::Skipped("lacks a flag".into()), 0, None),
+    ];
+    let new = read_baseline(&blessed(&old, &rows));
+    let entry = |p: &str, r: &str| (p.to_string(), r.to_string());
+    assert_eq!(new, vec![entry("B/kernel.cl", "new reason"), entry("C/kernel.cl", "not run this time")]);
+}
+
+#[test]
+fn bench_compares_the_front_end_with_verification() {
+    let rows = [
+        row("A/kernel.cl", Score::Passed, 4, Some(1)),
+        row("B/kernel.cl", Score::Passed, 4, Some(3)),
+        row("C/kernel.cl", Score::Passed, 9, None),
+    ];
+    let s = bench_summary(&rows);
+    assert!(s.contains("over 2 kernels: total 4.00 s, median 3.00 s;"), "{s}");
+    assert!(s.contains("total 8.00 s, median 4.00 s; front end share 50%"), "{s}");
+    let t = table(&rows, &s);
+    assert!(t.lines().nth(1).unwrap().starts_with("pass        4.00        1.00  pass"), "{t}");
+    assert!(t.lines().nth(3).unwrap().contains("9.00           -"), "{t}");
+}
+
 /// Every header of the real suite parses, maps without a panic, and the suite is whole.
 #[test]
 fn every_suite_header_parses() {

@@ -540,7 +540,7 @@ fn every_suite_header_parses() {
         return;
     };
     let all = kernels(&suite);
-    assert_eq!(all.len(), 669, "GPUVerify's suite has 669 kernels");
+    assert!(all.len() >= 669, "GPUVerify's suite has 669 kernels, this copy {}", all.len());
     let mut skipped = BTreeMap::<String, usize>::new();
     for f in &all {
         let text = std::fs::read_to_string(f).unwrap();
@@ -549,7 +549,10 @@ fn every_suite_header_parses() {
             *skipped.entry(why).or_default() += 1;
         }
     }
+    // Every option the suite uses is in the harness's table, and kivl lacks few of them
+    // (warp-sync, check-array-bounds, boogie-file, ...: 66 kernels when this was written).
+    let unknown: Vec<&String> = skipped.keys().filter(|w| !w.starts_with("kivl ")).collect();
+    assert!(unknown.is_empty(), "options the harness does not know: {unknown:?}");
     let total: usize = skipped.values().sum();
-    // The suite's flags kivl lacks (warp-sync, check-array-bounds, boogie-file, ...): a few dozen.
-    assert!((40..=80).contains(&total), "{total} kernels skipped: {skipped:?}");
+    assert!(total <= 80, "{total} kernels skipped: {skipped:?}");
 }

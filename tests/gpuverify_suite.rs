@@ -12,7 +12,8 @@
 //! - `KIVL_SUITE_SAMPLE=K` runs every K-th kernel by sorted path (default [`CI_SAMPLE`]);
 //! - `KIVL_SUITE_FILTER=TEXT` runs the kernels whose path contains TEXT;
 //! - `KIVL_SUITE_TIMEOUT=S` is kivl's `--timeout` (default 30; the process is killed at 2S+30);
-//! - `KIVL_SUITE_BENCH=1` also times the front end alone (`kivl transform --emit kbpl`).
+//! - `KIVL_SUITE_BENCH=1` also times the front end alone (`kivl transform --emit kbpl`);
+//! - `KIVL_SUITE_BIN=PATH` scores another kivl binary than this build's.
 
 mod common;
 mod gpuverify;
@@ -336,7 +337,10 @@ fn sizes_map_to_local_size_and_num_groups() {
     );
     // OpenCL/unconstrained_sizes: `*` leaves the size symbolic.
     assert_eq!(m("--local_size=1024 --global_size=*"), run_args(&["--local-size", "1024"], true));
-    assert_eq!(m("--local_size=* --global_size=1024"), run_args(&[], true));
+    assert_eq!(
+        m("--local_size=* --global_size=1024"),
+        Mapping::Skip("kivl cannot fix the global size with the local size left open".into())
+    );
     // The last occurrence wins, as in argparse.
     assert_eq!(m("--local_size=8 --local_size=[4]"), run_args(&["--local-size", "4"], true));
     // OpenCL/global_size/*: combinations GPUVerify rejects reach kivl in GPUVerify's spelling.
@@ -554,7 +558,7 @@ fn every_suite_header_parses() {
     }
     // Every option the suite uses is in the harness's table, and kivl lacks few of them
     // (warp-sync, check-array-bounds, boogie-file, ...: 66 kernels when this was written).
-    let unknown: Vec<&String> = skipped.keys().filter(|w| !w.starts_with("kivl ")).collect();
+    let unknown: Vec<&String> = skipped.keys().filter(|w| w.contains("unknown") || w.contains("unexpected")).collect();
     assert!(unknown.is_empty(), "options the harness does not know: {unknown:?}");
     let total: usize = skipped.values().sum();
     assert!(total <= 80, "{total} kernels skipped: {skipped:?}");

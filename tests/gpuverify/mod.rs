@@ -327,7 +327,7 @@ pub fn map_args(args: &[String]) -> Mapping {
         }
     }
     let sized = match sizes(local, groups, global) {
-        Ok((l, g)) => {
+        SizeMap::Sizes((l, g)) => {
             let mut sized = Vec::new();
             if let Some(l) = l {
                 sized.extend(["--local-size".to_string(), dims_arg(&l)]);
@@ -337,7 +337,8 @@ pub fn map_args(args: &[String]) -> Mapping {
             }
             sized
         }
-        Err(_) => size_flags,
+        SizeMap::Invalid => size_flags,
+        SizeMap::Inexpressible(why) => return Mapping::Skip(why.into()),
     };
     kernel.splice(0..0, sized);
     Mapping::Run { kernel, houdini }
@@ -348,31 +349,40 @@ type SizeArg = Option<Result<Dims, String>>;
 /// The local size and the number of groups, each `None` when left symbolic.
 type Sizes = (Option<Vec<u64>>, Option<Vec<u64>>);
 
-/// The local size and the number of groups kivl gets (`None`: left symbolic), or why
-/// GPUVerify would reject the combination.
-fn sizes(local: SizeArg, groups: SizeArg, global: SizeArg) -> Result<Sizes, String> {
+/// What becomes of GPUVerify's size flags.
+enum SizeMap {
+    /// The local size and the number of groups kivl gets.
+    Sizes(Sizes),
+    /// A combination GPUVerify rejects.
+    Invalid,
+    /// A constraint kivl's flags cannot state.
+    Inexpressible(&'static str),
+}
+
+/// The local size and the number of groups kivl gets (`None`: left symbolic), checked as
+/// GPUVerify checks them.
+fn sizes(local: SizeArg, groups: SizeArg, global: SizeArg) -> SizeMap {
     let fixed = |d: Dims| match d {
         Dims::Fixed(v) => Some(v),
         Dims::Any => None,
     };
-    let local = local.transpose()?.and_then(fixed);
-    let groups = groups.transpose()?;
-    let global = global.transpose()?;
+    let (Ok(local), Ok(groups), Ok(global)) = (local.transpose(), groups.transpose(), global.transpose()) else {
+        return SizeMap::Invalid;
+    };
+    let local = local.and_then(fixed);
     match (groups, global) {
-        (Some(_), Some(_)) => Err("both --num_groups and --global_size".into()),
-        (Some(g), None) => Ok((local, fixed(g))),
-        (None, None) => Ok((local, None)),
-        (None, Some(Dims::Any)) => Ok((local, None)),
+        (Some(_), Some(_)) => SizeMap::Invalid,
+        (Some(g), None) => SizeMap::Sizes((local, fixed(g))),
+        (None, None) | (None, Some(Dims::Any)) => SizeMap::Sizes((local, None)),
         (None, Some(Dims::Fixed(global))) => {
-            let Some(l) = local else { return Ok((None, None)) };
-            if l.len() != global.len() {
-                return Err("--local_size and --global_size differ in dimensions".into());
-            }
-            if l.iter().zip(&global).any(|(l, g)| g % l != 0) {
-                return Err("--local_size does not divide --global_size".into());
+            let Some(l) = local else {
+                return SizeMap::Inexpressible("kivl cannot fix the global size with the local size left open");
+            };
+            if l.len() != global.len() || l.iter().zip(&global).any(|(l, g)| g % l != 0) {
+                return SizeMap::Invalid;
             }
             let g = global.iter().zip(&l).map(|(g, l)| g / l).collect();
-            Ok((Some(l), Some(g)))
+            SizeMap::Sizes((Some(l), Some(g)))
         }
     }
 }
@@ -397,6 +407,12 @@ pub fn wall_limit(timeout: u64) -> Duration {
     Duration::from_secs(2 * timeout + 30)
 }
 
+/// The kivl binary scored: this build's, or `KIVL_SUITE_BIN` (to score another build, say a
+/// branch's, against this baseline).
+pub fn kivl_bin() -> PathBuf {
+    std::env::var_os("KIVL_SUITE_BIN").map(PathBuf::from).unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_kivl")))
+}
+
 /// One kivl process under a wall-clock limit.
 pub struct Outcome {
     /// `None`: killed at the limit.
@@ -413,7 +429,7 @@ pub fn run_kivl(args: &[String], cwd: &Path, limit: Duration) -> Outcome {
     use std::os::unix::process::{CommandExt, ExitStatusExt};
     use std::process::{Command, Stdio};
     let start = Instant::now();
-    let mut child = match Command::new(env!("CARGO_BIN_EXE_kivl"))
+    let mut child = match Command::new(kivl_bin())
         .args(args)
         .current_dir(cwd)
         .stdin(Stdio::null())

@@ -82,6 +82,9 @@ fn run_kernel(suite: &Path, file: &Path, timeout: u64, bench: bool) -> Row {
         Err(e) => return row("?".into(), Score::Skipped(format!("header: {e}")), Duration::ZERO, None),
     };
     let expect = header.expect.label();
+    if let Some(why) = modular_only(&path) {
+        return row(expect, Score::Skipped(why), Duration::ZERO, None);
+    }
     let (kernel, houdini) = match map_args(&header.args) {
         Mapping::Run { kernel, houdini } => (kernel, houdini),
         Mapping::Skip(why) => return row(expect, Score::Skipped(why), Duration::ZERO, None),
@@ -555,6 +558,12 @@ fn every_suite_header_parses() {
         if let Mapping::Skip(why) = map_args(&h.args) {
             *skipped.entry(why).or_default() += 1;
         }
+    }
+    for (path, _) in MODULAR_ONLY {
+        let text = std::fs::read_to_string(suite.join(path)).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let h = parse_header(&text, "/k").unwrap();
+        assert_eq!(h.expect, Expect::Xfail("NOT_ALL_VERIFIED".into()), "{path}");
+        assert!(h.args.iter().any(|a| a == "--no-inline"), "{path} is verified modularly only with --no-inline");
     }
     // Every option the suite uses is in the harness's table, and kivl lacks few of them
     // (warp-sync, check-array-bounds, boogie-file, ...: 66 kernels when this was written).

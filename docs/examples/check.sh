@@ -47,5 +47,7 @@ done <<'LIST'
 2 verify irred.kbpl
 2 check wide.kbpl
 2 verify nosuch.kbpl
+2 verify contra.kbpl
+1 verify --local-size 8 two_kernels.kbpl
 LIST
 exit $fail

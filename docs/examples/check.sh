@@ -27,6 +27,8 @@ done <<'LIST'
 0 verify other.kbpl
 0 verify --local-size 32 binv.kbpl
 1 verify --local-size 32 binv_bad.kbpl
+1 verify --local-size 32 binv_none.kbpl
+1 verify --local-size 32 binv_self.kbpl
 0 verify --local-size 32 benign.kbpl
 1 verify --local-size 32 --no-benign-tolerance benign.kbpl
 1 verify --local-size 32 div.kbpl
@@ -40,6 +42,8 @@ done <<'LIST'
 0 verify nonterm.kbpl
 1 verify --termination nonterm.kbpl
 1 verify intbv.kbpl
+0 verify --termination le_int.kbpl
+1 verify --termination le_bv.kbpl
 2 check bad_syntax.kbpl
 2 check bad_type.kbpl
 2 check bad_gpu.kbpl
@@ -48,6 +52,7 @@ done <<'LIST'
 2 check wide.kbpl
 2 verify nosuch.kbpl
 2 verify contra.kbpl
+0 run --local-size 4 --runs 3 --inputs inputs.json first.kbpl
 1 verify --local-size 8 two_kernels.kbpl
 LIST
 exit $fail

@@ -335,7 +335,7 @@ fn lookup(text: &str, o: usize) -> Option<Symbol> {
     None
 }
 
-/// What a shared variable's attributes say about its memory (KBPL.md §2).
+/// What a shared variable's attributes say about its memory (docs/kbpl.md §2.3).
 fn memory_space(attrs: &[Attribute]) -> &'static str {
     if has_attr(attrs, "group_shared") {
         "group-shared memory: one copy per work-group, shared by its threads"

@@ -1,6 +1,6 @@
 //! `kivl`: proves GPU kernels written in `.kbpl` free of data races, barrier divergence and
 //! assertion failures, and verifies plain Boogie programs. The command line is the contract of
-//! `shared/KBPL.md` §3; the pipeline behind it is assembled in [`pipeline`].
+//! docs/kbpl.md §8; the pipeline behind it is assembled in [`pipeline`].
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -17,7 +17,12 @@ use report::Format;
 use std::path::PathBuf;
 
 #[derive(Parser)]
-#[command(name = "kivl", version, about = "Verify GPU kernels and Boogie programs written in .kbpl")]
+#[command(
+    name = "kivl",
+    version,
+    about = "Verify GPU kernels and Boogie programs written in .kbpl",
+    after_help = "Language reference: docs/kbpl.md (its §11 names the papers cited as \"seed NNN\")"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -1,10 +1,10 @@
 //! What kivl tells its users: per-file verdicts, rendered for people (ariadne) or as the JSON
-//! of `shared/KBPL.md` §3, and the exit status that summarises a run.
+//! of docs/kbpl.md §8, and the exit status that summarises a run.
 
 use ivl::diag::{Diagnostic, JsonError, SourceFile};
 use serde::{Deserialize, Serialize};
 
-/// The verdict of one file (KBPL.md §3).
+/// The verdict of one file (docs/kbpl.md §8).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Verdict {
@@ -15,7 +15,7 @@ pub enum Verdict {
 }
 
 impl Verdict {
-    /// Exit status of KBPL.md §3: 0 verified, 1 errors, 2 invalid, 3 inconclusive.
+    /// Exit status of docs/kbpl.md §8: 0 verified, 1 errors, 2 invalid, 3 inconclusive.
     pub fn exit_code(self) -> i32 {
         match self {
             Verdict::Verified => 0,
@@ -75,7 +75,7 @@ pub fn exit_code(reports: &[FileReport]) -> i32 {
     reports.iter().map(|r| r.verdict).max_by_key(|v| rank(*v)).map_or(0, Verdict::exit_code)
 }
 
-/// An error's JSON object: KBPL.md §3's fields, plus, for kernel errors, the counterexample
+/// An error's JSON object: docs/kbpl.md §8's fields, plus, for kernel errors, the counterexample
 /// (`threads`, `index`, `array`, `race_kind`, `params`, sizes) and the outcome of `--replay`
 /// (`replay`: `confirmed` | `possible`, `replay_run`).
 fn error_json(d: &Diagnostic, source: &SourceFile) -> serde_json::Value {

@@ -1,4 +1,4 @@
-//! The command-line contract of shared/KBPL.md §3: exit statuses, the JSON shape, diagnostics
+//! The command-line contract of docs/kbpl.md §8: exit statuses, the JSON shape, diagnostics
 //! that point at the source, and `transform` output that parses again.
 
 mod common;

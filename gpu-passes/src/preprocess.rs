@@ -13,7 +13,7 @@
 //!   block, so that all threads meet the same barrier).
 //! - [`split_loop_head_edges`] (§4): a `goto` lists at most one loop header. The second and
 //!   later headers are reached through new blocks `assume true; goto H;`.
-//! - [`barrier_calls_to_statements`] (KBPL.md §2): a call to a procedure declared `{:barrier}`
+//! - [`barrier_calls_to_statements`] (docs/kbpl.md §3.3): a call to a procedure declared `{:barrier}`
 //!   (Bugle's `call $bugle_barrier(1bv1, 0bv1)`) is a `barrier` statement, fencing the memory
 //!   spaces its literal arguments select.
 //!
@@ -186,7 +186,7 @@ fn barrier_call_attrs(args: &[Expr], span: Span) -> Vec<Attribute> {
     }
 }
 
-/// KBPL.md §2: calls to `{:barrier}` procedures become `barrier` statements (with `{:local}` or
+/// docs/kbpl.md §3.3: calls to `{:barrier}` procedures become `barrier` statements (with `{:local}` or
 /// `{:global}` when the call's literal fence arguments select one memory space).
 pub fn barrier_calls_to_statements(p: &Program) -> Program {
     let barrier_procs: std::collections::HashMap<Name, &ProcedureDecl> =

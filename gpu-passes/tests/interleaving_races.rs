@@ -1,4 +1,4 @@
-//! Data races (seed 000 Definition 3.1, KBPL.md §2): found with both accesses, tolerated when
+//! Data races (seed 000 Definition 3.1, docs/kbpl.md §7): found with both accesses, tolerated when
 //! benign (seed 003), separated only by the barriers and fences that apply.
 
 mod interleaving_common;

@@ -1,5 +1,5 @@
 //! A minimal `kivl check`: parse, resolve and type-check each FILE; print the diagnostics
-//! (human-readable, or the JSON of KBPL.md §3 with `--format json`); exit 0 if every file is
+//! (human-readable, or the JSON of docs/kbpl.md §8 with `--format json`); exit 0 if every file is
 //! accepted, 2 otherwise. Used by `scripts/boogie-frontend-agreement.sh` when the `kivl` binary
 //! is not built.
 //!

@@ -1,5 +1,5 @@
 //! The abstract syntax of `.kbpl`: Boogie 2 core (Leino, "This is Boogie 2") plus the GPU
-//! extensions of `shared/KBPL.md` §2 (`barrier`, barrier invariants) and the lock-step vector
+//! extensions of docs/kbpl.md §3.3 (`barrier`, barrier invariants) and the lock-step vector
 //! statements of seed 000 §4.2 (Table 3), so that every pass's output is itself a `.kbpl` program.
 //!
 //! Every node carries a [`Span`] of byte offsets into the file it was parsed from. Nodes built by
@@ -386,7 +386,7 @@ pub enum StmtKind {
         invariants: Vec<Invariant>,
         body: Vec<Stmt>,
     },
-    /// `barrier {:attrs} [invariant ...;]*` (KBPL.md §2).
+    /// `barrier {:attrs} [invariant ...;]*` (docs/kbpl.md §3.3).
     Barrier {
         attrs: Vec<Attribute>,
         invariants: Vec<BarrierInvariant>,

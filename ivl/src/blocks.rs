@@ -8,7 +8,7 @@
 //! Conventions shared by the passes that build and read block bodies:
 //! - Statements inside blocks are "simple": `Assign`, `Havoc`, `Assert`, `Assume`, `Call`,
 //!   `Barrier`, `Vector` (no `If`, `While`, `Label`, `Goto`, `Return`, `Break`, `Block`).
-//! - An `assert` produced by desugaring says which check it is with `{:check "KIND"}` (a KBPL.md
+//! - An `assert` produced by desugaring says which check it is with `{:check "KIND"}` (a docs/kbpl.md
 //!   §3 error kind such as `"precondition"` or `"invariant-entry"`; absent means `"assertion"`)
 //!   and where the related source clause is with `{:related_span START, END}` (byte offsets).
 

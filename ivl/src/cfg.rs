@@ -2,7 +2,7 @@
 //! edges, natural loops and their nesting forest, reducibility, and the loop-contiguous
 //! topological "sort order" of seed 000 §4.1.
 //!
-//! Why: Boogie's reading of unstructured code (KBPL.md §1) needs natural loops — the leading
+//! Why: Boogie's reading of unstructured code (docs/kbpl.md §3.1) needs natural loops — the leading
 //! asserts of a loop header are the loop's invariants, and loop cutting removes exactly the back
 //! edges — and the GPU passes need the same facts: predication of arbitrary reducible CFGs (seed
 //! 000 §4.1, Table 2) executes blocks in a sort order in which every loop is contiguous and

@@ -1,7 +1,7 @@
 //! The front end's checking entry points: build the item index, resolve and type-check every
 //! declaration (Boogie 2.4.1 rules, see [`crate::typeck`]), then the whole-program rules — an
 //! implementation matches its procedure, `barrier` and the specification built-ins only in kernels
-//! and the procedures they call (KBPL.md §2), the GPU attribute rules (memory spaces, thread
+//! and the procedures they call (docs/kbpl.md §3.3, §5.2), the GPU attribute rules (memory spaces, thread
 //! identity), and unique `{:id}` labels.
 //!
 //! The incremental database calls [`build_env`] once per program, [`check_decl`] per declaration
@@ -386,7 +386,7 @@ fn check_implementation(c: &mut Checker, i: &ImplementationDecl) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// GPU attribute rules (KBPL.md §2)
+// GPU attribute rules (docs/kbpl.md §2.3, §4)
 // ---------------------------------------------------------------------------------------------
 
 const MEM_ATTRS: [&str; 2] = ["group_shared", "global"];

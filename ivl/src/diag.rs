@@ -1,6 +1,6 @@
 //! Diagnostics: one value type for every problem kivl reports — syntax and type errors found by
 //! the front end and the verification errors found later — rendered for people with ariadne and
-//! for programs as the JSON of `shared/KBPL.md` §3.
+//! for programs as the JSON of docs/kbpl.md §8.
 //!
 //! Diagnostics are values, never panics: every stage returns them, the driver decides how to show
 //! them.
@@ -8,7 +8,7 @@
 use crate::ast::Span;
 use serde::{Deserialize, Serialize};
 
-/// The error kinds of KBPL.md §3 (the `kind` field of the JSON).
+/// The error kinds of docs/kbpl.md §8 (the `kind` field of the JSON).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
 #[serde(rename_all = "kebab-case")]
 pub enum ErrorKind {
@@ -70,7 +70,7 @@ pub struct Label {
     pub message: String,
 }
 
-/// Serializable whole (for `kivl verify --cache`), apart from the JSON of KBPL.md §3.
+/// Serializable whole (for `kivl verify --cache`), apart from the JSON of docs/kbpl.md §8.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Diagnostic {
     pub kind: ErrorKind,
@@ -200,7 +200,7 @@ impl SourceFile {
     }
 }
 
-/// A location in the JSON of KBPL.md §3.
+/// A location in the JSON of docs/kbpl.md §8.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 pub struct JsonLocation {
     pub line: usize,
@@ -208,7 +208,7 @@ pub struct JsonLocation {
     pub label: String,
 }
 
-/// An error in the JSON of KBPL.md §3.
+/// An error in the JSON of docs/kbpl.md §8.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 pub struct JsonError {
     pub kind: ErrorKind,

@@ -8,7 +8,7 @@
 //! comments and nested `/* */` comments; `5bv32` bit-vector literals; `1.5`, `2e3`, `2.0e-3`
 //! decimal literals; `"..."` strings (with `\"`); longest-match operators, and Boogie's Unicode
 //! operator spellings (`⇒ ∧ ∀ •` …). The GPU keywords `barrier`, `vec`, `psi` and the unsupported
-//! `yield`, `par`, `async` get tokens of their own but remain usable as identifiers (KBPL.md §2).
+//! `yield`, `par`, `async` get tokens of their own but remain usable as identifiers (docs/kbpl.md §3).
 //!
 //! Tokens carry no text: identifiers and literals index [`Lexed::names`], so a token is 12 bytes
 //! and cheap to copy while the grammar backtracks. The scanner never fails: an unknown character

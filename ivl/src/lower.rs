@@ -15,7 +15,7 @@
 //!   as in Boogie) — followed by `goto anonN_LoopBody, anonN_LoopDone;`; the body block starts
 //!   with `assume c;` and jumps back to the header, the exit block starts with `assume !c;`.
 //!   A `break` jumps past that `assume` to `anonN_LoopExit`.
-//!   This is exactly the shape of an unstructured Boogie loop (KBPL.md §1: the leading asserts
+//!   This is exactly the shape of an unstructured Boogie loop (docs/kbpl.md §3.1: the leading asserts
 //!   of a loop header are its invariants), so loop cutting treats both the same way;
 //! - `break;` jumps to the exit of the innermost `while`, `break L;` to the end of the enclosing
 //!   `while` or `if` labelled `L`.

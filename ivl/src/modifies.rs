@@ -1,4 +1,4 @@
-//! Modifies-clause inference, Boogie's `/doModSetAnalysis` (KBPL.md §1): every procedure with a
+//! Modifies-clause inference, Boogie's `/doModSetAnalysis` (docs/kbpl.md §2.4): every procedure with a
 //! body gets, in its `modifies` clause, the global variables its bodies assign, havoc or receive
 //! from calls, and everything its callees modify (a fixpoint over the call graph). Later passes
 //! (call desugaring, the GPU passes) then rely on complete modifies clauses. GPUVerify's output

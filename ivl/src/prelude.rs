@@ -1,4 +1,4 @@
-//! The standard GPU prelude (KBPL.md §2, "Thread identity"): a kernel may use `local_id_x`,
+//! The standard GPU prelude (docs/kbpl.md §4, "Thread identity"): a kernel may use `local_id_x`,
 //! `group_size_x`, … without declaring them; they then come from `stdlib/prelude/gpu.kbpl` as
 //! `int` constants carrying their identity attribute, together with the basic facts (sizes are
 //! positive, ids lie within them).

@@ -61,7 +61,7 @@ pub struct TypeInfo {
     pub finite: bool,
 }
 
-/// The GPU thread-identity attributes of KBPL.md §2.
+/// The GPU thread-identity attributes of docs/kbpl.md §4.
 pub const IDENTITY_ATTRS: [&str; 12] = [
     "local_id_x",
     "local_id_y",
@@ -77,7 +77,7 @@ pub const IDENTITY_ATTRS: [&str; 12] = [
     "num_groups_z",
 ];
 
-/// The memory space of a global variable (KBPL.md §2). Unmarked variables count as global memory
+/// The memory space of a global variable (docs/kbpl.md §2.3). Unmarked variables count as global memory
 /// when a kernel uses them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MemSpace {
@@ -128,7 +128,7 @@ pub struct ProcInfo {
     /// The declared `modifies` clause (names as written; duplicates removed).
     pub modifies: Vec<Name>,
     pub kernel: bool,
-    /// `{:barrier}`: a call to it is a barrier (KBPL.md §2).
+    /// `{:barrier}`: a call to it is a barrier (docs/kbpl.md §3.3).
     pub barrier: bool,
     pub polymorphic: bool,
 }

@@ -1,6 +1,6 @@
 //! Resolution and type checking of expressions, statements and declarations against the item
 //! index ([`GlobalEnv`]), following Boogie 2.4.1's resolution and type-checking rules (Leino,
-//! "This is Boogie 2", §2–§5) plus the GPU built-ins of KBPL.md §2.
+//! "This is Boogie 2", §2–§5) plus the GPU built-ins of docs/kbpl.md §5.2.
 //!
 //! One walk does both jobs: every identifier is looked up (bound variables, then the
 //! procedure's locals and parameters, then globals) and every expression gets a [`Ty`]. An
@@ -163,7 +163,7 @@ impl fmt::Display for Ty {
     }
 }
 
-/// The GPU specification built-ins of KBPL.md §2.
+/// The GPU specification built-ins of docs/kbpl.md §5.2.
 pub const SPEC_BUILTINS: [&str; 7] =
     ["__read", "__write", "__read_offset", "__write_offset", "__other", "__uniform", "__enabled"];
 

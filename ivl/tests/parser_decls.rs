@@ -1,5 +1,5 @@
 //! Every declaration and statement form, including the GPU extensions (`barrier` with barrier
-//! invariants, KBPL.md §2) and the lock-step `vec` statements (seed 000 §4.2), and the
+//! invariants, docs/kbpl.md §3.3, §5.3) and the lock-step `vec` statements (seed 000 §4.2), and the
 //! splitting of files into declarations.
 
 use ivl::ast::*;

@@ -1,4 +1,4 @@
-//! GPU rules of KBPL.md §2: memory spaces, thread identities, `barrier`, specification
+//! GPU rules of docs/kbpl.md §2.3-§5: memory spaces, thread identities, `barrier`, specification
 //! built-ins, and inferred modifies clauses.
 
 #[path = "typeck_common.rs"]

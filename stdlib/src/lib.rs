@@ -18,7 +18,7 @@ pub const PER_THREAD_IDENTITY: [&str; 6] =
 pub const UNIFORM_IDENTITY: [&str; 6] =
     ["group_size_x", "group_size_y", "group_size_z", "num_groups_x", "num_groups_y", "num_groups_z"];
 
-/// Whether `attr` (without the leading `:`) is one of the identity attributes of KBPL.md §2.
+/// Whether `attr` (without the leading `:`) is one of the identity attributes of docs/kbpl.md §4.
 pub fn is_identity_attr(attr: &str) -> bool {
     PER_THREAD_IDENTITY.contains(&attr) || UNIFORM_IDENTITY.contains(&attr)
 }

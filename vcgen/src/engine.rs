@@ -108,7 +108,7 @@ impl ProgramResult {
         ProgramResult { errors, ..Default::default() }
     }
 
-    /// KBPL.md §3 exit status: 0 verified, 1 errors, 2 invalid input, 3 inconclusive.
+    /// docs/kbpl.md §8 exit status: 0 verified, 1 errors, 2 invalid input, 3 inconclusive.
     pub fn exit_code(&self) -> i32 {
         if !self.errors.is_empty() {
             2
@@ -136,7 +136,7 @@ impl ProgramResult {
     }
 }
 
-/// Verifies every implementation of `program` (a checked program; KBPL.md §1 semantics).
+/// Verifies every implementation of `program` (a checked program; docs/kbpl.md §2-3 semantics).
 pub fn verify_program(program: &Program, opts: &VerifyOptions) -> ProgramResult {
     let (guarded, origins);
     let program = if opts.houdini {

@@ -5,7 +5,7 @@
 //!
 //! Candidates are boolean constants `const {:existential true} b: bool;` used as guards
 //! `b ==> φ` (Boogie's convention, and GPUVerify's output), and clauses marked `{:candidate}`
-//! (KBPL.md §2), which [`guard_candidates`] turns into such guards before desugaring.
+//! (docs/kbpl.md §5.4), which [`guard_candidates`] turns into such guards before desugaring.
 //!
 //! The algorithm ([`fixpoint`]) is Boogie 2.4.1's: start with every candidate true; check the
 //! implementations' VCs under the current assignment, enumerating up to `/errorLimit` failing

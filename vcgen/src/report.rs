@@ -1,4 +1,4 @@
-//! Turning a failing assertion found by the solver into a [`Diagnostic`] (KBPL.md §3 error
+//! Turning a failing assertion found by the solver into a [`Diagnostic`] (docs/kbpl.md §8 error
 //! kinds): the kind comes from the assertion's `{:check "KIND"}` attribute (set by desugaring,
 //! see `ivl::blocks`), the primary location is the assertion (for a precondition: the call),
 //! the related location is its `{:related_span}` (the violated `requires`, `ensures` or

@@ -3,7 +3,7 @@
 //! Why: the interpreter must run ≥ 10 million simple statements per second, so the hot loop
 //! must not look names up, clone syntax trees or walk nested statements. Every variable becomes
 //! a slot (a frame index for locals and bound variables, a global number for `var`s and
-//! constants, a per-thread index for the thread-identity constants of KBPL.md §2), every body
+//! constants, a per-thread index for the thread-identity constants of docs/kbpl.md §4), every body
 //! becomes a flat instruction array over the basic blocks of [`ivl::lower`] with jumps resolved
 //! to instruction indices, and each block-to-block edge carries the loop-counter updates that
 //! the barrier rules B1/B2 of seed 000 §3 (Fig. 4d) need.
@@ -238,7 +238,7 @@ pub enum Instr {
     Branch(Ex, Edge, Edge),
     Goto(Box<[GuardedEdge]>),
     Return,
-    /// `assert __uniform(e)` (KBPL.md §2): `e` has the same value in every thread that reaches
+    /// `assert __uniform(e)` (docs/kbpl.md §5.2): `e` has the same value in every thread that reaches
     /// this point with the same call stack and loop iterations. `site` numbers the check.
     Uniform {
         e: Ex,
@@ -545,7 +545,7 @@ impl<'p> Compiler<'p> {
                 ConstRef::Thread(i) => Ex::TConst(i),
             });
         }
-        // Undeclared thread-identity names come from the prelude as `int` (KBPL.md §2).
+        // Undeclared thread-identity names come from the prelude as `int` (docs/kbpl.md §4).
         if self.is_gpu {
             if let Some(attr) = IDENTITY_ATTRS.iter().position(|a| a == name) {
                 let int = self.intern(RTy::Int);

@@ -4,7 +4,7 @@
 //! tested, and a bug finder that shows races, barrier divergence and assertion failures with
 //! concrete thread ids and inputs. It implements the interleaving semantics of seed 000 §3
 //! (Fig. 4: per-thread private stores, a shared store, `assume`/`assert`, barriers with the
-//! barrier variables of rules B1/B2) and the data-race definition 3.1, extended by KBPL.md §2:
+//! barrier variables of rules B1/B2) and the data-race definition 3.1, extended by docs/kbpl.md §7:
 //! one copy of `{:group_shared}` memory per work-group, device memory shared by all groups,
 //! fences (`barrier {:local}` / `{:global}`), inter-group races, and benign same-value writes
 //! (seed 003), which are tolerated unless asked otherwise.
@@ -81,7 +81,7 @@ pub struct RunConfig {
     pub num_groups: Option<Vec<u64>>,
     pub seed: u64,
     pub schedule: Schedule,
-    /// Two writes of the same value are not a race (KBPL.md §2 default).
+    /// Two writes of the same value are not a race (docs/kbpl.md §7 default).
     pub benign_tolerance: bool,
     /// Instructions executed (all threads together) before the run is abandoned.
     pub max_steps: u64,

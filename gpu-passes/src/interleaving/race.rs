@@ -1,4 +1,4 @@
-//! Dynamic data-race detection (seed 000 Definition 3.1, KBPL.md §2).
+//! Dynamic data-race detection (seed 000 Definition 3.1, docs/kbpl.md §7).
 //!
 //! Two accesses race when they are by distinct threads, touch the same location of a shared
 //! variable, at least one writes, and no barrier separates them. A barrier only separates
@@ -117,7 +117,7 @@ struct SlotLog {
 }
 
 /// The access a thread's log holds for a variable in its current barrier interval (for the
-/// specification built-ins `__read(A)`, `__write_offset(A)`, … of KBPL.md §2). Like GPUVerify's
+/// specification built-ins `__read(A)`, `__write_offset(A)`, … of docs/kbpl.md §5.2). Like GPUVerify's
 /// instrumentation, the log holds one access chosen nondeterministically among those made: here
 /// uniformly at random (reservoir sampling, from the run's seed), so that many runs explore the
 /// choices while each check costs O(1).

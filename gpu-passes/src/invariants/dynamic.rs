@@ -11,7 +11,7 @@
 //! What is evaluated: the interpreter checks loop invariants at every arrival at the loop head
 //! (entry and after each iteration), contracts at calls and returns, and reads `__read(A)`,
 //! `__write_offset(A)`, … from the thread's own access log since its last barrier, exactly the
-//! meaning of KBPL.md §2. Candidates whose meaning in a concrete run differs from their
+//! meaning of docs/kbpl.md §5.2. Candidates whose meaning in a concrete run differs from their
 //! meaning in the lock-step two-thread program are not evaluated: those with `__enabled()`
 //! (always true for a running thread, but a predicate in the lock-step program), with
 //! `__other(e)` (two modelled threads), with `__uniform` other than as the whole clause, and

@@ -12,7 +12,7 @@
 //! [`add_candidates`] inserts `invariant {:candidate} {:rule "NAME", ID} φ;` into every loop of
 //! every body a kernel reaches (a goto loop gets leading `assert {:candidate} …` statements at
 //! its header) and `{:candidate}` contracts on called procedures, written with the
-//! specification built-ins of KBPL.md §2 over the source kernel. The two-thread reduction
+//! specification built-ins of docs/kbpl.md §5.2 over the source kernel. The two-thread reduction
 //! turns them into Houdini candidates like any user candidate. Rule families, one module each:
 //! [`bounds`], [`uniform`], [`access`], [`pow2`], [`logs`], [`guarded`], [`enabled`],
 //! [`relations`], [`values`], [`contracts`]; [`facts`] reads loops off the CFG for all of them

@@ -16,7 +16,7 @@
 //! Before each statement, for each of its accesses by an enabled thread `t` at `l` and every
 //! other thread `t'`: a read checks `W_v$t'[l] != s` for each write site `s` of `v`; a write
 //! checks `R_v$t'[l] != s` for each read site, and `W_v$t'[l] != s` for each write site —
-//! unless (benign tolerance, KBPL.md §2) every write of `t'` to `l` wrote the value being
+//! unless (benign tolerance, docs/kbpl.md §7) every write of `t'` to `l` wrote the value being
 //! written. One assertion per site makes the error name both accesses. Accesses of two
 //! threads in the same statement are checked against each other directly. Then the logs are
 //! updated, then the statement runs. A barrier executed by the threads (its barrier assertion

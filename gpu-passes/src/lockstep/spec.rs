@@ -1,4 +1,4 @@
-//! The specification built-ins of KBPL.md §2 in the lock-step program: an invariant or
+//! The specification built-ins of docs/kbpl.md §5.2 in the lock-step program: an invariant or
 //! assertion `e` of a kernel holds *for each thread*, so its lock-step form is `⋀_t e_t`, with
 //! `e_t` the reading of `e` in thread `t`:
 //!

@@ -1,4 +1,4 @@
-//! Barrier invariants, seed 001 §4.4 (KBPL.md §2):
+//! Barrier invariants, seed 001 §4.4 (docs/kbpl.md §5.3):
 //!
 //! ```text
 //! barrier invariant {:instantiate e1, e2} φ;

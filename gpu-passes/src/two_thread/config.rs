@@ -1,7 +1,7 @@
 //! The thread grid of the two-thread program: which constants are the thread identity, how big
 //! the groups and the grid are, and the preconditions that make the two modelled threads two
 //! arbitrary, distinct, in-range threads (seed 001 §4.1.4, "Introduction of distinct thread
-//! ids"; KBPL.md §2 "Thread identity").
+//! ids"; docs/kbpl.md §4 "Thread identity").
 //!
 //! Identity constants are found by their attribute (`{:local_id_x}` …), whatever their name and
 //! type (`int` or `bvN`, as the frontend chose). A dimension the kernel never mentions still

@@ -23,7 +23,7 @@ use ivl::diag::{Diagnostic, ErrorKind};
 use ivl::visit::{walk_stmt_mut, VisitMut};
 use std::collections::{HashMap, HashSet};
 
-/// The identity attributes (KBPL.md §2), per dimension.
+/// The identity attributes (docs/kbpl.md §4), per dimension.
 const ID_KINDS: [&str; 4] = ["local_id", "group_id", "group_size", "num_groups"];
 const DIMS: [&str; 3] = ["x", "y", "z"];
 

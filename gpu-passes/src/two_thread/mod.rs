@@ -56,7 +56,7 @@ pub enum Abstraction {
     Equality,
 }
 
-/// `kivl verify` options for kernels (KBPL.md §3).
+/// `kivl verify` options for kernels (docs/kbpl.md §8).
 #[derive(Clone, Debug)]
 pub struct KernelOptions {
     /// `--local-size X[,Y[,Z]]` (missing dimensions are 1); `None`: symbolic or from axioms.

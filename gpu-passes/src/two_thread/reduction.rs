@@ -174,7 +174,7 @@ impl Instr {
     /// An assertion (or invariant, or a callee's contract) read in each thread.
     ///
     /// A loop invariant holds for each thread whether or not it is still in the loop (as in
-    /// GPUVerify, and KBPL.md §2): a thread that left the loop is disabled for the rest of it,
+    /// GPUVerify, and docs/kbpl.md §5.2): a thread that left the loop is disabled for the rest of it,
     /// so what held when it left still holds. Its predication guard (`v_active == H ==>`) is
     /// dropped; the invariant stays sound, as it is checked exactly as it is assumed.
     fn assert(&self, kc: &KernelCtx, s: &Stmt, invariant: bool, out: &mut Vec<Stmt>) {

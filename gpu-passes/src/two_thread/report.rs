@@ -1,7 +1,7 @@
 //! `kivl verify` on a kernel program: build the two-thread program, verify it with the VC
 //! engine, and report in the kernel's terms.
 //!
-//! Every check of the two-thread program carries its KBPL.md §3 kind (`{:check "race"}`,
+//! Every check of the two-thread program carries its docs/kbpl.md §8 kind (`{:check "race"}`,
 //! `"divergence"`, `"barrier-invariant"`, `"precondition"` …), its source location and, for
 //! races, the location of the other access (`{:related_span}`) and a message naming the race
 //! kind, the array and the threads; the engine turns a failing check into that diagnostic.
@@ -28,7 +28,7 @@ pub const INTER_GROUP_SUFFIX: &str = " (threads in different groups)";
 /// assertions and contracts, for every pair of threads (see [`super`]). Errors point at the
 /// source.
 pub fn verify_kernel(p: &Program, opts: &KernelOptions, vopts: &VerifyOptions) -> ProgramResult {
-    // The user's `{:candidate}`s count only with --houdini (KBPL.md §2).
+    // The user's `{:candidate}`s count only with --houdini (docs/kbpl.md §5.4).
     let source = if vopts.houdini { p.clone() } else { vcgen::desugar::drop_candidates(p) };
     let built = match build(&source, opts) {
         Ok(b) => b,

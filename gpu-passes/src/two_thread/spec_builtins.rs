@@ -1,4 +1,4 @@
-//! The specification built-ins of KBPL.md §2 in the two-thread program: a contract, invariant
+//! The specification built-ins of docs/kbpl.md §5.2 in the two-thread program: a contract, invariant
 //! or assertion `e` of the kernel holds *for each thread*, so it becomes one expression per
 //! modelled thread, `e` read in thread `t`:
 //!

@@ -1,5 +1,5 @@
 //! The `.kbpl` parser: Boogie 2 (Leino, "This is Boogie 2"; Boogie 2.4.1's grammar) plus the
-//! GPU extensions of `shared/KBPL.md` §2 (`barrier` with barrier invariants) and the lock-step
+//! GPU extensions of docs/kbpl.md §3.3 (`barrier` with barrier invariants) and the lock-step
 //! vector statements of seed 000 §4.2 (`vec ...`).
 //!
 //! Design:

@@ -1,4 +1,4 @@
-//! Inlining of calls to `{:inline N}` procedures (KBPL.md §1), as Boogie 2.4.1 does under its
+//! Inlining of calls to `{:inline N}` procedures (docs/kbpl.md §2.4), as Boogie 2.4.1 does under its
 //! default `/inline:assume`.
 //!
 //! A call `call x := P(a);` of a procedure with a body and an integer `{:inline N}` (on the

@@ -2,7 +2,7 @@
 //! Leino 2005 §3).
 //!
 //! For each natural loop ([`ivl::cfg`]) with header `h`, the leading `assert`/`assume`
-//! statements of `h` are the loop's invariants (KBPL.md §1: checked invariants are the asserts,
+//! statements of `h` are the loop's invariants (docs/kbpl.md §3.1: checked invariants are the asserts,
 //! free ones the assumes). The header becomes
 //!
 //! ```text

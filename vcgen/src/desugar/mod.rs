@@ -18,7 +18,7 @@
 //! 6. unreachable blocks are removed.
 //!
 //! Conventions of the output ([`VcInput::imp`]):
-//! - every check is an explicit `assert` whose `{:check "KIND"}` attribute is a KBPL.md §3 error
+//! - every check is an explicit `assert` whose `{:check "KIND"}` attribute is a docs/kbpl.md §8 error
 //!   kind (`assertion` when absent, `precondition`, `postcondition`, `invariant-entry`,
 //!   `invariant-maintained`) and whose `{:related_span S, E}` points at the violated clause; the
 //!   assert's own span is where the check happens (the call, the `return`, the invariant);
@@ -71,14 +71,14 @@ pub enum Stage {
 
 #[derive(Clone, Debug)]
 pub struct DesugarOptions {
-    /// Remove `{:candidate}` contracts, invariants and asserts first (KBPL.md §2: without
+    /// Remove `{:candidate}` contracts, invariants and asserts first (docs/kbpl.md §5.4: without
     /// `--houdini` candidates are ignored).
     pub drop_candidates: bool,
     /// Stop after this pass (the result is then not necessarily acyclic or call-free).
     pub stop_after: Stage,
     /// Complete the `modifies` clauses with [`ivl::modifies::infer_modifies`] first when the
     /// program has a `{:kernel}` procedure (GPUVerify's output relies on Boogie's
-    /// `/doModSetAnalysis`, KBPL.md §1). Turn off when the caller has done it already.
+    /// `/doModSetAnalysis`, docs/kbpl.md §2.4). Turn off when the caller has done it already.
     pub infer_modifies: bool,
 }
 
@@ -101,7 +101,7 @@ pub fn prepare_with_options(program: &Program, opts: &DesugarOptions) -> Result<
     } else {
         program
     };
-    // GPUVerify's output relies on Boogie's /doModSetAnalysis (KBPL.md §1).
+    // GPUVerify's output relies on Boogie's /doModSetAnalysis (docs/kbpl.md §2.4).
     let inferred;
     let program = if opts.infer_modifies && program.procedures().any(|p| has_attr(&p.attrs, "kernel")) {
         inferred = ivl::modifies::infer_modifies(program);
@@ -478,7 +478,7 @@ pub fn where_assumes(names: &[Name], where_of: &dyn Fn(&Name) -> Option<Expr>, s
 }
 
 /// Removes `{:candidate}` contracts, loop invariants and asserts (candidates are ignored
-/// without Houdini, KBPL.md §2).
+/// without Houdini, docs/kbpl.md §5.4).
 pub fn drop_candidates(program: &Program) -> Program {
     use ivl::visit::{Node, VisitMut};
     fn retain(stmts: &mut Vec<Stmt>) {

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// GPUVerify's exit codes that a test may expect (`GPUVerifyScript/error_codes.py`), and the
-/// kivl exit status (KBPL.md §3) that corresponds to each. Failures of GPUVerify's stages before
+/// kivl exit status (docs/kbpl.md §8) that corresponds to each. Failures of GPUVerify's stages before
 /// verification (clang, opt, Bugle, VC generation, its command line) are kivl's "invalid input
 /// or usage"; codes without a kivl counterpart (`TIMEOUT`, `CTRL_C`, ...) are `None`.
 pub const XFAIL_CODES: &[(&str, Option<i32>)] = &[
@@ -149,7 +149,7 @@ pub fn regex_lines(regexes: &[String]) -> Vec<u64> {
     out
 }
 
-/// The kivl error kinds (KBPL.md §3) that a test's regular expressions require, from GPUVerify's
+/// The kivl error kinds (docs/kbpl.md §8) that a test's regular expressions require, from GPUVerify's
 /// wording: races, assertions and barrier divergence. GPUVerify's other errors (null pointers,
 /// array bounds, invariants) have no kivl kind of the same extent, so they require none.
 pub fn regex_kinds(regexes: &[String]) -> Vec<&'static str> {

@@ -1,4 +1,4 @@
-//! Parser throughput on the GPU corpus (`/work/corpus/gpu/**/*.bpl` when present), and on one
+//! Parser throughput on the GPU corpus (`$KIVL_CORPUS/**/*.bpl`, `ivl::corpus`), and on one
 //! large file. Run with `cargo bench -p ivl --bench parse`; prints MB/s. Without the corpus it
 //! times a synthetic program instead.
 
@@ -72,11 +72,14 @@ fn main() {
         println!("{} declarations, {} diagnostics", p.decls.len(), d.len());
         return;
     }
-    let root = Path::new("/work/corpus/gpu");
+    let root = ivl::corpus::gpu();
     let mut files = Vec::new();
     for sub in ["gpuverify", "other"] {
-        collect(&root.join(sub), &mut files);
+        if let Some(root) = &root {
+            collect(&root.join(sub), &mut files);
+        }
     }
+    let root = root.unwrap_or_default();
     if files.is_empty() {
         let mut s = String::new();
         for i in 0..20000 {

@@ -5,6 +5,7 @@ pub mod ast;
 pub mod blocks;
 pub mod cfg;
 pub mod check;
+pub mod corpus;
 pub mod db;
 pub mod diag;
 pub mod lexer;

@@ -432,21 +432,11 @@ mod tests {
         assert_eq!(split_decls(&text).len(), 2 * k);
     }
 
-    /// On the GPU corpus (skipped when absent, as on CI): ten cuts per file.
+    /// On the GPU corpus (`crate::corpus`; skipped when absent, as on CI): ten cuts per file.
     #[test]
     fn two_halves_agree_on_the_corpus() {
-        fn files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
-            for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-                let p = e.path();
-                if p.is_dir() {
-                    files(&p, out);
-                } else if p.extension().is_some_and(|x| x == "bpl") {
-                    out.push(p);
-                }
-            }
-        }
-        let mut fs = Vec::new();
-        files(std::path::Path::new("/work/corpus/gpu/gpuverify"), &mut fs);
+        let Some(gpu) = crate::corpus::gpu() else { return };
+        let fs = crate::corpus::bpl_files(&gpu.join("gpuverify"));
         for f in &fs {
             let text = std::fs::read_to_string(f).expect("utf-8");
             let sequential = split_at(&text, None);

@@ -6,19 +6,6 @@ use ivl::check::check_program;
 use ivl::db::{file_diagnostics, file_program, Database};
 use ivl::diag::Diagnostic;
 use ivl::parser::parse_program;
-use std::path::{Path, PathBuf};
-
-fn files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "bpl") {
-            out.push(p);
-        }
-    }
-}
 
 fn normalized(mut ds: Vec<Diagnostic>) -> Vec<Diagnostic> {
     ds.sort_by(|a, b| {
@@ -35,17 +22,12 @@ fn normalized(mut ds: Vec<Diagnostic>) -> Vec<Diagnostic> {
 #[test]
 fn database_agrees_with_batch_front_end() {
     // Boogie's own front-end tests give the files with diagnostics this test needs.
-    if !Path::new("/work/corpus/boogie/Test").exists() {
-        eprintln!("skipped: /work/corpus/boogie/Test does not exist");
-        return;
+    let Some(tests) = ivl::corpus::boogie_tests() else { return };
+    let mut all = ivl::corpus::bpl_files(&tests.join("test0"));
+    all.extend(ivl::corpus::bpl_files(&tests.join("test1")));
+    if let Some(gpu) = ivl::corpus::gpu() {
+        all.extend(ivl::corpus::bpl_files(&gpu).into_iter().step_by(25));
     }
-    let mut all = Vec::new();
-    files(Path::new("/work/corpus/boogie/Test/test0"), &mut all);
-    files(Path::new("/work/corpus/boogie/Test/test1"), &mut all);
-    let mut gpu = Vec::new();
-    files(Path::new("/work/corpus/gpu"), &mut gpu);
-    gpu.sort();
-    all.extend(gpu.into_iter().step_by(25));
     let db = Database::new();
     let (mut with_errors, mut compared) = (0, 0);
     for f in &all {

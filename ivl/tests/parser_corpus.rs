@@ -1,4 +1,4 @@
-//! The real workload: every GPUVerify-generated file of `/work/corpus/gpu` parses without a
+//! The real workload: every GPUVerify-generated file of the corpus (`KIVL_CORPUS`, `ivl::corpus`) parses without a
 //! diagnostic, with declarations matching the splitter's; Boogie's own parser tests
 //! (`Test/test0`, `Test/test1`) get syntax errors exactly where Boogie 2.4.1 reports parse
 //! errors, apart from the listed constructs of later Boogie versions. Skipped (with a message)
@@ -7,31 +7,13 @@
 use ivl::diag::{ErrorKind, SourceFile};
 use ivl::parser::parse_program;
 use ivl::split::split_decls;
-use std::path::{Path, PathBuf};
-
-fn bpl_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else { return };
-    for e in rd.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            bpl_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "bpl") {
-            out.push(p);
-        }
-    }
-}
+use std::path::PathBuf;
 
 #[test]
 fn every_gpu_corpus_file_parses_cleanly() {
-    let root = Path::new("/work/corpus/gpu");
-    if !root.exists() {
-        eprintln!("skipped: {} does not exist", root.display());
-        return;
-    }
-    let mut files = Vec::new();
-    bpl_files(&root.join("gpuverify"), &mut files);
-    bpl_files(&root.join("other"), &mut files);
-    files.sort();
+    let Some(root) = ivl::corpus::gpu() else { return };
+    let mut files = ivl::corpus::bpl_files(&root.join("gpuverify"));
+    files.extend(ivl::corpus::bpl_files(&root.join("other")));
     assert!(files.len() >= 1000, "only {} files", files.len());
     // Two threads: the machine has two cores, and each thread builds its own parser.
     let (a, b) = files.split_at(files.len() / 2);
@@ -71,11 +53,7 @@ const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
 
 #[test]
 fn boogie_parser_tests_agree_with_boogie() {
-    let root = Path::new("/work/corpus/boogie/Test");
-    if !root.exists() {
-        eprintln!("skipped: {} does not exist", root.display());
-        return;
-    }
+    let Some(root) = ivl::corpus::boogie_tests() else { return };
     let mut files = Vec::new();
     for dir in ["test0", "test1"] {
         let Ok(rd) = std::fs::read_dir(root.join(dir)) else {
@@ -88,7 +66,7 @@ fn boogie_parser_tests_agree_with_boogie() {
     let mut mismatches = Vec::new();
     let mut with_errors = 0;
     for f in &files {
-        let rel = f.strip_prefix(root).unwrap().display().to_string();
+        let rel = f.strip_prefix(&root).unwrap().display().to_string();
         let text = std::fs::read_to_string(f).expect("readable");
         let expect = std::fs::read_to_string(format!("{}.expect", f.display())).unwrap_or_default();
         let boogie_parse_error = expect.contains("parse errors detected");
@@ -108,11 +86,8 @@ fn boogie_parser_tests_agree_with_boogie() {
 fn boogie_error_locations_match() {
     // Boogie's `.expect` files give (line, column) of the errors; for these ones kivl reports
     // the same lines.
-    let root = Path::new("/work/corpus/boogie/Test/test0");
-    if !root.exists() {
-        eprintln!("skipped: {} does not exist", root.display());
-        return;
-    }
+    let Some(tests) = ivl::corpus::boogie_tests() else { return };
+    let root = tests.join("test0");
     for (file, lines) in [
         ("AttributeParsingErr.bpl", &[3, 5, 7, 9, 11, 13, 15, 17, 22][..]),
         ("WhereParsing.bpl", &[16, 17]),

@@ -3,7 +3,7 @@
 //! diagnostics) accept exactly the same declarations, with equal ASTs (spans included). Checked
 //! on hand-written tricky expressions and statements and every mutation of them that drops or truncates
 //! tokens, on the repository's `tests/boogie` and `tests/kernels`, and on every `.bpl` of
-//! `/work/corpus/gpu` and of Boogie's own tests (skipped when absent, as on CI).
+//! the corpus and of Boogie's own tests (`ivl::corpus`: skipped when their variables are unset, as on CI).
 
 use ivl::parser::parse_decls_both_instances;
 use std::path::{Path, PathBuf};
@@ -216,15 +216,6 @@ fn agree_on_files(fs: &[PathBuf]) -> usize {
 
 /// The `.bpl` files under a corpus directory outside the repository; `None` (the test is
 /// skipped) when it is absent, as on CI.
-fn corpus_files(dir: &str) -> Option<Vec<PathBuf>> {
-    let mut fs = Vec::new();
-    files(Path::new(dir), &["bpl"], &mut fs);
-    if fs.is_empty() {
-        eprintln!("skipped: {dir} absent");
-        return None;
-    }
-    Some(fs)
-}
 
 #[test]
 fn instances_agree_on_repository_tests() {
@@ -239,15 +230,15 @@ fn instances_agree_on_repository_tests() {
 /// Boogie's own tests (`Test/` of boogie-org/boogie): many unusual and erroneous forms.
 #[test]
 fn instances_agree_on_boogie_tests() {
-    if let Some(fs) = corpus_files("/work/corpus/boogie/Test") {
-        agree_on_files(&fs);
+    if let Some(root) = ivl::corpus::boogie_tests() {
+        agree_on_files(&ivl::corpus::bpl_files(&root));
     }
 }
 
 #[test]
 fn instances_agree_on_gpu_corpus() {
-    if let Some(fs) = corpus_files("/work/corpus/gpu") {
-        let parsed = agree_on_files(&fs);
+    if let Some(root) = ivl::corpus::gpu() {
+        let parsed = agree_on_files(&ivl::corpus::bpl_files(&root));
         assert!(parsed > 10_000, "only {parsed} declarations parsed");
     }
 }

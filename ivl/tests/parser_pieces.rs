@@ -81,10 +81,8 @@ fn a_label_inside_a_while_invariant_list_falls_back() {
 /// The corpus files with a declaration big enough to be cut parse as sequentially.
 #[test]
 fn corpus_large_declarations() {
-    let path = std::path::Path::new("/work/corpus/gpu/gpuverify/gpgpu-sim_ispass2009/STO/sha1.bpl");
-    let Ok(text) = std::fs::read_to_string(path) else {
-        return;
-    };
+    let Some(gpu) = ivl::corpus::gpu() else { return };
+    let text = std::fs::read_to_string(gpu.join("gpuverify/gpgpu-sim_ispass2009/STO/sha1.bpl")).expect("sha1.bpl");
     let chunks = ivl::split::split_decls(&text);
     let big = chunks.iter().max_by_key(|c| c.end - c.start).expect("chunks");
     let chunk = &text[big.start as usize..big.end as usize];

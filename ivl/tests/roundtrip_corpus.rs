@@ -4,39 +4,22 @@
 use ivl::parser::parse_program;
 use ivl::printer::print_program;
 use ivl::visit::strip_spans;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-const DIRS: [&str; 4] = [
-    "/work/corpus/gpu/gpuverify",
-    "/work/corpus/gpu/other",
-    "/work/corpus/boogie/Test/test0",
-    "/work/corpus/boogie/Test/test1",
-];
-
-fn bpl_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            bpl_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "bpl" || x == "kbpl") {
-            out.push(p);
-        }
-    }
-}
-
-/// Every `step`-th corpus file (sorted by path), or `None` without a corpus.
+/// Every `step`-th corpus file (sorted by path): the GPU corpus and Boogie's `test0`/`test1`,
+/// or `None` when neither is there (`ivl::corpus`).
 fn corpus_files(step: usize) -> Option<Vec<PathBuf>> {
-    if !Path::new("/work/corpus").exists() {
-        eprintln!("skipped: /work/corpus does not exist");
-        return None;
-    }
     let mut files = Vec::new();
-    for d in DIRS {
-        bpl_files(Path::new(d), &mut files);
+    if let Some(gpu) = ivl::corpus::gpu() {
+        files.extend(ivl::corpus::bpl_files(&gpu.join("gpuverify")));
+        files.extend(ivl::corpus::bpl_files(&gpu.join("other")));
+    }
+    if let Some(tests) = ivl::corpus::boogie_tests() {
+        files.extend(ivl::corpus::bpl_files(&tests.join("test0")));
+        files.extend(ivl::corpus::bpl_files(&tests.join("test1")));
     }
     files.sort();
-    Some(files.into_iter().step_by(step).collect())
+    (!files.is_empty()).then(|| files.into_iter().step_by(step).collect())
 }
 
 /// A deterministic eighth of the corpus (a debug build parses the whole corpus twice in about

@@ -1,27 +1,11 @@
-//! Every GPUVerify-generated program of the corpus (`/work/corpus/gpu/{gpuverify,other}`,
+//! Every GPUVerify-generated program of the corpus (`$KIVL_CORPUS/{gpuverify,other}`,
 //! 1,036 files) parses, resolves and type-checks without a single diagnostic, and the front end
-//! is fast on it. Skipped (with a message) where the corpus is absent. Set `KIVL_CORPUS` to use
-//! another checkout of github.com/symbooglix/gpu.
+//! is fast on it. Skipped (with a message) unless `KIVL_CORPUS` names a checkout of
+//! github.com/symbooglix/gpu (`ivl::corpus`).
 
 use ivl::diag::SourceFile;
-use std::path::{Path, PathBuf};
+
 use std::time::{Duration, Instant};
-
-fn corpus_root() -> PathBuf {
-    std::env::var_os("KIVL_CORPUS").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("/work/corpus/gpu"))
-}
-
-fn bpl_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else { return };
-    for e in rd.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            bpl_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "bpl") {
-            out.push(p);
-        }
-    }
-}
 
 #[test]
 fn gpu_corpus_checks_without_diagnostics() {
@@ -30,15 +14,9 @@ fn gpu_corpus_checks_without_diagnostics() {
 }
 
 fn run() {
-    let root = corpus_root();
-    if !root.join("gpuverify").is_dir() {
-        eprintln!("skipped: no GPU corpus at {}", root.display());
-        return;
-    }
-    let mut files = Vec::new();
-    bpl_files(&root.join("gpuverify"), &mut files);
-    bpl_files(&root.join("other"), &mut files);
-    files.sort();
+    let Some(root) = ivl::corpus::gpu() else { return };
+    let mut files = ivl::corpus::bpl_files(&root.join("gpuverify"));
+    files.extend(ivl::corpus::bpl_files(&root.join("other")));
     assert!(files.len() >= 1000, "expected the 1,036 corpus files, found {}", files.len());
     let (mut parse_time, mut check_time, mut bytes) = (Duration::ZERO, Duration::ZERO, 0usize);
     let mut failures = Vec::new();

@@ -5,23 +5,7 @@
 
 use ivl::ast::StmtKind;
 use ivl::blocks::check_kind;
-use std::path::{Path, PathBuf};
-
-const CORPUS: &str = "/work/corpus/gpu/gpuverify";
-
-fn bpl_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            bpl_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "bpl") {
-            out.push(p);
-        }
-    }
-}
+use std::path::Path;
 
 /// Seed 000 §4.1 on real CFGs: the sort order lists each reachable block once, edges other than
 /// back edges go forward, and every loop is contiguous with its header first.
@@ -49,13 +33,9 @@ fn check_sort_order(imp: &ivl::blocks::BlockImpl, f: &Path) {
 
 #[test]
 fn gpuverify_corpus_prepares_without_diagnostics() {
-    let mut files = Vec::new();
-    bpl_files(Path::new(CORPUS), &mut files);
-    if files.is_empty() {
-        eprintln!("skipped: no corpus at {CORPUS}");
-        return;
-    }
-    files.sort();
+    let Some(root) = ivl::corpus::gpu() else { return };
+    let files = ivl::corpus::bpl_files(&root.join("gpuverify"));
+    assert!(!files.is_empty(), "no .bpl files under {}/gpuverify", root.display());
     let mut failures = Vec::new();
     let (mut impls, mut candidate_checks) = (0, 0);
     for f in &files {

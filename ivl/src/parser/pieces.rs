@@ -270,9 +270,8 @@ mod tests {
 mod corpus_tests {
     #[test]
     fn sha1_is_cut() {
-        let Ok(text) = std::fs::read_to_string("/work/corpus/gpu/gpuverify/gpgpu-sim_ispass2009/STO/sha1.bpl") else {
-            return;
-        };
+        let Some(gpu) = crate::corpus::gpu() else { return };
+        let text = std::fs::read_to_string(gpu.join("gpuverify/gpgpu-sim_ispass2009/STO/sha1.bpl")).expect("sha1.bpl");
         let chunks = crate::split::split_decls(&text);
         let big = chunks.iter().max_by_key(|c| c.end - c.start).expect("chunks");
         let chunk = &text[big.start as usize..big.end as usize];

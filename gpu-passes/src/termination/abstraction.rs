@@ -13,7 +13,9 @@
 //! - Assertions are dropped: a failing assertion is reported by the race and assertion check, and
 //!   `--termination` counts a kernel verified only when both hold. The leading assertions of a
 //!   loop header are its invariants; they are kept, as Houdini candidates (see
-//!   [`super::ranking`]), when they speak of the thread's own variables only.
+//!   [`super::ranking`]), when they speak of the thread's own variables only; `__enabled()` is
+//!   `true` in them (the thread is at the statements it executes), so GPUVerify-style invariants
+//!   `__implies(__enabled(), …)` are kept.
 //! - Contracts become free (assumed, not checked: the main verification checks them); clauses
 //!   that mention shared memory or the two-thread specification built-ins (`__other`,
 //!   `__uniform`, `__read`, …) say nothing about one thread alone and are dropped, as are
@@ -23,7 +25,7 @@
 //! so a terminating abstract thread means a terminating kernel (Theorem 3).
 
 use crate::two_thread::exprs::havoc_stmt;
-use crate::two_thread::spec_builtins::mentions_builtin;
+use crate::two_thread::spec_builtins::{mentions_builtin, substitute_enabled};
 use ivl::ast::*;
 use ivl::blocks::BlockImpl;
 use ivl::cfg::Cfg;
@@ -54,6 +56,9 @@ pub(crate) fn abstract_body(imp: &mut BlockImpl, shared: &HashMap<Name, Type>) {
         let invariants = if headers.contains(&i) { leading_predicates(&block.stmts) } else { 0 };
         let old = std::mem::take(&mut block.stmts);
         for (k, mut s) in old.into_iter().enumerate() {
+            // The one thread is at every statement it executes: `__enabled()` holds there.
+            let enabled = Expr::new(ExprKind::BoolLit(true), s.span);
+            substitute_enabled(&mut s, &enabled);
             match &mut s.kind {
                 StmtKind::Barrier { .. } => continue,
                 StmtKind::Assert { expr, .. } => {

@@ -335,17 +335,17 @@ fn verify_program(source: SourceFile, program: &Program, cfg: &VerifyConfig) -> 
     let opts = engine_options(cfg);
     if let Some(n) = cfg.lockstep {
         let result = gpu_passes::lockstep::verify_lockstep_with(
-            &program,
+            program,
             n,
             &opts,
             gpu_passes::lockstep::RaceChecks { benign_tolerance: !cfg.kernel.no_benign_tolerance },
         );
         return engine_report(source, result, cfg.print_assignment);
     }
-    if gpu_passes::two_thread::is_kernel_program(&program) {
+    if gpu_passes::two_thread::is_kernel_program(program) {
         let kopts = kernel_options(&cfg.kernel);
         if cfg.houdini {
-            let (result, info) = gpu_passes::invariants::verify_with_inference(&program, &kopts, &opts, cfg.infer_info);
+            let (result, info) = gpu_passes::invariants::verify_with_inference(program, &kopts, &opts, cfg.infer_info);
             let mut report = engine_report(source, result, cfg.print_assignment);
             if let Some(mut info) = info {
                 info.set_source(&report.source);
@@ -354,10 +354,10 @@ fn verify_program(source: SourceFile, program: &Program, cfg: &VerifyConfig) -> 
             }
             return report;
         }
-        let result = gpu_passes::two_thread::verify_kernel(&program, &kopts, &opts);
+        let result = gpu_passes::two_thread::verify_kernel(program, &kopts, &opts);
         return engine_report(source, result, cfg.print_assignment);
     }
-    let result = vcgen::engine::verify_program(&program, &opts);
+    let result = vcgen::engine::verify_program(program, &opts);
     engine_report(source, result, cfg.print_assignment)
 }
 

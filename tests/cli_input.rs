@@ -2,8 +2,7 @@
 //! a diagnostic of the right kind, at the right place, in both output formats, and the closing
 //! line counts invalid files apart. Each test is the reproduction of a report.
 
-// Shared by several test files, each using a part of it.
-#[allow(dead_code)]
+// Shared by several test files, each using a part of it (`common` allows dead code itself).
 mod common;
 use common::*;
 

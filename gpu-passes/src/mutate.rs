@@ -400,7 +400,7 @@ fn expr_sites(
 }
 
 /// The global variable a (nested) select reads from.
-fn select_root<'e>(e: &'e Expr) -> Option<&'e Ident> {
+fn select_root(e: &Expr) -> Option<&Ident> {
     match &e.kind {
         ExprKind::Var(x) => Some(x),
         ExprKind::Select(b, _) => select_root(b),

@@ -325,10 +325,7 @@ fn replay_termination(interp: &Interpreter, program: &Program, d: &Diagnostic, o
 /// `replay` (`confirmed` / `possible`) and, when confirmed, `replay.seed`, `replay.schedule`,
 /// `replay.threads`, `replay.message`; and a note for people.
 pub fn replay_errors(program: &Program, src: &SourceFile, errors: &mut [Diagnostic], opts: &ReplayOptions) {
-    let interp = match Interpreter::new(program) {
-        Ok(i) => Some(i),
-        Err(_) => None,
-    };
+    let interp = Interpreter::new(program).ok();
     for d in errors.iter_mut().filter(|d| is_replayable(d)) {
         let r = match &interp {
             Some(i) if i.has_kernel() && d.kind == ErrorKind::Termination => replay_termination(i, program, d, opts),

@@ -275,6 +275,8 @@ impl Expr {
     pub fn var(name: impl Into<Name>, span: Span) -> Expr {
         Expr::new(ExprKind::Var(Ident::new(name, span)), span)
     }
+    // A constructor like its neighbours (`Expr::and`, `Expr::or`), not `std::ops::Not`.
+    #[allow(clippy::should_implement_trait)]
     pub fn not(e: Expr) -> Expr {
         let span = e.span;
         Expr::new(ExprKind::Unary(UnOp::Not, Box::new(e)), span)

@@ -135,7 +135,7 @@ impl VisitMut for Renamer<'_> {
     fn visit_expr(&mut self, e: &mut Expr) {
         match &mut e.kind {
             ExprKind::Var(x) => {
-                if self.bound.iter().any(|b| *b == x.name) {
+                if self.bound.contains(&x.name) {
                     return;
                 }
                 if let Some(&id) = self.vars.ids.get(&x.name) {

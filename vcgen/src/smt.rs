@@ -949,7 +949,7 @@ fn numeric(op: BinOp, a: &Dynamic, b: &Dynamic, span: Span) -> Result<Dynamic, D
             BinOp::Le => x.le(&y).into(),
             BinOp::Gt => x.gt(&y).into(),
             BinOp::Ge => x.ge(&y).into(),
-            BinOp::RealDiv => x.to_real().div(&y.to_real()).into(),
+            BinOp::RealDiv => x.to_real().div(y.to_real()).into(),
             _ => unreachable!(),
         });
     }
@@ -1155,9 +1155,9 @@ fn arith_builtin(op: &str, args: &[Dynamic], span: Span) -> Result<Dynamic, Diag
         }
         ("abs", [a]) => {
             if let Some(i) = a.as_int() {
-                Ok(i.ge(&Int::from_i64(0)).ite(&i, &i.unary_minus()).into())
+                Ok(i.ge(Int::from_i64(0)).ite(&i, &i.unary_minus()).into())
             } else if let Some(r) = a.as_real() {
-                Ok(r.ge(&Real::from_rational_str("0", "1").expect("zero")).ite(&r, &r.unary_minus()).into())
+                Ok(r.ge(Real::from_rational_str("0", "1").expect("zero")).ite(&r, &r.unary_minus()).into())
             } else {
                 Err(type_mismatch("`abs` needs a number", a, span))
             }

@@ -561,11 +561,11 @@ impl<'p> Machine<'p> {
             // Uniform parameters.
             let mut params = Vec::with_capacity(n_ins);
             let mut fixed = vec![false; n_ins];
-            for i in 0..n_ins {
+            for (i, fixed_i) in fixed.iter_mut().enumerate() {
                 let ty = root.slot_tys[i];
                 params.push(match inputs.param(&root.in_names[i]) {
                     Some(v) => {
-                        fixed[i] = true;
+                        *fixed_i = true;
                         to_value(&prog.types, ty, v, &mut self.rng).unwrap()
                     }
                     None => gen_value(&prog.types, ty, &mut self.rng),

@@ -397,7 +397,8 @@ impl Instrument for RaceInstrument {
         let ts = kc.th.ts;
         let benign = self.checks.benign_tolerance;
         // Per thread: condition, location and value of each access.
-        let inst: Vec<Vec<(Expr, Vec<Expr>, Option<Expr>)>> = acc
+        type Inst = (Expr, Vec<Expr>, Option<Expr>);
+        let inst: Vec<Vec<Inst>> = acc
             .iter()
             .map(|a| {
                 (0..ts)
@@ -414,8 +415,7 @@ impl Instrument for RaceInstrument {
         // Against the logs of the other threads.
         for (ai, a) in acc.iter().enumerate() {
             let l = &self.logs[&a.var];
-            for t in 0..ts {
-                let (pc, loc, val) = &inst[ai][t];
+            for (t, (pc, loc, val)) in inst[ai].iter().enumerate() {
                 for u in (0..ts).filter(|&u| u != t) {
                     // Thread `u` did not log an access of site `sid` at `loc`.
                     let not_logged = |log: &Name, sid| {
@@ -485,8 +485,7 @@ impl Instrument for RaceInstrument {
         for (ai, a) in acc.iter().enumerate() {
             let l = &self.logs[&a.var];
             let sid = int_lit(self.site_id(a), a.span);
-            for t in 0..ts {
-                let (pc, loc, val) = &inst[ai][t];
+            for (t, (pc, loc, val)) in inst[ai].iter().enumerate() {
                 let sp = a.span;
                 let keep = |m: &Name, new: Expr| Expr::ite(pc.clone(), new, select(m, loc, sp));
                 if a.write {
@@ -628,6 +627,9 @@ pub fn verify_lockstep(p: &Program, n: usize, opts: &VerifyOptions) -> ProgramRe
     verify_lockstep_with(p, n, opts, RaceChecks::default())
 }
 
+/// Per kernel: the kernel's name and the name of its vacuity check procedure.
+type VacuityChecks = Vec<(Name, Name)>;
+
 /// The lock-step program with the race checks, loop invariants and candidates that
 /// [`verify_lockstep_with`] verifies (for inspection), and per kernel the name of its vacuity
 /// check procedure.
@@ -635,7 +637,7 @@ pub fn checked_lockstep_program(
     p: &Program,
     n: usize,
     checks: RaceChecks,
-) -> Result<(Program, Vec<(Name, Name)>), Vec<Diagnostic>> {
+) -> Result<(Program, VacuityChecks), Vec<Diagnostic>> {
     let built = build(p, n, &mut |kc, pred| {
         let (ri, init) = prepare(kc, pred, checks)?;
         Ok((Box::new(ri) as Box<dyn Instrument>, init))

@@ -61,11 +61,7 @@ pub(crate) fn abstract_body(imp: &mut BlockImpl, shared: &HashMap<Name, Type>) {
             substitute_enabled(&mut s, &enabled);
             match &mut s.kind {
                 StmtKind::Barrier { .. } => continue,
-                StmtKind::Assert { expr, .. } => {
-                    if k >= invariants || mentions_shared(expr, shared) {
-                        continue;
-                    }
-                }
+                StmtKind::Assert { expr, .. } if k >= invariants || mentions_shared(expr, shared) => continue,
                 StmtKind::Assume { expr, .. } if mentions_shared(expr, shared) && k < invariants => continue,
                 StmtKind::Assume { expr, .. } if mentions_builtin(expr) => continue,
                 StmtKind::Assign { lhss, rhss } => {
@@ -97,7 +93,7 @@ pub(crate) fn abstract_body(imp: &mut BlockImpl, shared: &HashMap<Name, Type>) {
             if !read.is_empty() {
                 let map: HashMap<Name, Expr> = read.iter().map(|g| (g.clone(), Expr::var(shadow(g), s.span))).collect();
                 substitute_in_place(&mut s, &map);
-                block.stmts.push(havoc_stmt(&read.iter().map(|g| shadow(g)).collect::<Vec<_>>(), s.span));
+                block.stmts.push(havoc_stmt(&read.iter().map(shadow).collect::<Vec<_>>(), s.span));
                 reads.extend(read);
             }
             block.stmts.push(s);

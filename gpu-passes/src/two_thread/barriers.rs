@@ -62,9 +62,9 @@ impl Instr {
         if !invariants.is_empty() {
             out.extend(self.views.havoc_unknown(sp));
             for inv in invariants {
-                for t in 0..2 {
+                for (t, ct) in c.iter().enumerate() {
                     let Some(phi) = for_thread(&self.env(kc), &inv.expr, t) else { continue };
-                    let e = implies(c[t].clone(), self.views.known_only(&phi));
+                    let e = implies(ct.clone(), self.views.known_only(&phi));
                     let msg = format!("this barrier invariant might not hold for thread {}{}", t + 1, self.note());
                     out.push(assert_stmt(check_attrs_msg("barrier-invariant", Some(sp), &msg, inv.span), e, inv.span));
                 }

@@ -517,7 +517,7 @@ fn path_facts(pre: &BlockImpl, pred: &PredicatedImpl, is_shared: &dyn Fn(&Name) 
             }
             let Some(g) = crate::preprocess::guard(&pre.blocks[d]).filter(|g| !g.is_true()) else { continue };
             let fv = ivl::visit::free_vars(g);
-            if fv.iter().any(|x| is_shared(x)) {
+            if fv.iter().any(is_shared) {
                 continue;
             }
             let modified: HashSet<Name> = block_of
@@ -541,7 +541,7 @@ fn path_facts(pre: &BlockImpl, pred: &PredicatedImpl, is_shared: &dyn Fn(&Name) 
         for &p in allowed.iter().filter(|&&p| p > lp.last_id) {
             let Some(&b) = block_of.get(&p) else { continue };
             let Some(g) = crate::preprocess::guard(&pre.blocks[b]).filter(|g| !g.is_true()) else { continue };
-            if ivl::visit::free_vars(g).iter().any(|x| is_shared(x)) {
+            if ivl::visit::free_vars(g).iter().any(is_shared) {
                 continue;
             }
             facts.push(Expr::implies(at(p), g.clone()));

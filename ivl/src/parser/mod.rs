@@ -77,11 +77,15 @@ pub fn parse_program(text: &str) -> (Program, Vec<Diagnostic>) {
     (Program { decls }, diags)
 }
 
+/// One declaration as the fast grammar instance and the rich one parsed it.
+#[doc(hidden)]
+pub type BothInstances = (Option<Vec<Decl>>, Option<Vec<Decl>>);
+
 /// Test support: each declaration of `text` (cut as in [`parse_program`]) parsed by the fast
 /// grammar instance and by the rich one; each result is `None` unless that instance parsed it
 /// without any error. The fast expression path must make the two agree on every input.
 #[doc(hidden)]
-pub fn parse_decls_both_instances(text: &str) -> Vec<(Option<Vec<Decl>>, Option<Vec<Decl>>)> {
+pub fn parse_decls_both_instances(text: &str) -> Vec<BothInstances> {
     let Lexed { toks, spans, names, .. } = lex(text, 0);
     let starts = chunk_starts(&toks);
     let data = Rc::new(TokData { toks, spans });

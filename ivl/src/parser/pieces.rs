@@ -113,7 +113,7 @@ fn choose_cuts(b: &[u8], close: usize, n: usize) -> Vec<usize> {
 
 /// The output of one piece.
 enum Piece {
-    Head(Decl),
+    Head(Box<Decl>),
     Stmts(Vec<Stmt>),
 }
 
@@ -132,7 +132,7 @@ fn parse_piece(text: &str, base: u32, lo: usize, hi: usize, close: Option<Span>)
     let input = TokInput { data: Rc::new(TokData { toks: lexed.toks, spans: lexed.spans }), lo: 0, hi, eoi };
     let which = if close.is_some() { Which::Decl } else { Which::Stmts };
     match run_fast(input, Rc::new(lexed.names), which)? {
-        super::Out::Decl(mut ds) if ds.len() == 1 => Some(Piece::Head(ds.pop()?)),
+        super::Out::Decl(mut ds) if ds.len() == 1 => Some(Piece::Head(Box::new(ds.pop()?))),
         super::Out::Stmts(ss) => Some(Piece::Stmts(ss)),
         _ => None,
     }
@@ -178,7 +178,7 @@ pub(crate) fn parse_in_pieces(text: &str, base: u32, threads: usize) -> Option<D
             _ => return None,
         }
     }
-    Some(decl)
+    Some(*decl)
 }
 
 #[cfg(test)]

@@ -76,6 +76,10 @@ impl<'m> Tr<'m> {
             },
             _ => None,
         };
+        if memops::is_mem_intrinsic(name) {
+            self.mem_intrinsic(f, c, name, loc);
+            return true;
+        }
         match builtins::classify(name) {
             Some(Builtin::Ignore) => true,
             Some(Builtin::Barrier) => {
@@ -287,7 +291,7 @@ impl<'m> Tr<'m> {
         }
     }
 
-    fn ptr(&mut self, v: Option<Val>, loc: Option<Loc>) -> Option<Ptr> {
+    pub(super) fn ptr(&mut self, v: Option<Val>, loc: Option<Loc>) -> Option<Ptr> {
         match v? {
             Val::Ptr(p) => Some(p),
             Val::Scalar(_) => {
@@ -492,7 +496,7 @@ impl<'m> Tr<'m> {
 
     /// The element index of an access of `bytes` bytes through `p`; the object's element
     /// width must agree with the access.
-    fn access(&mut self, p: &Ptr, ty: Ty, loc: Option<Loc>) -> Option<String> {
+    pub(super) fn access(&mut self, p: &Ptr, ty: Ty, loc: Option<Loc>) -> Option<String> {
         if p.alt.is_some() {
             self.err(loc, "an access in a specification through a pointer into several memory objects");
             return None;

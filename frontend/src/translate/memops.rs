@@ -96,10 +96,7 @@ impl<'m> Tr<'m> {
                 cands.extend(self.pointee_width(f, args[1]));
             }
             cands.extend([64, 32, 16, 8]);
-            match cands.into_iter().find(|&w| fits(w)) {
-                Some(w) => w,
-                None => 8,
-            }
+            cands.into_iter().find(|&w| fits(w)).unwrap_or(8)
         };
         if !fits(w) {
             self.err(

@@ -26,4 +26,6 @@ __global__ void copy(pair *out, const int *in, pair *zs, int v) {
   short s[4];
   __builtin_memset(s, 0xab, sizeof(s));
   __assert(s[3] == (short)0xabab);
+  int c[4] = {1, 2, 3, 4};
+  __assert(c[2] == 3);
 }

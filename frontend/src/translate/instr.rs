@@ -368,9 +368,11 @@ impl<'m> Tr<'m> {
         let b = self.new_base(name.clone(), space);
         self.global_bases.insert(name.clone(), b);
         // CUDA's host may overwrite `__constant__` memory (cudaMemcpyToSymbol): only OpenCL's
-        // initializers are the contents.
+        // initializers are the contents, and those of the private constants clang makes for a
+        // local aggregate's initializer (`int a[] = {1, 2}` is a memcpy from `__const.k.a`).
         let opencl = self.module.target_triple.as_deref().is_some_and(|t| t.starts_with("spir"));
-        if space == Space::Constant && opencl {
+        let private_const = g.is_constant && g.linkage == llvm_ir::module::Linkage::Private;
+        if space == Space::Constant && (opencl || private_const) {
             if let Some(init) = &g.initializer {
                 self.constant_contents(b, &name, init);
             }

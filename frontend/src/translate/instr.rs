@@ -76,6 +76,10 @@ impl<'m> Tr<'m> {
             },
             _ => None,
         };
+        if memops::is_mem_intrinsic(name) {
+            self.mem_intrinsic(f, c, name, loc);
+            return true;
+        }
         match builtins::classify(name) {
             Some(Builtin::Ignore) => true,
             Some(Builtin::Barrier) => {
@@ -287,7 +291,7 @@ impl<'m> Tr<'m> {
         }
     }
 
-    fn ptr(&mut self, v: Option<Val>, loc: Option<Loc>) -> Option<Ptr> {
+    pub(super) fn ptr(&mut self, v: Option<Val>, loc: Option<Loc>) -> Option<Ptr> {
         match v? {
             Val::Ptr(p) => Some(p),
             Val::Scalar(_) => {
@@ -364,9 +368,11 @@ impl<'m> Tr<'m> {
         let b = self.new_base(name.clone(), space);
         self.global_bases.insert(name.clone(), b);
         // CUDA's host may overwrite `__constant__` memory (cudaMemcpyToSymbol): only OpenCL's
-        // initializers are the contents.
+        // initializers are the contents, and those of the private constants clang makes for a
+        // local aggregate's initializer (`int a[] = {1, 2}` is a memcpy from `__const.k.a`).
         let opencl = self.module.target_triple.as_deref().is_some_and(|t| t.starts_with("spir"));
-        if space == Space::Constant && opencl {
+        let private_const = g.is_constant && g.linkage == llvm_ir::module::Linkage::Private;
+        if space == Space::Constant && (opencl || private_const) {
             if let Some(init) = &g.initializer {
                 self.constant_contents(b, &name, init);
             }
@@ -492,7 +498,7 @@ impl<'m> Tr<'m> {
 
     /// The element index of an access of `bytes` bytes through `p`; the object's element
     /// width must agree with the access.
-    fn access(&mut self, p: &Ptr, ty: Ty, loc: Option<Loc>) -> Option<String> {
+    pub(super) fn access(&mut self, p: &Ptr, ty: Ty, loc: Option<Loc>) -> Option<String> {
         if p.alt.is_some() {
             self.err(loc, "an access in a specification through a pointer into several memory objects");
             return None;

@@ -27,6 +27,7 @@ use llvm_ir::{BasicBlock, Constant, ConstantRef, Function, IntPredicate, Module,
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 mod instr;
+mod memops;
 
 /// Instructions folded into one clause or guard at most.
 const FOLD_BUDGET: usize = 256;

@@ -1,0 +1,10 @@
+//xfail:unsupported
+//--blockDim=32 --gridDim=1
+//error-line: 9
+// A memcpy between objects whose accesses have different element widths (ints and shorts)
+// stays unsupported until memory is byte-level.
+__global__ void copy(int *out, short *in) {
+  in[threadIdx.x] = 1;
+  out[threadIdx.x] = 0;
+  __builtin_memcpy(&out[threadIdx.x], &in[2 * threadIdx.x], sizeof(int));
+}

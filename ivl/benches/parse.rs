@@ -2,20 +2,7 @@
 //! large file. Run with `cargo bench -p ivl --bench parse`; prints MB/s. Without the corpus it
 //! times a synthetic program instead.
 
-use std::path::{Path, PathBuf};
 use std::time::Instant;
-
-fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else { return };
-    for e in rd.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            collect(&p, out);
-        } else if p.extension().is_some_and(|x| x == "bpl") {
-            out.push(p);
-        }
-    }
-}
 
 /// Time this thread has spent on a CPU (Linux `/proc/thread-self/schedstat`), so that the
 /// numbers mean something on a loaded machine; falls back to wall-clock time.
@@ -76,7 +63,7 @@ fn main() {
     let mut files = Vec::new();
     for sub in ["gpuverify", "other"] {
         if let Some(root) = &root {
-            collect(&root.join(sub), &mut files);
+            files.extend(ivl::corpus::files_where(&root.join(sub), |p| p.extension().is_some_and(|x| x == "bpl")));
         }
     }
     let root = root.unwrap_or_default();

@@ -37,19 +37,25 @@ fn from_env(var: &str, what: &str) -> Option<PathBuf> {
 
 /// The `.bpl` and `.kbpl` files under `dir`, recursively, sorted by path.
 pub fn bpl_files(dir: &Path) -> Vec<PathBuf> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+    files_where(dir, |p| p.extension().is_some_and(|x| x == "bpl" || x == "kbpl"))
+}
+
+/// The files under `dir` (recursively) that `keep` accepts, sorted by path. A folder that
+/// cannot be read counts as empty.
+pub fn files_where(dir: &Path, keep: impl Fn(&Path) -> bool) -> Vec<PathBuf> {
+    fn walk(dir: &Path, keep: &dyn Fn(&Path) -> bool, out: &mut Vec<PathBuf>) {
         let Ok(entries) = std::fs::read_dir(dir) else { return };
         for e in entries.flatten() {
             let p = e.path();
             if p.is_dir() {
-                walk(&p, out);
-            } else if p.extension().is_some_and(|x| x == "bpl" || x == "kbpl") {
+                walk(&p, keep, out);
+            } else if keep(&p) {
                 out.push(p);
             }
         }
     }
     let mut out = Vec::new();
-    walk(dir, &mut out);
+    walk(dir, &keep, &mut out);
     out.sort();
     out
 }

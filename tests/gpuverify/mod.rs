@@ -598,21 +598,9 @@ pub fn score(header: &Header, out: &Outcome, limit: Duration) -> Score {
 
 /// The suite's kernels (`OpenCL/**/kernel.cl`, `CUDA/**/kernel.cu`), sorted by path.
 pub fn kernels(suite: &Path) -> Vec<PathBuf> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        let Ok(entries) = std::fs::read_dir(dir) else { return };
-        for e in entries.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                walk(&p, out);
-            } else if p.file_name().is_some_and(|n| n == "kernel.cl" || n == "kernel.cu") {
-                out.push(p);
-            }
-        }
-    }
-    let mut out = Vec::new();
-    for lang in ["OpenCL", "CUDA"] {
-        walk(&suite.join(lang), &mut out);
-    }
+    let is_kernel = |p: &Path| p.file_name().is_some_and(|n| n == "kernel.cl" || n == "kernel.cu");
+    let mut out: Vec<PathBuf> =
+        ["OpenCL", "CUDA"].iter().flat_map(|lang| ivl::corpus::files_where(&suite.join(lang), is_kernel)).collect();
     out.sort();
     out
 }

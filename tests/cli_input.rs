@@ -286,3 +286,31 @@ fn a_closed_pipe_ends_kivl_quietly() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!stderr.contains("panicked") && !stderr.contains("internal error"), "{stderr}");
 }
+
+#[test]
+fn the_time_limit_holds_where_z3_ignores_its_own() {
+    // Boogie's `Test/havoc0/KeyboardClassUnload.bpl` (read from KIVL_BOOGIE_TESTS, not bundled):
+    // with `--timeout 10` kivl used to run for minutes inside one Z3 check, which ignores Z3's
+    // timer (the z3 binary too). The watchdog now interrupts it, and gives up with status 3
+    // when Z3 does not even stop then: either way kivl ends within seconds of the limit.
+    let Some(tests) = ivl::corpus::boogie_tests() else { return };
+    let file = tests.join("havoc0/KeyboardClassUnload.bpl");
+    let start = std::time::Instant::now();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_kivl"))
+        .args(["verify", "--timeout", "10", file.to_str().unwrap()])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > std::time::Duration::from_secs(90) {
+            child.kill().unwrap();
+            panic!("kivl --timeout 10 still running after 90 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
+    assert!(matches!(status.code(), Some(0 | 1 | 3)), "{status:?}");
+}

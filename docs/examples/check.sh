@@ -2,7 +2,9 @@
 # Re-runs every example of docs/kbpl.md and compares kivl's exit status with the verdict the
 # reference states. Usage: bash docs/examples/check.sh [path/to/kivl]   (default: target/release/kivl)
 set -u
-KIVL=${1:-target/release/kivl}
+# The binary's path is resolved before changing to the examples' folder (a relative path given
+# from the project root must keep working there).
+KIVL=$(realpath "${1:-$(dirname "$0")/../../target/release/kivl}")
 cd "$(dirname "$0")"
 fail=0
 # expected-exit-status  arguments...

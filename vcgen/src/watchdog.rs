@@ -44,6 +44,8 @@ struct Entry {
     deadline: Instant,
     /// The check's time limit (reported if it gets stuck).
     limit: Duration,
+    /// Whether [`on_stuck`]'s handler has been called for this check.
+    reported: bool,
 }
 
 #[derive(Default)]
@@ -81,8 +83,9 @@ fn run(dog: &'static Watchdog) {
     loop {
         let now = Instant::now();
         let mut wait = Duration::from_secs(3600);
-        for e in &table.entries {
-            if e.deadline + STUCK_AFTER <= now {
+        for e in table.entries.iter_mut() {
+            if !e.reported && e.deadline + STUCK_AFTER <= now {
+                e.reported = true;
                 if let Some(handler) = ON_STUCK.get() {
                     handler(e.limit);
                 }
@@ -116,7 +119,7 @@ pub fn watch(deadline: Instant, limit: Duration) -> Watch {
     let mut table = dog.lock();
     table.next_id += 1;
     let id = table.next_id;
-    table.entries.push(Entry { id, ctx, deadline, limit });
+    table.entries.push(Entry { id, ctx, deadline, limit, reported: false });
     dog.changed.notify_one();
     Watch { id }
 }

@@ -323,10 +323,10 @@ pub fn generate(
 /// proof.
 fn entry_facts(enc: &mut Encoder, passive: &BlockImpl, succs: &[Vec<usize>], scope: &mut Scope) -> Vec<Bool> {
     let mut prefix = Vec::new();
-    let mut seen = vec![false; passive.blocks.len()];
+    // Successors come later in the passive order (`generate` has checked it), so the chain
+    // ends.
     let mut b = 0;
-    'chain: while b < passive.blocks.len() && !seen[b] {
-        seen[b] = true;
+    'chain: while b < passive.blocks.len() {
         for s in &passive.blocks[b].stmts {
             match &s.kind {
                 // Quantified facts are left in the chain only: at the top level they make

@@ -116,8 +116,7 @@ impl<'m> Tr<'m> {
                         true
                     }
                     (Spec::Assert | Spec::Assume, Some(a)) => {
-                        let v = self.operand(f, &a, loc);
-                        if let Some(e) = self.scalar(v, loc) {
+                        if let Some(e) = self.spec_expr(f, &a, bi, loc) {
                             let kw = if s == Spec::Assert { "assert" } else { "assume" };
                             self.emit(format!("{kw} {};", bool_ex(&e)), loc);
                         }

@@ -858,6 +858,8 @@ fn successors(t: &Terminator) -> Vec<Name> {
 enum Use {
     /// An argument of a specification clause.
     Clause,
+    /// An argument of an assertion or assumption in the body.
+    Assert,
     /// The condition of a branch or switch.
     Branch,
     /// An operand of the instruction defining this value.
@@ -868,7 +870,10 @@ enum Use {
 
 /// Values that only feed specification clauses or branch conditions of their own block,
 /// computed without effects: they are folded into the clause or guard and not run. A load
-/// may feed only clauses (a branch reads memory when it runs, which is a checked access).
+/// may feed only clauses (a branch reads memory when it runs, which is a checked access; an
+/// assertion later in the block may see memory that a store in between changed). Folding is
+/// what lets `__assert(!__read(p))` reach the assertion: the built-ins of specifications are
+/// not values a statement may compute.
 fn spec_only_values<'m>(
     f: &'m Function,
     defs: &HashMap<Name, (&'m Instruction, usize)>,
@@ -883,12 +888,21 @@ fn spec_only_values<'m>(
     for (bi, b) in f.basic_blocks.iter().enumerate() {
         for i in &b.instrs {
             let header = headers.contains(&b.name);
-            let clause = matches!(i, Instruction::Call(c) if call_name(c).and_then(builtins::classify).is_some_and(|b| matches!(b, Builtin::Spec(s) if s.is_clause() || (header && s == Spec::Assert))));
+            let spec = match i {
+                Instruction::Call(c) => match call_name(c).and_then(builtins::classify) {
+                    Some(Builtin::Spec(s)) => Some(s),
+                    _ => None,
+                },
+                _ => None,
+            };
+            let clause = spec.is_some_and(|s| s.is_clause() || (header && s == Spec::Assert));
+            let assertion = spec.is_some_and(|s| matches!(s, Spec::Assert | Spec::Assume));
             for op in operands(i) {
-                let u = match (clause, i.try_get_result()) {
-                    (true, _) => Use::Clause,
-                    (false, Some(d)) => Use::Inst(d.clone()),
-                    (false, None) => Use::Other,
+                let u = match (clause, assertion, i.try_get_result()) {
+                    (true, _, _) => Use::Clause,
+                    (false, true, _) => Use::Assert,
+                    (false, false, Some(d)) => Use::Inst(d.clone()),
+                    (false, false, None) => Use::Other,
                 };
                 note(op, u, bi);
             }
@@ -911,7 +925,7 @@ fn spec_only_values<'m>(
                 *ubi == *bi
                     && match u {
                         Use::Clause => true,
-                        Use::Branch => !load,
+                        Use::Branch | Use::Assert => !load,
                         Use::Inst(d) => spec.contains(d),
                         Use::Other => false,
                     }

@@ -30,6 +30,21 @@ pub enum Spec {
     GlobalEnsures,
     /// `__barrier_invariant_N(φ, ids…)`: attached to the next barrier.
     BarrierInvariant,
+    /// `__return_val_int()`/`__return_val_bool()` in a postcondition: the function's result.
+    ReturnVal,
+    /// `__old_int(e)`/`__old_bool(e)`: `e` at the function's entry.
+    Old,
+    /// `__all(e)`: `e` holds in both threads of the two-thread reduction.
+    All,
+    /// `__exclusive(e)`: `e` does not hold in both threads at once.
+    Exclusive,
+    /// `__global_assert(e)`: an assertion for every thread, also those a branch disabled.
+    GlobalAssert,
+    /// `__ptr_offset_bytes(p)`: the byte offset of `p` into its memory object.
+    PtrOffsetBytes,
+    /// `__function_wide_invariant(e)`: an invariant of every loop of the function.
+    FunctionWideInvariant,
+    FunctionWideCandidateInvariant,
 }
 
 impl Spec {
@@ -44,6 +59,8 @@ impl Spec {
                 | Spec::Invariant
                 | Spec::CandidateInvariant
                 | Spec::BarrierInvariant
+                | Spec::FunctionWideInvariant
+                | Spec::FunctionWideCandidateInvariant
         )
     }
 }
@@ -111,8 +128,12 @@ pub fn classify(mangled: &str) -> Option<Builtin> {
         "__kivl_ensures" => Builtin::Spec(Spec::Ensures),
         "__kivl_global_requires" => Builtin::Spec(Spec::GlobalRequires),
         "__kivl_global_ensures" => Builtin::Spec(Spec::GlobalEnsures),
-        "__kivl_invariant" => Builtin::Spec(Spec::Invariant),
-        "__kivl_candidate_invariant" => Builtin::Spec(Spec::CandidateInvariant),
+        // kivl's loop invariants hold for every thread, also those that left the loop: what
+        // GPUVerify calls a global invariant (its `__invariant` is for the threads still in).
+        "__kivl_invariant" | "__kivl_global_invariant" => Builtin::Spec(Spec::Invariant),
+        "__kivl_candidate_invariant" | "__kivl_candidate_global_invariant" => Builtin::Spec(Spec::CandidateInvariant),
+        "__kivl_function_wide_invariant" => Builtin::Spec(Spec::FunctionWideInvariant),
+        "__kivl_function_wide_candidate_invariant" => Builtin::Spec(Spec::FunctionWideCandidateInvariant),
         "__kivl_implies" => Builtin::Spec(Spec::Implies),
         "__kivl_enabled" => Builtin::Spec(Spec::Enabled),
         "__kivl_other_int" | "__kivl_other_bool" => Builtin::Spec(Spec::Other),
@@ -122,6 +143,12 @@ pub fn classify(mangled: &str) -> Option<Builtin> {
         "__kivl_read_offset_bytes" => Builtin::Spec(Spec::ReadOffsetBytes),
         "__kivl_write_offset_bytes" => Builtin::Spec(Spec::WriteOffsetBytes),
         "__kivl_distinct_int" => Builtin::Spec(Spec::Distinct),
+        "__kivl_return_val_int" | "__kivl_return_val_bool" => Builtin::Spec(Spec::ReturnVal),
+        "__kivl_old_int" | "__kivl_old_bool" => Builtin::Spec(Spec::Old),
+        "__kivl_all" => Builtin::Spec(Spec::All),
+        "__kivl_exclusive" => Builtin::Spec(Spec::Exclusive),
+        "__kivl_global_assert" => Builtin::Spec(Spec::GlobalAssert),
+        "__kivl_ptr_offset_bytes" => Builtin::Spec(Spec::PtrOffsetBytes),
         n if n.strip_prefix("__kivl_barrier_invariant_").is_some_and(|k| k.parse::<u8>().is_ok()) => {
             Builtin::Spec(Spec::BarrierInvariant)
         }

@@ -19,6 +19,10 @@ __KIVL_FN void __kivl_requires(int);
 __KIVL_FN void __kivl_ensures(int);
 __KIVL_FN void __kivl_invariant(int);
 __KIVL_FN void __kivl_candidate_invariant(int);
+__KIVL_FN void __kivl_global_invariant(int);
+__KIVL_FN void __kivl_candidate_global_invariant(int);
+__KIVL_FN void __kivl_function_wide_invariant(int);
+__KIVL_FN void __kivl_function_wide_candidate_invariant(int);
 __KIVL_FN int __kivl_implies(int, int);
 __KIVL_FN int __kivl_enabled(void);
 __KIVL_FN int __kivl_other_int(int);
@@ -27,6 +31,13 @@ __KIVL_FN int __kivl_uniform_int(int);
 __KIVL_FN int __kivl_uniform_bool(int);
 
 __KIVL_FN int __kivl_distinct_int(int);
+__KIVL_FN int __kivl_return_val_int(void);
+__KIVL_FN int __kivl_return_val_bool(void);
+__KIVL_FN int __kivl_old_int(int);
+__KIVL_FN int __kivl_old_bool(int);
+__KIVL_FN int __kivl_all(int);
+__KIVL_FN int __kivl_exclusive(int);
+__KIVL_FN void __kivl_global_assert(int);
 __KIVL_FN int __kivl_ite_int(int, int, int);
 __KIVL_FN int __kivl_equal_floats(float, float);
 __KIVL_FN int __kivl_equal_doubles(double, double);
@@ -65,22 +76,19 @@ __KIVL_FN void __barrier_invariant_binary_2(int, unsigned, unsigned, unsigned, u
  * kernel (all work-items run it), unsupported in other functions. */
 __KIVL_FN void __kivl_global_requires(int);
 __KIVL_FN void __kivl_global_ensures(int);
-__KIVL_FN void __global_assert(int);
-__KIVL_FN void __global_invariant(int);
-__KIVL_FN void __function_wide_invariant(int);
-__KIVL_FN void __function_wide_candidate_invariant(int);
 __KIVL_FN void __axiom(int);
-__KIVL_FN int __return_val_int(void);
-__KIVL_FN int __old_int(int);
-__KIVL_FN int __all(int);
-__KIVL_FN int __exclusive(int);
 
 #ifdef __cplusplus
 __KIVL_OVL int __kivl_write_offset_bytes(__KIVL_PTR());
 __KIVL_OVL int __kivl_read_offset_bytes(__KIVL_PTR());
 __KIVL_OVL int __kivl_read(__KIVL_PTR());
 __KIVL_OVL int __kivl_write(__KIVL_PTR());
+__KIVL_OVL int __kivl_ptr_offset_bytes(__KIVL_PTR());
 #else
+__KIVL_OVL int __kivl_ptr_offset_bytes(__KIVL_PTR(__global));
+__KIVL_OVL int __kivl_ptr_offset_bytes(__KIVL_PTR(__local));
+__KIVL_OVL int __kivl_ptr_offset_bytes(__KIVL_PTR(__constant));
+__KIVL_OVL int __kivl_ptr_offset_bytes(__KIVL_PTR(__private));
 __KIVL_OVL int __kivl_read(__KIVL_PTR(__global));
 __KIVL_OVL int __kivl_read(__KIVL_PTR(__local));
 __KIVL_OVL int __kivl_write(__KIVL_PTR(__global));
@@ -97,6 +105,10 @@ __KIVL_OVL int __kivl_write_offset_bytes(__KIVL_PTR(__local));
 #define __ensures(e) __kivl_ensures((e) != 0)
 #define __invariant(e) __kivl_invariant((e) != 0)
 #define __candidate_invariant(e) __kivl_candidate_invariant((e) != 0)
+#define __global_invariant(e) __kivl_global_invariant((e) != 0)
+#define __candidate_global_invariant(e) __kivl_candidate_global_invariant((e) != 0)
+#define __function_wide_invariant(e) __kivl_function_wide_invariant((e) != 0)
+#define __function_wide_candidate_invariant(e) __kivl_function_wide_candidate_invariant((e) != 0)
 #define __implies(a, b) __kivl_implies((a) != 0, (b) != 0)
 #define __enabled() __kivl_enabled()
 #define __other_int(x) __kivl_other_int(x)
@@ -115,6 +127,14 @@ __KIVL_OVL int __kivl_write_offset_bytes(__KIVL_PTR(__local));
 #define __equal_doubles(a, b) __kivl_equal_doubles(a, b)
 #define __global_requires(e) __kivl_global_requires((e) != 0)
 #define __global_ensures(e) __kivl_global_ensures((e) != 0)
+#define __return_val_int() __kivl_return_val_int()
+#define __return_val_bool() __kivl_return_val_bool()
+#define __old_int(x) __kivl_old_int(x)
+#define __old_bool(x) __kivl_old_bool((x) != 0)
+#define __all(e) __kivl_all((e) != 0)
+#define __exclusive(e) __kivl_exclusive((e) != 0)
+#define __global_assert(e) __kivl_global_assert((e) != 0)
+#define __ptr_offset_bytes(p) __kivl_ptr_offset_bytes(p)
 #define __no_read(p) (!__read(p))
 #define __no_write(p) (!__write(p))
 

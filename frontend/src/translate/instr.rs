@@ -42,6 +42,10 @@ impl<'m> Tr<'m> {
                     Some(Val::Scalar(e)) if e.text.len() <= 160 && self.is_fixed(&e.text) => {
                         f.vals.insert(dest.clone(), Val::Scalar(e));
                     }
+                    Some(Val::Scalar(e)) if e.text.contains(RETURN_VAL) => self.err(
+                        loc,
+                        "`__return_val_*()` in a value computed in steps (a `&&`, `||` or `?:` splits the clause): write one `__ensures` per conjunct, or use `&`",
+                    ),
                     Some(Val::Scalar(e)) => {
                         let v = self.var(f, dest);
                         self.locals.insert(v.clone(), e.ty.kbpl());
@@ -102,6 +106,13 @@ impl<'m> Tr<'m> {
                 let arg = c.arguments.first().map(|a| a.0.clone());
                 match (s, arg) {
                     (Spec::Invariant | Spec::CandidateInvariant, _) => true,
+                    // Emitted at every loop head (`invariants`); checked here once.
+                    (Spec::FunctionWideInvariant | Spec::FunctionWideCandidateInvariant, a) => {
+                        if let Some(a) = a {
+                            self.function_wide_ok(f, &a, bi, loc);
+                        }
+                        true
+                    }
                     // Already a leading assert of its loop head (`invariants`).
                     (Spec::Assert, _) if f.headers.contains(&f.func.basic_blocks[bi].name) => true,
                     (Spec::BarrierInvariant, Some(a)) => {
@@ -115,9 +126,19 @@ impl<'m> Tr<'m> {
                         self.pending_barrier_invariants.push((inv, loc));
                         true
                     }
-                    (Spec::Assert | Spec::Assume, Some(a)) => {
+                    // Every thread runs a kernel's first block, so there a global assertion is
+                    // an ordinary one; elsewhere a branch may have disabled some threads.
+                    (Spec::GlobalAssert, Some(_)) if f.ret.is_some() || bi != 0 => {
+                        self.err(loc, "`__global_assert` outside the first block of a kernel");
+                        true
+                    }
+                    (Spec::Assert | Spec::Assume | Spec::GlobalAssert, Some(a)) => {
                         if let Some(e) = self.spec_expr(f, &a, bi, loc) {
-                            let kw = if s == Spec::Assert { "assert" } else { "assume" };
+                            if e.text.contains(RETURN_VAL) {
+                                self.err(loc, "`__return_val_*()` outside a postcondition");
+                                return true;
+                            }
+                            let kw = if s == Spec::Assume { "assume" } else { "assert" };
                             self.emit(format!("{kw} {};", bool_ex(&e)), loc);
                         }
                         true
@@ -139,13 +160,13 @@ impl<'m> Tr<'m> {
                             // clauses cannot name: its precondition is assumed at its start.
                             (Spec::Requires, false) if self.uncalled => self.emit(format!("assume {b};"), loc),
                             (Spec::Requires, false) => self.requires.push((b, loc)),
-                            (Spec::Ensures, false) if self.uncalled => f.ensures.push(b),
+                            (Spec::Ensures, false) if self.uncalled => f.ensures.push((b, loc)),
                             (Spec::Ensures, false) => self.ensures.push((b, loc)),
                             // An inlined function's precondition is checked at the call.
                             (Spec::Requires, true) => {
                                 self.emit(format!("assert {{:check \"precondition\"}} {b};"), f.call_loc.or(loc))
                             }
-                            _ => f.ensures.push(b),
+                            _ => f.ensures.push((b, loc)),
                         }
                         true
                     }
@@ -1038,6 +1059,36 @@ impl<'m> Tr<'m> {
                     _ => None,
                 };
                 let b = match s {
+                    Spec::ReturnVal if f.ret.is_none() && !self.uncalled => {
+                        self.err(loc, "`__return_val_*()` in a kernel, which returns nothing");
+                        return None;
+                    }
+                    Spec::ReturnVal => return Some(Ex::new(RETURN_VAL.into(), Ty::Bv(w))),
+                    // A parameter's or constant's value never changes, so at the entry it is
+                    // what it is now; of anything else the entry value is not kept.
+                    Spec::Old => {
+                        let first = c.arguments.first().map(|a| &a.0);
+                        let fixed = match first {
+                            Some(Operand::LocalOperand { name, .. }) => {
+                                f.func.parameters.iter().any(|p| &p.name == name)
+                            }
+                            Some(Operand::ConstantOperand(_)) => true,
+                            _ => false,
+                        };
+                        if !fixed {
+                            self.err(loc, "`__old_int`/`__old_bool` of something other than a parameter or constant");
+                            return None;
+                        }
+                        return scalar(0);
+                    }
+                    Spec::All => {
+                        let b = bool_ex(&scalar(0)?);
+                        format!("({b} && __other({b}))")
+                    }
+                    Spec::Exclusive => {
+                        let b = bool_ex(&scalar(0)?);
+                        format!("!({b} && __other({b}))")
+                    }
                     Spec::Implies => format!("({} ==> {})", bool_ex(&scalar(0)?), bool_ex(&scalar(1)?)),
                     Spec::Enabled => "__enabled()".into(),
                     Spec::Uniform => format!("__uniform({})", scalar(0)?.text),
@@ -1047,6 +1098,17 @@ impl<'m> Tr<'m> {
                     Spec::Ite => {
                         let (c, a, b) = (scalar(0)?, scalar(1)?, scalar(2)?);
                         return Some(Ex::new(format!("(if {} then {} else {})", bool_ex(&c), a.text, b.text), a.ty));
+                    }
+                    // Pointers are resolved statically, so their offset is an expression.
+                    Spec::PtrOffsetBytes => {
+                        let Some(Val::Ptr(p @ Ptr { alt: None, .. })) = args.first() else {
+                            self.err(
+                                loc,
+                                "`__ptr_offset_bytes` of something that is not a pointer to one memory object",
+                            );
+                            return None;
+                        };
+                        return Some(Ex::new(p.off.expr(&mut self.needs_fn()), Ty::Bv(32)));
                     }
                     Spec::ReadOffsetBytes | Spec::WriteOffsetBytes => {
                         let Some(Val::Ptr(p @ Ptr { alt: None, .. })) = args.first() else {

@@ -88,6 +88,10 @@ struct Block {
     stmts: Vec<(String, Option<Loc>)>,
 }
 
+/// What `__return_val_int()` stands for in a postcondition until a `ret` replaces it with the
+/// returned value (not an identifier a program can have, so it cannot be captured).
+const RETURN_VAL: &str = "$__kivl_return_val";
+
 /// One function being translated: the kernel, or an inlined call.
 struct Frame<'m> {
     func: &'m Function,
@@ -102,8 +106,8 @@ struct Frame<'m> {
     ret: Option<(String, Option<String>)>,
     /// Where code of this function that is not in the kernel file is reported.
     call_loc: Option<Loc>,
-    /// `__ensures` of an inlined function, checked at its returns.
-    ensures: Vec<String>,
+    /// `__ensures` of an inlined function, checked at its returns (reported at the clause).
+    ensures: Vec<(String, Option<Loc>)>,
     /// The memory object of the pointer this function returns, once a return is seen.
     ret_base: Option<usize>,
 }
@@ -169,10 +173,21 @@ pub fn translate_module(
             _ => None,
         })
         .collect();
+    // A function with a contract is also checked on its own against it, for every input its
+    // precondition allows (GPUVerify's modular reading of `__requires`/`__ensures`), besides
+    // being inlined where it is called.
+    let has_contract = |f: &Function| {
+        f.basic_blocks.iter().flat_map(|b| b.instrs.iter()).any(|i| match i {
+            Instruction::Call(c) => call_name(c).and_then(builtins::classify).is_some_and(|b| {
+                matches!(b, Builtin::Spec(Spec::Requires | Spec::Ensures | Spec::GlobalRequires | Spec::GlobalEnsures))
+            }),
+            _ => false,
+        })
+    };
     let uncalled: Vec<&Function> = module
         .functions
         .iter()
-        .filter(|f| !kernels.iter().any(|k| k.name == f.name) && !called.contains(f.name.as_str()))
+        .filter(|f| !kernels.iter().any(|k| k.name == f.name) && (!called.contains(f.name.as_str()) || has_contract(f)))
         .collect();
     let opencl = module.target_triple.as_deref().is_some_and(|t| t.starts_with("spir"));
     let all = kernels.iter().map(|k| (*k, false)).chain(uncalled.into_iter().map(|f| (f, true)));
@@ -614,14 +629,22 @@ impl<'m> Tr<'m> {
     }
 
     /// `__invariant` calls of a block become its leading asserts; outside a loop head they are
-    /// unsupported (Boogie reads only a loop head's leading asserts as invariants).
+    /// unsupported (Boogie reads only a loop head's leading asserts as invariants). A loop head
+    /// also gets the function's `__function_wide_invariant`s, wherever they are written (their
+    /// operands are folded from their own block).
     fn invariants(&mut self, f: &mut Frame<'m>, b: &'m BasicBlock, bi: usize, header: bool) {
-        for i in &b.instrs {
+        let own = b.instrs.iter().map(|i| (i, bi, false));
+        let wide =
+            f.func.basic_blocks.iter().enumerate().flat_map(|(wbi, wb)| wb.instrs.iter().map(move |i| (i, wbi, true)));
+        let wide: Vec<_> = if header { wide.collect() } else { Vec::new() };
+        for (i, cbi, function_wide) in own.chain(wide) {
             let Instruction::Call(c) = i else { continue };
-            let s = match self.callee_builtin(c) {
-                Some(Builtin::Spec(s @ (Spec::Invariant | Spec::CandidateInvariant))) => s,
+            let s = match (self.callee_builtin(c), function_wide) {
+                (Some(Builtin::Spec(s @ (Spec::Invariant | Spec::CandidateInvariant))), false) => s,
                 // GPUVerify's older style: `__assert` first in a loop condition is an invariant.
-                Some(Builtin::Spec(Spec::Assert)) if header => Spec::Invariant,
+                (Some(Builtin::Spec(Spec::Assert)), false) if header => Spec::Invariant,
+                (Some(Builtin::Spec(Spec::FunctionWideInvariant)), true) => Spec::Invariant,
+                (Some(Builtin::Spec(Spec::FunctionWideCandidateInvariant)), true) => Spec::CandidateInvariant,
                 _ => continue,
             };
             let loc = self.loc(&c.debugloc, f);
@@ -630,11 +653,49 @@ impl<'m> Tr<'m> {
                 continue;
             }
             let Some(arg) = c.arguments.first() else { continue };
-            if let Some(e) = self.spec_expr(f, &arg.0, bi, loc) {
+            if let Some(e) = self.spec_expr(f, &arg.0, cbi, loc) {
                 let attr = if s == Spec::CandidateInvariant { "{:candidate} " } else { "" };
                 self.emit(format!("assert {attr}{};", bool_ex(&e)), loc);
             }
         }
+    }
+
+    /// GPUVerify's rules for a `__function_wide_invariant`: written at the end of its function
+    /// (after the last statement), about what every loop head can see: parameters, constants,
+    /// memory and the work-item functions, not values the function computes on the way.
+    pub(super) fn function_wide_ok(&mut self, f: &Frame<'m>, arg: &Operand, cbi: usize, loc: Option<Loc>) -> bool {
+        let b = &f.func.basic_blocks[cbi];
+        let at_end = matches!(b.term, Terminator::Ret(_))
+            && b.instrs.iter().skip_while(|i| !matches!(i, Instruction::Call(c) if matches!(self.callee_builtin(c), Some(Builtin::Spec(Spec::FunctionWideInvariant | Spec::FunctionWideCandidateInvariant))))).all(|i| match i {
+                Instruction::Call(c) => matches!(self.callee_builtin(c), Some(Builtin::Spec(_) | Builtin::Ignore)),
+                _ => f.spec_only.contains(i.try_get_result().unwrap_or(&Name::Number(usize::MAX))),
+            });
+        if !at_end {
+            self.err(loc, "`__function_wide_invariant` must come after the last statement of its function");
+            return false;
+        }
+        fn entry_only(f: &Frame, op: &Operand, depth: usize) -> bool {
+            let Operand::LocalOperand { name, .. } = op else { return true };
+            if f.func.parameters.iter().any(|p| &p.name == name) {
+                return true;
+            }
+            match f.defs.get(name) {
+                // A load is run where it is written unless only clauses use it.
+                Some((i, _))
+                    if depth < 64
+                        && is_pure(i)
+                        && (!matches!(i, Instruction::Load(_)) || f.spec_only.contains(name)) =>
+                {
+                    operands(i).into_iter().all(|o| entry_only(f, o, depth + 1))
+                }
+                _ => false,
+            }
+        }
+        if !entry_only(f, arg, 0) {
+            self.err(loc, "`__function_wide_invariant` may use only the function's parameters, memory, constants and work-item functions, not values computed in the function");
+            return false;
+        }
+        true
     }
 
     fn declare_phi(&mut self, f: &mut Frame<'m>, p: &inst::Phi) {
@@ -732,8 +793,20 @@ impl<'m> Tr<'m> {
         match &b.term {
             Terminator::Ret(r) => {
                 let loc = self.loc(&r.debugloc, f);
-                for e in f.ensures.clone() {
-                    self.emit(format!("assert {{:check \"postcondition\"}} {e};"), loc);
+                let result = match r.return_operand.as_ref().and_then(|op| self.operand(f, op, loc)) {
+                    Some(Val::Scalar(e)) => Some(e.text),
+                    _ => None,
+                };
+                for (e, eloc) in f.ensures.clone() {
+                    let e = match &result {
+                        Some(v) => e.replace(RETURN_VAL, v),
+                        None if e.contains(RETURN_VAL) => {
+                            self.err(eloc, "`__return_val_*()` in a function that returns no number");
+                            continue;
+                        }
+                        None => e,
+                    };
+                    self.emit(format!("assert {{:check \"postcondition\"}} {e};"), eloc.or(loc));
                 }
                 match f.ret.clone() {
                     None => self.emit("return;".into(), loc),
@@ -896,7 +969,7 @@ fn spec_only_values<'m>(
                 _ => None,
             };
             let clause = spec.is_some_and(|s| s.is_clause() || (header && s == Spec::Assert));
-            let assertion = spec.is_some_and(|s| matches!(s, Spec::Assert | Spec::Assume));
+            let assertion = spec.is_some_and(|s| matches!(s, Spec::Assert | Spec::Assume | Spec::GlobalAssert));
             for op in operands(i) {
                 let u = match (clause, assertion, i.try_get_result()) {
                     (true, _, _) => Use::Clause,
@@ -956,7 +1029,7 @@ fn is_pure(i: &Instruction) -> bool {
     match i {
         Instruction::Call(c)
             if call_name(c).and_then(builtins::classify).is_some_and(
-                |b| matches!(b, Builtin::Spec(s) if s.is_clause() || matches!(s, Spec::Assert | Spec::Assume)),
+                |b| matches!(b, Builtin::Spec(s) if s.is_clause() || matches!(s, Spec::Assert | Spec::Assume | Spec::GlobalAssert)),
             ) =>
         {
             false

@@ -192,7 +192,7 @@ impl Instr {
         let what = match check_kind(attrs) {
             "assertion" => Some("this assertion might not hold"),
             "precondition" => Some("a precondition for this call might not hold"),
-            "postcondition" => Some("a postcondition of the called procedure might not hold"),
+            "postcondition" => Some("this postcondition might not hold on a return path"),
             _ => None,
         };
         for (t, e) in per_thread(&self.env(kc), expr) {

@@ -26,8 +26,10 @@ use llvm_ir::types::{FPType, Type};
 use llvm_ir::{BasicBlock, Constant, ConstantRef, Function, IntPredicate, Module, Name, Operand, TypeRef};
 use std::collections::{BTreeMap, HashMap, HashSet};
 
+mod bodiless;
 mod instr;
 mod memops;
+mod null;
 
 /// Instructions folded into one clause or guard at most.
 const FOLD_BUDGET: usize = 256;

@@ -25,7 +25,8 @@
 use super::*;
 use llvm_ir::function::FunctionAttribute;
 
-/// Names that have their own translation elsewhere (or are not supported yet for that reason).
+/// Names that have their own translation elsewhere (or are not supported yet for that reason),
+/// and anything that may synchronise.
 fn has_own_translation(name: &str) -> bool {
     let plain = builtins::demangle(name);
     name.starts_with("llvm.")
@@ -35,6 +36,9 @@ fn has_own_translation(name: &str) -> bool {
         || plain.starts_with("vstore")
         || plain.starts_with("async_work_group")
         || plain == "wait_group_events"
+        // Synchronisation must never become a call without effect.
+        || plain.contains("barrier")
+        || plain.contains("sync")
         || builtins::classify(name).is_some()
 }
 

@@ -222,11 +222,12 @@ impl<'m> Tr<'m> {
         if let (Some(d), Some(off), true) =
             (&c.dest, &callee.ret.as_ref().and_then(|r| r.1.clone()), is_pointer(&g.return_type))
         {
-            match callee.ret_base {
-                Some(base) => {
-                    f.vals.insert(d.clone(), Val::Ptr(Ptr::to(base, Lin::term(off.clone(), 1))));
+            match callee.ret_cands.as_slice() {
+                [] => self.err(loc, "a returned pointer whose memory object cannot be determined statically"),
+                cands => {
+                    let alt = (cands.len() > 1).then(|| Alt { sel: ret_selector(off), cands: cands.to_vec() });
+                    f.vals.insert(d.clone(), Val::Ptr(Ptr { base: cands[0], off: Lin::term(off.clone(), 1), alt }));
                 }
-                None => self.err(loc, "a returned pointer whose memory object cannot be determined statically"),
             }
         }
         self.start_block(cont);

@@ -106,8 +106,8 @@ struct Frame<'m> {
     call_loc: Option<Loc>,
     /// `__ensures` of an inlined function, checked at its returns.
     ensures: Vec<String>,
-    /// The memory object of the pointer this function returns, once a return is seen.
-    ret_base: Option<usize>,
+    /// The memory objects the pointers this function returns point into (null included).
+    ret_cands: Vec<usize>,
 }
 
 struct Tr<'m> {
@@ -567,7 +567,18 @@ impl<'m> Tr<'m> {
         let spec_only = spec_only_values(f, &defs, &headers);
         let mut vals = HashMap::new();
         self.objects_of_allocas(f, &prefix, &mut vals);
-        Frame { func: f, prefix, vals, defs, spec_only, headers, ret, call_loc, ensures: Vec::new(), ret_base: None }
+        Frame {
+            func: f,
+            prefix,
+            vals,
+            defs,
+            spec_only,
+            headers,
+            ret,
+            call_loc,
+            ensures: Vec::new(),
+            ret_cands: Vec::new(),
+        }
     }
 
     /// A private map for each stack allocation of `f` (arrays, address-taken locals).
@@ -743,19 +754,19 @@ impl<'m> Tr<'m> {
                         if let (Some(res), Some(op)) = (result, &r.return_operand) {
                             match self.operand(f, op, loc) {
                                 Some(Val::Scalar(e)) => self.emit(format!("{res} := {};", e.text), loc),
-                                Some(Val::Ptr(p)) => match f.ret_base {
-                                    _ if p.alt.is_some() => {
-                                        self.err(loc, "a returned pointer that may point into different memory objects")
+                                Some(Val::Ptr(p)) => {
+                                    // The byte offset and the object's number: returns may
+                                    // point into different objects (one may be null).
+                                    for c in p.cands() {
+                                        if !f.ret_cands.contains(&c) {
+                                            f.ret_cands.push(c);
+                                        }
                                     }
-                                    Some(b) if b != p.base => {
-                                        self.err(loc, "returned pointers into different memory objects")
-                                    }
-                                    _ => {
-                                        f.ret_base = Some(p.base);
-                                        let off = p.off.expr(&mut self.needs_fn());
-                                        self.emit(format!("{res} := {off};"), loc);
-                                    }
-                                },
+                                    let off = p.off.expr(&mut self.needs_fn());
+                                    let sel = ret_selector(&res);
+                                    self.locals.insert(sel.clone(), "bv32".into());
+                                    self.emit(format!("{res}, {sel} := {off}, {};", p.sel()), loc);
+                                }
                                 None => {}
                             }
                         }
@@ -804,6 +815,11 @@ impl<'m> Tr<'m> {
             }
         }
     }
+}
+
+/// The selector variable of a returned pointer whose offset variable is `off` (`X.off`).
+fn ret_selector(off: &str) -> String {
+    format!("{}.obj", off.strip_suffix(".off").unwrap_or(off))
 }
 
 /// Headers of natural loops: targets of back edges of a depth-first search (the control

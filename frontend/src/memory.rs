@@ -104,6 +104,15 @@ impl Lin {
     }
 }
 
+/// The object number of the null pointer (and of undefined pointers): no memory object has it.
+/// A pointer that may be null carries it among its candidates; an access on that branch is an
+/// error ("possible access through a null or undefined pointer", GPUVerify's null-pointer check),
+/// and comparisons with null compare the selector and the offset like any other pointer.
+pub const NULL_OBJECT: usize = u32::MAX as usize;
+
+/// The message of the assertion that guards an access through a pointer that may be null.
+pub const NULL_ACCESS: &str = "possible access through a null or undefined pointer";
+
 /// A pointer value: a memory object and a byte offset into it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ptr {
@@ -123,6 +132,16 @@ pub struct Alt {
 impl Ptr {
     pub fn to(base: usize, off: Lin) -> Ptr {
         Ptr { base, off, alt: None }
+    }
+
+    /// The null pointer plus a byte offset (an undefined pointer has an arbitrary one).
+    pub fn null(off: Lin) -> Ptr {
+        Ptr::to(NULL_OBJECT, off)
+    }
+
+    /// Whether it is the null pointer itself (no other candidate, offset 0).
+    pub fn is_null_constant(&self) -> bool {
+        self.base == NULL_OBJECT && self.alt.is_none() && self.off == Lin::default()
     }
 
     /// The objects it may point into.

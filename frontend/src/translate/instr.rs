@@ -84,6 +84,9 @@ impl<'m> Tr<'m> {
             self.mem_intrinsic(f, c, name, loc);
             return true;
         }
+        if self.bodiless_call(f, c, name, loc) {
+            return true;
+        }
         match builtins::classify(name) {
             Some(Builtin::Ignore) => true,
             Some(Builtin::Barrier) => {
@@ -239,11 +242,12 @@ impl<'m> Tr<'m> {
         if let (Some(d), Some(off), true) =
             (&c.dest, &callee.ret.as_ref().and_then(|r| r.1.clone()), is_pointer(&g.return_type))
         {
-            match callee.ret_base {
-                Some(base) => {
-                    f.vals.insert(d.clone(), Val::Ptr(Ptr::to(base, Lin::term(off.clone(), 1))));
+            match callee.ret_cands.as_slice() {
+                [] => self.err(loc, "a returned pointer whose memory object cannot be determined statically"),
+                cands => {
+                    let alt = (cands.len() > 1).then(|| Alt { sel: ret_selector(off), cands: cands.to_vec() });
+                    f.vals.insert(d.clone(), Val::Ptr(Ptr { base: cands[0], off: Lin::term(off.clone(), 1), alt }));
                 }
-                None => self.err(loc, "a returned pointer whose memory object cannot be determined statically"),
             }
         }
         self.start_block(cont);
@@ -279,7 +283,9 @@ impl<'m> Tr<'m> {
                 let foldable = match i {
                     Instruction::Phi(_) | Instruction::Store(_) | Instruction::Alloca(_) => false,
                     Instruction::Load(_) => f.spec_only.contains(name),
-                    Instruction::Call(c) => call_name(c).is_some_and(|n| self.module.get_func_by_name(n).is_none()),
+                    Instruction::Call(c) => {
+                        call_name(c).is_some_and(|n| self.module.get_func_by_name(n).is_none()) && !self.is_bodiless(c)
+                    }
                     _ => true,
                 };
                 // Shared subterms are copied when folded: a budget keeps the text linear in
@@ -339,8 +345,14 @@ impl<'m> Tr<'m> {
                         let v = self.fresh_var("undef", &ty.kbpl());
                         s(v, ty)
                     }
+                    (Constant::Null(_), None) if is_pointer(t) => Some(Val::Ptr(Ptr::null(Lin::default()))),
+                    // An undefined pointer: null with an arbitrary offset (never a valid access).
+                    (Constant::Undef(_) | Constant::Poison(_), None) if is_pointer(t) => {
+                        let off = self.fresh_var("undef", "bv32");
+                        Some(Val::Ptr(Ptr::null(Lin::term(off, 1))))
+                    }
                     _ => {
-                        self.err(loc, "a null or undefined pointer or aggregate");
+                        self.err(loc, "a null or undefined aggregate");
                         None
                     }
                 }
@@ -523,6 +535,9 @@ impl<'m> Tr<'m> {
             self.err(loc, "an access in a specification through a pointer into several memory objects");
             return None;
         }
+        if self.space_of(p.base).is_none() {
+            return Some(self.null_access(ty, loc));
+        }
         if ty == Ty::Bool || !ty.width().is_multiple_of(8) {
             self.err(loc, "an access to memory of a type narrower than a byte");
             return None;
@@ -558,7 +573,7 @@ impl<'m> Tr<'m> {
         let Some(p) = self.ptr(p, loc) else { return };
         let v = self.operand(f, &s.value, loc);
         let Some(v) = self.scalar(v, loc) else { return };
-        if p.cands().iter().any(|&c| self.bases[c].space == Space::Constant) {
+        if p.cands().iter().any(|&c| self.space_of(c) == Some(Space::Constant)) {
             self.err(loc, "a write to constant memory");
             return;
         }
@@ -602,7 +617,8 @@ impl<'m> Tr<'m> {
         let mut labels = Vec::new();
         for (j, &c) in alt.cands.iter().enumerate() {
             let q = Ptr::to(c, p.off.clone());
-            let Some(s) = stmt(self, &q) else { return };
+            let s = if self.space_of(c).is_none() { Some(self.null_assertion()) } else { stmt(self, &q) };
+            let Some(s) = s else { return };
             let label = format!("{join}$obj{j}");
             let stmts =
                 vec![(format!("assume {} == {c}bv32;", alt.sel), loc), (s, loc), (format!("goto {join};"), loc)];
@@ -956,6 +972,13 @@ impl<'m> Tr<'m> {
                 let text = if pred == IntPredicate::EQ { eq } else { format!("!{eq}") };
                 return Some(Ex::new(text, Ty::Bool));
             }
+            (Val::Ptr(p), Val::Ptr(q)) => {
+                let e = self.null_ordering(pred, &p, &q);
+                if e.is_none() {
+                    self.err(loc, "an ordering comparison of pointers into different memory objects");
+                }
+                return e;
+            }
             _ => {
                 self.err(loc, "an ordering comparison of pointers into different memory objects");
                 return None;
@@ -1111,7 +1134,9 @@ impl<'m> Tr<'m> {
                         return Some(Ex::new(p.off.expr(&mut self.needs_fn()), Ty::Bv(32)));
                     }
                     Spec::ReadOffsetBytes | Spec::WriteOffsetBytes => {
-                        let Some(Val::Ptr(p @ Ptr { alt: None, .. })) = args.first() else {
+                        let Some(Val::Ptr(p @ Ptr { alt: None, .. })) =
+                            args.first().filter(|a| !matches!(a, Val::Ptr(p) if p.base == crate::memory::NULL_OBJECT))
+                        else {
                             self.err(
                                 loc,
                                 "an offset annotation of something that is not a pointer to one memory object",
@@ -1125,7 +1150,9 @@ impl<'m> Tr<'m> {
                         return Some(Ex::new(text, Ty::Bv(32)));
                     }
                     Spec::Read | Spec::Write => {
-                        let Some(Val::Ptr(p @ Ptr { alt: None, .. })) = args.first() else {
+                        let Some(Val::Ptr(p @ Ptr { alt: None, .. })) =
+                            args.first().filter(|a| !matches!(a, Val::Ptr(p) if p.base == crate::memory::NULL_OBJECT))
+                        else {
                             self.err(loc, "`__read`/`__write` of something that is not a pointer to one memory object");
                             return None;
                         };

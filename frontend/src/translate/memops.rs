@@ -57,6 +57,11 @@ impl<'m> Tr<'m> {
             self.err(loc, format!("a {what} through a pointer that may point into several memory objects"));
             return;
         }
+        if std::iter::once(&dst).chain(src.as_ref()).any(|p| self.space_of(p.base).is_none()) {
+            let a = self.null_assertion();
+            self.emit(a, loc);
+            return;
+        }
         if self.bases[dst.base].space == Space::Constant {
             self.err(loc, "a write to constant memory");
             return;

@@ -26,8 +26,10 @@ use llvm_ir::types::{FPType, Type};
 use llvm_ir::{BasicBlock, Constant, ConstantRef, Function, IntPredicate, Module, Name, Operand, TypeRef};
 use std::collections::{BTreeMap, HashMap, HashSet};
 
+mod bodiless;
 mod instr;
 mod memops;
+mod null;
 
 /// Instructions folded into one clause or guard at most.
 const FOLD_BUDGET: usize = 256;
@@ -108,8 +110,8 @@ struct Frame<'m> {
     call_loc: Option<Loc>,
     /// `__ensures` of an inlined function, checked at its returns (reported at the clause).
     ensures: Vec<(String, Option<Loc>)>,
-    /// The memory object of the pointer this function returns, once a return is seen.
-    ret_base: Option<usize>,
+    /// The memory objects the pointers this function returns point into (null included).
+    ret_cands: Vec<usize>,
 }
 
 struct Tr<'m> {
@@ -580,7 +582,18 @@ impl<'m> Tr<'m> {
         let spec_only = spec_only_values(f, &defs, &headers);
         let mut vals = HashMap::new();
         self.objects_of_allocas(f, &prefix, &mut vals);
-        Frame { func: f, prefix, vals, defs, spec_only, headers, ret, call_loc, ensures: Vec::new(), ret_base: None }
+        Frame {
+            func: f,
+            prefix,
+            vals,
+            defs,
+            spec_only,
+            headers,
+            ret,
+            call_loc,
+            ensures: Vec::new(),
+            ret_cands: Vec::new(),
+        }
     }
 
     /// A private map for each stack allocation of `f` (arrays, address-taken locals).
@@ -814,19 +827,19 @@ impl<'m> Tr<'m> {
                         if let (Some(res), Some(op)) = (result, &r.return_operand) {
                             match self.operand(f, op, loc) {
                                 Some(Val::Scalar(e)) => self.emit(format!("{res} := {};", e.text), loc),
-                                Some(Val::Ptr(p)) => match f.ret_base {
-                                    _ if p.alt.is_some() => {
-                                        self.err(loc, "a returned pointer that may point into different memory objects")
+                                Some(Val::Ptr(p)) => {
+                                    // The byte offset and the object's number: returns may
+                                    // point into different objects (one may be null).
+                                    for c in p.cands() {
+                                        if !f.ret_cands.contains(&c) {
+                                            f.ret_cands.push(c);
+                                        }
                                     }
-                                    Some(b) if b != p.base => {
-                                        self.err(loc, "returned pointers into different memory objects")
-                                    }
-                                    _ => {
-                                        f.ret_base = Some(p.base);
-                                        let off = p.off.expr(&mut self.needs_fn());
-                                        self.emit(format!("{res} := {off};"), loc);
-                                    }
-                                },
+                                    let off = p.off.expr(&mut self.needs_fn());
+                                    let sel = ret_selector(&res);
+                                    self.locals.insert(sel.clone(), "bv32".into());
+                                    self.emit(format!("{res}, {sel} := {off}, {};", p.sel()), loc);
+                                }
                                 None => {}
                             }
                         }
@@ -875,6 +888,11 @@ impl<'m> Tr<'m> {
             }
         }
     }
+}
+
+/// The selector variable of a returned pointer whose offset variable is `off` (`X.off`).
+fn ret_selector(off: &str) -> String {
+    format!("{}.obj", off.strip_suffix(".off").unwrap_or(off))
 }
 
 /// Headers of natural loops: targets of back edges of a depth-first search (the control

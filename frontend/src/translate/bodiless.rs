@@ -1,0 +1,126 @@
+//! Calls of functions that are declared but not defined (`float *bar(float *p);`), which
+//! GPUVerify treats as procedures without a body: the result is an arbitrary value, chosen
+//! anew at each call.
+//!
+//! What such a call may do to memory is decided soundly from its pointer arguments:
+//!
+//! - a pointer into **private** memory (an address-taken local, a struct passed by value): the
+//!   function may read and write all of that object, so the object's map is havocked (private
+//!   memory cannot race, so no access needs checking);
+//! - a pointer into **constant** memory: it can only be read, which changes nothing and never
+//!   races;
+//! - a pointer into **global or group-shared** memory: which elements it touches, and when, is
+//!   unknown, so the race check cannot be done: a located `unsupported` error;
+//! - a **null** pointer argument is no access by itself (the function may test it).
+//!
+//! A returned pointer is unknown: it is modelled as an undefined pointer (null with an arbitrary
+//! offset, see [`super::null`]), so any access through it is reported as a possible null or
+//! undefined access rather than guessed to be valid.
+//!
+//! Functions declared `__attribute__((const))` (LLVM `readnone`, as OpenCL's math built-ins are)
+//! with scalar arguments and result keep their translation as uninterpreted functions: equal
+//! arguments give equal results. Atomics, `async_work_group_copy`, vector loads and stores and
+//! annotations are not bodiless calls in this sense and are left to their own translations.
+
+use super::*;
+use llvm_ir::function::FunctionAttribute;
+
+/// Names that have their own translation elsewhere (or are not supported yet for that reason),
+/// and anything that may synchronise.
+fn has_own_translation(name: &str) -> bool {
+    let plain = builtins::demangle(name);
+    name.starts_with("llvm.")
+        || plain.starts_with("__")
+        || plain.starts_with("atom")
+        || plain.starts_with("vload")
+        || plain.starts_with("vstore")
+        || plain.starts_with("async_work_group")
+        || plain == "wait_group_events"
+        // Synchronisation must never become a call without effect.
+        || plain.contains("barrier")
+        || plain.contains("sync")
+        || builtins::classify(name).is_some()
+}
+
+impl<'m> Tr<'m> {
+    /// Whether `c` calls a bodiless function this module translates (its value is then not an
+    /// expression that can be folded into a guard or clause).
+    pub(super) fn is_bodiless(&self, c: &inst::Call) -> bool {
+        let Some(name) = call_name(c) else { return false };
+        if self.module.get_func_by_name(name).is_some() || has_own_translation(name) {
+            return false;
+        }
+        let ret = self.module.type_of(c);
+        let void = matches!(ret.as_ref(), Type::VoidType);
+        let ret_scalar = scalar_ty(&ret);
+        if !(void || ret_scalar.is_some() || is_pointer(&ret)) {
+            return false;
+        }
+        let arg_types: Vec<TypeRef> = c.arguments.iter().map(|(a, _)| self.module.type_of(a)).collect();
+        if arg_types.iter().any(|t| scalar_ty(t).is_none() && !is_pointer(t)) {
+            return false;
+        }
+        let pointers = arg_types.iter().any(is_pointer);
+        let pure = c.function_attributes.contains(&FunctionAttribute::ReadNone);
+        !(pure && !pointers && ret_scalar.is_some())
+    }
+
+    /// Translates a call of a bodiless function; false when the call is not one (or is a pure
+    /// function of scalars, translated as an uninterpreted function by `call_value`).
+    pub(super) fn bodiless_call(&mut self, f: &mut Frame<'m>, c: &'m inst::Call, name: &str, loc: Option<Loc>) -> bool {
+        if !self.is_bodiless(c) {
+            return false;
+        }
+        let ret = self.module.type_of(c);
+        let ret_scalar = scalar_ty(&ret);
+        let arg_types: Vec<TypeRef> = c.arguments.iter().map(|(a, _)| self.module.type_of(a)).collect();
+        let fname = builtins::demangle(name).to_string();
+        let mut havoc = Vec::new();
+        for ((a, _), t) in c.arguments.iter().zip(&arg_types) {
+            if !is_pointer(t) {
+                continue;
+            }
+            let v = self.operand(f, a, loc);
+            let Some(p) = self.ptr(v, loc) else { return true };
+            for o in p.cands() {
+                match self.space_of(o) {
+                    None | Some(Space::Constant) => {}
+                    Some(Space::Private) => {
+                        let m = self.bases[o].name.clone();
+                        if !havoc.contains(&m) {
+                            havoc.push(m);
+                        }
+                    }
+                    Some(Space::Global | Space::GroupShared) => {
+                        self.err(
+                            loc,
+                            format!(
+                                "a call of the bodiless function `{fname}` with a pointer to shared memory (its accesses are unknown)"
+                            ),
+                        );
+                        return true;
+                    }
+                }
+            }
+        }
+        if !havoc.is_empty() {
+            self.emit(format!("havoc {};", havoc.join(", ")), loc);
+        }
+        if let Some(d) = &c.dest {
+            let v = match ret_scalar {
+                Some(t) => {
+                    let v = self.var(f, d);
+                    self.locals.insert(v.clone(), t.kbpl());
+                    self.emit(format!("havoc {v};"), loc);
+                    Val::Scalar(Ex::new(v, t))
+                }
+                None => {
+                    let off = self.fresh_var("unknown", "bv32");
+                    Val::Ptr(Ptr::null(Lin::term(off, 1)))
+                }
+            };
+            f.vals.insert(d.clone(), v);
+        }
+        true
+    }
+}

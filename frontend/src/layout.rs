@@ -24,9 +24,16 @@ pub fn size_align(ty: &TypeRef, types: &Types) -> Option<(u64, u64)> {
             Some((bytes, bytes))
         }
         Type::PointerType { .. } => Some((POINTER_BYTES, POINTER_BYTES)),
-        Type::ArrayType { element_type, num_elements } | Type::VectorType { element_type, num_elements, .. } => {
+        Type::ArrayType { element_type, num_elements } => {
             let (s, a) = size_align(element_type, types)?;
             Some((s * *num_elements as u64, a))
+        }
+        // OpenCL 1.2 §6.1.5: a vector is aligned to its size, and a 3-lane vector has the size
+        // and alignment of a 4-lane one (spir's data layout says the same: `v96:128`).
+        Type::VectorType { element_type, num_elements, .. } => {
+            let (s, _) = size_align(element_type, types)?;
+            let size = s * (*num_elements as u64).next_power_of_two();
+            Some((size, size))
         }
         Type::StructType { element_types, is_packed } => {
             struct_layout(element_types, *is_packed, types).map(|l| (l.0, l.1))

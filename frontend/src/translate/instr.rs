@@ -8,6 +8,9 @@ impl<'m> Tr<'m> {
     pub(super) fn instruction(&mut self, f: &mut Frame<'m>, i: &'m Instruction, bi: usize) {
         let loc = self.loc(llvm_ir::HasDebugLoc::get_debug_loc(i), f);
         match i {
+            Instruction::Store(s) if vectors::vector_shape(&self.module.type_of(&s.value)).is_some() => {
+                self.vector_store(f, s, loc)
+            }
             Instruction::Store(s) => self.store(f, s, loc),
             // Created with the frame (`objects_of_allocas`), so that pointers can be resolved
             // before their allocation is translated.
@@ -48,6 +51,7 @@ impl<'m> Tr<'m> {
                         self.emit(format!("{v} := {};", e.text), loc);
                         f.vals.insert(dest.clone(), Val::Scalar(Ex { text: v, ty: e.ty, bool_of: e.bool_of }));
                     }
+                    Some(Val::Vector(lanes)) => self.bind_lanes(f, dest, lanes, loc),
                     None => {}
                 }
             }
@@ -198,6 +202,18 @@ impl<'m> Tr<'m> {
                 self.locals.insert(v.clone(), "bv32".into());
                 Some(v)
             }
+            (Some(d), None) if vectors::vector_shape(&g.return_type).is_some() => {
+                let v = self.var(f, d);
+                let lanes = self.lane_vars(&v, &g.return_type);
+                match lanes {
+                    Some(lanes) => f.vals.insert(d.clone(), Val::Vector(lanes)),
+                    None => {
+                        self.err(loc, "a call of a function returning a vector of pointers");
+                        return;
+                    }
+                };
+                Some(v)
+            }
             (Some(_), None) => {
                 self.err(loc, "a call of a function returning an aggregate");
                 return;
@@ -229,8 +245,14 @@ impl<'m> Tr<'m> {
         self.start_block(cont);
     }
 
-    /// An operand's value as it is when the current instruction runs.
+    /// An operand's value as it is when the current instruction runs (while an element-wise
+    /// vector operation is split, a vector operand's lane).
     pub(super) fn operand(&mut self, f: &Frame<'m>, op: &Operand, loc: Option<Loc>) -> Option<Val> {
+        let v = self.whole_operand(f, op, loc);
+        self.in_lane(v, loc)
+    }
+
+    fn whole_operand(&mut self, f: &Frame<'m>, op: &Operand, loc: Option<Loc>) -> Option<Val> {
         match op {
             Operand::LocalOperand { name, ty } => {
                 if let Some(v) = f.vals.get(name) {
@@ -288,13 +310,17 @@ impl<'m> Tr<'m> {
                 self.err(loc, "a pointer used as a number (pointer arithmetic beyond indexing)");
                 None
             }
+            Val::Vector(_) => {
+                self.err(loc, "a vector used as a number");
+                None
+            }
         }
     }
 
     pub(super) fn ptr(&mut self, v: Option<Val>, loc: Option<Loc>) -> Option<Ptr> {
         match v? {
             Val::Ptr(p) => Some(p),
-            Val::Scalar(_) => {
+            Val::Scalar(_) | Val::Vector(_) => {
                 self.err(loc, "an integer used as a pointer");
                 None
             }
@@ -302,6 +328,9 @@ impl<'m> Tr<'m> {
     }
 
     pub(super) fn constant(&mut self, f: &Frame<'m>, k: &ConstantRef, loc: Option<Loc>) -> Option<Val> {
+        if let Some(v) = self.vector_constant(f, k, loc) {
+            return v;
+        }
         let s = |t: String, ty| Some(Val::Scalar(Ex::new(t, ty)));
         match k.as_ref() {
             Constant::Int { bits: 1, value } => {
@@ -649,6 +678,9 @@ impl<'m> Tr<'m> {
         spec: Option<usize>,
         loc: Option<Loc>,
     ) -> Option<Val> {
+        if let Some(v) = self.vector_value(f, i, spec, loc) {
+            return v;
+        }
         use Instruction as I;
         macro_rules! sc {
             ($op:expr) => {{
@@ -748,14 +780,14 @@ impl<'m> Tr<'m> {
             }
             I::Trunc(x) => {
                 let a = sc!(&x.operand);
-                match scalar_ty(&x.to_type)? {
+                match lane_ty(&x.to_type)? {
                     Ty::Bool => Ex::new(format!("({}[1:0] == 1bv1)", a.text), Ty::Bool),
                     t => Ex::new(format!("{}[{}:0]", a.text, t.width()), t),
                 }
             }
             I::ZExt(x) => {
                 let a = sc!(&x.operand);
-                let w = scalar_ty(&x.to_type)?.width();
+                let w = lane_ty(&x.to_type)?.width();
                 match a.ty {
                     Ty::Bool => bool_to_int(a.text, w),
                     t => Ex::new(format!("(0bv{} ++ {})", w - t.width(), a.text), Ty::Bv(w)),
@@ -763,7 +795,7 @@ impl<'m> Tr<'m> {
             }
             I::SExt(x) => {
                 let a = sc!(&x.operand);
-                let w = scalar_ty(&x.to_type)?.width();
+                let w = lane_ty(&x.to_type)?.width();
                 match a.ty {
                     Ty::Bool => {
                         // All ones is `0 - 1`.
@@ -802,8 +834,12 @@ impl<'m> Tr<'m> {
             }
             I::BitCast(x) => match self.arg(f, &x.operand, spec, loc)? {
                 Val::Ptr(p) => return Some(Val::Ptr(p)),
+                Val::Vector(_) => {
+                    self.err(loc, "a bit cast of a whole vector");
+                    return None;
+                }
                 Val::Scalar(e) => {
-                    let t = scalar_ty(&x.to_type);
+                    let t = lane_ty(&x.to_type);
                     match t {
                         Some(t) if t.width() == e.ty.width() && t != Ty::Bool => Ex::new(e.text, t),
                         _ => {
@@ -915,7 +951,7 @@ impl<'m> Tr<'m> {
     }
 
     fn conv(&mut self, op: &str, a: Ex, to: &TypeRef) -> Option<Ex> {
-        let t = scalar_ty(to)?;
+        let t = lane_ty(to)?;
         let name = format!("{op}{}_{}", a.ty.width(), t.width());
         let name = self.uninterpreted(&name, &[a.ty], t);
         Some(Ex::new(format!("{name}({})", a.text), t))
@@ -1044,7 +1080,7 @@ impl<'m> Tr<'m> {
                     Spec::Uniform => format!("__uniform({})", scalar(0)?.text),
                     Spec::Other => return Some(Ex::new(format!("__other({})", scalar(0)?.text), scalar(0)?.ty)),
                     Spec::Distinct => format!("({0} != __other({0}))", scalar(0)?.text),
-                    Spec::EqualFloats => format!("({} == {})", scalar(0)?.text, scalar(1)?.text),
+                    Spec::EqualFloats => self.equal_lanes(args.first(), args.get(1), loc)?,
                     Spec::Ite => {
                         let (c, a, b) = (scalar(0)?, scalar(1)?, scalar(2)?);
                         return Some(Ex::new(format!("(if {} then {} else {})", bool_ex(&c), a.text, b.text), a.ty));
@@ -1098,6 +1134,7 @@ impl<'m> Tr<'m> {
                 for (op, _) in &c.arguments {
                     match self.arg(f, op, spec, loc)? {
                         Val::Scalar(e) => args.push(e),
+                        Val::Vector(lanes) => args.extend(lanes),
                         Val::Ptr(_) => {
                             self.err(
                                 loc,
@@ -1121,7 +1158,7 @@ impl<'m> Tr<'m> {
 
     /// Whether an expression names only identity constants, kernel parameters, literals and
     /// functions: its value cannot change while a thread runs.
-    fn is_fixed(&self, text: &str) -> bool {
+    pub(super) fn is_fixed(&self, text: &str) -> bool {
         let b = text.as_bytes();
         let mut i = 0;
         while i < b.len() {
@@ -1180,7 +1217,7 @@ fn flatten(c: &ConstantRef, out: &mut Vec<u64>, max: usize) -> bool {
 }
 
 /// The opcode of an instruction, for messages.
-fn first_word(i: &Instruction) -> String {
+pub(super) fn first_word(i: &Instruction) -> String {
     let s = format!("{i}");
     let s = s.split_once(" = ").map_or(s.as_str(), |p| p.1).to_string();
     s.split_whitespace().next().unwrap_or("?").to_string()

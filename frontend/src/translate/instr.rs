@@ -410,14 +410,15 @@ impl<'m> Tr<'m> {
     }
 
     /// Axioms for the contents of OpenCL read-only memory with an initializer (`__constant int
-    /// T[4] = {…}`): arrays (nested ones flattened) of one integer or float type, or all
+    /// T[4] = {…}`): arrays (nested ones flattened) of one integer or float type or of vectors
+    /// of one (`__constant int3 c[2]`, lanes in memory order, padding lanes unknown), or all
     /// zeros. Other initializers leave the contents arbitrary, which is sound.
     fn constant_contents(&mut self, b: usize, name: &str, init: &ConstantRef) {
         const MAX_ELEMENTS: usize = 4096;
         let types = &self.module.types;
         let ty = self.module.type_of(init);
         let mut leaf = ty.clone();
-        while let Type::ArrayType { element_type, .. } = leaf.as_ref() {
+        while let Type::ArrayType { element_type, .. } | Type::VectorType { element_type, .. } = leaf.as_ref() {
             leaf = element_type.clone();
         }
         let Some(t) = scalar_ty(&leaf).filter(|t| *t != Ty::Bool) else { return };
@@ -436,8 +437,11 @@ impl<'m> Tr<'m> {
                 if !flatten(init, &mut values, MAX_ELEMENTS) {
                     return;
                 }
-                let facts: Vec<String> =
-                    values.iter().enumerate().map(|(i, v)| format!("{name}[{i}bv32] == {v}bv{w}")).collect();
+                let facts: Vec<String> = values
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, v)| Some(format!("{name}[{i}bv32] == {}bv{w}", (*v)?)))
+                    .collect();
                 if !facts.is_empty() {
                     self.functions.insert(format!("~axiom {name}"), format!("axiom {};", facts.join(" && ")));
                 }
@@ -1193,23 +1197,25 @@ impl<'m> Tr<'m> {
     }
 }
 
-/// The scalar leaves of a constant array as bit patterns, at most `max` of them.
-fn flatten(c: &ConstantRef, out: &mut Vec<u64>, max: usize) -> bool {
+/// The scalar leaves of a constant array as bit patterns (`None` where unknown), at most `max`
+/// of them.
+pub(super) fn flatten(c: &ConstantRef, out: &mut Vec<Option<u64>>, max: usize) -> bool {
     if out.len() > max {
         return false;
     }
     match c.as_ref() {
         Constant::Array { elements, .. } => elements.iter().all(|e| flatten(e, out, max)),
+        Constant::Vector(_) | Constant::AggregateZero(_) => vectors::constant_lanes(c).map(|l| out.extend(l)).is_some(),
         Constant::Int { value, .. } => {
-            out.push(*value);
+            out.push(Some(*value));
             true
         }
         Constant::Float(Float::Single(x)) => {
-            out.push(u64::from(x.to_bits()));
+            out.push(Some(u64::from(x.to_bits())));
             true
         }
         Constant::Float(Float::Double(x)) => {
-            out.push(x.to_bits());
+            out.push(Some(x.to_bits()));
             true
         }
         _ => false,

@@ -76,3 +76,19 @@ pub fn field(ty: &TypeRef, i: usize, types: &Types) -> Option<(u64, TypeRef)> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::size_align;
+    use llvm_ir::types::Types;
+
+    #[test]
+    fn vectors_are_aligned_to_their_size_and_three_lanes_take_four() {
+        let t = Types::blank_for_testing();
+        let int3 = t.vector_of(t.i32(), 3, false);
+        assert_eq!(size_align(&int3, &t), Some((16, 16)));
+        assert_eq!(size_align(&t.vector_of(t.i8(), 2, false), &t), Some((2, 2)));
+        // An array of int3 has a stride of 16 bytes.
+        assert_eq!(size_align(&t.array_of(int3, 2), &t), Some((32, 16)));
+    }
+}

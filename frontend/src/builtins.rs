@@ -153,7 +153,8 @@ pub fn classify(mangled: &str) -> Option<Builtin> {
             Builtin::Spec(Spec::BarrierInvariant)
         }
         "__kivl_ite_int" => Builtin::Spec(Spec::Ite),
-        "__kivl_equal_floats" | "__kivl_equal_doubles" => Builtin::Spec(Spec::EqualFloats),
+        // Overloaded (and so mangled) in the annotation header: `_Z14__equal_floatsDv4_fS_`.
+        "__equal_floats" | "__equal_doubles" => Builtin::Spec(Spec::EqualFloats),
         _ => {
             let reg = name.strip_prefix("__kivl_")?;
             let (what, dim) = reg.rsplit_once('_')?;
@@ -187,5 +188,6 @@ mod tests {
         assert_eq!(classify("__kivl_barrier_invariant_7"), Some(Builtin::Spec(Spec::BarrierInvariant)));
         assert_eq!(classify("__kivl_local_id_w"), None);
         assert_eq!(classify("_Z4sqrtf"), None);
+        assert_eq!(classify("_Z14__equal_floatsDv4_fS_"), Some(Builtin::Spec(Spec::EqualFloats)));
     }
 }

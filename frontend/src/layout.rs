@@ -24,9 +24,16 @@ pub fn size_align(ty: &TypeRef, types: &Types) -> Option<(u64, u64)> {
             Some((bytes, bytes))
         }
         Type::PointerType { .. } => Some((POINTER_BYTES, POINTER_BYTES)),
-        Type::ArrayType { element_type, num_elements } | Type::VectorType { element_type, num_elements, .. } => {
+        Type::ArrayType { element_type, num_elements } => {
             let (s, a) = size_align(element_type, types)?;
             Some((s * *num_elements as u64, a))
+        }
+        // OpenCL 1.2 §6.1.5: a vector is aligned to its size, and a 3-lane vector has the size
+        // and alignment of a 4-lane one (spir's data layout says the same: `v96:128`).
+        Type::VectorType { element_type, num_elements, .. } => {
+            let (s, _) = size_align(element_type, types)?;
+            let size = s * (*num_elements as u64).next_power_of_two();
+            Some((size, size))
         }
         Type::StructType { element_types, is_packed } => {
             struct_layout(element_types, *is_packed, types).map(|l| (l.0, l.1))
@@ -67,5 +74,21 @@ pub fn field(ty: &TypeRef, i: usize, types: &Types) -> Option<(u64, TypeRef)> {
             _ => None,
         },
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::size_align;
+    use llvm_ir::types::Types;
+
+    #[test]
+    fn vectors_are_aligned_to_their_size_and_three_lanes_take_four() {
+        let t = Types::blank_for_testing();
+        let int3 = t.vector_of(t.i32(), 3, false);
+        assert_eq!(size_align(&int3, &t), Some((16, 16)));
+        assert_eq!(size_align(&t.vector_of(t.i8(), 2, false), &t), Some((2, 2)));
+        // An array of int3 has a stride of 16 bytes.
+        assert_eq!(size_align(&t.array_of(int3, 2), &t), Some((32, 16)));
     }
 }

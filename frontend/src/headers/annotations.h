@@ -39,8 +39,21 @@ __KIVL_FN int __kivl_all(int);
 __KIVL_FN int __kivl_exclusive(int);
 __KIVL_FN void __kivl_global_assert(int);
 __KIVL_FN int __kivl_ite_int(int, int, int);
-__KIVL_FN int __kivl_equal_floats(float, float);
-__KIVL_FN int __kivl_equal_doubles(double, double);
+/* Bit equality of floats: GPUVerify's __equal_floats/__equal_doubles, overloaded for OpenCL's
+ * vectors (every lane equal). Functions, not macros, and marked overloadable, so that a kernel
+ * may still define its own function of that name (GPUVerify's tests define one on pointers):
+ * clang accepts one overload without the attribute. */
+#ifdef __cplusplus
+__attribute__((device)) int __equal_floats(float, float);
+__attribute__((device)) int __equal_doubles(double, double);
+#else
+#define __KIVL_EQ(T) __KIVL_OVL int __equal_floats(T, T);
+__KIVL_EQ(float) __KIVL_EQ(float2) __KIVL_EQ(float3) __KIVL_EQ(float4) __KIVL_EQ(float8) __KIVL_EQ(float16)
+#undef __KIVL_EQ
+#define __KIVL_EQ(T) __KIVL_OVL int __equal_doubles(T, T);
+__KIVL_EQ(double) __KIVL_EQ(double2) __KIVL_EQ(double3) __KIVL_EQ(double4) __KIVL_EQ(double8) __KIVL_EQ(double16)
+#undef __KIVL_EQ
+#endif
 /* Barrier invariants: the invariant, then the local ids of the work-items it is assumed for
  * after the barrier that follows. */
 __KIVL_FN void __kivl_barrier_invariant_1(int, unsigned);
@@ -123,8 +136,6 @@ __KIVL_OVL int __kivl_write_offset_bytes(__KIVL_PTR(__local));
 #define __write_implies(p, e) __kivl_implies(__write(p), (e) != 0)
 #define __distinct_int(x) __kivl_distinct_int(x)
 #define __ite(c, a, b) __kivl_ite_int((c) != 0, a, b)
-#define __equal_floats(a, b) __kivl_equal_floats(a, b)
-#define __equal_doubles(a, b) __kivl_equal_doubles(a, b)
 #define __global_requires(e) __kivl_global_requires((e) != 0)
 #define __global_ensures(e) __kivl_global_ensures((e) != 0)
 #define __return_val_int() __kivl_return_val_int()

@@ -8,6 +8,9 @@ impl<'m> Tr<'m> {
     pub(super) fn instruction(&mut self, f: &mut Frame<'m>, i: &'m Instruction, bi: usize) {
         let loc = self.loc(llvm_ir::HasDebugLoc::get_debug_loc(i), f);
         match i {
+            Instruction::Store(s) if vectors::vector_shape(&self.module.type_of(&s.value)).is_some() => {
+                self.vector_store(f, s, loc)
+            }
             Instruction::Store(s) => self.store(f, s, loc),
             // Created with the frame (`objects_of_allocas`), so that pointers can be resolved
             // before their allocation is translated.
@@ -52,6 +55,7 @@ impl<'m> Tr<'m> {
                         self.emit(format!("{v} := {};", e.text), loc);
                         f.vals.insert(dest.clone(), Val::Scalar(Ex { text: v, ty: e.ty, bool_of: e.bool_of }));
                     }
+                    Some(Val::Vector(lanes)) => self.bind_lanes(f, dest, lanes, loc),
                     None => {}
                 }
             }
@@ -221,6 +225,18 @@ impl<'m> Tr<'m> {
                 self.locals.insert(v.clone(), "bv32".into());
                 Some(v)
             }
+            (Some(d), None) if vectors::vector_shape(&g.return_type).is_some() => {
+                let v = self.var(f, d);
+                let lanes = self.lane_vars(&v, &g.return_type);
+                match lanes {
+                    Some(lanes) => f.vals.insert(d.clone(), Val::Vector(lanes)),
+                    None => {
+                        self.err(loc, "a call of a function returning a vector of pointers");
+                        return;
+                    }
+                };
+                Some(v)
+            }
             (Some(_), None) => {
                 self.err(loc, "a call of a function returning an aggregate");
                 return;
@@ -253,8 +269,14 @@ impl<'m> Tr<'m> {
         self.start_block(cont);
     }
 
-    /// An operand's value as it is when the current instruction runs.
+    /// An operand's value as it is when the current instruction runs (while an element-wise
+    /// vector operation is split, a vector operand's lane).
     pub(super) fn operand(&mut self, f: &Frame<'m>, op: &Operand, loc: Option<Loc>) -> Option<Val> {
+        let v = self.whole_operand(f, op, loc);
+        self.in_lane(v, loc)
+    }
+
+    fn whole_operand(&mut self, f: &Frame<'m>, op: &Operand, loc: Option<Loc>) -> Option<Val> {
         match op {
             Operand::LocalOperand { name, ty } => {
                 if let Some(v) = f.vals.get(name) {
@@ -314,13 +336,17 @@ impl<'m> Tr<'m> {
                 self.err(loc, "a pointer used as a number (pointer arithmetic beyond indexing)");
                 None
             }
+            Val::Vector(_) => {
+                self.err(loc, "a vector used as a number");
+                None
+            }
         }
     }
 
     pub(super) fn ptr(&mut self, v: Option<Val>, loc: Option<Loc>) -> Option<Ptr> {
         match v? {
             Val::Ptr(p) => Some(p),
-            Val::Scalar(_) => {
+            Val::Scalar(_) | Val::Vector(_) => {
                 self.err(loc, "an integer used as a pointer");
                 None
             }
@@ -328,6 +354,9 @@ impl<'m> Tr<'m> {
     }
 
     pub(super) fn constant(&mut self, f: &Frame<'m>, k: &ConstantRef, loc: Option<Loc>) -> Option<Val> {
+        if let Some(v) = self.vector_constant(f, k, loc) {
+            return v;
+        }
         let s = |t: String, ty| Some(Val::Scalar(Ex::new(t, ty)));
         match k.as_ref() {
             Constant::Int { bits: 1, value } => {
@@ -413,14 +442,15 @@ impl<'m> Tr<'m> {
     }
 
     /// Axioms for the contents of OpenCL read-only memory with an initializer (`__constant int
-    /// T[4] = {…}`): arrays (nested ones flattened) of one integer or float type, or all
+    /// T[4] = {…}`): arrays (nested ones flattened) of one integer or float type or of vectors
+    /// of one (`__constant int3 c[2]`, lanes in memory order, padding lanes unknown), or all
     /// zeros. Other initializers leave the contents arbitrary, which is sound.
     fn constant_contents(&mut self, b: usize, name: &str, init: &ConstantRef) {
         const MAX_ELEMENTS: usize = 4096;
         let types = &self.module.types;
         let ty = self.module.type_of(init);
         let mut leaf = ty.clone();
-        while let Type::ArrayType { element_type, .. } = leaf.as_ref() {
+        while let Type::ArrayType { element_type, .. } | Type::VectorType { element_type, .. } = leaf.as_ref() {
             leaf = element_type.clone();
         }
         let Some(t) = scalar_ty(&leaf).filter(|t| *t != Ty::Bool) else { return };
@@ -439,8 +469,11 @@ impl<'m> Tr<'m> {
                 if !flatten(init, &mut values, MAX_ELEMENTS) {
                     return;
                 }
-                let facts: Vec<String> =
-                    values.iter().enumerate().map(|(i, v)| format!("{name}[{i}bv32] == {v}bv{w}")).collect();
+                let facts: Vec<String> = values
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, v)| Some(format!("{name}[{i}bv32] == {}bv{w}", (*v)?)))
+                    .collect();
                 if !facts.is_empty() {
                     self.functions.insert(format!("~axiom {name}"), format!("axiom {};", facts.join(" && ")));
                 }
@@ -685,6 +718,9 @@ impl<'m> Tr<'m> {
         spec: Option<usize>,
         loc: Option<Loc>,
     ) -> Option<Val> {
+        if let Some(v) = self.vector_value(f, i, spec, loc) {
+            return v;
+        }
         use Instruction as I;
         macro_rules! sc {
             ($op:expr) => {{
@@ -784,14 +820,14 @@ impl<'m> Tr<'m> {
             }
             I::Trunc(x) => {
                 let a = sc!(&x.operand);
-                match scalar_ty(&x.to_type)? {
+                match lane_ty(&x.to_type)? {
                     Ty::Bool => Ex::new(format!("({}[1:0] == 1bv1)", a.text), Ty::Bool),
                     t => Ex::new(format!("{}[{}:0]", a.text, t.width()), t),
                 }
             }
             I::ZExt(x) => {
                 let a = sc!(&x.operand);
-                let w = scalar_ty(&x.to_type)?.width();
+                let w = lane_ty(&x.to_type)?.width();
                 match a.ty {
                     Ty::Bool => bool_to_int(a.text, w),
                     t => Ex::new(format!("(0bv{} ++ {})", w - t.width(), a.text), Ty::Bv(w)),
@@ -799,7 +835,7 @@ impl<'m> Tr<'m> {
             }
             I::SExt(x) => {
                 let a = sc!(&x.operand);
-                let w = scalar_ty(&x.to_type)?.width();
+                let w = lane_ty(&x.to_type)?.width();
                 match a.ty {
                     Ty::Bool => {
                         // All ones is `0 - 1`.
@@ -838,8 +874,12 @@ impl<'m> Tr<'m> {
             }
             I::BitCast(x) => match self.arg(f, &x.operand, spec, loc)? {
                 Val::Ptr(p) => return Some(Val::Ptr(p)),
+                Val::Vector(_) => {
+                    self.err(loc, "a bit cast of a whole vector");
+                    return None;
+                }
                 Val::Scalar(e) => {
-                    let t = scalar_ty(&x.to_type);
+                    let t = lane_ty(&x.to_type);
                     match t {
                         Some(t) if t.width() == e.ty.width() && t != Ty::Bool => Ex::new(e.text, t),
                         _ => {
@@ -951,7 +991,7 @@ impl<'m> Tr<'m> {
     }
 
     fn conv(&mut self, op: &str, a: Ex, to: &TypeRef) -> Option<Ex> {
-        let t = scalar_ty(to)?;
+        let t = lane_ty(to)?;
         let name = format!("{op}{}_{}", a.ty.width(), t.width());
         let name = self.uninterpreted(&name, &[a.ty], t);
         Some(Ex::new(format!("{name}({})", a.text), t))
@@ -1117,7 +1157,7 @@ impl<'m> Tr<'m> {
                     Spec::Uniform => format!("__uniform({})", scalar(0)?.text),
                     Spec::Other => return Some(Ex::new(format!("__other({})", scalar(0)?.text), scalar(0)?.ty)),
                     Spec::Distinct => format!("({0} != __other({0}))", scalar(0)?.text),
-                    Spec::EqualFloats => format!("({} == {})", scalar(0)?.text, scalar(1)?.text),
+                    Spec::EqualFloats => self.equal_lanes(args.first(), args.get(1), loc)?,
                     Spec::Ite => {
                         let (c, a, b) = (scalar(0)?, scalar(1)?, scalar(2)?);
                         return Some(Ex::new(format!("(if {} then {} else {})", bool_ex(&c), a.text, b.text), a.ty));
@@ -1186,6 +1226,7 @@ impl<'m> Tr<'m> {
                 for (op, _) in &c.arguments {
                     match self.arg(f, op, spec, loc)? {
                         Val::Scalar(e) => args.push(e),
+                        Val::Vector(lanes) => args.extend(lanes),
                         Val::Ptr(_) => {
                             self.err(
                                 loc,
@@ -1209,7 +1250,7 @@ impl<'m> Tr<'m> {
 
     /// Whether an expression names only identity constants, kernel parameters, literals and
     /// functions: its value cannot change while a thread runs.
-    fn is_fixed(&self, text: &str) -> bool {
+    pub(super) fn is_fixed(&self, text: &str) -> bool {
         let b = text.as_bytes();
         let mut i = 0;
         while i < b.len() {
@@ -1244,23 +1285,25 @@ impl<'m> Tr<'m> {
     }
 }
 
-/// The scalar leaves of a constant array as bit patterns, at most `max` of them.
-fn flatten(c: &ConstantRef, out: &mut Vec<u64>, max: usize) -> bool {
+/// The scalar leaves of a constant array as bit patterns (`None` where unknown), at most `max`
+/// of them.
+pub(super) fn flatten(c: &ConstantRef, out: &mut Vec<Option<u64>>, max: usize) -> bool {
     if out.len() > max {
         return false;
     }
     match c.as_ref() {
         Constant::Array { elements, .. } => elements.iter().all(|e| flatten(e, out, max)),
+        Constant::Vector(_) | Constant::AggregateZero(_) => vectors::constant_lanes(c).map(|l| out.extend(l)).is_some(),
         Constant::Int { value, .. } => {
-            out.push(*value);
+            out.push(Some(*value));
             true
         }
         Constant::Float(Float::Single(x)) => {
-            out.push(u64::from(x.to_bits()));
+            out.push(Some(u64::from(x.to_bits())));
             true
         }
         Constant::Float(Float::Double(x)) => {
-            out.push(x.to_bits());
+            out.push(Some(x.to_bits()));
             true
         }
         _ => false,
@@ -1268,7 +1311,7 @@ fn flatten(c: &ConstantRef, out: &mut Vec<u64>, max: usize) -> bool {
 }
 
 /// The opcode of an instruction, for messages.
-fn first_word(i: &Instruction) -> String {
+pub(super) fn first_word(i: &Instruction) -> String {
     let s = format!("{i}");
     let s = s.split_once(" = ").map_or(s.as_str(), |p| p.1).to_string();
     s.split_whitespace().next().unwrap_or("?").to_string()

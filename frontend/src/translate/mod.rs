@@ -30,6 +30,7 @@ mod bodiless;
 mod instr;
 mod memops;
 mod null;
+mod vectors;
 
 /// Instructions folded into one clause or guard at most.
 const FOLD_BUDGET: usize = 256;
@@ -82,6 +83,8 @@ impl Ex {
 enum Val {
     Scalar(Ex),
     Ptr(Ptr),
+    /// A vector: one scalar per lane (`vectors.rs`).
+    Vector(Vec<Ex>),
 }
 
 /// One generated block: a label and its statements with their source locations.
@@ -137,6 +140,8 @@ struct Tr<'m> {
     fold_budget: usize,
     /// The procedure being built is a function no kernel calls, checked on its own.
     uncalled: bool,
+    /// The lane an element-wise vector operation is being translated for (`vectors.rs`).
+    lane: Option<usize>,
     /// Identity constants and the kernel's scalar parameters: names whose value is fixed.
     fixed_names: HashSet<String>,
 }
@@ -212,6 +217,7 @@ pub fn translate_module(
             pending_barrier_invariants: Vec::new(),
             work_dim,
             uncalled: false,
+            lane: None,
             fold_budget: 0,
             fixed_names: IDENTITY.iter().flat_map(|w| DIMS.iter().map(move |d| format!("{w}_{d}"))).collect(),
         };
@@ -317,6 +323,15 @@ fn scalar_ty(ty: &TypeRef) -> Option<Ty> {
         Type::FPType(FPType::Single) => Some(Ty::Float(32)),
         Type::FPType(FPType::Double) => Some(Ty::Float(64)),
         _ => None,
+    }
+}
+
+/// The scalar type of one lane: `scalar_ty` of a vector's element type, or of `ty` itself
+/// (casts translated lane by lane, `vectors.rs`).
+fn lane_ty(ty: &TypeRef) -> Option<Ty> {
+    match vectors::vector_shape(ty) {
+        Some((_, elem)) => scalar_ty(&elem),
+        None => scalar_ty(ty),
     }
 }
 
@@ -472,6 +487,8 @@ impl<'m> Tr<'m> {
                 params.push(format!("${name}: {}", t.kbpl()));
                 self.fixed_names.insert(format!("${name}"));
                 frame.vals.insert(p.name.clone(), Val::Scalar(Ex::new(format!("${name}"), t)));
+            } else if let Some(v) = self.vector_param(&name, &p.ty, extra, &mut params) {
+                frame.vals.insert(p.name.clone(), v);
             } else {
                 self.err(
                     kloc,
@@ -740,8 +757,10 @@ impl<'m> Tr<'m> {
             let v = self.var(f, &p.dest);
             self.locals.insert(v.clone(), t.kbpl());
             f.vals.insert(p.dest.clone(), Val::Scalar(Ex::new(v, t)));
+        } else if let Some(lanes) = self.lane_vars(&self.var(f, &p.dest), &p.to_type) {
+            f.vals.insert(p.dest.clone(), Val::Vector(lanes));
         } else {
-            self.err(loc, "a value of an aggregate or vector type");
+            self.err(loc, "a value of an aggregate type");
         }
     }
 
@@ -773,6 +792,10 @@ impl<'m> Tr<'m> {
                 }
                 (Some(Val::Ptr(_)), Some(Val::Ptr(_))) => {
                     self.err(loc, "a pointer that may point into memory objects the front end did not foresee");
+                }
+                (Some(Val::Vector(d)), Some(Val::Vector(e))) if d.len() == e.len() => {
+                    lhs.extend(d.into_iter().map(|x| x.text));
+                    rhs.extend(e.into_iter().map(|x| x.text));
                 }
                 (None, _) | (_, None) => {} // reported where it was found
                 _ => self.err(loc, "a phi node mixing pointers and numbers"),
@@ -827,6 +850,7 @@ impl<'m> Tr<'m> {
                         if let (Some(res), Some(op)) = (result, &r.return_operand) {
                             match self.operand(f, op, loc) {
                                 Some(Val::Scalar(e)) => self.emit(format!("{res} := {};", e.text), loc),
+                                Some(Val::Vector(lanes)) => self.vector_return(&res, &lanes, loc),
                                 Some(Val::Ptr(p)) => {
                                     // The byte offset and the object's number: returns may
                                     // point into different objects (one may be null).
@@ -1117,6 +1141,9 @@ fn operands(i: &Instruction) -> Vec<&Operand> {
         I::Select(x) => vec![&x.condition, &x.true_value, &x.false_value],
         I::Phi(x) => x.incoming_values.iter().map(|v| &v.0).collect(),
         I::Call(x) => x.arguments.iter().map(|a| &a.0).collect(),
+        I::ExtractElement(x) => vec![&x.vector, &x.index],
+        I::InsertElement(x) => vec![&x.vector, &x.element, &x.index],
+        I::ShuffleVector(x) => vec![&x.operand0, &x.operand1],
         _ => Vec::new(),
     }
 }

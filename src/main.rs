@@ -74,6 +74,10 @@ pub struct KernelArgs {
     /// `.cl`/`.cu` files: an include directory passed to clang, repeatable.
     #[arg(short = 'I', value_name = "DIR")]
     pub include: Vec<PathBuf>,
+    /// `.cl`/`.cu` files: check that every access to an array of known size (`__local`,
+    /// `__constant` and private arrays) lies inside it (GPUVerify's --check-array-bounds).
+    #[arg(long)]
+    pub check_array_bounds: bool,
     /// Report two writes of the same value as a race.
     #[arg(long)]
     pub no_benign_tolerance: bool,
@@ -217,6 +221,7 @@ impl KernelArgs {
             defines: self.define.clone(),
             includes: self.include.clone(),
             work_dim,
+            check_array_bounds: self.check_array_bounds,
         });
         Ok(())
     }

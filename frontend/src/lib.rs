@@ -53,6 +53,9 @@ pub struct Options {
     /// The dimensions of the sizes given on the command line: what `get_work_dim()` returns
     /// (without sizes it is an arbitrary value).
     pub work_dim: Option<u32>,
+    /// `--check-array-bounds`: every access to an array whose size the kernel states (a
+    /// `__local`, `__constant` or private array) is checked to lie inside it.
+    pub check_array_bounds: bool,
 }
 
 /// A line and column (1-based) of the kernel file.
@@ -105,7 +108,7 @@ pub fn translate_file(path: &Path, text: &str, lang: Language, opts: &Options) -
         Language::OpenCl => Vec::new(),
         Language::Cuda => clang::nvvm_kernels(&ir_text),
     };
-    let mut out = translate::translate_module(&module, &file_name, &kernels, opts.work_dim).map_err(|errors| {
+    let mut out = translate::translate_module(&module, &file_name, &kernels, opts).map_err(|errors| {
         errors
             .into_iter()
             .map(|(loc, msg)| {

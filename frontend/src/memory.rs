@@ -23,6 +23,8 @@ pub struct Base {
     pub name: String,
     pub space: Space,
     pub width: Option<u32>,
+    /// Its size in bytes, where the program states it (arrays, not pointer parameters).
+    pub size: Option<u64>,
 }
 
 /// A byte offset: `konst + Σ coeff·term` modulo 2³², each term a bv32 expression.

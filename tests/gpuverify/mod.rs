@@ -244,7 +244,7 @@ const OPTIONS: &[(&str, Opt)] = &[
     ("clang-opt", Opt::Clang),
     ("warp-sync", Opt::Lacks),
     ("atomic", Opt::Lacks),
-    ("check-array-bounds", Opt::Lacks),
+    ("check-array-bounds", Opt::Same(&["--check-array-bounds"])),
     ("boogie-file", Opt::Lacks),
     ("boogie-opt", Opt::Lacks),
     ("vcgen-opt", Opt::Lacks),

@@ -325,8 +325,31 @@ impl<'m> Tr<'m> {
     /// `bi` that it depends on.
     pub(super) fn spec_expr(&mut self, f: &Frame<'m>, op: &Operand, bi: usize, loc: Option<Loc>) -> Option<Ex> {
         self.fold_budget = FOLD_BUDGET;
+        let outer = std::mem::replace(&mut self.in_spec, true);
         let v = self.arg(f, op, Some(bi), loc);
+        self.in_spec = outer;
         self.scalar(v, loc)
+    }
+
+    /// `--check-array-bounds`: the `bytes` accessed at `p` lie inside its object, where the
+    /// object's size is known (GPUVerify's check and message). The offset is unsigned, so a
+    /// negative index wraps around and fails too.
+    fn bounds_check(&mut self, p: &Ptr, bytes: u32, loc: Option<Loc>) {
+        let Some(size) = self.bases[p.base].size else { return };
+        // The source name: `$$k.tile` is kernel k's `tile`, `$$p.c1.x` an inlined private `x`.
+        let full = &self.bases[p.base].name;
+        let name = full.split('.').rev().find(|s| s.parse::<u64>().is_err()).unwrap_or(full).trim_start_matches("$$");
+        let name = name.to_string();
+        let last = size.checked_sub(u64::from(bytes));
+        let cond = match last {
+            Some(last) => {
+                let off = p.off.expr(&mut self.needs_fn());
+                let ule = self.bvop("ULE", 32);
+                format!("{ule}({off}, {last}bv32)")
+            }
+            None => "false".into(),
+        };
+        self.emit(format!("assert {{:msg \"possible array out-of-bounds access on array {name}\"}} {cond};"), loc);
     }
 
     pub(super) fn scalar(&mut self, v: Option<Val>, loc: Option<Loc>) -> Option<Ex> {
@@ -428,6 +451,14 @@ impl<'m> Tr<'m> {
         };
         let b = self.new_base(name.clone(), space);
         self.global_bases.insert(name.clone(), b);
+        let value_ty = match &g.initializer {
+            Some(init) => Some(self.module.type_of(init)),
+            None => match g.ty.as_ref() {
+                Type::PointerType { pointee_type, .. } => Some(pointee_type.clone()),
+                _ => None,
+            },
+        };
+        self.bases[b].size = value_ty.and_then(|t| layout::size_align(&t, &self.module.types)).map(|s| s.0);
         // CUDA's host may overwrite `__constant__` memory (cudaMemcpyToSymbol): only OpenCL's
         // initializers are the contents, and those of the private constants clang makes for a
         // local aggregate's initializer (`int a[] = {1, 2}` is a memcpy from `__const.k.a`).
@@ -576,6 +607,9 @@ impl<'m> Tr<'m> {
             return None;
         }
         let w = ty.width();
+        if self.check_bounds && !self.in_spec {
+            self.bounds_check(p, w / 8, loc);
+        }
         let base = &mut self.bases[p.base];
         match base.width {
             None => base.width = Some(w),
@@ -1116,6 +1150,19 @@ impl<'m> Tr<'m> {
                 let mut args = Vec::new();
                 for (op, _) in &c.arguments {
                     args.push(self.arg(f, op, spec, loc)?);
+                }
+                // The annotations of numbers say so when given a pointer or a vector, rather
+                // than leave the value undefined.
+                let of_memory = matches!(
+                    s,
+                    Spec::Read | Spec::Write | Spec::ReadOffsetBytes | Spec::WriteOffsetBytes | Spec::PtrOffsetBytes
+                );
+                if !of_memory && s != Spec::EqualFloats && args.iter().any(|a| !matches!(a, Val::Scalar(_))) {
+                    self.err(
+                        loc,
+                        format!("`{}` takes numbers, and is given a pointer or a vector", builtins::demangle(name)),
+                    );
+                    return None;
                 }
                 let scalar = |k: usize| match args.get(k) {
                     Some(Val::Scalar(e)) => Some(e.clone()),

@@ -136,6 +136,10 @@ struct Tr<'m> {
     /// Barrier invariants waiting for their barrier: `invariant {:instantiate …} φ;` texts.
     pending_barrier_invariants: Vec<(String, Option<Loc>)>,
     work_dim: Option<u32>,
+    /// `--check-array-bounds` (see [`crate::Options`]).
+    check_bounds: bool,
+    /// Translating a specification's operands: memory reads there are not accesses.
+    in_spec: bool,
     /// Instructions one clause or guard may still fold in (see `instr::arg`).
     fold_budget: usize,
     /// The procedure being built is a function no kernel calls, checked on its own.
@@ -150,8 +154,9 @@ pub fn translate_module(
     module: &Module,
     file: &str,
     cuda_kernels: &[String],
-    work_dim: Option<u32>,
+    opts: &crate::Options,
 ) -> Result<Translation, Errors> {
+    let work_dim = opts.work_dim;
     let kernels: Vec<&Function> = module
         .functions
         .iter()
@@ -216,6 +221,8 @@ pub fn translate_module(
             fresh: 0,
             pending_barrier_invariants: Vec::new(),
             work_dim,
+            check_bounds: opts.check_array_bounds,
+            in_spec: false,
             uncalled: false,
             lane: None,
             fold_budget: 0,
@@ -576,7 +583,7 @@ impl<'m> Tr<'m> {
     }
 
     fn new_base(&mut self, name: String, space: Space) -> usize {
-        self.bases.push(Base { name, space, width: None });
+        self.bases.push(Base { name, space, width: None, size: None });
         self.bases.len() - 1
     }
 
@@ -618,6 +625,15 @@ impl<'m> Tr<'m> {
         for i in f.basic_blocks.iter().flat_map(|b| b.instrs.iter()) {
             if let Instruction::Alloca(a) = i {
                 let b = self.new_base(format!("$$p.{prefix}{}", ident(&a.dest)), Space::Private);
+                let count = match &a.num_elements {
+                    Operand::ConstantOperand(k) => match k.as_ref() {
+                        Constant::Int { value, .. } => Some(*value),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                let size = layout::size_align(&a.allocated_type, &self.module.types).map(|s| s.0);
+                self.bases[b].size = size.zip(count).map(|(s, n)| s * n);
                 vals.insert(a.dest.clone(), Val::Ptr(Ptr::to(b, Lin::default())));
             }
         }

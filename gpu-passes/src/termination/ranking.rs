@@ -25,6 +25,13 @@
 //! run every iteration is followed by another, so `C` holds at each latch and `R` strictly
 //! decreases in a well-founded order (unsigned bit-vectors, or integers that stay non-negative).
 //! A bit-vector candidate is never fooled by wrap-around: `bvult` compares the wrapped values.
+//!
+//! The Houdini candidates that make these checks provable: the user's invariants, the signs of
+//! what the loop changes (for bit-vectors also signed non-negativity, and being on either side
+//! of a constant the variable starts from outside the loop: C's `int` counters), and the
+//! non-strict forms of the comparisons (signed and unsigned for bit-vectors). A loop stepping
+//! `c += 240` while `c < i` (signed) needs `0 <= c` and an upper bound of `i` to know that the
+//! step does not wrap.
 
 use crate::two_thread::exprs::{assert_stmt, assign_stmt, bin, int, lhs, var};
 use ivl::ast::*;
@@ -118,6 +125,12 @@ impl Cx {
             span: Span::DUMMY,
         });
         name
+    }
+
+    /// `op(a, b)` for a comparison `{:bvbuiltin}` over `bvW`.
+    fn bv_cmp(&mut self, op: &str, w: u32, a: Expr, b: Expr) -> Expr {
+        let f = self.bv_fn(op, w, Type::bool());
+        Expr::new(ExprKind::Call(Ident::new(f, Span::DUMMY), vec![a, b]), Span::DUMMY)
     }
 
     /// The `{:bvbuiltin op}` function over `bvW` (existing or made up).
@@ -308,21 +321,52 @@ pub(crate) fn instrument(imp: &mut BlockImpl, cx: &mut Cx) -> Result<Vec<LoopRan
         state.retain(|x| seen.insert(x.clone()));
         state.truncate(MAX_SHOWN);
         let mut facts: Vec<Expr> = Vec::new();
+        // Initial values: the constants the variables the loop changes get outside it.
+        let mut initial: Vec<(Name, Expr)> = Vec::new();
+        for (_, b) in imp.blocks.iter().enumerate().filter(|(bi, _)| !lp.contains(*bi)) {
+            for st in &b.stmts {
+                let StmtKind::Assign { lhss, rhss } = &st.kind else { continue };
+                for (l, r) in lhss.iter().zip(rhss) {
+                    if l.indices.is_empty()
+                        && matches!(r.kind, ExprKind::BvLit { .. })
+                        && changed.contains(&l.var.name)
+                        && !initial.iter().any(|(x, k)| *x == l.var.name && k == r)
+                    {
+                        initial.push((l.var.name.clone(), r.clone()));
+                    }
+                }
+            }
+        }
         for x in changed.iter().filter(|x| !x.ends_with("$read")) {
             match locals.get(x).or_else(|| cx.globals.get(x)).map(|t| &t.kind) {
                 Some(TypeKind::Int) => {
                     facts.push(bin(BinOp::Le, int(0), var(x)));
                     facts.push(bin(BinOp::Lt, int(0), var(x)));
                 }
-                Some(TypeKind::Bv(w)) => {
-                    let zero = Expr::new(ExprKind::BvLit { value: 0u32.into(), width: *w }, Span::DUMMY);
-                    facts.push(bin(BinOp::Neq, var(x), zero));
+                Some(&TypeKind::Bv(w)) => {
+                    let zero = Expr::new(ExprKind::BvLit { value: 0u32.into(), width: w }, Span::DUMMY);
+                    facts.push(bin(BinOp::Neq, var(x), zero.clone()));
+                    // C's `int` counters are signed: non-negative, and on one side of where
+                    // they start (counting up from or down to it), so that their steps do not
+                    // wrap around.
+                    facts.push(cx.bv_cmp("bvsle", w, zero, var(x)));
+                    for (_, k) in initial.iter().filter(|(y, _)| y == x) {
+                        facts.push(cx.bv_cmp("bvsle", w, var(x), k.clone()));
+                        facts.push(cx.bv_cmp("bvsle", w, k.clone(), var(x)));
+                    }
                 }
                 _ => {}
             }
         }
-        for c in found.iter().filter(|c| c.ty.kind == TypeKind::Int && !c.either) {
-            facts.push(bin(BinOp::Le, c.lo.clone(), c.hi.clone()));
+        for c in found.iter().filter(|c| !c.either) {
+            match c.ty.kind {
+                TypeKind::Int => facts.push(bin(BinOp::Le, c.lo.clone(), c.hi.clone())),
+                TypeKind::Bv(w) => {
+                    facts.push(cx.bv_cmp("bvsle", w, c.lo.clone(), c.hi.clone()));
+                    facts.push(cx.bv_cmp("bvule", w, c.lo.clone(), c.hi.clone()));
+                }
+                _ => {}
+            }
         }
         // Reports point at the start of the loop: the label of a `goto` loop, the `while` of a
         // structured one (whose header label is made up, and whose block carries its span).

@@ -11,6 +11,7 @@ mod lsp;
 mod pipeline;
 mod report;
 mod run_cmd;
+mod sourceloc;
 
 use clap::{Args, Parser, Subcommand};
 use report::Format;

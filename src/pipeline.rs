@@ -257,12 +257,29 @@ pub fn verify_file(path: &Path, cfg: &VerifyConfig) -> FileReport {
 
 /// Verifies a source text (a file's, or an editor's buffer in `kivl lsp`).
 pub fn verify_source(source: SourceFile, cfg: &VerifyConfig) -> FileReport {
-    let program = match checked_program(&source) {
+    let mut program = match checked_program(&source) {
         Ok(p) => p,
         Err(diags) => return FileReport::invalid(source, diags),
     };
+    // GPUVerify's Boogie with its location table: the reports point at the kernel.
+    let mut bpl_name = None;
+    let source = match source.name.ends_with(".bpl") {
+        true => match crate::sourceloc::kernel_origins(Path::new(&source.name), &source.text) {
+            Some((tr, kernel)) => {
+                let map = frontend::remap::SpanMap::new(&tr, &kernel.text);
+                frontend::remap::remap_spans(&mut program, &map);
+                bpl_name = Some(source.name);
+                kernel
+            }
+            None => source,
+        },
+        false => source,
+    };
     let times = FRONTEND_TIMES.with(|t| t.take());
     let mut report = verify_program(source, &program, cfg);
+    if let Some(name) = bpl_name {
+        report.extra.insert("located_from".into(), name.into());
+    }
     if let Some((clang, translate)) = times {
         report.extra.insert("frontend".into(), serde_json::json!({ "clang_s": clang, "translate_s": translate }));
     }

@@ -93,7 +93,8 @@ fn error_json(d: &Diagnostic, source: &SourceFile) -> serde_json::Value {
 /// `kivl verify --replay`: runs every error of a kernel file concretely and marks it
 /// `confirmed` or `possible` (see `gpu_passes::replay`).
 pub fn replay(r: &mut FileReport, kernel: &crate::KernelArgs) {
-    if r.verdict != Verdict::Errors {
+    // A `.bpl` reported on its kernel (`located_from`): the kernel file is not the program.
+    if r.verdict != Verdict::Errors || r.extra.contains_key("located_from") {
         return;
     }
     let Ok(program) = crate::pipeline::checked_program(&r.source) else { return };

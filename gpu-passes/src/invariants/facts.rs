@@ -650,6 +650,7 @@ impl<'p> ProgramFacts<'p> {
                             }
                         }
                         StmtKind::Barrier { .. } => has_barrier = true,
+                        StmtKind::Atomic(a) => a.out.iter().for_each(|x| push_unique(&mut modified, &x.name)),
                         _ => {}
                     }
                 }

@@ -27,13 +27,32 @@
 //! ```
 //!
 //! The operation itself does not matter: every operation is over-approximated by "any old
-//! value, any new value", which is sound because the result is never assumed to be anything.
+//! value, any new value", which is sound because the result is never assumed to be anything,
+//! with one exception, GPUVerify's refined abstraction of counters (Bardsley and Donaldson,
+//! NFM 2014): when every atomic on an array `C` in the kernel adds a positive constant
+//! (`inc`, `add(C[i], k)` with a literal `0 < k < 2^(w-1)`), two threads that update the same
+//! element get different old values, so `atomic x := inc(C[i]);` is followed by
+//!
+//! ```text
+//! assume (__other(__enabled()) && i == __other(i)) ==> x != __other(x);
+//! ```
+//!
+//! Why this is sound: the two modelled threads execute the statement in the same lock-step
+//! step, hence in the same barrier interval; their two increments of `C[i]` are serialised, and
+//! between them the element can only grow (every atomic on `C` adds a positive constant) unless
+//! some thread writes it plainly, which is a race with one of the two atomics that the pair of
+//! that thread is reported for. The fact is not used in the inter-group variant for a
+//! group-shared counter (each group has its own copy). Like GPUVerify, it assumes that an
+//! element is not incremented 2^w times (a bit-vector counter does not wrap around). A
+//! counter read at two *different* statements gets no such fact (a value one thread took at
+//! one site may equal a value the other took at another site only if … the proof would need
+//! the history of the counter, which the two-thread program does not keep).
 
 use crate::lockstep::{map_depth, map_levels, SharedVar};
 use crate::predication::{typed, FreshNames};
 use ivl::ast::*;
 use ivl::blocks::BlockImpl;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// The attribute of the `assume` that stands for an atomic access.
 pub(crate) const ATOMIC_ACCESS: &str = "atomic_access";
@@ -43,8 +62,57 @@ fn reads_of(e: &Expr) -> Stmt {
     Stmt::new(StmtKind::Assume { attrs: vec![], expr: Expr::eq(e.clone(), e.clone()) }, e.span)
 }
 
-/// See the module documentation.
-pub(crate) fn lower_atomics(body: &mut BlockImpl, shared: &HashMap<Name, SharedVar>, names: &mut FreshNames) {
+/// Whether an atomic adds a positive constant to its element (`inc`, `add` of a literal below
+/// half the range).
+fn increments(a: &AtomicStmt) -> bool {
+    match (a.op, a.args.first().map(|e| &e.kind)) {
+        (AtomicOp::Inc, _) => true,
+        (AtomicOp::Add, Some(ExprKind::IntLit(v))) => *v > 0u32.into(),
+        (AtomicOp::Add, Some(ExprKind::BvLit { value, width })) => {
+            *value > 0u32.into() && *width >= 2 && value.bits() < u64::from(*width)
+        }
+        _ => false,
+    }
+}
+
+/// The arrays whose every atomic in `body` is an increment ([`increments`]): their atomics
+/// return values that differ per thread (see the module documentation).
+pub(crate) fn counters(body: &BlockImpl) -> HashSet<Name> {
+    let mut all: HashMap<Name, bool> = HashMap::new();
+    for s in body.blocks.iter().flat_map(|b| &b.stmts) {
+        if let StmtKind::Atomic(a) = &s.kind {
+            *all.entry(a.target.var.name.clone()).or_insert(true) &= increments(a);
+        }
+    }
+    all.into_iter().filter(|(_, inc)| *inc).map(|(n, _)| n).collect()
+}
+
+/// `f(args)`
+fn call(f: &str, args: Vec<Expr>, span: Span) -> Expr {
+    Expr::new(ExprKind::Call(Ident::new(f, span), args), span)
+}
+
+/// `assume (__other(__enabled()) && i == __other(i)) ==> x != __other(x);`
+fn distinct(x: &Ident, target: &Lhs, span: Span) -> Stmt {
+    let other = |e: Expr| call("__other", vec![e], span);
+    let same = target
+        .indices
+        .iter()
+        .flatten()
+        .fold(other(call("__enabled", vec![], span)), |acc, i| Expr::and(acc, Expr::eq(i.clone(), other(i.clone()))));
+    let xv = Expr::new(ExprKind::Var(x.clone()), span);
+    let differ = Expr::new(ExprKind::Binary(BinOp::Neq, Box::new(xv.clone()), Box::new(other(xv))), span);
+    Stmt::new(StmtKind::Assume { attrs: vec![], expr: Expr::implies(same, differ) }, span)
+}
+
+/// See the module documentation. `counters`: the arrays whose atomics return distinct values
+/// to the two modelled threads.
+pub(crate) fn lower_atomics(
+    body: &mut BlockImpl,
+    shared: &HashMap<Name, SharedVar>,
+    counters: &HashSet<Name>,
+    names: &mut FreshNames,
+) {
     let reads_shared = |e: &Expr| ivl::visit::free_vars(e).iter().any(|x| shared.contains_key(x));
     let mut new_locals = Vec::new();
     for b in &mut body.blocks {
@@ -82,7 +150,11 @@ pub(crate) fn lower_atomics(body: &mut BlockImpl, shared: &HashMap<Name, SharedV
             let attrs = vec![Attribute { name: Ident::new(ATOMIC_ACCESS, sp), args: vec![], span: sp }];
             out.push(Stmt::new(StmtKind::Assume { attrs, expr: Expr::eq(element.clone(), element) }, sp));
             if let Some(x) = a.out {
-                out.push(Stmt::new(StmtKind::Havoc(vec![x]), sp));
+                out.push(Stmt::new(StmtKind::Havoc(vec![x.clone()]), sp));
+                let x_in_index = target.indices.iter().flatten().any(|i| ivl::visit::mentions(i, &x.name));
+                if counters.contains(&target.var.name) && !x_in_index {
+                    out.push(distinct(&x, &target, sp));
+                }
             }
         }
         b.stmts = out;

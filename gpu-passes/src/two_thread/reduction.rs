@@ -325,7 +325,11 @@ pub(crate) fn kernel_variant(
     }
     let mut pre = preprocess(&body)?;
     // After the guards are in place, so that no lowered `assume` is taken for one.
-    super::atomics::lower_atomics(&mut pre, ctx.shared, names);
+    let mut counters = super::atomics::counters(&pre);
+    if ctx.inter {
+        counters.retain(|c| ctx.shared.get(c).is_some_and(|sv| sv.space != MemSpace::GroupShared));
+    }
+    super::atomics::lower_atomics(&mut pre, ctx.shared, &counters, names);
     let per_thread_names: HashSet<Name> = ctx.const_copies.keys().chain(ctx.shared.keys()).cloned().collect();
     let uni = uniformity::analyse(&pre, &per_thread_names);
     let mut pred = predicate_preprocessed(&pre, ctx.globals, names)?;

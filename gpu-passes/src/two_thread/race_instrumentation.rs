@@ -93,7 +93,8 @@ pub(crate) struct Logs {
     pub r_off: Vec<Name>,
     pub w_off: Vec<Name>,
     pub w_val: Name,
-    pub a_site: Name,
+    /// The atomic log, only for an array that is accessed atomically.
+    pub a_site: Option<Name>,
     pub a_off: Vec<Name>,
     /// Registered access sites: (number, kind, source location).
     pub sites: Vec<(u64, AccessKind, Span)>,
@@ -111,10 +112,12 @@ fn race_checking() -> Attribute {
 }
 
 impl Logs {
-    /// The log of `array` and the declarations of its variables.
+    /// The log of `array` and the declarations of its variables (with an atomic log when
+    /// `atomics`).
     pub fn declare(
         array: &Name,
         sv: &SharedVar,
+        atomics: bool,
         names: &mut crate::predication::FreshNames,
     ) -> Option<(Logs, Vec<Decl>)> {
         let depth = crate::lockstep::map_depth(&sv.ty);
@@ -131,9 +134,14 @@ impl Logs {
         let r_off = index_tys.iter().enumerate().map(|(k, t)| mk(format!("_R_OFFSET{k}_{array}"), t.clone())).collect();
         let w_off = index_tys.iter().enumerate().map(|(k, t)| mk(format!("_W_OFFSET{k}_{array}"), t.clone())).collect();
         let w_val = mk(format!("_W_VALUE_{array}"), value_ty);
-        let a_site = mk(format!("_A_SITE_{array}"), Type::int());
-        let a_off =
-            index_tys.iter().enumerate().map(|(k, t)| mk(format!("_A_OFFSET{k}_{array}"), t.clone())).collect();
+        let (a_site, a_off) = if atomics {
+            let site = mk(format!("_A_SITE_{array}"), Type::int());
+            let offs =
+                index_tys.iter().enumerate().map(|(k, t)| mk(format!("_A_OFFSET{k}_{array}"), t.clone())).collect();
+            (Some(site), offs)
+        } else {
+            (None, Vec::new())
+        };
         let logs = Logs {
             array: array.clone(),
             space: sv.space,
@@ -163,19 +171,22 @@ impl Logs {
         match kind {
             AccessKind::Read => (&self.r_site, &self.r_off),
             AccessKind::Write => (&self.w_site, &self.w_off),
-            AccessKind::Atomic => (&self.a_site, &self.a_off),
+            AccessKind::Atomic => (self.a_site.as_ref().expect("an atomic site has an atomic log"), &self.a_off),
         }
+    }
+
+    fn site_names(&self) -> impl Iterator<Item = &Name> {
+        [&self.r_site, &self.w_site].into_iter().chain(&self.a_site)
     }
 
     /// `R_SITE, W_SITE, A_SITE := 0, 0, 0` (kernel entry).
     pub fn init(&self, span: Span) -> Stmt {
-        let zero = |x: &Name| (lhs(x, vec![], span), int(0));
-        assign_stmt(vec![zero(&self.r_site), zero(&self.w_site), zero(&self.a_site)], span)
+        assign_stmt(self.site_names().map(|x| (lhs(x, vec![], span), int(0))).collect(), span)
     }
 
     /// `assume cond ==> !R_HAS_OCCURRED && !W_HAS_OCCURRED && !A_HAS_OCCURRED` (a barrier, §4.2).
     pub fn clear(&self, cond: Expr, span: Span) -> Stmt {
-        let empty = all([&self.r_site, &self.w_site, &self.a_site].map(|x| Expr::eq(var(x), int(0))));
+        let empty = all(self.site_names().map(|x| Expr::eq(var(x), int(0))));
         assume_stmt(implies(cond, empty), span)
     }
 

@@ -389,7 +389,8 @@ pub(crate) fn kernel_variant(
     let mut logged: Vec<Name> = logged.into_iter().filter(|n| ctx.shared.contains_key(n)).collect();
     logged.sort();
     for a in &logged {
-        match Logs::declare(a, &ctx.shared[a], names) {
+        let atomics = groups.iter().flatten().any(|x| x.atomic && &x.var == a);
+        match Logs::declare(a, &ctx.shared[a], atomics, names) {
             Some((l, d)) => {
                 decls.extend(d);
                 logs.insert(a.clone(), l);

@@ -1387,7 +1387,11 @@ impl<'a> Checker<'a> {
         if let Some(x) = &a.out {
             if !matches!(self.lookup(&x.name), Some(VarRef::Local(..)) | None) {
                 self.type_error(
-                    format!("atomic `{}` returns the old value into `{}`, which is not a local variable", a.op.name(), x.name),
+                    format!(
+                        "atomic `{}` returns the old value into `{}`, which is not a local variable",
+                        a.op.name(),
+                        x.name
+                    ),
                     x.span,
                     "use a local variable",
                 );

@@ -196,7 +196,12 @@ fn atomics() {
     let k = |body: &str| format!("{decls}procedure {{:kernel}} k() {{ var x: bv32; var n: int;\n{body} }}");
     type_err(&k("atomic n := and(N[0], 1);"), "atomic `and` needs a bit-vector element, found `int`", 3, 17);
     type_err(&k("atomic fadd(F[0bv32], 1bv16);"), "atomic `fadd` needs a `bv32` or `bv64` element", 3, 13);
-    type_err(&k("atomic cmpxchg(A[0bv32], 1bv32);"), "atomic `cmpxchg` takes 2 arguments after the element, found 1", 3, 16);
+    type_err(
+        &k("atomic cmpxchg(A[0bv32], 1bv32);"),
+        "atomic `cmpxchg` takes 2 arguments after the element, found 1",
+        3,
+        16,
+    );
     type_err(&k("atomic add(A[0bv32], 1);"), "expected `bv32`, found `int`", 3, 22);
     type_err(&k("atomic n := inc(A[0bv32]);"), "expected `bv32`, found `int`", 3, 8);
     type_err(&k("atomic inc(x);"), "the target of an atomic operation must be a global variable", 3, 12);

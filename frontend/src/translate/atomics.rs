@@ -91,7 +91,9 @@ impl<'m> Tr<'m> {
             None => String::new(),
         };
         let op = op.name();
-        self.on_each_object(&p, loc, |tr, q| tr.access(q, ty, loc).map(|place| format!("atomic {out}{op}({place}{args});")));
+        self.on_each_object(&p, loc, |tr, q| {
+            tr.access(q, ty, loc).map(|place| format!("atomic {out}{op}({place}{args});"))
+        });
         true
     }
 }

@@ -573,7 +573,12 @@ impl<'m> Tr<'m> {
 
     /// Emits the statement `stmt` makes for each object `p` may point into, each on a
     /// branch that assumes `p` points there.
-    pub(super) fn on_each_object(&mut self, p: &Ptr, loc: Option<Loc>, mut stmt: impl FnMut(&mut Self, &Ptr) -> Option<String>) {
+    pub(super) fn on_each_object(
+        &mut self,
+        p: &Ptr,
+        loc: Option<Loc>,
+        mut stmt: impl FnMut(&mut Self, &Ptr) -> Option<String>,
+    ) {
         let Some(alt) = p.alt.clone() else {
             if let Some(s) = stmt(self, p) {
                 self.emit(s, loc);

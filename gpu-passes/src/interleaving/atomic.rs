@@ -103,8 +103,10 @@ mod tests {
         assert_eq!(apply(AtomicOp::DecWrap, &b(0), &[b(7)]), Some(b(7)));
         assert_eq!(apply(AtomicOp::DecWrap, &b(9), &[b(7)]), Some(b(7)));
         assert_eq!(apply(AtomicOp::DecWrap, &b(3), &[b(7)]), Some(b(2)));
-        assert_eq!(apply(AtomicOp::FAdd, &b(1.5f32.to_bits() as u128), &[b(2.25f32.to_bits() as u128)]),
-            Some(b(3.75f32.to_bits() as u128)));
+        assert_eq!(
+            apply(AtomicOp::FAdd, &b(1.5f32.to_bits() as u128), &[b(2.25f32.to_bits() as u128)]),
+            Some(b(3.75f32.to_bits() as u128))
+        );
     }
 
     #[test]

@@ -291,8 +291,13 @@ impl RaceLog {
         let benign = self.benign;
         let var = self.slot_var[slot as usize];
         let report = |kind: RaceKind, other: u32, sp: Span, val: Option<Value>, key: &Option<MapKey>| {
-            let first =
-                RaceAccess { tid: other, span: sp, write: kind.first_writes(), atomic: kind.first_atomic(), value: val };
+            let first = RaceAccess {
+                tid: other,
+                span: sp,
+                write: kind.first_writes(),
+                atomic: kind.first_atomic(),
+                value: val,
+            };
             let value = match &access {
                 Access::Write(v) => Some(v.clone()),
                 Access::Read | Access::Atomic => None,

@@ -95,11 +95,10 @@ fn call(f: &str, args: Vec<Expr>, span: Span) -> Expr {
 /// `assume (__other(__enabled()) && i == __other(i)) ==> x != __other(x);`
 fn distinct(x: &Ident, target: &Lhs, span: Span) -> Stmt {
     let other = |e: Expr| call("__other", vec![e], span);
-    let same = target
-        .indices
-        .iter()
-        .flatten()
-        .fold(other(call("__enabled", vec![], span)), |acc, i| Expr::and(acc, Expr::eq(i.clone(), other(i.clone()))));
+    let same =
+        target.indices.iter().flatten().fold(other(call("__enabled", vec![], span)), |acc, i| {
+            Expr::and(acc, Expr::eq(i.clone(), other(i.clone())))
+        });
     let xv = Expr::new(ExprKind::Var(x.clone()), span);
     let differ = Expr::new(ExprKind::Binary(BinOp::Neq, Box::new(xv.clone()), Box::new(other(xv))), span);
     Stmt::new(StmtKind::Assume { attrs: vec![], expr: Expr::implies(same, differ) }, span)
@@ -131,9 +130,10 @@ pub(crate) fn lower_atomics(
                 .and_then(|sv| map_levels(&sv.ty, map_depth(&sv.ty)))
                 .map(|(levels, _)| levels.into_iter().flatten().collect())
                 .unwrap_or_default();
-            let mut k = 0;
             let mut target = a.target.clone();
-            for ix in target.indices.iter_mut().flatten() {
+            // (Without the index types the array's log cannot be declared either, and the
+            // kernel is `unsupported` there.)
+            for (k, ix) in target.indices.iter_mut().flatten().enumerate() {
                 if reads_shared(ix) {
                     if let Some(ty) = index_tys.get(k) {
                         let t = names.fresh(&format!("{}$atomic_index", a.target.var.name));
@@ -142,11 +142,11 @@ pub(crate) fn lower_atomics(
                         *ix = Expr::var(t, ix.span);
                     }
                 }
-                k += 1;
             }
             out.extend(a.args.iter().filter(|e| reads_shared(e)).map(reads_of));
             let base = Expr::new(ExprKind::Var(target.var.clone()), target.var.span);
-            let element = target.indices.iter().fold(base, |m, idx| Expr::new(ExprKind::Select(Box::new(m), idx.clone()), sp));
+            let element =
+                target.indices.iter().fold(base, |m, idx| Expr::new(ExprKind::Select(Box::new(m), idx.clone()), sp));
             let attrs = vec![Attribute { name: Ident::new(ATOMIC_ACCESS, sp), args: vec![], span: sp }];
             out.push(Stmt::new(StmtKind::Assume { attrs, expr: Expr::eq(element.clone(), element) }, sp));
             if let Some(x) = a.out {

@@ -75,10 +75,7 @@ impl AccessKind {
     /// Whether an access of this kind by one thread and of kind `other` by another race
     /// (one writes, and they are not both atomic).
     fn conflicts(self, other: AccessKind) -> bool {
-        !matches!(
-            (self, other),
-            (AccessKind::Read, AccessKind::Read) | (AccessKind::Atomic, AccessKind::Atomic)
-        )
+        !matches!((self, other), (AccessKind::Read, AccessKind::Read) | (AccessKind::Atomic, AccessKind::Atomic))
     }
 }
 

@@ -940,7 +940,11 @@ fn stmt_parser<E: PErr>(p: &StmtParts<E>) -> impl P<Stmt, E> {
         let atomic_op = ident.clone().try_map(|op, span| {
             AtomicOp::from_name(op.name.as_str()).ok_or_else(|| {
                 let names: Vec<&str> = AtomicOp::ALL.iter().map(|o| o.name()).collect();
-                E::custom(span, ErrorKind::Syntax, &format!("unknown atomic operation `{}` (one of {})", op.name, names.join(", ")))
+                E::custom(
+                    span,
+                    ErrorKind::Syntax,
+                    &format!("unknown atomic operation `{}` (one of {})", op.name, names.join(", ")),
+                )
             })
         });
         let atomic = t(Tok::Atomic)

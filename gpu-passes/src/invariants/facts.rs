@@ -949,6 +949,7 @@ impl ReachingDefs {
                     }
                     StmtKind::Havoc(xs) => xs.iter().for_each(|x| def(&x.name, None, &mut defs)),
                     StmtKind::Call { outs, .. } => outs.iter().for_each(|x| def(&x.name, None, &mut defs)),
+                    StmtKind::Atomic(at) => at.out.iter().for_each(|x| def(&x.name, None, &mut defs)),
                     _ => {}
                 }
             }

@@ -56,5 +56,9 @@ done <<'LIST'
 2 verify contra.kbpl
 0 run --local-size 4 --runs 3 --inputs inputs.json first.kbpl
 1 verify --local-size 8 two_kernels.kbpl
+0 verify --local-size 16 --num-groups 4 atomics.kbpl
+1 verify --local-size 16 --num-groups 4 atomics_race.kbpl
+0 run --local-size 16 --num-groups 4 atomics.kbpl
+1 run --local-size 16 --num-groups 4 atomics_race.kbpl
 LIST
 exit $fail

@@ -262,6 +262,13 @@ impl Predicator<'_> {
                 .with_label("this call")
                 .with_note("inline the procedure ({:inline 1}) before predication"),
             ),
+            StmtKind::Atomic(_) => self.diags.push(
+                Diagnostic::unsupported(
+                    "atomics are verified by the two-thread reduction only (not with `--lockstep`)",
+                    sp,
+                )
+                .with_label("this atomic"),
+            ),
             _ => self.diags.push(Diagnostic::unsupported("this statement cannot be predicated", sp)),
         }
     }

@@ -393,10 +393,124 @@ pub enum StmtKind {
         attrs: Vec<Attribute>,
         invariants: Vec<BarrierInvariant>,
     },
+    /// `atomic x := add(A[i], v);` — an atomic read-modify-write of one element of a shared
+    /// array (docs/kbpl.md §3.4).
+    Atomic(AtomicStmt),
     /// A nested `{ ... }` block (Boogie allows none at statement level; passes use it to group).
     Block(Vec<Stmt>),
     /// Lock-step vector statements and ψ-assignments (seed 000 Table 3); see `crate::lockstep_syntax`.
     Vector(VectorStmt),
+}
+
+/// `atomic [x :=] op(A[i], args);` (docs/kbpl.md §3.4): reads the element `A[i]`, writes
+/// `op(old, args)` back in one indivisible step and, with `x :=`, returns the old value.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct AtomicStmt {
+    pub op: AtomicOp,
+    pub out: Option<Ident>,
+    /// The element: a shared array and its indices.
+    pub target: Lhs,
+    pub args: Vec<Expr>,
+}
+
+/// The operations of [`AtomicStmt`]: OpenCL's `atomic_*` and CUDA's `atomic*` families.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AtomicOp {
+    Add,
+    Sub,
+    Xchg,
+    /// `cmpxchg(A[i], c, v)`: writes `v` if the old value is `c`.
+    CmpXchg,
+    /// Signed on bit-vectors.
+    Min,
+    Max,
+    /// Unsigned minimum and maximum (bit-vectors only).
+    UMin,
+    UMax,
+    And,
+    Or,
+    Xor,
+    /// `+ 1` and `- 1`.
+    Inc,
+    Dec,
+    /// CUDA's `atomicInc(p, m)`: `old >= m ? 0 : old + 1` (unsigned).
+    IncWrap,
+    /// CUDA's `atomicDec(p, m)`: `old == 0 || old > m ? m : old - 1` (unsigned).
+    DecWrap,
+    /// IEEE addition of the element and the argument read as floats (`bv32`: binary32,
+    /// `bv64`: binary64).
+    FAdd,
+}
+
+impl AtomicOp {
+    pub const ALL: [AtomicOp; 16] = [
+        AtomicOp::Add,
+        AtomicOp::Sub,
+        AtomicOp::Xchg,
+        AtomicOp::CmpXchg,
+        AtomicOp::Min,
+        AtomicOp::Max,
+        AtomicOp::UMin,
+        AtomicOp::UMax,
+        AtomicOp::And,
+        AtomicOp::Or,
+        AtomicOp::Xor,
+        AtomicOp::Inc,
+        AtomicOp::Dec,
+        AtomicOp::IncWrap,
+        AtomicOp::DecWrap,
+        AtomicOp::FAdd,
+    ];
+
+    /// The operation's name in the syntax.
+    pub fn name(self) -> &'static str {
+        match self {
+            AtomicOp::Add => "add",
+            AtomicOp::Sub => "sub",
+            AtomicOp::Xchg => "xchg",
+            AtomicOp::CmpXchg => "cmpxchg",
+            AtomicOp::Min => "min",
+            AtomicOp::Max => "max",
+            AtomicOp::UMin => "umin",
+            AtomicOp::UMax => "umax",
+            AtomicOp::And => "and",
+            AtomicOp::Or => "or",
+            AtomicOp::Xor => "xor",
+            AtomicOp::Inc => "inc",
+            AtomicOp::Dec => "dec",
+            AtomicOp::IncWrap => "inc_wrap",
+            AtomicOp::DecWrap => "dec_wrap",
+            AtomicOp::FAdd => "fadd",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<AtomicOp> {
+        AtomicOp::ALL.into_iter().find(|o| o.name() == s)
+    }
+
+    /// How many arguments follow the element.
+    pub fn arity(self) -> usize {
+        match self {
+            AtomicOp::Inc | AtomicOp::Dec => 0,
+            AtomicOp::CmpXchg => 2,
+            _ => 1,
+        }
+    }
+
+    /// Defined on bit-vectors only (not on `int`).
+    pub fn bv_only(self) -> bool {
+        matches!(
+            self,
+            AtomicOp::UMin
+                | AtomicOp::UMax
+                | AtomicOp::And
+                | AtomicOp::Or
+                | AtomicOp::Xor
+                | AtomicOp::IncWrap
+                | AtomicOp::DecWrap
+                | AtomicOp::FAdd
+        )
+    }
 }
 
 /// Statements of the lock-step vector language of seed 000 §4.2, printed with the `vec`

@@ -568,9 +568,14 @@ pub fn check_program_rules_at(env: &GlobalEnv, decls: &[(&Decl, u32)]) -> Vec<Di
         }
         if let Some(b) = body {
             walk_stmts(&b.stmts, &mut |s| {
-                if let StmtKind::Barrier { .. } = s.kind {
+                let gpu_stmt = match s.kind {
+                    StmtKind::Barrier { .. } => Some("barrier"),
+                    StmtKind::Atomic(_) => Some("atomic"),
+                    _ => None,
+                };
+                if let Some(kw) = gpu_stmt {
                     diags.push(
-                        Diagnostic::type_error("`barrier` outside a kernel", s.span)
+                        Diagnostic::type_error(format!("`{kw}` outside a kernel"), s.span)
                             .with_label(why.clone())
                             .with_related(name.span, "in this procedure"),
                     );

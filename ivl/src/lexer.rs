@@ -39,6 +39,7 @@ pub enum Tok {
     Float(u32),
     // Contextual keywords: special at the start of a statement, identifiers elsewhere.
     Barrier,
+    Atomic,
     Vec,
     Psi,
     Yield,
@@ -132,6 +133,7 @@ impl Tok {
                 return None
             }
             Barrier => "barrier",
+            Atomic => "atomic",
             Vec => "vec",
             Psi => "psi",
             Yield => "yield",
@@ -266,6 +268,7 @@ fn keyword(word: &[u8]) -> Option<Tok> {
         b"assert" => Assert,
         b"assume" => Assume,
         b"async" => Async,
+        b"atomic" => Atomic,
         b"axiom" => Axiom,
         b"barrier" => Barrier,
         b"bool" => Bool,

@@ -231,6 +231,7 @@ impl Lowerer {
             | StmtKind::Assume { .. }
             | StmtKind::Call { .. }
             | StmtKind::Barrier { .. }
+            | StmtKind::Atomic(_)
             | StmtKind::Vector(_) => self.push(s.clone()),
             StmtKind::Goto(targets) => {
                 for t in targets {

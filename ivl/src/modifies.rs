@@ -40,6 +40,7 @@ pub fn written_vars(s: &Stmt) -> Vec<&Ident> {
         StmtKind::Havoc(ids) | StmtKind::Vector(VectorStmt::Havoc(ids)) => ids.iter().collect(),
         StmtKind::Call { outs, .. } => outs.iter().collect(),
         StmtKind::Vector(VectorStmt::Psi { lhs, .. }) => vec![&lhs.var],
+        StmtKind::Atomic(a) => std::iter::once(&a.target.var).chain(&a.out).collect(),
         _ => Vec::new(),
     }
 }

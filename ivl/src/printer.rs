@@ -531,6 +531,7 @@ impl Printer {
                     }
                 }
             }
+            StmtKind::Atomic(a) => atomic(out, a),
             StmtKind::Block(ss) => {
                 self.block(ss, indent);
                 self.out.push('\n');
@@ -742,17 +743,38 @@ fn guard(out: &mut String, cond: Option<&Expr>) {
 }
 
 /// `x, m[i][j] := e1, e2;` (no newline).
+fn lhs(out: &mut String, l: &Lhs) {
+    ident(out, &l.var);
+    for idx in &l.indices {
+        out.push('[');
+        exprs(out, idx);
+        out.push(']');
+    }
+}
+
+/// `atomic x := op(A[i], args);`
+fn atomic(out: &mut String, a: &AtomicStmt) {
+    out.push_str("atomic ");
+    if let Some(x) = &a.out {
+        ident(out, x);
+        out.push_str(" := ");
+    }
+    out.push_str(a.op.name());
+    out.push('(');
+    lhs(out, &a.target);
+    for e in &a.args {
+        out.push_str(", ");
+        expr(out, e, Prec::Top);
+    }
+    out.push_str(");\n");
+}
+
 fn assignment(out: &mut String, lhss: &[Lhs], rhss: &[Expr]) {
     for (i, l) in lhss.iter().enumerate() {
         if i > 0 {
             out.push_str(", ");
         }
-        ident(out, &l.var);
-        for idx in &l.indices {
-            out.push('[');
-            exprs(out, idx);
-            out.push(']');
-        }
+        lhs(out, l);
     }
     out.push_str(" := ");
     exprs(out, rhss);

@@ -1222,6 +1222,7 @@ impl<'a> Checker<'a> {
                     self.with_ctx(self.spec_ctx(), |c| c.expect_bool(&inv.expr, "a barrier invariant"));
                 }
             }
+            StmtKind::Atomic(a) => self.atomic(a),
             StmtKind::Block(ss) => self.stmts(ss),
             StmtKind::Vector(v) => match v {
                 VectorStmt::Assign { lhss, rhss } => self.assign(s, lhss, rhss),
@@ -1331,6 +1332,74 @@ impl<'a> Checker<'a> {
         for (k, (r, t)) in rhss.iter().zip(&tys).enumerate() {
             let name = &lhss[k].var.name;
             self.expect(r, t, || format!("assigned to `{name}`"));
+        }
+    }
+
+    /// `atomic x := op(A[i], args);` (docs/kbpl.md §3.4): `A` is a global variable, `A[i]` an
+    /// `int` or a bit-vector (bit-vectors only for the bitwise, unsigned and float operations;
+    /// `fadd` on `bv32` or `bv64`), every argument and `x` of the element's type.
+    fn atomic(&mut self, a: &AtomicStmt) {
+        if !matches!(self.lookup(&a.target.var.name), Some(VarRef::Global(_))) {
+            self.type_error(
+                format!("the target of an atomic operation must be a global variable, not `{}`", a.target.var.name),
+                a.target.var.span,
+                "atomics update shared memory",
+            );
+        }
+        let mut t = self.target(&a.target.var, "update atomically");
+        for idx in &a.target.indices {
+            t = self.select(&t, idx, a.target.var.span, a.target.span);
+        }
+        let ok = match t {
+            Ty::Error => true,
+            Ty::Int => !a.op.bv_only(),
+            Ty::Bv(w) => a.op != AtomicOp::FAdd || w == 32 || w == 64,
+            _ => false,
+        };
+        if !ok {
+            let need = match a.op {
+                AtomicOp::FAdd => "a `bv32` or `bv64` element (a float)",
+                op if op.bv_only() => "a bit-vector element",
+                _ => "an `int` or bit-vector element",
+            };
+            self.type_error(
+                format!("atomic `{}` needs {need}, found `{t}`", a.op.name()),
+                a.target.span,
+                "the element updated atomically",
+            );
+        }
+        if a.args.len() != a.op.arity() {
+            self.type_error(
+                format!(
+                    "atomic `{}` takes {} argument{} after the element, found {}",
+                    a.op.name(),
+                    a.op.arity(),
+                    plural_s(a.op.arity()),
+                    a.args.len()
+                ),
+                a.target.span,
+                "the element",
+            );
+        }
+        for e in &a.args {
+            self.expect(e, &t, || format!("an argument of atomic `{}`", a.op.name()));
+        }
+        if let Some(x) = &a.out {
+            if !matches!(self.lookup(&x.name), Some(VarRef::Local(..)) | None) {
+                self.type_error(
+                    format!(
+                        "atomic `{}` returns the old value into `{}`, which is not a local variable",
+                        a.op.name(),
+                        x.name
+                    ),
+                    x.span,
+                    "use a local variable",
+                );
+            }
+            let xt = self.target(x, "assign to");
+            if !xt.compatible(&t) {
+                self.mismatch(x.span, &t, &xt, format!("the old value of the element of atomic `{}`", a.op.name()));
+            }
         }
     }
 

@@ -298,6 +298,15 @@ macro_rules! visitor {
                         v.visit_barrier_invariant(i);
                     }
                 }
+                StmtKind::Atomic(a) => {
+                    if let Some(x) = &$($m)? a.out {
+                        v.visit_ident(x);
+                    }
+                    v.visit_lhs(&$($m)? a.target);
+                    for e in &$($m)? a.args {
+                        v.visit_expr(e);
+                    }
+                }
                 StmtKind::Block(ss) => {
                     for s in ss {
                         v.visit_stmt(s);
@@ -555,6 +564,16 @@ struct FreeVars {
 }
 
 impl Visit for FreeVars {
+    /// An atomic reads the element it updates: its array is a use.
+    fn visit_stmt(&mut self, s: &Stmt) {
+        if let StmtKind::Atomic(a) = &s.kind {
+            let x = &a.target.var.name;
+            if !self.bound.contains(x) && self.seen.insert(x.clone()) {
+                self.out.push(x.clone());
+            }
+        }
+        walk_stmt(self, s)
+    }
     fn visit_expr(&mut self, e: &Expr) {
         if let ExprKind::Var(x) = &e.kind {
             if !self.bound.contains(&x.name) && self.seen.insert(x.name.clone()) {
@@ -605,6 +624,12 @@ impl Visit for Modified {
             StmtKind::Assign { lhss, .. } => lhss.iter().for_each(|l| self.add(&l.var)),
             StmtKind::Havoc(xs) => xs.iter().for_each(|x| self.add(x)),
             StmtKind::Call { outs, .. } => outs.iter().for_each(|x| self.add(x)),
+            StmtKind::Atomic(a) => {
+                self.add(&a.target.var);
+                if let Some(x) = &a.out {
+                    self.add(x);
+                }
+            }
             _ => {}
         }
         walk_stmt(self, s)

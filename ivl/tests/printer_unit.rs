@@ -417,3 +417,30 @@ fn keywords_used_as_names_are_escaped() {
     let e = Expr::new(ExprKind::Call(id("true"), vec![v("old"), v("local_id_x"), v("$x.1"), v("barrier")]), D);
     assert_eq!(print_expr(&e), "\\true(\\old, local_id_x, $x.1, \\barrier)");
 }
+
+#[test]
+fn atomic_statements_print_and_parse_again() {
+    let target = Lhs { var: id("A"), indices: vec![vec![v("i")]], span: D };
+    let with_out = stmt(StmtKind::Atomic(AtomicStmt {
+        op: AtomicOp::CmpXchg,
+        out: Some(id("x")),
+        target: target.clone(),
+        args: vec![int(0), int(1)],
+    }));
+    assert_eq!(print_stmt(&with_out), "atomic x := cmpxchg(A[i], 0, 1);\n");
+    let without = stmt(StmtKind::Atomic(AtomicStmt { op: AtomicOp::Inc, out: None, target, args: vec![] }));
+    assert_eq!(print_stmt(&without), "atomic inc(A[i]);\n");
+    for op in AtomicOp::ALL {
+        assert_eq!(AtomicOp::from_name(op.name()), Some(op));
+    }
+    // `atomic` is a contextual keyword: still a variable elsewhere (printed escaped).
+    let text = "procedure p()\n{\n  atomic x := add(A[i], 1);\n  atomic dec_wrap(B[0][j], m);\n  \\atomic := 1;\n}\n";
+    let (prog, diags) = ivl::parser::parse_program(&text.replace("\\atomic", "atomic"));
+    assert!(diags.is_empty(), "{diags:?}");
+    assert_eq!(print_program(&prog), text);
+    let (again, diags) = ivl::parser::parse_program(text);
+    assert!(diags.is_empty(), "{diags:?}");
+    assert_eq!(print_program(&again), text);
+    let (_, diags) = ivl::parser::parse_program("procedure p() { atomic x := mul(A[i], 1); }");
+    assert!(diags.iter().any(|d| d.message.contains("unknown atomic operation `mul`")), "{diags:?}");
+}

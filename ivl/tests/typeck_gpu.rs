@@ -184,3 +184,38 @@ fn type_of_expressions() {
     assert_eq!(env.ty(&v.vars[0].ty), Ty::map(vec![Ty::Bv(32)], Ty::Bv(8)));
     assert_eq!(ivl::printer::print_type(&env.expand(&v.vars[0].ty)), "[bv32]bv8");
 }
+
+#[test]
+fn atomics() {
+    let decls = "var {:global} A: [bv32]bv32; var {:group_shared} N: [int]int; var {:global} F: [bv32]bv16;\n";
+    accepts(&format!(
+        "{decls}procedure {{:kernel}} k() {{ var x: bv32; var n: int;\n\
+         atomic x := add(A[0bv32], 1bv32); atomic inc(A[x]); atomic x := cmpxchg(A[1bv32], 0bv32, 1bv32);\n\
+         atomic umax(A[2bv32], x); atomic x := fadd(A[3bv32], x); atomic n := min(N[n], 3); atomic dec(N[0]); }}"
+    ));
+    let k = |body: &str| format!("{decls}procedure {{:kernel}} k() {{ var x: bv32; var n: int;\n{body} }}");
+    type_err(&k("atomic n := and(N[0], 1);"), "atomic `and` needs a bit-vector element, found `int`", 3, 17);
+    type_err(&k("atomic fadd(F[0bv32], 1bv16);"), "atomic `fadd` needs a `bv32` or `bv64` element", 3, 13);
+    type_err(
+        &k("atomic cmpxchg(A[0bv32], 1bv32);"),
+        "atomic `cmpxchg` takes 2 arguments after the element, found 1",
+        3,
+        16,
+    );
+    type_err(&k("atomic add(A[0bv32], 1);"), "expected `bv32`, found `int`", 3, 22);
+    type_err(&k("atomic n := inc(A[0bv32]);"), "expected `bv32`, found `int`", 3, 8);
+    type_err(&k("atomic inc(x);"), "the target of an atomic operation must be a global variable", 3, 12);
+    type_err(
+        &format!("{decls}var g: bv32;\nprocedure {{:kernel}} k() {{ atomic g := inc(A[0bv32]); }}"),
+        "which is not a local variable",
+        3,
+        34,
+    );
+    rejects(
+        &format!("{decls}procedure {{:kernel}} k() {{ }}\nprocedure p() {{ atomic inc(N[0]); }}"),
+        ErrorKind::Type,
+        "`atomic` outside a kernel",
+        3,
+        17,
+    );
+}

@@ -575,6 +575,12 @@ fn passify_stmt(
                 s.span,
             ));
         }
+        StmtKind::Atomic(_) => {
+            return Err(Diagnostic::unsupported(
+                "`atomic` must be removed by the GPU passes before verification",
+                s.span,
+            ));
+        }
         StmtKind::Vector(_) => {
             return Err(Diagnostic::unsupported("lock-step vector statements cannot be verified directly", s.span));
         }

@@ -59,8 +59,8 @@ typedef __SIZE_TYPE__ size_t;
 #ifndef NULL
 #define NULL 0
 #endif
-/* Atomics: declared so that clang accepts them; the front end reports them as unsupported
- * (issue 18). */
+/* Atomics: CUDA's overloads; the front end turns each call into a KBPL `atomic` statement
+ * (frontend/src/translate/atomics.rs). */
 __device__ int atomicAdd(int *, int);
 __device__ unsigned int atomicAdd(unsigned int *, unsigned int);
 __device__ int atomicSub(int *, int);
@@ -83,6 +83,18 @@ __device__ unsigned int atomicInc(unsigned int *, unsigned int);
 __device__ unsigned int atomicDec(unsigned int *, unsigned int);
 __device__ int atomicCAS(int *, int, int);
 __device__ unsigned int atomicCAS(unsigned int *, unsigned int, unsigned int);
+__device__ unsigned long long int atomicAdd(unsigned long long int *, unsigned long long int);
+__device__ double atomicAdd(double *, double);
+__device__ unsigned long long int atomicExch(unsigned long long int *, unsigned long long int);
+__device__ long long int atomicMin(long long int *, long long int);
+__device__ unsigned long long int atomicMin(unsigned long long int *, unsigned long long int);
+__device__ long long int atomicMax(long long int *, long long int);
+__device__ unsigned long long int atomicMax(unsigned long long int *, unsigned long long int);
+__device__ unsigned long long int atomicAnd(unsigned long long int *, unsigned long long int);
+__device__ unsigned long long int atomicOr(unsigned long long int *, unsigned long long int);
+__device__ unsigned long long int atomicXor(unsigned long long int *, unsigned long long int);
+__device__ unsigned long long int atomicCAS(unsigned long long int *, unsigned long long int,
+                                            unsigned long long int);
 
 /* Cooperative groups: a block's sync is __syncthreads; grid-wide sync is reported as
  * unsupported by the front end. */

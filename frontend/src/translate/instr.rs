@@ -88,6 +88,9 @@ impl<'m> Tr<'m> {
             self.mem_intrinsic(f, c, name, loc);
             return true;
         }
+        if self.atomic_call(f, c, name, loc) {
+            return true;
+        }
         if self.bodiless_call(f, c, name, loc) {
             return true;
         }
@@ -672,7 +675,12 @@ impl<'m> Tr<'m> {
 
     /// Emits the statement `stmt` makes for each object `p` may point into, each on a
     /// branch that assumes `p` points there.
-    fn on_each_object(&mut self, p: &Ptr, loc: Option<Loc>, mut stmt: impl FnMut(&mut Self, &Ptr) -> Option<String>) {
+    pub(super) fn on_each_object(
+        &mut self,
+        p: &Ptr,
+        loc: Option<Loc>,
+        mut stmt: impl FnMut(&mut Self, &Ptr) -> Option<String>,
+    ) {
         let Some(alt) = p.alt.clone() else {
             if let Some(s) = stmt(self, p) {
                 self.emit(s, loc);
@@ -1278,7 +1286,7 @@ impl<'m> Tr<'m> {
                             self.err(
                                 loc,
                                 format!(
-                                    "a call of the external function `{}` with a pointer (atomics are issue 18)",
+                                    "a call of the external function `{}` with a pointer argument",
                                     builtins::demangle(name)
                                 ),
                             );

@@ -20,7 +20,7 @@ pub(super) fn is_mem_intrinsic(name: &str) -> bool {
 }
 
 /// Whether a byte offset is a multiple of `unit` whatever its terms' values.
-fn divisible(off: &Lin, unit: u64) -> bool {
+pub(super) fn divisible(off: &Lin, unit: u64) -> bool {
     off.konst.is_multiple_of(unit) && off.terms.iter().all(|t| t.1.is_multiple_of(unit))
 }
 

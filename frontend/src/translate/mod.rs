@@ -26,6 +26,7 @@ use llvm_ir::types::{FPType, Type};
 use llvm_ir::{BasicBlock, Constant, ConstantRef, Function, IntPredicate, Module, Name, Operand, TypeRef};
 use std::collections::{BTreeMap, HashMap, HashSet};
 
+mod atomics;
 mod bodiless;
 mod instr;
 mod memops;

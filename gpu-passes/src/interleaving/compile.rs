@@ -218,6 +218,15 @@ pub struct CallSite {
     pub outs: Box<[Lhs]>,
 }
 
+/// `atomic x := op(A[i], args);`
+#[derive(Clone, Debug)]
+pub struct AtomicSite {
+    pub op: AtomicOp,
+    pub target: Lhs,
+    pub args: Box<[Ex]>,
+    pub out: Option<Lhs>,
+}
+
 #[derive(Clone, Debug)]
 pub enum Instr {
     /// `x := e` for a local `x` (the fast path).
@@ -234,6 +243,8 @@ pub enum Instr {
     Assume(Ex),
     Call(Box<CallSite>),
     Barrier(Box<BarrierSite>),
+    /// Reads, updates and writes one element in one step (`super::atomic`).
+    Atomic(Box<AtomicSite>),
     Jump(Edge),
     Branch(Ex, Edge, Edge),
     Goto(Box<[GuardedEdge]>),
@@ -1417,6 +1428,14 @@ impl Compiler<'_> {
                 let fence = |b: bool| if b || both { Fence::Yes } else { Fence::No };
                 let invariants = invariants.iter().map(|i| (self.spec(&i.expr), i.span)).collect();
                 Instr::Barrier(Box::new(BarrierSite { local: fence(l), global: fence(g), invariants }))
+            }
+            StmtKind::Atomic(a) => {
+                visible = true;
+                let args = self.exprs(&a.args);
+                let t = &a.target;
+                let target = self.lhs(&Lhs0 { var: &t.var, indices: &t.indices, span: t.span });
+                let out = a.out.as_ref().map(|id| self.lhs(&Lhs0 { var: id, indices: &[], span: id.span }));
+                Instr::Atomic(Box::new(AtomicSite { op: a.op, target, args, out }))
             }
             StmtKind::Vector(_) => Instr::Unsupported(Rc::new(Diagnostic::unsupported(
                 "lock-step vector statements cannot be run by `kivl run` (run the kernel before the lock-step pass)",

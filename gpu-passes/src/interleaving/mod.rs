@@ -17,6 +17,7 @@
 //! functions — is a function of the seed, so a run is reproducible from its seed. A run never
 //! claims more than it saw: "no error found in K runs", never "verified".
 
+pub mod atomic;
 pub mod compile;
 pub mod eval;
 pub mod inputs;
@@ -252,7 +253,11 @@ impl Interpreter {
             loc = format!("{loc}[{k}]");
         }
         let what = |a: &race::RaceAccess| {
-            let verb = if a.write { "write" } else { "read" };
+            let verb = match (a.atomic, a.write) {
+                (true, _) => "atomic update",
+                (false, true) => "write",
+                (false, false) => "read",
+            };
             match (&a.value, a.write) {
                 (Some(v), true) => format!("{verb} of {v} by {}", tid(a.tid)),
                 _ => format!("{verb} by {}", tid(a.tid)),

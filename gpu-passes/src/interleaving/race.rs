@@ -7,6 +7,10 @@
 //! separated. Two writes of the same value are a benign race (seed 003) and are not reported
 //! unless benign tolerance is off.
 //!
+//! An atomic access (`atomic x := op(A[i], …)`, docs/kbpl.md §3.4) races with a plain read or
+//! write of the same location by another thread, and never with another atomic (GPUVerify's
+//! meaning).
+//!
 //! Each storage slot (a global variable, or one group's copy of a group-shared one) keeps, per
 //! location and per thread that accessed it, what the thread did in its current barrier interval
 //! (compared against threads of the same group) and what it ever did (compared against threads
@@ -20,13 +24,19 @@ use rustc_hash::FxHashMap;
 pub enum Access {
     Read,
     Write(Value),
+    Atomic,
 }
 
+/// The earlier access's kind, then the later one's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RaceKind {
     WriteWrite,
     ReadWrite,
     WriteRead,
+    AtomicRead,
+    AtomicWrite,
+    ReadAtomic,
+    WriteAtomic,
 }
 
 impl RaceKind {
@@ -35,7 +45,19 @@ impl RaceKind {
             RaceKind::WriteWrite => "write-write",
             RaceKind::ReadWrite => "read-write",
             RaceKind::WriteRead => "write-read",
+            RaceKind::AtomicRead => "atomic-read",
+            RaceKind::AtomicWrite => "atomic-write",
+            RaceKind::ReadAtomic => "read-atomic",
+            RaceKind::WriteAtomic => "write-atomic",
         }
+    }
+
+    /// Whether the earlier access was a plain write / an atomic.
+    fn first_writes(self) -> bool {
+        matches!(self, RaceKind::WriteWrite | RaceKind::WriteRead | RaceKind::WriteAtomic)
+    }
+    fn first_atomic(self) -> bool {
+        matches!(self, RaceKind::AtomicRead | RaceKind::AtomicWrite)
     }
 }
 
@@ -45,6 +67,7 @@ pub struct RaceAccess {
     pub tid: u32,
     pub span: Span,
     pub write: bool,
+    pub atomic: bool,
     pub value: Option<Value>,
 }
 
@@ -64,6 +87,7 @@ pub struct RaceReport {
 struct Interval {
     read: Option<Span>,
     write: Option<(Value, Span)>,
+    atomic: Option<Span>,
     /// Wrote two different values: any other write conflicts.
     mixed: bool,
 }
@@ -73,6 +97,9 @@ impl Interval {
         match access {
             Access::Read => {
                 self.read.get_or_insert(span);
+            }
+            Access::Atomic => {
+                self.atomic.get_or_insert(span);
             }
             Access::Write(v) => {
                 if let Some((old, _)) = &self.write {
@@ -92,9 +119,20 @@ impl Interval {
                         return Some((RaceKind::WriteWrite, *sp, Some(w.clone())));
                     }
                 }
-                self.read.map(|sp| (RaceKind::ReadWrite, sp, None))
+                self.read
+                    .map(|sp| (RaceKind::ReadWrite, sp, None))
+                    .or_else(|| self.atomic.map(|sp| (RaceKind::AtomicWrite, sp, None)))
             }
-            Access::Read => self.write.as_ref().map(|(w, sp)| (RaceKind::WriteRead, *sp, Some(w.clone()))),
+            Access::Read => self
+                .write
+                .as_ref()
+                .map(|(w, sp)| (RaceKind::WriteRead, *sp, Some(w.clone())))
+                .or_else(|| self.atomic.map(|sp| (RaceKind::AtomicRead, sp, None))),
+            Access::Atomic => self
+                .write
+                .as_ref()
+                .map(|(w, sp)| (RaceKind::WriteAtomic, *sp, Some(w.clone())))
+                .or_else(|| self.read.map(|sp| (RaceKind::ReadAtomic, sp, None))),
         }
     }
 }
@@ -253,15 +291,27 @@ impl RaceLog {
         let benign = self.benign;
         let var = self.slot_var[slot as usize];
         let report = |kind: RaceKind, other: u32, sp: Span, val: Option<Value>, key: &Option<MapKey>| {
-            let first = RaceAccess { tid: other, span: sp, write: kind != RaceKind::ReadWrite, value: val };
+            let first = RaceAccess {
+                tid: other,
+                span: sp,
+                write: kind.first_writes(),
+                atomic: kind.first_atomic(),
+                value: val,
+            };
             let value = match &access {
                 Access::Write(v) => Some(v.clone()),
-                Access::Read => None,
+                Access::Read | Access::Atomic => None,
             };
-            let second = RaceAccess { tid, span, write: matches!(access, Access::Write(_)), value };
+            let second = RaceAccess {
+                tid,
+                span,
+                write: matches!(access, Access::Write(_)),
+                atomic: matches!(access, Access::Atomic),
+                value,
+            };
             Box::new(RaceReport { kind, slot, var, key: key.clone(), first, second })
         };
-        if self.traces.is_some() {
+        if self.traces.is_some() && !matches!(access, Access::Atomic) {
             self.trace(slot, &key, tid, matches!(access, Access::Write(_)));
         }
         let log = &mut self.slots[slot as usize];

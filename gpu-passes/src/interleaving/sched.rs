@@ -896,6 +896,9 @@ impl<'p> Machine<'p> {
                 Instr::Assign(lhss, rhss) => {
                     self.assign(t, lhss, rhss, span)?;
                 }
+                Instr::Atomic(site) => {
+                    self.atomic(t, site, span)?;
+                }
                 Instr::Havoc(lhss, cons) => {
                     self.havoc(t, lhss, cons, span)?;
                 }
@@ -987,6 +990,45 @@ impl<'p> Machine<'p> {
         }
         for ((l, k), v) in lhss.iter().zip(keys).zip(vals) {
             self.write(t, l.place, &k, v, l.span, true)?;
+        }
+        self.threads[t].frames.last_mut().unwrap().pc += 1;
+        Ok(())
+    }
+
+    /// `atomic x := op(A[i], args);`: the arguments and indices are evaluated (plain reads),
+    /// then the element is read, updated and written back in this one step, logged as one
+    /// atomic access (`super::race`), and its old value goes to `x`.
+    fn atomic(&mut self, t: usize, site: &AtomicSite, span: Span) -> Result<(), Stop> {
+        let args = {
+            let frame = self.threads[t].frames.last_mut().unwrap();
+            let mut cx = ctx!(self, t, &frame.old, self.race.as_mut(), span);
+            site.args.iter().map(|e| cx.eval(e, &mut frame.locals)).collect::<Result<Vec<_>, _>>()?
+        };
+        let keys = self.eval_keys(t, &site.target.levels, true, site.target.span)?;
+        let Place::Global(g) = site.target.place else {
+            return Err(Self::invalid("the target of an atomic must be a global variable".into(), span));
+        };
+        let slot = self.mem.slots[self.infos[t].group as usize][g as usize];
+        let old = {
+            let frame = self.threads[t].frames.last().unwrap();
+            let mut cx = ctx!(self, t, &frame.old, None, span);
+            let mut v = self.mem.globals[slot as usize].clone();
+            for k in &keys {
+                v = cx.select(&v, k)?;
+            }
+            v
+        };
+        if let Some(r) = self.race.as_mut() {
+            let key = if keys.is_empty() { None } else { Some(flatten_keys(&keys)) };
+            r.record(slot, key, t as u32, Access::Atomic, span);
+        }
+        let Some(new) = super::atomic::apply(site.op, &old, &args) else {
+            return Err(Self::invalid(format!("atomic `{}` on the value {old}", site.op.name()), span));
+        };
+        self.write(t, Place::Global(g), &keys, new, span, false)?;
+        if let Some(out) = &site.out {
+            let k = self.eval_keys(t, &out.levels, true, out.span)?;
+            self.write(t, out.place, &k, old, out.span, true)?;
         }
         self.threads[t].frames.last_mut().unwrap().pc += 1;
         Ok(())

@@ -650,6 +650,7 @@ impl<'p> ProgramFacts<'p> {
                             }
                         }
                         StmtKind::Barrier { .. } => has_barrier = true,
+                        StmtKind::Atomic(a) => a.out.iter().for_each(|x| push_unique(&mut modified, &x.name)),
                         _ => {}
                     }
                 }
@@ -948,6 +949,7 @@ impl ReachingDefs {
                     }
                     StmtKind::Havoc(xs) => xs.iter().for_each(|x| def(&x.name, None, &mut defs)),
                     StmtKind::Call { outs, .. } => outs.iter().for_each(|x| def(&x.name, None, &mut defs)),
+                    StmtKind::Atomic(at) => at.out.iter().for_each(|x| def(&x.name, None, &mut defs)),
                     _ => {}
                 }
             }

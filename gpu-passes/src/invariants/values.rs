@@ -144,7 +144,7 @@ impl Sim<'_> {
                     }
                 }
             }
-            StmtKind::Havoc(_) | StmtKind::Call { .. } => self.forget_modified(s, env),
+            StmtKind::Havoc(_) | StmtKind::Call { .. } | StmtKind::Atomic(_) => self.forget_modified(s, env),
             StmtKind::If { cond, then, els } => {
                 let c = cond.as_ref().and_then(|c| self.eval(c, env));
                 let els_stmts: Vec<Stmt> = match els {

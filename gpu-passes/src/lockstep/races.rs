@@ -65,6 +65,9 @@ pub(crate) struct Access {
     pub cond: Expr,
     pub value: Option<Expr>,
     pub span: Span,
+    /// An atomic access (`crate::two_thread::atomics`): races with reads and writes, not with
+    /// other atomics.
+    pub atomic: bool,
 }
 
 fn and(a: &Expr, b: Expr) -> Expr {
@@ -90,6 +93,7 @@ fn reads(shared: &HashMap<Name, SharedVar>, e: &Expr, pc: &Expr, out: &mut Vec<A
                 cond: pc.clone(),
                 value: None,
                 span: e.span,
+                atomic: false,
             });
             Ok(())
         }
@@ -120,6 +124,7 @@ fn reads(shared: &HashMap<Name, SharedVar>, e: &Expr, pc: &Expr, out: &mut Vec<A
                         cond: pc.clone(),
                         value: None,
                         span: e.span,
+                        atomic: false,
                     });
                     Ok(())
                 }
@@ -210,6 +215,7 @@ pub(crate) fn accesses(shared: &HashMap<Name, SharedVar>, s: &Stmt) -> Result<Ve
                         cond: w.cond,
                         value: Some(w.value),
                         span: s.span,
+                        atomic: false,
                     });
                 } else {
                     for i in l.indices.iter().flatten() {
@@ -219,7 +225,12 @@ pub(crate) fn accesses(shared: &HashMap<Name, SharedVar>, s: &Stmt) -> Result<Ve
                 }
             }
         }
-        StmtKind::Assume { expr, .. } => reads(shared, expr, &t, &mut out)?,
+        StmtKind::Assume { expr, attrs } => {
+            reads(shared, expr, &t, &mut out)?;
+            if has_attr(attrs, crate::two_thread::atomics::ATOMIC_ACCESS) {
+                out.iter_mut().for_each(|a| a.atomic = true);
+            }
+        }
         _ => {}
     }
     out.extend(writes);
@@ -393,6 +404,12 @@ impl Instrument for RaceInstrument {
         let acc = accesses(kc.shared, s)?;
         if acc.is_empty() {
             return Ok(());
+        }
+        if acc.iter().any(|a| a.atomic) {
+            return Err(Diagnostic::unsupported(
+                "atomic accesses are verified by the two-thread reduction only (not with `--lockstep`)",
+                s.span,
+            ));
         }
         let ts = kc.th.ts;
         let benign = self.checks.benign_tolerance;

@@ -10,6 +10,8 @@
 //! - *A-ARRAY*: assignments, havocs and call outputs whose target is a global are dropped (a call
 //!   output goes to a fresh local instead).
 //! - *A-BARRIER*: barriers are removed.
+//! - *A-ATOMIC*: `atomic x := op(A[i], …)` becomes `havoc x;` (the read is arbitrary, the write
+//!   dropped, as for the plain accesses above).
 //! - Assertions are dropped: a failing assertion is reported by the race and assertion check, and
 //!   `--termination` counts a kernel verified only when both hold. The leading assertions of a
 //!   loop header are its invariants; they are kept, as Houdini candidates (see
@@ -61,6 +63,11 @@ pub(crate) fn abstract_body(imp: &mut BlockImpl, shared: &HashMap<Name, Type>) {
             substitute_enabled(&mut s, &enabled);
             match &mut s.kind {
                 StmtKind::Barrier { .. } => continue,
+                // An atomic is a shared read (its result arbitrary) and a shared write (a no-op).
+                StmtKind::Atomic(a) => match a.out.take() {
+                    Some(x) => s.kind = StmtKind::Havoc(vec![x]),
+                    None => continue,
+                },
                 StmtKind::Assert { expr, .. } if k >= invariants || mentions_shared(expr, shared) => continue,
                 StmtKind::Assume { expr, .. } if mentions_shared(expr, shared) && k < invariants => continue,
                 StmtKind::Assume { expr, .. } if mentions_builtin(expr) => continue,

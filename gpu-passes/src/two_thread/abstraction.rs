@@ -209,6 +209,21 @@ pub(crate) fn abstract_reads(
                 out.push(s);
                 continue;
             }
+            if let Some(a) = acc.iter().find(|a| a.atomic && models.get(&a.var) != Some(&Model::Adversarial)) {
+                diags.push(
+                    Diagnostic::unsupported(
+                        format!(
+                            "an atomic access to `{}`, whose values a specification mentions (or with `--abstraction \
+                             equality`), is not supported",
+                            a.var
+                        ),
+                        a.span,
+                    )
+                    .with_label("this atomic")
+                    .with_note("the two-thread program models such an array, and would have to forget the element at every atomic of every thread"),
+                );
+                continue;
+            }
             let mut rd = Reads { shared, models, names, temps: Vec::new() };
             let sp = s.span;
             let new_kind = match &s.kind {
@@ -250,7 +265,7 @@ pub(crate) fn abstract_reads(
                     if let Some(v) = &mut k.1 {
                         strip_spans(v);
                     }
-                    (x.var.clone(), x.write, x.span, k)
+                    (x.var.clone(), x.write, x.atomic, x.span, k)
                 };
                 match merged.iter_mut().find(|m| key(m) == key(&a)) {
                     Some(m) => m.cond = Expr::or(m.cond.clone(), a.cond),

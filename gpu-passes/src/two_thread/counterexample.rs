@@ -49,7 +49,7 @@ fn scalar(t: &Type) -> bool {
 
 /// The `offsetK` index of a race log offset variable (`_W_OFFSET0_A`, `_R_OFFSET1_B`).
 fn offset_index(name: &str) -> Option<usize> {
-    let rest = name.strip_prefix("_W_OFFSET").or_else(|| name.strip_prefix("_R_OFFSET"))?;
+    let rest = ["_W_OFFSET", "_R_OFFSET", "_A_OFFSET"].iter().find_map(|p| name.strip_prefix(p))?;
     let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
     rest[digits.len()..].starts_with('_').then(|| digits.parse().ok()).flatten()
 }

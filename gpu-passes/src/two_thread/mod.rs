@@ -22,6 +22,7 @@
 //! procedure with its own preconditions.
 
 pub(crate) mod abstraction;
+pub(crate) mod atomics;
 pub(crate) mod barrier_invariants;
 pub(crate) mod barriers;
 pub(crate) mod calls;

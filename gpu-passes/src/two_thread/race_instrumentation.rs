@@ -21,6 +21,10 @@
 //! thread doing the earlier one is thread 1; as the two threads are arbitrary, both orders of
 //! every pair of threads are covered (§4.2, "Asymmetry of race checking").
 //!
+//! Atomics (`super::atomics`) have a third log, `A_SITE_A` / `A_OFF_A` (GPUVerify's
+//! `_ATOMIC_HAS_OCCURRED`): an atomic is checked against logged reads and writes, a read or a
+//! write against logged atomics, and two atomics never race.
+//!
 //! Barriers empty the logs with the assume-based encoding of §4.2: `assume !R_HAS_OCCURRED`
 //! restricts the execution to the one that tracked nothing, which avoids modifying the logs
 //! (see `super::barriers`). The log variables are globals marked `{:race_checking}`, so that
@@ -30,6 +34,50 @@ use super::exprs::*;
 use crate::lockstep::SharedVar;
 use ivl::ast::*;
 use ivl::resolve::MemSpace;
+
+/// What an access does to its element.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum AccessKind {
+    Read,
+    Write,
+    Atomic,
+}
+
+impl AccessKind {
+    pub fn of(a: &crate::lockstep::Access) -> AccessKind {
+        if a.atomic {
+            AccessKind::Atomic
+        } else if a.write {
+            AccessKind::Write
+        } else {
+            AccessKind::Read
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            AccessKind::Read => "read",
+            AccessKind::Write => "write",
+            AccessKind::Atomic => "atomic",
+        }
+    }
+
+    /// How the access is named in a message ("plain" next to an atomic).
+    fn describe(self, other: AccessKind) -> &'static str {
+        match (self, other) {
+            (AccessKind::Read, AccessKind::Atomic) => "plain read",
+            (AccessKind::Write, AccessKind::Atomic) => "plain write",
+            (AccessKind::Atomic, _) => "atomic access",
+            (k, _) => k.name(),
+        }
+    }
+
+    /// Whether an access of this kind by one thread and of kind `other` by another race
+    /// (one writes, and they are not both atomic).
+    fn conflicts(self, other: AccessKind) -> bool {
+        !matches!((self, other), (AccessKind::Read, AccessKind::Read) | (AccessKind::Atomic, AccessKind::Atomic))
+    }
+}
 
 /// Thread 1's access log of one shared array.
 #[derive(Clone, Debug)]
@@ -42,8 +90,11 @@ pub(crate) struct Logs {
     pub r_off: Vec<Name>,
     pub w_off: Vec<Name>,
     pub w_val: Name,
-    /// Registered access sites: (number, is a write, source location).
-    pub sites: Vec<(u64, bool, Span)>,
+    /// The atomic log, only for an array that is accessed atomically.
+    pub a_site: Option<Name>,
+    pub a_off: Vec<Name>,
+    /// Registered access sites: (number, kind, source location).
+    pub sites: Vec<(u64, AccessKind, Span)>,
 }
 
 /// One access of one thread: when it happens, where, and the value written.
@@ -58,10 +109,12 @@ fn race_checking() -> Attribute {
 }
 
 impl Logs {
-    /// The log of `array` and the declarations of its variables.
+    /// The log of `array` and the declarations of its variables (with an atomic log when
+    /// `atomics`).
     pub fn declare(
         array: &Name,
         sv: &SharedVar,
+        atomics: bool,
         names: &mut crate::predication::FreshNames,
     ) -> Option<(Logs, Vec<Decl>)> {
         let depth = crate::lockstep::map_depth(&sv.ty);
@@ -78,28 +131,59 @@ impl Logs {
         let r_off = index_tys.iter().enumerate().map(|(k, t)| mk(format!("_R_OFFSET{k}_{array}"), t.clone())).collect();
         let w_off = index_tys.iter().enumerate().map(|(k, t)| mk(format!("_W_OFFSET{k}_{array}"), t.clone())).collect();
         let w_val = mk(format!("_W_VALUE_{array}"), value_ty);
-        let logs = Logs { array: array.clone(), space: sv.space, r_site, w_site, r_off, w_off, w_val, sites: vec![] };
+        let (a_site, a_off) = if atomics {
+            let site = mk(format!("_A_SITE_{array}"), Type::int());
+            let offs =
+                index_tys.iter().enumerate().map(|(k, t)| mk(format!("_A_OFFSET{k}_{array}"), t.clone())).collect();
+            (Some(site), offs)
+        } else {
+            (None, Vec::new())
+        };
+        let logs = Logs {
+            array: array.clone(),
+            space: sv.space,
+            r_site,
+            w_site,
+            r_off,
+            w_off,
+            w_val,
+            a_site,
+            a_off,
+            sites: vec![],
+        };
         Some((logs, decls))
     }
 
     /// The number of an access site (registered on first use).
-    pub fn site(&mut self, write: bool, span: Span) -> u64 {
-        if let Some(&(n, _, _)) = self.sites.iter().find(|(_, w, s)| *w == write && *s == span) {
+    pub fn site(&mut self, kind: AccessKind, span: Span) -> u64 {
+        if let Some(&(n, _, _)) = self.sites.iter().find(|(_, k, s)| *k == kind && *s == span) {
             return n;
         }
         let n = self.sites.len() as u64 + 1;
-        self.sites.push((n, write, span));
+        self.sites.push((n, kind, span));
         n
     }
 
-    /// `R_SITE, W_SITE := 0, 0` (kernel entry).
-    pub fn init(&self, span: Span) -> Stmt {
-        assign_stmt(vec![(lhs(&self.r_site, vec![], span), int(0)), (lhs(&self.w_site, vec![], span), int(0))], span)
+    fn site_vars(&self, kind: AccessKind) -> (&Name, &[Name]) {
+        match kind {
+            AccessKind::Read => (&self.r_site, &self.r_off),
+            AccessKind::Write => (&self.w_site, &self.w_off),
+            AccessKind::Atomic => (self.a_site.as_ref().expect("an atomic site has an atomic log"), &self.a_off),
+        }
     }
 
-    /// `assume cond ==> !R_HAS_OCCURRED && !W_HAS_OCCURRED` (a barrier, §4.2).
+    fn site_names(&self) -> impl Iterator<Item = &Name> {
+        [&self.r_site, &self.w_site].into_iter().chain(&self.a_site)
+    }
+
+    /// `R_SITE, W_SITE, A_SITE := 0, 0, 0` (kernel entry).
+    pub fn init(&self, span: Span) -> Stmt {
+        assign_stmt(self.site_names().map(|x| (lhs(x, vec![], span), int(0))).collect(), span)
+    }
+
+    /// `assume cond ==> !R_HAS_OCCURRED && !W_HAS_OCCURRED && !A_HAS_OCCURRED` (a barrier, §4.2).
     pub fn clear(&self, cond: Expr, span: Span) -> Stmt {
-        let empty = and(Expr::eq(var(&self.r_site), int(0)), Expr::eq(var(&self.w_site), int(0)));
+        let empty = all(self.site_names().map(|x| Expr::eq(var(x), int(0))));
         assume_stmt(implies(cond, empty), span)
     }
 
@@ -116,13 +200,13 @@ impl Logs {
 
     /// `LOG_READ_A` / `LOG_WRITE_A` for thread 1's access `a` at `site`: tracked when the
     /// access happens and the (havocked) `track` flag is set.
-    pub fn log(&self, write: bool, site: u64, a: &ThreadAccess, track: &Name, span: Span) -> Vec<Stmt> {
+    pub fn log(&self, kind: AccessKind, site: u64, a: &ThreadAccess, track: &Name, span: Span) -> Vec<Stmt> {
         let cond = and(a.pc.clone(), var(track));
         let keep = |x: &Name, new: Expr| (lhs(x, vec![], span), Expr::ite(cond.clone(), new, var(x)));
-        let (site_var, offs) = if write { (&self.w_site, &self.w_off) } else { (&self.r_site, &self.r_off) };
+        let (site_var, offs) = self.site_vars(kind);
         let mut pairs = vec![keep(site_var, int(site))];
         pairs.extend(offs.iter().zip(&a.loc).map(|(o, l)| keep(o, l.clone())));
-        if write {
+        if kind == AccessKind::Write {
             if let Some(v) = &a.value {
                 pairs.push(keep(&self.w_val, v.clone()));
             }
@@ -135,7 +219,7 @@ impl Logs {
     /// ends the message.
     pub fn checks(
         &self,
-        write: bool,
+        kind: AccessKind,
         a: &ThreadAccess,
         span: Span,
         benign: bool,
@@ -144,14 +228,13 @@ impl Logs {
     ) -> Vec<Stmt> {
         let mut out = Vec::new();
         let same = |offs: &[Name]| all(offs.iter().zip(&a.loc).map(|(o, l)| Expr::eq(var(o), l.clone())));
-        for &(site, site_write, site_span) in &self.sites {
-            // A read conflicts only with logged writes.
-            if !write && !site_write {
+        for &(site, site_kind, site_span) in &self.sites {
+            if !site_kind.conflicts(kind) {
                 continue;
             }
-            let (site_var, offs) = if site_write { (&self.w_site, &self.w_off) } else { (&self.r_site, &self.r_off) };
+            let (site_var, offs) = self.site_vars(site_kind);
             let mut conflict = and(a.pc.clone(), and(Expr::eq(var(site_var), int(site)), same(offs)));
-            if site_write && write && benign {
+            if site_kind == AccessKind::Write && kind == AccessKind::Write && benign {
                 if let Some(v) = &a.value {
                     conflict = and(conflict, neq(var(&self.w_val), v.clone()));
                 }
@@ -159,14 +242,10 @@ impl Logs {
             if let Some(g) = guard {
                 conflict = and(g.clone(), conflict);
             }
-            let kind = match (site_write, write) {
-                (true, true) => "write-write",
-                (true, false) => "write-read",
-                _ => "read-write",
-            };
-            let (first, second) = (if site_write { "write" } else { "read" }, if write { "write" } else { "read" });
+            let race = format!("{}-{}", site_kind.name(), kind.name());
+            let (first, second) = (site_kind.describe(kind), kind.describe(site_kind));
             let msg = format!(
-                "possible {kind} race on `{}`: this {second} (thread 2) and the {first} at the related location \
+                "possible {race} race on `{}`: this {second} (thread 2) and the {first} at the related location \
                  (thread 1) may access the same element, with no barrier in between{note}",
                 self.array
             );

@@ -20,7 +20,7 @@
 use super::abstraction::{self, marker_group, Model};
 use super::barrier_invariants::Views;
 use super::exprs::*;
-use super::race_instrumentation::{Logs, ThreadAccess};
+use super::race_instrumentation::{AccessKind, Logs, ThreadAccess};
 use super::spec_builtins::{self, for_thread, SpecEnv};
 use super::uniformity;
 use super::KernelOptions;
@@ -152,15 +152,16 @@ impl Instr {
         let note = self.note();
         for a in &group {
             if let Some(l) = self.logs.get_mut(&a.var) {
-                let site = l.site(a.write, a.span);
-                out.extend(l.log(a.write, site, &Self::thread_access(kc, a, 0), &self.track, a.span));
+                let kind = AccessKind::of(a);
+                let site = l.site(kind, a.span);
+                out.extend(l.log(kind, site, &Self::thread_access(kc, a, 0), &self.track, a.span));
             }
         }
         for a in &group {
             if self.checked.contains(&a.var) {
                 let l = &self.logs[&a.var];
                 let ta = Self::thread_access(kc, a, 1);
-                out.extend(l.checks(a.write, &ta, a.span, self.benign, self.guard.as_ref(), note));
+                out.extend(l.checks(AccessKind::of(a), &ta, a.span, self.benign, self.guard.as_ref(), note));
             }
         }
         for a in &group {
@@ -322,7 +323,13 @@ pub(crate) fn kernel_variant(
             ts.reverse();
         }
     }
-    let pre = preprocess(&body)?;
+    let mut pre = preprocess(&body)?;
+    // After the guards are in place, so that no lowered `assume` is taken for one.
+    let mut counters = super::atomics::counters(&pre);
+    if ctx.inter {
+        counters.retain(|c| ctx.shared.get(c).is_some_and(|sv| sv.space != MemSpace::GroupShared));
+    }
+    super::atomics::lower_atomics(&mut pre, ctx.shared, &counters, names);
     let per_thread_names: HashSet<Name> = ctx.const_copies.keys().chain(ctx.shared.keys()).cloned().collect();
     let uni = uniformity::analyse(&pre, &per_thread_names);
     let mut pred = predicate_preprocessed(&pre, ctx.globals, names)?;
@@ -382,7 +389,8 @@ pub(crate) fn kernel_variant(
     let mut logged: Vec<Name> = logged.into_iter().filter(|n| ctx.shared.contains_key(n)).collect();
     logged.sort();
     for a in &logged {
-        match Logs::declare(a, &ctx.shared[a], names) {
+        let atomics = groups.iter().flatten().any(|x| x.atomic && &x.var == a);
+        match Logs::declare(a, &ctx.shared[a], atomics, names) {
             Some((l, d)) => {
                 decls.extend(d);
                 logs.insert(a.clone(), l);
@@ -398,7 +406,7 @@ pub(crate) fn kernel_variant(
     // Every site is known before any check is made: a check compares with every logged site.
     for a in groups.iter().flatten() {
         if let Some(l) = logs.get_mut(&a.var) {
-            l.site(a.write, a.span);
+            l.site(AccessKind::of(a), a.span);
         }
     }
     let checked: HashSet<Name> = if ctx.opts.only_divergence {

@@ -150,6 +150,7 @@ fn ident_unlabelled<E: PErr>() -> impl P<Ident, E> {
     select! {
         Tok::Ident(i) = e => { let s = sp(e.span()); Ident::new(name_of(e, i), s) },
         Tok::Barrier = e => Ident::new(SmolStr::new_static("barrier"), sp(e.span())),
+        Tok::Atomic = e => Ident::new(SmolStr::new_static("atomic"), sp(e.span())),
         Tok::Vec = e => Ident::new(SmolStr::new_static("vec"), sp(e.span())),
         Tok::Psi = e => Ident::new(SmolStr::new_static("psi"), sp(e.span())),
         Tok::Yield = e => Ident::new(SmolStr::new_static("yield"), sp(e.span())),
@@ -936,6 +937,25 @@ fn stmt_parser<E: PErr>(p: &StmtParts<E>) -> impl P<Stmt, E> {
             .ignore_then(attrs.clone())
             .then(choice((semi().to(Vec::new()), barrier_inv.repeated().at_least(1).collect::<Vec<_>>())))
             .map(|(attrs, invariants)| StmtKind::Barrier { attrs, invariants });
+        let atomic_op = ident.clone().try_map(|op, span| {
+            AtomicOp::from_name(op.name.as_str()).ok_or_else(|| {
+                let names: Vec<&str> = AtomicOp::ALL.iter().map(|o| o.name()).collect();
+                E::custom(
+                    span,
+                    ErrorKind::Syntax,
+                    &format!("unknown atomic operation `{}` (one of {})", op.name, names.join(", ")),
+                )
+            })
+        });
+        let atomic = t(Tok::Atomic)
+            .ignore_then(ident.clone().then_ignore(t(Tok::Assign)).or_not())
+            .then(atomic_op)
+            .then_ignore(t(Tok::LParen))
+            .then(lhs.clone())
+            .then(t(Tok::Comma).ignore_then(expr.clone()).repeated().collect::<Vec<_>>())
+            .then_ignore(t(Tok::RParen))
+            .then_ignore(semi())
+            .map(|(((out, op), target), args)| StmtKind::Atomic(AtomicStmt { op, out, target, args }));
         let vector = t(Tok::Vec)
             .ignore_then(choice((
                 t(Tok::Havoc).ignore_then(idents1.clone()).then_ignore(semi()).map(VectorStmt::Havoc),
@@ -976,6 +996,7 @@ fn stmt_parser<E: PErr>(p: &StmtParts<E>) -> impl P<Stmt, E> {
             while_,
             brk,
             barrier,
+            atomic,
             vector,
             block.clone().map(StmtKind::Block),
             unsupported,

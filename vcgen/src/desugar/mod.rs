@@ -446,7 +446,7 @@ fn rename_shadowing(ctx: &Context, imp: &mut BlockImpl, fresh: &mut Fresh) {
 }
 
 /// Renames the variables a simple statement writes (assignment targets, `havoc`, call outputs,
-/// vector statements); [`ivl::visit::rename_vars`] renames only the uses.
+/// atomics, vector statements); [`ivl::visit::rename_vars`] renames only the uses.
 pub fn rename_targets(s: &mut Stmt, renaming: &HashMap<Name, Name>) {
     let r = |x: &mut Ident| {
         if let Some(n) = renaming.get(&x.name) {
@@ -457,6 +457,10 @@ pub fn rename_targets(s: &mut Stmt, renaming: &HashMap<Name, Name>) {
         StmtKind::Assign { lhss, .. } => lhss.iter_mut().for_each(|l| r(&mut l.var)),
         StmtKind::Havoc(xs) => xs.iter_mut().for_each(r),
         StmtKind::Call { outs, .. } => outs.iter_mut().for_each(r),
+        StmtKind::Atomic(a) => {
+            r(&mut a.target.var);
+            a.out.iter_mut().for_each(r);
+        }
         StmtKind::Vector(v) => match v {
             VectorStmt::Assign { lhss, .. } => lhss.iter_mut().for_each(|l| r(&mut l.var)),
             VectorStmt::Havoc(xs) => xs.iter_mut().for_each(r),

@@ -1,0 +1,114 @@
+//! OpenCL's `atomic_*` / `atom_*` and CUDA's `atomic*` functions: each call becomes one KBPL
+//! atomic statement `atomic x := op(M[i], args);` (docs/kbpl.md §3.4) on the element the
+//! pointer argument addresses, so that the race checks see an atomic access (GPUVerify's
+//! meaning: never a race with another atomic, a race with a plain access of the element) and
+//! `kivl run` executes the operation. A pointer into several objects gets one branch per
+//! object, as plain loads and stores do.
+//!
+//! Signed and unsigned `min`/`max` are told apart by the type of the last parameter in the
+//! mangled name (`j`, `m`, `y`: unsigned int, long and long long). CUDA's `atomicInc`/`atomicDec` wrap at their
+//! argument (`inc_wrap`/`dec_wrap`), OpenCL's `atomic_inc`/`atomic_dec` do not; CUDA's float
+//! `atomicAdd` is `fadd`.
+
+use super::*;
+use ivl::ast::AtomicOp;
+
+/// The operation of an atomic function, from its mangled name; `None` for other functions.
+fn operation(mangled: &str, float: bool) -> Option<AtomicOp> {
+    let name = builtins::demangle(mangled);
+    let unsigned = matches!(mangled.as_bytes().last(), Some(b'j' | b'm' | b'y' | b't' | b'h'));
+    let (min, max) = if unsigned { (AtomicOp::UMin, AtomicOp::UMax) } else { (AtomicOp::Min, AtomicOp::Max) };
+    let op = match name {
+        "atomicAdd" if float => AtomicOp::FAdd,
+        "atomic_add" | "atom_add" | "atomicAdd" => AtomicOp::Add,
+        "atomic_sub" | "atom_sub" | "atomicSub" => AtomicOp::Sub,
+        "atomic_xchg" | "atom_xchg" | "atomicExch" => AtomicOp::Xchg,
+        "atomic_cmpxchg" | "atom_cmpxchg" | "atomicCAS" => AtomicOp::CmpXchg,
+        "atomic_min" | "atom_min" | "atomicMin" => min,
+        "atomic_max" | "atom_max" | "atomicMax" => max,
+        "atomic_and" | "atom_and" | "atomicAnd" => AtomicOp::And,
+        "atomic_or" | "atom_or" | "atomicOr" => AtomicOp::Or,
+        "atomic_xor" | "atom_xor" | "atomicXor" => AtomicOp::Xor,
+        "atomic_inc" | "atom_inc" => AtomicOp::Inc,
+        "atomic_dec" | "atom_dec" => AtomicOp::Dec,
+        "atomicInc" => AtomicOp::IncWrap,
+        "atomicDec" => AtomicOp::DecWrap,
+        _ => return None,
+    };
+    Some(op)
+}
+
+impl<'m> Tr<'m> {
+    /// Translates `c` if it calls an atomic function (see the module documentation).
+    pub(super) fn atomic_call(&mut self, f: &mut Frame<'m>, c: &'m inst::Call, name: &str, loc: Option<Loc>) -> bool {
+        let ret = scalar_ty(&self.module.type_of(c));
+        let Some(op) = operation(name, matches!(ret, Some(Ty::Float(_)))) else { return false };
+        let Some(ty) = ret else {
+            self.err(loc, format!("`{}` with a result that is not a scalar", builtins::demangle(name)));
+            return true;
+        };
+        if c.arguments.len() != 1 + op.arity() {
+            self.err(loc, format!("`{}` with {} arguments", builtins::demangle(name), c.arguments.len()));
+            return true;
+        }
+        let p = self.operand(f, &c.arguments[0].0, loc);
+        let Some(p) = self.ptr(p, loc) else { return true };
+        if p.cands().iter().any(|&b| self.bases[b].space == Space::Constant) {
+            self.err(loc, "an atomic on constant memory");
+            return true;
+        }
+        // An atomic at an offset that is not a multiple of its width would straddle two
+        // elements of the map (memory is not modelled byte by byte): checked, as an assertion.
+        let unit = u64::from(ty.width() / 8);
+        if !memops::divisible(&p.off, unit) {
+            let off = p.off.expr(&mut self.needs_fn());
+            let urem = self.bvop("UREM", 32);
+            self.emit(
+                format!(
+                    "assert {{:msg \"this atomic may access memory at a byte offset that is not a multiple of its \
+                     width ({unit} bytes)\"}} {urem}({off}, {unit}bv32) == 0bv32;"
+                ),
+                loc,
+            );
+        }
+        let mut args = String::new();
+        for (a, _) in &c.arguments[1..] {
+            let v = self.operand(f, a, loc);
+            let Some(v) = self.scalar(v, loc) else { return true };
+            if v.ty.width() != ty.width() {
+                self.err(loc, "an atomic whose argument and element widths differ");
+                return true;
+            }
+            args.push_str(&format!(", {}", v.text));
+        }
+        let out = match &c.dest {
+            Some(d) => {
+                let v = self.var(f, d);
+                self.locals.insert(v.clone(), ty.kbpl());
+                f.vals.insert(d.clone(), Val::Scalar(Ex::new(v.clone(), ty)));
+                format!("{v} := ")
+            }
+            None => String::new(),
+        };
+        let op = op.name();
+        self.on_each_object(&p, loc, |tr, q| {
+            tr.access(q, ty, loc).map(|place| format!("atomic {out}{op}({place}{args});"))
+        });
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names() {
+        assert_eq!(operation("_Z10atomic_minPU3AS3Vjj", false), Some(AtomicOp::UMin));
+        assert_eq!(operation("_Z10atomic_minPU3AS3Vii", false), Some(AtomicOp::Min));
+        assert_eq!(operation("_Z9atomicAddPff", true), Some(AtomicOp::FAdd));
+        assert_eq!(operation("_Z9atomicIncPjj", false), Some(AtomicOp::IncWrap));
+        assert_eq!(operation("_Z10atomic_incPU3AS1Vj", false), Some(AtomicOp::Inc));
+        assert_eq!(operation("_Z3sinf", false), None);
+    }
+}

@@ -57,20 +57,7 @@ impl<'m> Tr<'m> {
             self.err(loc, "an atomic on constant memory");
             return true;
         }
-        // An atomic at an offset that is not a multiple of its width would straddle two
-        // elements of the map (memory is not modelled byte by byte): checked, as an assertion.
-        let unit = u64::from(ty.width() / 8);
-        if !memops::divisible(&p.off, unit) {
-            let off = p.off.expr(&mut self.needs_fn());
-            let urem = self.bvop("UREM", 32);
-            self.emit(
-                format!(
-                    "assert {{:msg \"this atomic may access memory at a byte offset that is not a multiple of its \
-                     width ({unit} bytes)\"}} {urem}({off}, {unit}bv32) == 0bv32;"
-                ),
-                loc,
-            );
-        }
+        // Its alignment is checked by `access`, as for every access.
         let mut args = String::new();
         for (a, _) in &c.arguments[1..] {
             let v = self.operand(f, a, loc);

@@ -334,6 +334,25 @@ impl<'m> Tr<'m> {
         self.scalar(v, loc)
     }
 
+    /// An access at an offset that is not a multiple of its width would straddle two elements
+    /// of the map (memory is not modelled byte by byte; the element index rounds down): where
+    /// the offset is not evidently aligned, an assertion says it is (a misaligned access is
+    /// undefined in C and faults on GPUs).
+    fn alignment_check(&mut self, p: &Ptr, unit: u64, loc: Option<Loc>) {
+        if unit <= 1 || memops::divisible(&p.off, unit) {
+            return;
+        }
+        let off = p.off.expr(&mut self.needs_fn());
+        let urem = self.bvop("UREM", 32);
+        self.emit(
+            format!(
+                "assert {{:msg \"possible misaligned access: the byte offset may not be a multiple of {unit}\"}} \
+                 {urem}({off}, {unit}bv32) == 0bv32;"
+            ),
+            loc,
+        );
+    }
+
     /// `--check-array-bounds`: the `bytes` accessed at `p` lie inside its object, where the
     /// object's size is known (GPUVerify's check and message). The offset is unsigned, so a
     /// negative index wraps around and fails too.
@@ -612,6 +631,9 @@ impl<'m> Tr<'m> {
         let w = ty.width();
         if self.check_bounds && !self.in_spec {
             self.bounds_check(p, w / 8, loc);
+        }
+        if !self.in_spec {
+            self.alignment_check(p, u64::from(w / 8), loc);
         }
         let base = &mut self.bases[p.base];
         match base.width {

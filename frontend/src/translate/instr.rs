@@ -1299,23 +1299,7 @@ impl<'m> Tr<'m> {
                     self.err(loc, format!("a call of the external function `{}`", builtins::demangle(name)));
                     return None;
                 };
-                let mut args = Vec::new();
-                for (op, _) in &c.arguments {
-                    match self.arg(f, op, spec, loc)? {
-                        Val::Scalar(e) => args.push(e),
-                        Val::Vector(lanes) => args.extend(lanes),
-                        Val::Ptr(_) => {
-                            self.err(
-                                loc,
-                                format!(
-                                    "a call of the external function `{}` with a pointer argument",
-                                    builtins::demangle(name)
-                                ),
-                            );
-                            return None;
-                        }
-                    }
-                }
+                let args = self.external_args(f, c, name, spec, loc)?;
                 let fname = format!("$ext.{}", global_name(name));
                 let tys: Vec<Ty> = args.iter().map(|a| a.ty).collect();
                 let fname = self.uninterpreted(&fname, &tys, ret);
@@ -1355,6 +1339,34 @@ impl<'m> Tr<'m> {
             }
         }
         true
+    }
+
+    /// The arguments of an external function modelled as an uninterpreted function: numbers,
+    /// and vectors lane by lane; a pointer (which it might read or write through) is an error.
+    pub(super) fn external_args(
+        &mut self,
+        f: &Frame<'m>,
+        c: &'m inst::Call,
+        name: &str,
+        spec: Option<usize>,
+        loc: Option<Loc>,
+    ) -> Option<Vec<Ex>> {
+        let mut args = Vec::new();
+        for (op, _) in &c.arguments {
+            match self.arg(f, op, spec, loc)? {
+                Val::Scalar(e) => args.push(e),
+                Val::Vector(lanes) => args.extend(lanes),
+                Val::Ptr(_) => {
+                    let what = format!(
+                        "a call of the external function `{}` with a pointer argument",
+                        builtins::demangle(name)
+                    );
+                    self.err(loc, what);
+                    return None;
+                }
+            }
+        }
+        Some(args)
     }
 
     pub(super) fn callee_builtin(&self, c: &inst::Call) -> Option<Builtin> {

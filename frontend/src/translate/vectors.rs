@@ -415,20 +415,7 @@ impl<'m> Tr<'m> {
             self.err(loc, format!("`{}` returning a vector", builtins::demangle(name)));
             return None;
         }
-        let mut args = Vec::new();
-        for (op, _) in &c.arguments {
-            match self.arg(f, op, spec, loc)? {
-                Val::Scalar(e) => args.push(e),
-                Val::Vector(l) => args.extend(l),
-                Val::Ptr(_) => {
-                    self.err(
-                        loc,
-                        format!("a call of the external function `{}` with a pointer", builtins::demangle(name)),
-                    );
-                    return None;
-                }
-            }
-        }
+        let args = self.external_args(f, c, name, spec, loc)?;
         let tys: Vec<Ty> = args.iter().map(|a| a.ty).collect();
         let texts: Vec<&str> = args.iter().map(|a| a.text.as_str()).collect();
         let lanes = (0..n)

@@ -390,9 +390,8 @@ fn flags_map_or_skip() {
     assert_eq!(m("--clang-opt=-Wno-uninitialized --debug --infer-info"), run_args(&[], true));
     assert!(matches!(m("--clang-opt=-O0"), Mapping::Skip(_)));
     assert_eq!(m("-D WIDTH=4"), run_args(&["-DWIDTH=4"], true));
-    for lacking in
-        ["--warp-sync=32", "--check-array-bounds", "--k-induction-depth=2", "--only-log", "--asymmetric-asserts"]
-    {
+    assert_eq!(m("--check-array-bounds"), run_args(&["--check-array-bounds"], true));
+    for lacking in ["--warp-sync=32", "--k-induction-depth=2", "--only-log", "--asymmetric-asserts"] {
         assert!(matches!(m(lacking), Mapping::Skip(_)), "{lacking}");
     }
     assert!(matches!(m("--made-up-option"), Mapping::Skip(_)));

@@ -12,7 +12,9 @@ next to `kernel.bpl`, the Boogie GPUVerify generated from it. For every source t
   `kernel__injected_bug__.bpl` beside them), the verdict with `-DMUTATION -DKERNEL_BUG`: such a
   kernel must never be reported verified (exit 3 if one is).
 
-    scripts/corpus-frontend.py [--bin KIVL] [--jobs N] [--timeout S] [--only-bugs] [CORPUS]
+    scripts/corpus-frontend.py [--bin KIVL] [--jobs N] [--timeout S] [--sample K] [--only-bugs] [CORPUS]
+
+`--sample K` runs every K-th source (sorted by path) for a quicker estimate.
 
 Inference is on (`--houdini`), as GPUVerify's is; options the harness cannot map skip the
 kernel with the reason.
@@ -82,12 +84,14 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=int, default=60)
     ap.add_argument("--only-bugs", action="store_true", help="only the planted-bug variants")
+    ap.add_argument("--sample", type=int, default=1, help="every K-th source only")
     a = ap.parse_args()
     base = os.path.join(a.corpus, "gpuverify")
     if not os.path.isdir(base):
         print(f"skipped: no corpus at {a.corpus} (set KIVL_CORPUS to a checkout of symbooglix/gpu)")
         return
     sources = sorted(os.path.join(d, f) for d, _, fs in os.walk(base) for f in fs if f in ("kernel.cl", "kernel.cu"))
+    sources = sources[:: max(1, a.sample)]
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
         rows = list(pool.map(lambda s: check(a.bin, s, a.timeout, a.only_bugs), sources))
     rel = lambda p: os.path.relpath(p, base)

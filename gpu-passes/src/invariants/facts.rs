@@ -775,7 +775,7 @@ impl<'p> ProgramFacts<'p> {
             if y != x {
                 continue;
             }
-            let u = self.classify_update(lf, x, rhs);
+            let u = self.classify_update(lf, x, through_temporary(lf, x, rhs));
             match &kind {
                 None => kind = Some(u),
                 Some(k) if *k == u || strip_spans_eq(k, &u) => {}
@@ -819,6 +819,21 @@ impl<'p> ProgramFacts<'p> {
             return Update::Additive { step: self.arith.sum(num, &pos), down: true };
         }
         Update::Additive { step: self.arith.sum(num, &rest), down: false }
+    }
+}
+
+/// `x := t` where the loop assigns the temporary `t` once, `t := e`: the update is read as
+/// `x := e` (the front end's `$inc := i + s; … i := $inc;` on a loop's back edge). A wrong
+/// reading only proposes candidates that Houdini then refutes.
+fn through_temporary<'e>(lf: &'e LoopFacts, x: &Name, rhs: &'e Expr) -> &'e Expr {
+    let ExprKind::Var(t) = &rhs.kind else { return rhs };
+    if t.name == *x {
+        return rhs;
+    }
+    let mut defs = lf.assigns.iter().filter(|(y, _)| *y == t.name);
+    match (defs.next(), defs.next()) {
+        (Some((_, e)), None) => e,
+        _ => rhs,
     }
 }
 

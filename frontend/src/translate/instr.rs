@@ -655,20 +655,26 @@ impl<'m> Tr<'m> {
         Some(format!("{name}[{idx}]"))
     }
 
-    fn store(&mut self, f: &Frame<'m>, s: &inst::Store, loc: Option<Loc>) {
-        // `volatile` changes nothing for races and divergence; atomics do (issue 18).
+    /// Where a store writes: a pointer into writable memory, or a located error (`volatile`
+    /// changes nothing for races and divergence; LLVM's atomic stores are not translated).
+    pub(super) fn store_target(&mut self, f: &Frame<'m>, s: &inst::Store, loc: Option<Loc>) -> Option<Ptr> {
         if s.atomicity.is_some() {
             self.err(loc, "an atomic store");
-            return;
+            return None;
         }
         let p = self.operand(f, &s.address, loc);
-        let Some(p) = self.ptr(p, loc) else { return };
-        let v = self.operand(f, &s.value, loc);
-        let Some(v) = self.scalar(v, loc) else { return };
+        let p = self.ptr(p, loc)?;
         if p.cands().iter().any(|&c| self.space_of(c) == Some(Space::Constant)) {
             self.err(loc, "a write to constant memory");
-            return;
+            return None;
         }
+        Some(p)
+    }
+
+    fn store(&mut self, f: &Frame<'m>, s: &inst::Store, loc: Option<Loc>) {
+        let Some(p) = self.store_target(f, s, loc) else { return };
+        let v = self.operand(f, &s.value, loc);
+        let Some(v) = self.scalar(v, loc) else { return };
         self.on_each_object(&p, loc, |tr, q| tr.access(q, v.ty, loc).map(|place| format!("{place} := {};", v.text)));
     }
 

@@ -375,18 +375,9 @@ impl<'m> Tr<'m> {
 
     /// A store of a vector value: one write per lane.
     pub(super) fn vector_store(&mut self, f: &Frame<'m>, s: &inst::Store, loc: Option<Loc>) {
-        if s.atomicity.is_some() {
-            self.err(loc, "an atomic store");
-            return;
-        }
-        let p = self.operand(f, &s.address, loc);
-        let Some(p) = self.ptr(p, loc) else { return };
+        let Some(p) = self.store_target(f, s, loc) else { return };
         let v = self.operand(f, &s.value, loc);
         let Some(lanes) = self.lanes(v, loc) else { return };
-        if p.cands().iter().any(|&c| self.bases[c].space == Space::Constant) {
-            self.err(loc, "a write to constant memory");
-            return;
-        }
         if p.alt.is_some() {
             self.err(loc, "a vector store through a pointer that may point into several memory objects");
             return;

@@ -263,17 +263,16 @@ pub fn verify_source(source: SourceFile, cfg: &VerifyConfig) -> FileReport {
     };
     // GPUVerify's Boogie with its location table: the reports point at the kernel.
     let mut bpl_name = None;
-    let source = match source.name.ends_with(".bpl") {
-        true => match crate::sourceloc::kernel_origins(Path::new(&source.name), &source.text) {
-            Some((tr, kernel)) => {
-                let map = frontend::remap::SpanMap::new(&tr, &kernel.text);
-                frontend::remap::remap_spans(&mut program, &map);
-                bpl_name = Some(source.name);
-                kernel
-            }
-            None => source,
-        },
-        false => source,
+    let located =
+        source.name.ends_with(".bpl").then(|| crate::sourceloc::kernel_origins(Path::new(&source.name), &source.text));
+    let source = match located.flatten() {
+        Some((tr, kernel)) => {
+            let map = frontend::remap::SpanMap::new(&tr, &kernel.text);
+            frontend::remap::remap_spans(&mut program, &map);
+            bpl_name = Some(source.name);
+            kernel
+        }
+        None => source,
     };
     let times = FRONTEND_TIMES.with(|t| t.take());
     let mut report = verify_program(source, &program, cfg);

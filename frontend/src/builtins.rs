@@ -48,6 +48,15 @@ pub enum Spec {
 }
 
 impl Spec {
+    /// Statements checked or assumed where they are written (their argument is folded in).
+    pub fn is_assertion(self) -> bool {
+        matches!(self, Spec::Assert | Spec::Assume | Spec::GlobalAssert)
+    }
+
+    pub fn is_function_wide(self) -> bool {
+        matches!(self, Spec::FunctionWideInvariant | Spec::FunctionWideCandidateInvariant)
+    }
+
     /// Annotations whose argument is only a specification: the code computing it is not run.
     pub fn is_clause(self) -> bool {
         matches!(
@@ -59,9 +68,7 @@ impl Spec {
                 | Spec::Invariant
                 | Spec::CandidateInvariant
                 | Spec::BarrierInvariant
-                | Spec::FunctionWideInvariant
-                | Spec::FunctionWideCandidateInvariant
-        )
+        ) || self.is_function_wide()
     }
 }
 

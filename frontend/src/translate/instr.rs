@@ -39,21 +39,14 @@ impl<'m> Tr<'m> {
                     Some(Val::Ptr(p)) => {
                         f.vals.insert(dest.clone(), Val::Ptr(p));
                     }
-                    // A value fixed for the whole run of a thread (ids, sizes, parameters and
-                    // arithmetic on them) stays an expression: invariant inference then sees
-                    // `A[get_global_id(0)]` as an access at a fixed offset even inside a loop.
-                    Some(Val::Scalar(e)) if e.text.len() <= 160 && self.is_fixed(&e.text) => {
-                        f.vals.insert(dest.clone(), Val::Scalar(e));
-                    }
                     Some(Val::Scalar(e)) if e.text.contains(RETURN_VAL) => self.err(
                         loc,
                         "`__return_val_*()` in a value computed in steps (a `&&`, `||` or `?:` splits the clause): write one `__ensures` per conjunct, or use `&`",
                     ),
                     Some(Val::Scalar(e)) => {
                         let v = self.var(f, dest);
-                        self.locals.insert(v.clone(), e.ty.kbpl());
-                        self.emit(format!("{v} := {};", e.text), loc);
-                        f.vals.insert(dest.clone(), Val::Scalar(Ex { text: v, ty: e.ty, bool_of: e.bool_of }));
+                        let e = self.bind(v, e, loc);
+                        f.vals.insert(dest.clone(), Val::Scalar(e));
                     }
                     Some(Val::Vector(lanes)) => self.bind_lanes(f, dest, lanes, loc),
                     None => {}
@@ -77,13 +70,7 @@ impl<'m> Tr<'m> {
             self.inline(f, c, g, loc);
             return true;
         }
-        let arg_const = |k: usize| match c.arguments.get(k).map(|a| &a.0) {
-            Some(Operand::ConstantOperand(k)) => match k.as_ref() {
-                Constant::Int { value, .. } => Some(*value),
-                _ => None,
-            },
-            _ => None,
-        };
+        let arg_const = |k: usize| c.arguments.get(k).and_then(|a| int_constant(&a.0));
         if memops::is_mem_intrinsic(name) {
             self.mem_intrinsic(f, c, name, loc);
             return true;
@@ -117,7 +104,7 @@ impl<'m> Tr<'m> {
                 match (s, arg) {
                     (Spec::Invariant | Spec::CandidateInvariant, _) => true,
                     // Emitted at every loop head (`invariants`); checked here once.
-                    (Spec::FunctionWideInvariant | Spec::FunctionWideCandidateInvariant, a) => {
+                    (s, a) if s.is_function_wide() => {
                         if let Some(a) = a {
                             self.function_wide_ok(f, &a, bi, loc);
                         }
@@ -629,10 +616,11 @@ impl<'m> Tr<'m> {
             return None;
         }
         let w = ty.width();
-        if self.check_bounds && !self.in_spec {
-            self.bounds_check(p, w / 8, loc);
-        }
+        // Memory read inside a specification is not an access of the program.
         if !self.in_spec {
+            if self.check_bounds {
+                self.bounds_check(p, w / 8, loc);
+            }
             self.alignment_check(p, u64::from(w / 8), loc);
         }
         let base = &mut self.bases[p.base];
@@ -1127,13 +1115,7 @@ impl<'m> Tr<'m> {
     fn call_value(&mut self, f: &Frame<'m>, c: &'m inst::Call, spec: Option<usize>, loc: Option<Loc>) -> Option<Ex> {
         let name = call_name(c)?;
         let dim = |k: Option<u64>| k.filter(|&d| d < 3).map(|d| d as usize);
-        let arg_const = match c.arguments.first().map(|a| &a.0) {
-            Some(Operand::ConstantOperand(k)) => match k.as_ref() {
-                Constant::Int { value, .. } => Some(*value),
-                _ => None,
-            },
-            _ => None,
-        };
+        let arg_const = c.arguments.first().and_then(|a| int_constant(&a.0));
         let id = |w: &str, d: usize| format!("{w}_{}", DIMS[d]);
         let mut arg_dim = || {
             let d = dim(arg_const);
@@ -1204,6 +1186,11 @@ impl<'m> Tr<'m> {
                     Some(Val::Scalar(e)) => Some(e.clone()),
                     _ => None,
                 };
+                // The pointer argument of an access annotation: into one object, not null.
+                let one_object = match args.first() {
+                    Some(Val::Ptr(p)) if p.alt.is_none() && p.base != crate::memory::NULL_OBJECT => Some(p.clone()),
+                    _ => None,
+                };
                 let b = match s {
                     Spec::ReturnVal if f.ret.is_none() && !self.uncalled => {
                         self.err(loc, "`__return_val_*()` in a kernel, which returns nothing");
@@ -1257,9 +1244,7 @@ impl<'m> Tr<'m> {
                         return Some(Ex::new(p.off.expr(&mut self.needs_fn()), Ty::Bv(32)));
                     }
                     Spec::ReadOffsetBytes | Spec::WriteOffsetBytes => {
-                        let Some(Val::Ptr(p @ Ptr { alt: None, .. })) =
-                            args.first().filter(|a| !matches!(a, Val::Ptr(p) if p.base == crate::memory::NULL_OBJECT))
-                        else {
+                        let Some(p) = one_object else {
                             self.err(
                                 loc,
                                 "an offset annotation of something that is not a pointer to one memory object",
@@ -1273,9 +1258,7 @@ impl<'m> Tr<'m> {
                         return Some(Ex::new(text, Ty::Bv(32)));
                     }
                     Spec::Read | Spec::Write => {
-                        let Some(Val::Ptr(p @ Ptr { alt: None, .. })) =
-                            args.first().filter(|a| !matches!(a, Val::Ptr(p) if p.base == crate::memory::NULL_OBJECT))
-                        else {
+                        let Some(p) = one_object else {
                             self.err(loc, "`__read`/`__write` of something that is not a pointer to one memory object");
                             return None;
                         };
@@ -1315,9 +1298,22 @@ impl<'m> Tr<'m> {
         }
     }
 
+    /// The value `e` computed by an instruction, as later uses read it: a value fixed for the
+    /// whole run of a thread (ids, sizes, parameters and arithmetic on them) stays an
+    /// expression, so that invariant inference sees `A[get_global_id(0)]` as an access at a
+    /// fixed offset even inside a loop; any other is assigned to the variable `v`.
+    pub(super) fn bind(&mut self, v: String, e: Ex, loc: Option<Loc>) -> Ex {
+        if e.text.len() <= 160 && self.is_fixed(&e.text) {
+            return e;
+        }
+        self.locals.insert(v.clone(), e.ty.kbpl());
+        self.emit(format!("{v} := {};", e.text), loc);
+        Ex { text: v, ty: e.ty, bool_of: e.bool_of }
+    }
+
     /// Whether an expression names only identity constants, kernel parameters, literals and
     /// functions: its value cannot change while a thread runs.
-    pub(super) fn is_fixed(&self, text: &str) -> bool {
+    fn is_fixed(&self, text: &str) -> bool {
         let b = text.as_bytes();
         let mut i = 0;
         while i < b.len() {

@@ -33,14 +33,7 @@ impl<'m> Tr<'m> {
             self.err(loc, format!("a call of `{name}` with too few arguments"));
             return;
         }
-        let len = match args[2] {
-            Operand::ConstantOperand(k) => match k.as_ref() {
-                Constant::Int { value, .. } => Some(*value),
-                _ => None,
-            },
-            _ => None,
-        };
-        let Some(len) = len else {
+        let Some(len) = int_constant(args[2]) else {
             self.err(loc, format!("a {what} whose length is not a constant"));
             return;
         };
@@ -133,17 +126,11 @@ impl<'m> Tr<'m> {
                     return;
                 }
                 let bytes = w / 8;
-                let value = match args[1] {
-                    Operand::ConstantOperand(k) => match k.as_ref() {
-                        Constant::Int { value, .. } => {
-                            let b = value & 0xff;
-                            let rep = (0..bytes).fold(0u64, |acc, _| (acc << 8) | b);
-                            Some(format!("{rep}bv{w}"))
-                        }
-                        _ => None,
-                    },
-                    _ => None,
-                };
+                let value = int_constant(args[1]).map(|value| {
+                    let b = value & 0xff;
+                    let rep = (0..bytes).fold(0u64, |acc, _| (acc << 8) | b);
+                    format!("{rep}bv{w}")
+                });
                 let value = value.unwrap_or_else(|| {
                     let parts: Vec<&str> = (0..bytes).map(|_| v.text.as_str()).collect();
                     if bytes == 1 {

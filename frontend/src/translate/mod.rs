@@ -626,13 +626,7 @@ impl<'m> Tr<'m> {
         for i in f.basic_blocks.iter().flat_map(|b| b.instrs.iter()) {
             if let Instruction::Alloca(a) = i {
                 let b = self.new_base(format!("$$p.{prefix}{}", ident(&a.dest)), Space::Private);
-                let count = match &a.num_elements {
-                    Operand::ConstantOperand(k) => match k.as_ref() {
-                        Constant::Int { value, .. } => Some(*value),
-                        _ => None,
-                    },
-                    _ => None,
-                };
+                let count = int_constant(&a.num_elements);
                 let size = layout::size_align(&a.allocated_type, &self.module.types).map(|s| s.0);
                 self.bases[b].size = size.zip(count).map(|(s, n)| s * n);
                 vals.insert(a.dest.clone(), Val::Ptr(Ptr::to(b, Lin::default())));
@@ -712,11 +706,19 @@ impl<'m> Tr<'m> {
     /// memory and the work-item functions, not values the function computes on the way.
     pub(super) fn function_wide_ok(&mut self, f: &Frame<'m>, arg: &Operand, cbi: usize, loc: Option<Loc>) -> bool {
         let b = &f.func.basic_blocks[cbi];
+        let spec = |i: &Instruction| match i {
+            Instruction::Call(c) => self.callee_builtin(c),
+            _ => None,
+        };
+        // After the first function-wide invariant of the block: only annotations, ignored
+        // intrinsics and the values they fold in.
         let at_end = matches!(b.term, Terminator::Ret(_))
-            && b.instrs.iter().skip_while(|i| !matches!(i, Instruction::Call(c) if matches!(self.callee_builtin(c), Some(Builtin::Spec(Spec::FunctionWideInvariant | Spec::FunctionWideCandidateInvariant))))).all(|i| match i {
-                Instruction::Call(c) => matches!(self.callee_builtin(c), Some(Builtin::Spec(_) | Builtin::Ignore)),
-                _ => f.spec_only.contains(i.try_get_result().unwrap_or(&Name::Number(usize::MAX))),
-            });
+            && b.instrs.iter().skip_while(|i| !matches!(spec(i), Some(Builtin::Spec(s)) if s.is_function_wide())).all(
+                |i| match i {
+                    Instruction::Call(_) => matches!(spec(i), Some(Builtin::Spec(_) | Builtin::Ignore)),
+                    _ => i.try_get_result().is_some_and(|d| f.spec_only.contains(d)),
+                },
+            );
         if !at_end {
             self.err(loc, "`__function_wide_invariant` must come after the last statement of its function");
             return false;
@@ -846,12 +848,14 @@ impl<'m> Tr<'m> {
         match &b.term {
             Terminator::Ret(r) => {
                 let loc = self.loc(&r.debugloc, f);
-                let result = match r.return_operand.as_ref().and_then(|op| self.operand(f, op, loc)) {
-                    Some(Val::Scalar(e)) => Some(e.text),
+                // The returned value, for the postconditions and for the caller.
+                let value = r.return_operand.as_ref().and_then(|op| self.operand(f, op, loc));
+                let number = match &value {
+                    Some(Val::Scalar(e)) => Some(e.text.clone()),
                     _ => None,
                 };
                 for (e, eloc) in f.ensures.clone() {
-                    let e = match &result {
+                    let e = match &number {
                         Some(v) => e.replace(RETURN_VAL, v),
                         None if e.contains(RETURN_VAL) => {
                             self.err(eloc, "`__return_val_*()` in a function that returns no number");
@@ -864,8 +868,8 @@ impl<'m> Tr<'m> {
                 match f.ret.clone() {
                     None => self.emit("return;".into(), loc),
                     Some((cont, result)) => {
-                        if let (Some(res), Some(op)) = (result, &r.return_operand) {
-                            match self.operand(f, op, loc) {
+                        if let Some(res) = result {
+                            match value {
                                 Some(Val::Scalar(e)) => self.emit(format!("{res} := {};", e.text), loc),
                                 Some(Val::Vector(lanes)) => self.vector_return(&res, &lanes, loc),
                                 Some(Val::Ptr(p)) => {
@@ -1028,7 +1032,7 @@ fn spec_only_values<'m>(
                 _ => None,
             };
             let clause = spec.is_some_and(|s| s.is_clause() || (header && s == Spec::Assert));
-            let assertion = spec.is_some_and(|s| matches!(s, Spec::Assert | Spec::Assume | Spec::GlobalAssert));
+            let assertion = spec.is_some_and(Spec::is_assertion);
             for op in operands(i) {
                 let u = match (clause, assertion, i.try_get_result()) {
                     (true, _, _) => Use::Clause,
@@ -1073,6 +1077,17 @@ fn spec_only_values<'m>(
     }
 }
 
+/// The value of an integer constant operand (`None` for anything else).
+fn int_constant(op: &Operand) -> Option<u64> {
+    match op {
+        Operand::ConstantOperand(k) => match k.as_ref() {
+            Constant::Int { value, .. } => Some(*value),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 fn call_name(c: &inst::Call) -> Option<&str> {
     match c.function.as_ref().right()? {
         Operand::ConstantOperand(k) => match k.as_ref() {
@@ -1087,9 +1102,9 @@ fn call_name(c: &inst::Call) -> Option<&str> {
 fn is_pure(i: &Instruction) -> bool {
     match i {
         Instruction::Call(c)
-            if call_name(c).and_then(builtins::classify).is_some_and(
-                |b| matches!(b, Builtin::Spec(s) if s.is_clause() || matches!(s, Spec::Assert | Spec::Assume | Spec::GlobalAssert)),
-            ) =>
+            if call_name(c)
+                .and_then(builtins::classify)
+                .is_some_and(|b| matches!(b, Builtin::Spec(s) if s.is_clause() || s.is_assertion())) =>
         {
             false
         }

@@ -535,17 +535,7 @@ impl<'m> Tr<'m> {
     /// stays an expression (as for scalars), any other is assigned to `{dest}.{k}`.
     pub(super) fn bind_lanes(&mut self, f: &mut Frame<'m>, dest: &Name, lanes: Vec<Ex>, loc: Option<Loc>) {
         let base = self.var(f, dest);
-        let mut out = Vec::with_capacity(lanes.len());
-        for (k, e) in lanes.into_iter().enumerate() {
-            if e.text.len() <= 160 && self.is_fixed(&e.text) {
-                out.push(e);
-                continue;
-            }
-            let v = format!("{base}.{k}");
-            self.locals.insert(v.clone(), e.ty.kbpl());
-            self.emit(format!("{v} := {};", e.text), loc);
-            out.push(Ex { text: v, ty: e.ty, bool_of: e.bool_of });
-        }
+        let out = lanes.into_iter().enumerate().map(|(k, e)| self.bind(format!("{base}.{k}"), e, loc)).collect();
         f.vals.insert(dest.clone(), Val::Vector(out));
     }
 

@@ -472,13 +472,7 @@ impl Ranked {
     /// It decreased since the start of the iteration (unsigned for bit-vectors).
     fn less(&self, cx: &mut Cx) -> Expr {
         match self.ty.kind {
-            TypeKind::Bv(w) => {
-                let f = cx.bv_fn("bvult", w, Type::bool());
-                Expr::new(
-                    ExprKind::Call(Ident::new(f, Span::DUMMY), vec![self.now.clone(), var(&self.old)]),
-                    Span::DUMMY,
-                )
-            }
+            TypeKind::Bv(w) => cx.bv_cmp("bvult", w, self.now.clone(), var(&self.old)),
             _ => bin(BinOp::Lt, self.now.clone(), var(&self.old)),
         }
     }

@@ -44,7 +44,6 @@ use ivl::ast::*;
 use ivl::blocks::{Block, BlockImpl, Terminator};
 use ivl::cfg::Cfg;
 use ivl::diag::Diagnostic;
-use ivl::visit::Node;
 use std::collections::{HashMap, HashSet};
 
 /// A predicated implementation and what the lock-step construction (§4.2) needs to know of it.
@@ -148,18 +147,7 @@ pub fn map_update(lhs: &Lhs, rhs: Expr) -> Expr {
     go(Expr::var(lhs.var.name.clone(), lhs.var.span), &lhs.indices, rhs)
 }
 
-/// Every name written anywhere in a program (to make fresh ones).
-pub(crate) fn all_names<T: Node + ?Sized>(node: &T) -> HashSet<Name> {
-    struct Names(HashSet<Name>);
-    impl ivl::visit::Visit for Names {
-        fn visit_ident(&mut self, i: &Ident) {
-            self.0.insert(i.name.clone());
-        }
-    }
-    let mut n = Names(HashSet::new());
-    node.accept(&mut n);
-    n.0
-}
+pub(crate) use ivl::visit::all_names;
 
 /// Fresh variable names: `base` if unused, else `base_1`, … ; reserved once given.
 pub(crate) struct FreshNames(pub(crate) HashSet<Name>);

@@ -766,8 +766,9 @@ fn set_dummy_spans(e: &mut Expr, span: Span) {
     e.accept_mut(&mut MapSpans(|s: Span| if s == Span::DUMMY { span } else { s }));
 }
 
-/// Every identifier written in a node (variables, bound names, functions, …).
-fn all_names<T: Node + ?Sized>(node: &T) -> HashSet<Name> {
+/// Every identifier written in a node (variables, bound names, functions, …): the names a
+/// new declaration must avoid.
+pub fn all_names<T: Node + ?Sized>(node: &T) -> HashSet<Name> {
     struct Names(HashSet<Name>);
     impl Visit for Names {
         fn visit_ident(&mut self, i: &Ident) {

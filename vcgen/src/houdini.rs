@@ -37,7 +37,7 @@ use crate::solver::{Check, VcSolver};
 use crate::wp::Failure;
 use crate::HashSet;
 use ivl::ast::*;
-use ivl::visit::{walk_expr, walk_stmt_mut, Visit, VisitMut};
+use ivl::visit::{walk_stmt_mut, VisitMut};
 use std::collections::BTreeMap;
 use z3::ast::Bool;
 
@@ -272,21 +272,7 @@ where
     (stats, last)
 }
 
-/// Every identifier in a program (to choose names that clash with none).
-fn all_names(program: &Program) -> HashSet<Name> {
-    struct Names(HashSet<Name>);
-    impl Visit for Names {
-        fn visit_ident(&mut self, i: &Ident) {
-            self.0.insert(i.name.clone());
-        }
-        fn visit_expr(&mut self, e: &Expr) {
-            walk_expr(self, e)
-        }
-    }
-    let mut n = Names(HashSet::default());
-    n.visit_program(program);
-    n.0
-}
+use ivl::visit::all_names;
 
 /// Replaces each `{:candidate}` clause φ (invariant, requires, ensures, assert) by `b ==> φ` for
 /// a fresh `const {:existential true} b: bool;`, and removes the attribute. Returns the new
@@ -332,7 +318,7 @@ pub fn guard_candidates(program: &Program) -> (Program, Vec<(Name, Span)>) {
         }
         fn visit_expr(&mut self, _e: &mut Expr) {}
     }
-    let mut g = Guard { taken: all_names(program), next: 0, made: Vec::new() };
+    let mut g = Guard { taken: all_names(program).into_iter().collect(), next: 0, made: Vec::new() };
     let mut p = program.clone();
     g.visit_program(&mut p);
     for (name, span) in &g.made {

@@ -871,18 +871,12 @@ fn contains_old_or_quant(e: &Expr) -> bool {
     f.0
 }
 
-/// Every identifier of a program (names new declarations must avoid).
+/// Every identifier of a program and the identity attributes (names new declarations must
+/// avoid).
 pub fn all_names(program: &Program) -> HashSet<Name> {
-    struct Names(HashSet<Name>);
-    impl Visit for Names {
-        fn visit_ident(&mut self, i: &Ident) {
-            self.0.insert(i.name.clone());
-        }
-    }
-    let mut n = Names(HashSet::new());
-    n.visit_program(program);
-    n.0.extend(IDENTITY_ATTRS.iter().map(|a| Name::from(*a)));
-    n.0
+    let mut names = ivl::visit::all_names(program);
+    names.extend(IDENTITY_ATTRS.iter().map(|a| Name::from(*a)));
+    names
 }
 
 /// Sizes fixed by axioms `c == N` over size constants, by identity attribute.

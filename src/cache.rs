@@ -94,7 +94,7 @@ pub fn verify_file(path: &Path, cfg: &VerifyConfig, cache: &Cache) -> FileReport
     if frontend::Language::of(path).is_some() {
         return crate::pipeline::verify_file(path, cfg);
     }
-    let source = match crate::pipeline::read_source(path) {
+    let source = match crate::front::read_source(path) {
         Ok(s) => s,
         Err(r) => return r,
     };

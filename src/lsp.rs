@@ -51,6 +51,7 @@ pub fn run(cfg: VerifyConfig) -> i32 {
     }
     let docs = Arc::new(Mutex::new(Documents::default()));
     let (work, pending) = std::sync::mpsc::channel::<Url>();
+    let frontend = cfg.frontend.clone();
     let verifier = {
         let (docs, sender) = (Arc::clone(&docs), connection.sender.clone());
         std::thread::Builder::new()
@@ -69,7 +70,7 @@ pub fn run(cfg: VerifyConfig) -> i32 {
             }
             Message::Notification(n) => {
                 if let Some((uri, text)) = changed_text(&n) {
-                    let errors = front_end(&uri, &text);
+                    let errors = front_end(&uri, &text, &frontend);
                     let (generation, had_errors) = {
                         let mut d = docs.lock().expect("documents");
                         d.generation += 1;
@@ -138,9 +139,9 @@ fn verify_loop(
 }
 
 /// Syntax and type errors of the text.
-fn front_end(uri: &Url, text: &str) -> Vec<ivl::diag::Diagnostic> {
+fn front_end(uri: &Url, text: &str, opts: &frontend::Options) -> Vec<ivl::diag::Diagnostic> {
     let source = SourceFile::new(uri.path().to_string(), text.to_string());
-    pipeline::checked_program(&source).err().unwrap_or_default()
+    crate::front::checked_program(&source, opts).err().unwrap_or_default()
 }
 
 /// `textDocument/publishDiagnostics` for `diags` of `text`.

@@ -1,17 +1,20 @@
 //! `kivl`: proves GPU kernels written in `.kbpl` free of data races, barrier divergence and
 //! assertion failures, and verifies plain Boogie programs. The command line is the contract of
-//! docs/kbpl.md §8; the pipeline behind it is assembled in [`pipeline`].
+//! docs/kbpl.md §8; a file goes through [`front`] (the front end), `gpu_passes::driver` (the paths and their
+//! stages) and [`verdicts`] (the report), as [`pipeline`] assembles them.
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod cache;
+mod front;
 mod interrupt;
 mod lsp;
 mod pipeline;
 mod report;
 mod run_cmd;
 mod sourceloc;
+mod verdicts;
 
 use clap::{Args, Parser, Subcommand};
 use report::Format;
@@ -180,8 +183,12 @@ struct LspArgs {
 struct TransformArgs {
     file: PathBuf,
     /// The stage whose output is printed.
-    #[arg(long, value_enum)]
-    emit: pipeline::Stage,
+    #[arg(long, value_parser = stage_parser())]
+    emit: gpu_passes::driver::Stage,
+    /// Generate candidate invariants for kernels and keep the user's candidates, as `verify
+    /// --houdini` does (the `candidates` stage always generates them).
+    #[arg(long)]
+    houdini: bool,
     /// Threads of the lock-step program (`--emit lockstep`).
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=64))]
     threads: u64,
@@ -198,8 +205,15 @@ fn at_least_one(s: &str) -> Result<usize, String> {
     }
 }
 
+/// `--emit`'s values, with their help, from the driver's list of stages.
+fn stage_parser() -> impl clap::builder::TypedValueParser<Value = gpu_passes::driver::Stage> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    let values = gpu_passes::driver::Stage::ALL.iter().map(|(_, name, help)| PossibleValue::new(*name).help(*help));
+    PossibleValuesParser::new(values).map(|s| s.parse::<gpu_passes::driver::Stage>().expect("a listed stage"))
+}
+
 impl KernelArgs {
-    /// Turns `--global_size` into `--num-groups` and hands `-D`/`-I` to the front end.
+    /// Turns `--global_size` into `--num-groups`.
     fn resolve(&mut self) -> Result<(), String> {
         if let Some(global) = self.global_size.take() {
             let Some(local) = &self.local_size else {
@@ -217,14 +231,31 @@ impl KernelArgs {
             }
             self.num_groups = Some(groups);
         }
-        let work_dim = self.local_size.as_ref().or(self.num_groups.as_ref()).map(|d| d.len() as u32);
-        pipeline::set_frontend_options(frontend::Options {
+        Ok(())
+    }
+
+    /// The options of the OpenCL/CUDA front end (`-D`, `-I`, the grid's dimensions).
+    fn frontend(&self) -> frontend::Options {
+        frontend::Options {
             defines: self.define.clone(),
             includes: self.include.clone(),
-            work_dim,
+            work_dim: self.local_size.as_ref().or(self.num_groups.as_ref()).map(|d| d.len() as u32),
             check_array_bounds: self.check_array_bounds,
-        });
-        Ok(())
+        }
+    }
+
+    /// A `verify` configuration with these kernel options and the engine's defaults.
+    fn config(&self) -> pipeline::VerifyConfig {
+        pipeline::VerifyConfig {
+            driver: gpu_passes::driver::Config {
+                kernel: pipeline::kernel_options(self),
+                dynamic: Some(Default::default()),
+                ..Default::default()
+            },
+            frontend: self.frontend(),
+            print_assignment: false,
+            replay: false,
+        }
     }
 }
 
@@ -286,26 +317,31 @@ fn real_main() -> i32 {
     }
     match cli.command {
         Command::Check(a) => {
-            let reports: Vec<_> = a.files.iter().map(|f| pipeline::check_file(f)).collect();
+            let reports: Vec<_> = a.files.iter().map(|f| front::check_file(f, &frontend::Options::default())).collect();
             report::print(&reports, a.format, None);
             report::exit_code(&reports)
         }
         Command::Verify(a) => {
             interrupt::give_up_when_z3_is_stuck();
             vcgen::solver::set_memory_limit_mb(a.memory_limit);
-            let opts = pipeline::VerifyConfig {
+            let mut opts = a.kernel.config();
+            opts.print_assignment = a.print_assignment;
+            opts.replay = a.replay;
+            let d = &mut opts.driver;
+            d.engine = vcgen::engine::VerifyOptions {
+                jobs: a.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+                // `--timeout 0` is no limit (Boogie's meaning), not a limit of nothing.
+                timeout_secs: Some(a.timeout).filter(|&s| s > 0),
                 houdini: a.houdini,
                 print_assignment: a.print_assignment,
-                infer_info: a.infer_info,
-                timeout_secs: a.timeout,
-                jobs: a.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
                 error_limit: a.error_limit,
                 split_vc: a.split_vc,
                 portfolio: a.portfolio,
-                lockstep: a.lockstep.map(|n| n as usize),
-                termination: a.termination,
-                kernel: a.kernel,
             };
+            d.infer = a.houdini;
+            d.infer_info = a.infer_info;
+            d.lockstep = a.lockstep.map(|n| n as usize);
+            d.termination = a.termination;
             let cache = match a.cache.as_deref().map(|dir| cache::Cache::new(dir, &opts)) {
                 None => None,
                 Some(Ok(c)) => Some(c),
@@ -314,7 +350,7 @@ fn real_main() -> i32 {
                     return 2;
                 }
             };
-            let mut reports: Vec<_> = a
+            let reports: Vec<_> = a
                 .files
                 .iter()
                 .map(|f| match &cache {
@@ -322,36 +358,42 @@ fn real_main() -> i32 {
                     None => pipeline::verify_file(f, &opts),
                 })
                 .collect();
-            if a.replay {
-                reports.iter_mut().for_each(|r| report::replay(r, &opts.kernel));
-            }
-            let counts = reports.iter().map(pipeline::counts).fold(pipeline::Counts::default(), |a, b| a + b);
+            let counts = reports.iter().map(report::counts).fold(report::Counts::default(), |a, b| a + b);
             report::print(&reports, a.format, Some(counts));
             report::exit_code(&reports)
         }
         Command::Run(a) => run_cmd::run(&a),
-        Command::Lsp(a) => lsp::run(pipeline::VerifyConfig {
-            houdini: a.houdini,
-            print_assignment: false,
-            infer_info: false,
-            timeout_secs: a.timeout,
-            jobs: 1,
-            error_limit: 5,
-            split_vc: false,
-            portfolio: false,
-            lockstep: None,
-            termination: false,
-            kernel: a.kernel,
-        }),
-        Command::Transform(a) => match pipeline::transform_file(&a.file, a.emit, &a.kernel, a.threads as usize) {
-            Ok(text) => {
-                print!("{text}");
-                0
-            }
-            Err(r) => {
-                report::print(std::slice::from_ref(&r), Format::Human, None);
-                report::exit_code(std::slice::from_ref(&r))
-            }
-        },
+        Command::Lsp(a) => {
+            let mut opts = a.kernel.config();
+            opts.driver.engine = vcgen::engine::VerifyOptions {
+                jobs: 1,
+                timeout_secs: Some(a.timeout).filter(|&s| s > 0),
+                houdini: a.houdini,
+                error_limit: 5,
+                ..Default::default()
+            };
+            opts.driver.infer = a.houdini;
+            lsp::run(opts)
+        }
+        Command::Transform(a) => {
+            let mut cfg = a.kernel.config();
+            cfg.driver.infer = a.houdini;
+            cfg.driver.engine.houdini = a.houdini;
+            transform(&a, &cfg)
+        }
+    }
+}
+
+/// `kivl transform`: the program after a stage on stdout, or the diagnostics that stopped it.
+fn transform(a: &TransformArgs, cfg: &pipeline::VerifyConfig) -> i32 {
+    match pipeline::transform_file(&a.file, a.emit, cfg, a.threads as usize) {
+        Ok(text) => {
+            print!("{text}");
+            0
+        }
+        Err(r) => {
+            report::print(std::slice::from_ref(&r), Format::Human, None);
+            report::exit_code(std::slice::from_ref(&r))
+        }
     }
 }

@@ -1,7 +1,7 @@
 //! What kivl tells its users: per-file verdicts, rendered for people (ariadne) or as the JSON
 //! of docs/kbpl.md §8, and the exit status that summarises a run.
 
-use ivl::diag::{Diagnostic, JsonError, SourceFile};
+use ivl::diag::{Diagnostic, ErrorKind, JsonError, SourceFile};
 use serde::{Deserialize, Serialize};
 
 /// The verdict of one file (docs/kbpl.md §8).
@@ -75,6 +75,52 @@ pub fn exit_code(reports: &[FileReport]) -> i32 {
     reports.iter().map(|r| r.verdict).max_by_key(|v| rank(*v)).map_or(0, Verdict::exit_code)
 }
 
+/// The counts of Boogie's closing line: implementations verified, errors reported, and checks
+/// that ran out of time or gave up (Boogie's "time outs"), which are not errors; and files that
+/// kivl could not verify at all (unreadable, syntax or type errors, unsupported constructs),
+/// which are neither verified nor in error.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Counts {
+    pub verified: usize,
+    pub errors: usize,
+    pub inconclusive: usize,
+    pub invalid: usize,
+    /// Kernels among the valid files, and whether their termination was checked
+    /// (`--termination`): the closing line says which.
+    #[serde(skip)]
+    pub kernels: usize,
+    #[serde(skip)]
+    pub termination_checked: bool,
+}
+
+impl std::ops::Add for Counts {
+    type Output = Counts;
+    fn add(self, o: Counts) -> Counts {
+        Counts {
+            verified: self.verified + o.verified,
+            errors: self.errors + o.errors,
+            inconclusive: self.inconclusive + o.inconclusive,
+            invalid: self.invalid + o.invalid,
+            kernels: self.kernels + o.kernels,
+            termination_checked: self.termination_checked || o.termination_checked,
+        }
+    }
+}
+
+/// One file's share of the closing line. An invalid file counts once, as invalid, and for
+/// nothing else: what the solver proved of a program kivl does not fully handle is no proof of
+/// the file (a kernel whose preconditions contradict `--local-size` verifies vacuously).
+pub fn counts(r: &FileReport) -> Counts {
+    if r.verdict == Verdict::Invalid {
+        return Counts { invalid: 1, ..Counts::default() };
+    }
+    let verified = r.extra.get("verified").and_then(|v| v.as_u64()).unwrap_or(0) as usize;
+    let inconclusive = r.errors.iter().filter(|d| d.kind == ErrorKind::Timeout).count();
+    let kernels = usize::from(r.extra.get("kernel").is_some_and(|k| k == true));
+    let termination_checked = r.extra.contains_key("termination");
+    Counts { verified, errors: r.errors.len() - inconclusive, inconclusive, invalid: 0, kernels, termination_checked }
+}
+
 /// An error's JSON object: docs/kbpl.md §8's fields, plus, for kernel errors, the counterexample
 /// (`threads`, `index`, `array`, `race_kind`, `params`, sizes) and the outcome of `--replay`
 /// (`replay`: `confirmed` | `possible`, `replay_run`).
@@ -91,23 +137,22 @@ fn error_json(d: &Diagnostic, source: &SourceFile) -> serde_json::Value {
 }
 
 /// `kivl verify --replay`: runs every error of a kernel file concretely and marks it
-/// `confirmed` or `possible` (see `gpu_passes::replay`).
-pub fn replay(r: &mut FileReport, kernel: &crate::KernelArgs) {
+/// `confirmed` or `possible` (see `gpu_passes::replay`). `program` is the checked program.
+pub fn replay(r: &mut FileReport, program: &ivl::ast::Program, kernel: &gpu_passes::two_thread::KernelOptions) {
     // A `.bpl` reported on its kernel (`located_from`): the kernel file is not the program.
     if r.verdict != Verdict::Errors || r.extra.contains_key("located_from") {
         return;
     }
-    let Ok(program) = crate::pipeline::checked_program(&r.source) else { return };
-    if !gpu_passes::two_thread::is_kernel_program(&program) {
+    if !gpu_passes::two_thread::is_kernel_program(program) {
         return;
     }
     let opts = gpu_passes::replay::ReplayOptions {
         local_size: kernel.local_size.clone(),
         num_groups: kernel.num_groups.clone(),
-        benign_tolerance: !kernel.no_benign_tolerance,
+        benign_tolerance: kernel.benign_tolerance,
         ..Default::default()
     };
-    gpu_passes::replay::replay_errors(&program, &r.source, &mut r.errors, &opts);
+    gpu_passes::replay::replay_errors(program, &r.source, &mut r.errors, &opts);
     let count = |s: &str| r.errors.iter().filter(|d| d.values.iter().any(|(k, v)| k == "replay" && v == s)).count();
     let (confirmed, possible) = (count("confirmed"), count("possible"));
     r.info.push(format!("replay: {confirmed} confirmed, {possible} possible"));
@@ -116,7 +161,7 @@ pub fn replay(r: &mut FileReport, kernel: &crate::KernelArgs) {
 
 /// Prints the reports; `summary` adds Boogie's closing line (`verify`). A closed stdout (`kivl
 /// ... | head`) ends the output quietly.
-pub fn print(reports: &[FileReport], format: Format, summary: Option<crate::pipeline::Counts>) {
+pub fn print(reports: &[FileReport], format: Format, summary: Option<Counts>) {
     use std::io::Write;
     let mut out = String::new();
     match format {

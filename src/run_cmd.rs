@@ -69,11 +69,11 @@ pub fn run(args: &RunArgs) -> i32 {
 
 /// What `kivl run` found out about the file; `Err` for an internal error.
 fn file_report(args: &RunArgs) -> Result<FileReport, String> {
-    let source = match crate::pipeline::read_source(&args.file) {
+    let source = match crate::front::read_source(&args.file) {
         Ok(s) => s,
         Err(r) => return Ok(r),
     };
-    let program = match crate::pipeline::checked_program(&source) {
+    let program = match crate::front::checked_program(&source, &frontend::Options::default()) {
         Ok(p) => p,
         Err(d) => return Ok(FileReport::invalid(source, d)),
     };

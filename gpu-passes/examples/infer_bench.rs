@@ -9,7 +9,8 @@
 //!
 //! (`scripts/infer-bench.sh` runs it.)
 
-use gpu_passes::invariants::{strip_loop_invariants, verify_with_inference_opts, InferOptions};
+use gpu_passes::driver::{verify_with_inference_opts, InferOptions};
+use gpu_passes::invariants::strip_loop_invariants;
 use gpu_passes::two_thread::KernelOptions;
 use ivl::ast::Program;
 use std::path::PathBuf;

@@ -1,3 +1,4 @@
+pub mod driver;
 pub mod interleaving;
 pub mod invariants;
 pub mod lockstep;
@@ -8,3 +9,4 @@ pub mod replay;
 pub mod sort_order;
 pub mod termination;
 pub mod two_thread;
+pub mod vacuity;

@@ -38,14 +38,15 @@
 //! Locals and out-parameters are private; in-parameters and constants are uniform; global
 //! variables are shared.
 //!
-//! [`verify_lockstep`] additionally instruments the program with the checks of Definition 4.1
-//! (see [`races`]) and verifies it with the VC engine.
+//! [`checked_lockstep_program`] additionally instruments the program with the checks of
+//! Definition 4.1 (see [`races`]); the driver ([`crate::driver`]) verifies it with the VC
+//! engine.
 
 mod races;
 mod spec;
 
 pub(crate) use races::{accesses, Access};
-pub use races::{checked_lockstep_program, verify_lockstep, verify_lockstep_with, RaceChecks};
+pub use races::{checked_lockstep_program, unrunnable, CheckedLockstep, RaceChecks};
 
 use crate::predication::{
     all_names, barrier_enabled, global_var_types, int_lit, is_selected, predicate_preprocessed, simple_lhs, stmt,

@@ -4,6 +4,7 @@
 
 mod invariants_common;
 
+use gpu_passes::driver::{verify_with_inference, verify_with_inference_opts, InferOptions};
 use gpu_passes::invariants::report::Status;
 use gpu_passes::invariants::*;
 use invariants_common::*;

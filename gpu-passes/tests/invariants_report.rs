@@ -3,6 +3,7 @@
 
 mod invariants_common;
 
+use gpu_passes::driver::verify_with_inference;
 use gpu_passes::invariants::report::Status;
 use gpu_passes::invariants::*;
 use invariants_common::*;

@@ -1,5 +1,5 @@
 //! Runs every kernel of `tests/kernels/*.kbpl` (except `//needs-inference` ones) through
-//! `gpu_passes::two_thread::verify_kernel` with the arguments of its header, and checks the
+//! `gpu_passes::driver::verify_kernel` with the arguments of its header, and checks the
 //! verdict the header states (tests/kernels/README.md): `//pass` verifies; `//xfail:KIND`
 //! reports an error of that kind at the listed line(s) — for a race, both lines among the
 //! locations of one race error. A buggy kernel reported verified is a false negative and
@@ -9,7 +9,8 @@
 //! program of each to `DIR/NAME.bpl`; `KERNEL_EXTRA_ARGS="--abstraction equality"` adds
 //! arguments to every file's; `KERNEL_DIR` runs another directory of kernels.
 
-use gpu_passes::two_thread::{verify_kernel, Abstraction, KernelOptions};
+use gpu_passes::driver::verify_kernel;
+use gpu_passes::two_thread::{Abstraction, KernelOptions};
 use ivl::ast::Program;
 use ivl::diag::SourceFile;
 use std::path::{Path, PathBuf};

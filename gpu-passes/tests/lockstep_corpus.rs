@@ -10,12 +10,13 @@
 //! candidates (logs empty, private values uniform) suffice for them.
 //!
 //! A differential test runs the same kernels through the two-thread reduction
-//! (`gpu_passes::two_thread::verify_kernel`) with the same configuration (one group of 4
+//! (`gpu_passes::driver::verify_kernel`) with the same configuration (one group of 4
 //! threads) and requires that the two modes agree on verified / not verified.
 //!
 //! `KERNEL_FILTER=substring` runs only matching files.
 
-use gpu_passes::lockstep::{verify_lockstep_with, RaceChecks};
+use gpu_passes::driver::verify_lockstep_with;
+use gpu_passes::lockstep::RaceChecks;
 use ivl::diag::{ErrorKind, SourceFile};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -206,7 +207,8 @@ fn verdict(r: &vcgen::engine::ProgramResult) -> Option<bool> {
 
 #[test]
 fn lockstep_and_two_thread_agree_on_one_group_of_four() {
-    use gpu_passes::two_thread::{verify_kernel, KernelOptions};
+    use gpu_passes::driver::verify_kernel;
+    use gpu_passes::two_thread::KernelOptions;
     let (kernels, _, _) = selection();
     let (mut agree, mut undecided, mut disagree) = (0, Vec::new(), Vec::new());
     for (name, path, h) in &kernels {

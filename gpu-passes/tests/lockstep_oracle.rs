@@ -7,8 +7,8 @@
 
 mod predication_gen;
 
+use gpu_passes::driver::verify_lockstep;
 use gpu_passes::interleaving::{run_many, Interpreter, RunConfig};
-use gpu_passes::lockstep::verify_lockstep;
 use predication_gen::Rng;
 use proptest::prelude::*;
 use vcgen::engine::{Outcome, VerifyOptions};

@@ -3,7 +3,8 @@
 //! races of every kind, benign writes, barrier fences, assertion failures, and inputs that must
 //! be refused.
 
-use gpu_passes::lockstep::{verify_lockstep, verify_lockstep_with, RaceChecks};
+use gpu_passes::driver::{verify_lockstep, verify_lockstep_with};
+use gpu_passes::lockstep::RaceChecks;
 use ivl::ast::Program;
 use ivl::diag::{ErrorKind, SourceFile};
 use vcgen::engine::{Outcome, ProgramResult, VerifyOptions};

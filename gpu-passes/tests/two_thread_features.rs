@@ -1,7 +1,8 @@
-//! The two-thread reduction feature by feature (`gpu_passes::two_thread::verify_kernel`):
+//! The two-thread reduction feature by feature (`gpu_passes::driver::verify_kernel`):
 //! verdicts, error kinds, messages and the source lines of both accesses of a race.
 
-use gpu_passes::two_thread::{is_kernel_program, verify_kernel, Abstraction, KernelOptions};
+use gpu_passes::driver::verify_kernel;
+use gpu_passes::two_thread::{is_kernel_program, Abstraction, KernelOptions};
 use ivl::diag::{ErrorKind, SourceFile};
 use vcgen::engine::{Outcome, VerifyOptions};
 

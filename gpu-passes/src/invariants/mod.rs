@@ -20,9 +20,9 @@
 //! that concrete runs of the kernel refute before Houdini runs (GPUVerify's dynamic analysis),
 //! and [`report`] says which candidates survived (`--infer-info`).
 //!
-//! [`verify_with_inference`] is `kivl verify --houdini` on a kernel: sizes fixed on the command
-//! line are written as literals ([`literal_sizes`]), candidates are added, concrete runs kill
-//! what they refute, and [`crate::two_thread::verify_kernel`] runs Houdini and the final check.
+//! [`candidates`] is the inference stage of `kivl verify --houdini` on a kernel: sizes fixed on
+//! the command line are written as literals ([`literal_sizes`]), candidates are added, concrete runs kill
+//! what they refute, and the driver ([`crate::driver`]) runs Houdini and the final check.
 //! Each candidate clause has a span of its own ([`Candidate::span`]), by which Houdini's guards
 //! and the interpreter's failures are mapped back to it.
 
@@ -458,55 +458,32 @@ pub fn gen_options(kopts: &crate::two_thread::KernelOptions) -> GenOptions {
     GenOptions { sizes: Sizes { local: dims(&kopts.local_size), groups: dims(&kopts.num_groups) } }
 }
 
-/// `kivl verify --houdini` on a kernel program with automatic invariants: [`add_candidates`],
-/// then [`dynamic::kill`] (candidates refuted by concrete runs are dropped), then the two-thread
-/// reduction and Houdini ([`crate::two_thread::verify_kernel`]). With `infer_info`, also the
-/// report of what was generated and kept.
-pub fn verify_with_inference(
+/// A kernel program with its generated candidate invariants: what Houdini starts from.
+pub struct Candidates {
+    pub program: Program,
+    pub info: CandidateInfo,
+    /// The candidates concrete runs refuted (removed from `program`).
+    pub dynamic: dynamic::DynamicResult,
+}
+
+/// The candidates of `program` ([`add_candidates_with`], with the sizes of `kopts` written as
+/// literals), without those that concrete runs refute ([`dynamic::kill`], unless `dynamic` is
+/// `None`).
+pub fn candidates(
     program: &Program,
     kopts: &crate::two_thread::KernelOptions,
-    vopts: &vcgen::engine::VerifyOptions,
-    infer_info: bool,
-) -> (vcgen::engine::ProgramResult, Option<InferenceReport>) {
-    verify_with_inference_opts(program, kopts, vopts, infer_info, &InferOptions::default())
-}
-
-/// Options of [`verify_with_inference_opts`].
-#[derive(Clone, Debug)]
-pub struct InferOptions {
-    /// Drop candidates that concrete runs refute before Houdini.
-    pub dynamic: bool,
-    pub dynamic_opts: dynamic::DynamicOptions,
-}
-
-impl Default for InferOptions {
-    fn default() -> Self {
-        InferOptions { dynamic: true, dynamic_opts: dynamic::DynamicOptions::default() }
-    }
-}
-
-/// [`verify_with_inference`] with explicit options (the benchmark turns dynamic killing off).
-pub fn verify_with_inference_opts(
-    program: &Program,
-    kopts: &crate::two_thread::KernelOptions,
-    vopts: &vcgen::engine::VerifyOptions,
-    infer_info: bool,
-    iopts: &InferOptions,
-) -> (vcgen::engine::ProgramResult, Option<InferenceReport>) {
+    dynamic: Option<&dynamic::DynamicOptions>,
+) -> Candidates {
     let gopts = gen_options(kopts);
     let program = &literal_sizes(program, &gopts.sizes);
     let (with_candidates, info) = add_candidates_with(program, &gopts);
-    let dynamic = if iopts.dynamic {
-        dynamic::kill(&with_candidates, &info, kopts, &iopts.dynamic_opts)
-    } else {
-        dynamic::DynamicResult::default()
+    let dynamic = match dynamic {
+        Some(o) => dynamic::kill(&with_candidates, &info, kopts, o),
+        None => dynamic::DynamicResult::default(),
     };
-    let to_verify =
+    let program =
         if dynamic.killed.is_empty() { with_candidates } else { remove_candidates(&with_candidates, &dynamic.killed) };
-    let vopts = vcgen::engine::VerifyOptions { houdini: true, ..vopts.clone() };
-    let result = crate::two_thread::verify_kernel(&to_verify, kopts, &vopts);
-    let report = infer_info.then(|| report::build(&info, &dynamic, &result));
-    (result, report)
+    Candidates { program, info, dynamic }
 }
 
 /// The program with the sizes fixed by `sizes` written as literals in every procedure body and

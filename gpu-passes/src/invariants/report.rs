@@ -93,7 +93,7 @@ pub struct FailingLoop {
     pub dropped: Vec<usize>,
 }
 
-/// The report of [`super::verify_with_inference`].
+/// What the inference generated, what concrete runs refuted and what Houdini kept (`--infer-info`).
 #[derive(Clone, Debug, Default)]
 pub struct InferenceReport {
     pub verified: bool,

@@ -33,13 +33,13 @@
 use super::{build, map_depth, map_levels, shared_write, Instrument, KernelCtx, SharedVar};
 use crate::predication::{int_lit, stmt, PredicatedImpl};
 use crate::two_thread::exprs::map_type;
+use crate::vacuity::{Kernel, VacuityChecks};
 use ivl::ast::*;
 use ivl::blocks::check_attrs;
 use ivl::diag::{Diagnostic, ErrorKind};
 use ivl::resolve::MemSpace;
 use ivl::visit::free_vars;
 use std::collections::HashMap;
-use vcgen::engine::{verify_program, Outcome, ProgramResult, VerifyOptions};
 
 /// Options of the race checks.
 #[derive(Clone, Copy, Debug)]
@@ -639,107 +639,43 @@ fn prepare(
     Ok((ri, init))
 }
 
-/// [`verify_lockstep_with`] with GPUVerify's default: benign write-write races tolerated.
-pub fn verify_lockstep(p: &Program, n: usize, opts: &VerifyOptions) -> ProgramResult {
-    verify_lockstep_with(p, n, opts, RaceChecks::default())
+/// The lock-step program with the race checks, loop invariants and candidates that `kivl
+/// verify --lockstep N` verifies, and the vacuity checks of its kernels.
+pub struct CheckedLockstep {
+    pub program: Program,
+    pub vacuity: VacuityChecks,
 }
 
-/// Per kernel: the kernel's name and the name of its vacuity check procedure.
-type VacuityChecks = Vec<(Name, Name)>;
-
-/// The lock-step program with the race checks, loop invariants and candidates that
-/// [`verify_lockstep_with`] verifies (for inspection), and per kernel the name of its vacuity
-/// check procedure.
-pub fn checked_lockstep_program(
-    p: &Program,
-    n: usize,
-    checks: RaceChecks,
-) -> Result<(Program, VacuityChecks), Vec<Diagnostic>> {
+/// The lock-step program of `p` for `n` threads with the race checks of Definition 4.1 (see
+/// the module documentation), and one vacuity check per kernel.
+pub fn checked_lockstep_program(p: &Program, n: usize, checks: RaceChecks) -> Result<CheckedLockstep, Vec<Diagnostic>> {
     let built = build(p, n, &mut |kc, pred| {
         let (ri, init) = prepare(kc, pred, checks)?;
         Ok((Box::new(ri) as Box<dyn Instrument>, init))
     })?;
-    let mut program = built.program;
-    // One vacuity check per kernel: `assert false` under the axioms and the preconditions.
-    let mut vacuity = Vec::new();
-    for k in &built.kernels {
-        let Some(pr) = program.procedures().find(|pr| &pr.name.name == k).cloned() else {
-            continue;
-        };
-        let name =
-            crate::predication::FreshNames(crate::predication::all_names(&program)).fresh(&format!("{k}$vacuity"));
-        let requires: Vec<Contract> = pr.contracts.iter().filter(|c| c.kind == SpecKind::Requires).cloned().collect();
-        let body = Body {
-            locals: vec![],
-            stmts: vec![stmt(StmtKind::Assert { attrs: vec![], expr: Expr::bool(false) }, pr.name.span)],
+    let program = built.program;
+    let kernels: Vec<ProcedureDecl> =
+        built.kernels.iter().filter_map(|k| program.procedures().find(|pr| &pr.name.name == k).cloned()).collect();
+    let vacuity = VacuityChecks::new(
+        &program,
+        kernels.iter().map(|pr| Kernel {
+            name: &pr.name.name,
             span: pr.name.span,
-        };
-        program.decls.push(Decl {
-            kind: DeclKind::Procedure(ProcedureDecl {
-                attrs: vec![],
-                name: Ident::new(name.clone(), pr.name.span),
-                type_params: vec![],
-                ins: pr.ins.clone(),
-                outs: vec![],
-                contracts: requires,
-                modifies: vec![],
-                body: Some(body),
-            }),
-            span: Span::DUMMY,
-        });
-        vacuity.push((name, k.clone()));
-    }
-    Ok((program, vacuity))
+            ins: &pr.ins,
+            requires: pr.contracts.iter().filter(|c| c.kind == SpecKind::Requires).cloned().collect(),
+        }),
+    );
+    Ok(CheckedLockstep { program, vacuity })
 }
 
-/// `kivl verify --lockstep N`: verifies the kernels of `p` for a work-group of `n` threads run
-/// in lock-step — data races (Definition 4.1), barrier divergence (barrier assertions) and
-/// assertion failures — with the VC engine. Errors point at the source.
-pub fn verify_lockstep_with(p: &Program, n: usize, opts: &VerifyOptions, checks: RaceChecks) -> ProgramResult {
-    // The user's `{:candidate}`s count only with --houdini; ours always go through Houdini.
-    let source = if opts.houdini { p.clone() } else { vcgen::desugar::drop_candidates(p) };
-    let (program, vacuity) = match checked_lockstep_program(&source, n, checks) {
-        Ok(x) => x,
-        Err(errors) => return ProgramResult { errors, ..Default::default() },
-    };
-    // The vacuity checks fail by design (`assert false`): verified apart, without Houdini, so
-    // that their failure cannot interfere with the inference for the kernels.
-    let is_vacuity = |d: &Decl| match &d.kind {
-        DeclKind::Procedure(pr) => vacuity.iter().any(|(v, _)| *v == pr.name.name),
-        _ => false,
-    };
-    let mut kernels_only = program.clone();
-    kernels_only.decls.retain(|d| !is_vacuity(d));
-    let mut vacuity_only = program;
-    vacuity_only.decls.retain(|d| {
-        is_vacuity(d)
-            || !matches!(
-                &d.kind,
-                DeclKind::Implementation(_) | DeclKind::Procedure(ProcedureDecl { body: Some(_), .. })
-            )
-    });
-    let mut result = verify_program(&kernels_only, &VerifyOptions { houdini: true, ..opts.clone() });
-    let mut checks = verify_program(&vacuity_only, &VerifyOptions { houdini: false, ..opts.clone() });
-    for e in std::mem::take(&mut checks.errors) {
-        if !result.errors.iter().any(|r| r.message == e.message && r.primary.span == e.primary.span) {
-            result.errors.push(e);
-        }
-    }
-    for (name, kernel) in vacuity {
-        if let Some(i) = checks.impls.iter().position(|r| r.name == name.as_str()) {
-            let r = checks.impls.remove(i);
-            if matches!(r.outcome, Outcome::Verified) {
-                let span = p.procedures().find(|pr| pr.name.name == kernel).map_or(Span::DUMMY, |pr| pr.name.span);
-                result.errors.push(
-                    Diagnostic::new(
-                        ErrorKind::Unsupported,
-                        format!("the axioms and preconditions of kernel `{kernel}` are inconsistent with a work-group of {n} threads"),
-                        span,
-                    )
-                    .with_note("a kernel that cannot run with this many threads is not reported verified; check fixed `group_size` axioms"),
-                );
-            }
-        }
-    }
-    result
+/// The error of a kernel that no work-group of `n` threads can run.
+pub fn unrunnable(kernel: &Name, span: Span, n: usize) -> Diagnostic {
+    Diagnostic::new(
+        ErrorKind::Unsupported,
+        format!("the axioms and preconditions of kernel `{kernel}` are inconsistent with a work-group of {n} threads"),
+        span,
+    )
+    .with_note(
+        "a kernel that cannot run with this many threads is not reported verified; check fixed `group_size` axioms",
+    )
 }

@@ -25,11 +25,17 @@ use ivl::ast::*;
 use ivl::diag::{Diagnostic, ErrorKind};
 use ranking::{Cx, LoopRanks};
 use std::collections::{HashMap, HashSet};
-use vcgen::engine::{Outcome, VerifyOptions};
+use vcgen::engine::{Outcome, ProgramResult, VerifyOptions};
 
 /// The abstract single-thread program with its ranking checks (`kivl transform --emit
 /// termination`), and the loops it checks.
-pub fn termination_program(p: &Program, opts: &KernelOptions) -> Result<(Program, Vec<LoopRanks>), Vec<Diagnostic>> {
+pub struct TerminationProgram {
+    pub program: Program,
+    pub loops: Vec<LoopRanks>,
+}
+
+/// The termination program of `p` (see the module documentation).
+pub fn termination_program(p: &Program, opts: &KernelOptions) -> Result<TerminationProgram, Vec<Diagnostic>> {
     // In KBPL every global variable is shared memory.
     let shared = crate::predication::global_var_types(p);
     let mut cx = Cx::new(p);
@@ -75,7 +81,7 @@ pub fn termination_program(p: &Program, opts: &KernelOptions) -> Result<(Program
     }
     out.decls.extend(cx.new_decls);
     out.decls.extend(size_axioms(p, opts)?);
-    Ok((out, loops))
+    Ok(TerminationProgram { program: out, loops })
 }
 
 /// A counterexample state for the first ranking candidate of each unproven loop, by loop span:
@@ -195,18 +201,12 @@ pub struct TerminationResult {
     pub inconclusive: Option<String>,
 }
 
-/// Checks that every thread of every kernel of `p` (and every procedure it calls) terminates.
-pub fn check_termination(p: &Program, kernel: &KernelOptions, opts: &VerifyOptions) -> TerminationResult {
-    let (program, loops) = match termination_program(p, kernel) {
-        Ok(x) => x,
-        Err(errors) => return TerminationResult { errors, ..Default::default() },
-    };
-    let mut result = TerminationResult { loops: loops.len(), ..Default::default() };
-    if loops.is_empty() {
-        return result;
-    }
-    let opts = VerifyOptions { houdini: true, ..opts.clone() };
-    let verified = vcgen::engine::verify_program(&program, &opts);
+/// The verdict on every loop of `t`, from the VC engine's results on `t.program` (verified
+/// with Houdini, every ranking check a candidate): a loop is proven terminating when Houdini
+/// kept one of its ranking functions, decreasing and bounded; every other loop is an error
+/// that says which half failed, with a counterexample.
+pub fn judge(t: &TerminationProgram, verified: ProgramResult, opts: &VerifyOptions) -> TerminationResult {
+    let mut result = TerminationResult { loops: t.loops.len(), ..Default::default() };
     if !verified.errors.is_empty() {
         result.errors = verified.errors;
         return result;
@@ -230,41 +230,44 @@ pub fn check_termination(p: &Program, kernel: &KernelOptions, opts: &VerifyOptio
     }
     let assignment = verified.houdini.map(|h| h.assignment).unwrap_or_default();
     let kept = |n: &Name| assignment.get(n) == Some(&true);
-    let unproven: Vec<&LoopRanks> = loops
-        .iter()
-        .filter(|lp| !lp.candidates.iter().any(|c| kept(&c.decreasing) && c.bounded.as_ref().is_none_or(kept)))
-        .collect();
-    let counterexamples = counterexamples(&program, &assignment, &unproven, &opts);
-    for lp in &loops {
-        if lp.candidates.iter().any(|c| kept(&c.decreasing) && c.bounded.as_ref().is_none_or(kept)) {
+    let proven =
+        |lp: &LoopRanks| lp.candidates.iter().any(|c| kept(&c.decreasing) && c.bounded.as_ref().is_none_or(kept));
+    let unproven: Vec<&LoopRanks> = t.loops.iter().filter(|lp| !proven(lp)).collect();
+    let counterexamples = counterexamples(&t.program, &assignment, &unproven, opts);
+    for lp in &t.loops {
+        if proven(lp) {
             result.proven += 1;
             continue;
         }
         result.unproven.insert(lp.procedure.clone());
-        let mut d = Diagnostic::new(
-            ErrorKind::Termination,
-            format!("this loop in `{}` might not terminate", lp.procedure),
-            lp.span,
-        );
-        if lp.candidates.is_empty() {
-            d = d.with_note("no ranking function candidate: the loop branches on no comparison of integers");
-        }
-        for c in &lp.candidates {
-            let why = match (kept(&c.decreasing), c.bounded.as_ref().is_none_or(kept)) {
-                (false, false) => "neither decreasing nor bounded below",
-                (false, true) => "not decreasing on every iteration",
-                _ => "not bounded below",
-            };
-            d = d.with_note(format!("ranking function `{}`: {why}", c.text));
-        }
-        if let Some(values) = counterexamples.get(&lp.span) {
-            d = d.with_note(format!("counterexample to `{}`: {values}", lp.candidates[0].text));
-        }
-        d = d.with_note(
-            "checked for one thread with shared memory abstracted (seed 004 §4): a loop whose exit \
-             depends on values other threads write cannot be proven this way",
-        );
-        result.errors.push(d);
+        result.errors.push(not_proven(lp, &kept, counterexamples.get(&lp.span)));
     }
     result
+}
+
+/// The error of a loop none of whose ranking functions Houdini kept.
+fn not_proven(lp: &LoopRanks, kept: &dyn Fn(&Name) -> bool, counterexample: Option<&String>) -> Diagnostic {
+    let mut d = Diagnostic::new(
+        ErrorKind::Termination,
+        format!("this loop in `{}` might not terminate", lp.procedure),
+        lp.span,
+    );
+    if lp.candidates.is_empty() {
+        d = d.with_note("no ranking function candidate: the loop branches on no comparison of integers");
+    }
+    for c in &lp.candidates {
+        let why = match (kept(&c.decreasing), c.bounded.as_ref().is_none_or(kept)) {
+            (false, false) => "neither decreasing nor bounded below",
+            (false, true) => "not decreasing on every iteration",
+            _ => "not bounded below",
+        };
+        d = d.with_note(format!("ranking function `{}`: {why}", c.text));
+    }
+    if let Some(values) = counterexample {
+        d = d.with_note(format!("counterexample to `{}`: {values}", lp.candidates[0].text));
+    }
+    d.with_note(
+        "checked for one thread with shared memory abstracted (seed 004 §4): a loop whose exit \
+         depends on values other threads write cannot be proven this way",
+    )
 }

@@ -102,6 +102,46 @@ pub(crate) fn mark_inlined(p: &Program) -> Result<Program, Vec<Diagnostic>> {
     Ok(out)
 }
 
+/// `p` with the calls in every kernel inlined or replaced by their callee's contract (the
+/// kernels' bodies in block form; callees keep theirs). The lock-step path needs this before
+/// predication, which predicates no calls; the two-thread path inlines while it builds.
+pub fn inline_kernel_calls(p: &Program) -> Result<Program, Vec<Diagnostic>> {
+    let shared: HashSet<Name> = p
+        .decls
+        .iter()
+        .filter_map(|d| if let DeclKind::Var(v) = &d.kind { Some(v) } else { None })
+        .flat_map(|v| v.vars.iter().map(|x| x.name.name.clone()))
+        .collect();
+    let marked = mark_inlined(p)?;
+    let ctx = Context::new(&marked)?;
+    let mut out = p.clone();
+    let mut diags = Vec::new();
+    for d in &mut out.decls {
+        match &mut d.kind {
+            DeclKind::Procedure(pr) if has_attr(&pr.attrs, "kernel") && pr.body.is_some() => {
+                match kernel_body(&ctx, BodySource::Procedure(pr), &shared) {
+                    Ok(b) => pr.body = Some(b.to_body()),
+                    Err(e) => diags.extend(e),
+                }
+            }
+            DeclKind::Implementation(i)
+                if p.procedures().any(|pr| pr.name.name == i.name.name && has_attr(&pr.attrs, "kernel")) =>
+            {
+                match kernel_body(&ctx, BodySource::Implementation(i), &shared) {
+                    Ok(b) => i.body = b.to_body(),
+                    Err(e) => diags.extend(e),
+                }
+            }
+            _ => {}
+        }
+    }
+    if diags.is_empty() {
+        Ok(out)
+    } else {
+        Err(diags)
+    }
+}
+
 /// The body of a kernel in block form with every call inlined or replaced by its contract.
 pub(crate) fn kernel_body(
     ctx: &Context,

@@ -25,7 +25,7 @@ pub(crate) mod abstraction;
 pub(crate) mod atomics;
 pub(crate) mod barrier_invariants;
 pub(crate) mod barriers;
-pub(crate) mod calls;
+pub mod calls;
 pub(crate) mod config;
 pub mod counterexample;
 pub(crate) mod exprs;
@@ -43,8 +43,6 @@ use ivl::diag::Diagnostic;
 use ivl::resolve::{mem_space, MemSpace};
 use reduction::{per_thread, CopiesEnv, VariantCtx};
 use std::collections::{BTreeMap, HashMap, HashSet};
-
-pub use report::verify_kernel;
 
 /// How the shared state is abstracted (seed 001 §4.1.3).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -115,7 +113,7 @@ pub fn two_thread_program(p: &Program, opts: &KernelOptions) -> Result<Program, 
 
 /// One verified procedure of the two-thread program.
 #[derive(Clone, Debug)]
-pub(crate) struct VariantInfo {
+pub struct VariantInfo {
     pub name: Name,
     pub kernel: Name,
     pub span: Span,
@@ -124,7 +122,8 @@ pub(crate) struct VariantInfo {
     pub requires: Vec<Contract>,
 }
 
-pub(crate) struct Built {
+/// The two-thread program and its verified procedures.
+pub struct Built {
     pub program: Program,
     pub variants: Vec<VariantInfo>,
 }
@@ -213,20 +212,58 @@ fn kernels(p: &Program) -> Vec<(&ProcedureDecl, vcgen::desugar::BodySource<'_>)>
     out
 }
 
-/// Builds the two-thread program of every kernel of `p` (see the module documentation).
-pub(crate) fn build(p: &Program, opts: &KernelOptions) -> Result<Built, Vec<Diagnostic>> {
-    let p = ivl::prelude::with_prelude(p.clone());
-    if is_two_thread(&p) {
+/// The inputs every variant of every kernel shares.
+struct Inputs<'a> {
+    program: &'a Program,
+    opts: &'a KernelOptions,
+    sizes: Sizes,
+    identity: Identity,
+    shared: HashMap<Name, SharedVar>,
+    globals: HashMap<Name, Type>,
+    specified: HashSet<Name>,
+    /// Each kernel with its body, calls inlined.
+    bodies: Vec<(ProcedureDecl, ivl::blocks::BlockImpl)>,
+}
+
+/// What [`build`] adds to the program while it builds the variants.
+#[derive(Default)]
+struct Output {
+    decls: Vec<Decl>,
+    new_globals: Vec<(String, Decl)>,
+    procs: Vec<Decl>,
+    variants: Vec<VariantInfo>,
+}
+
+/// The two-thread program of every kernel of the checked program `p` (see the module
+/// documentation): the variants of each kernel as procedures, each assertion with the captures
+/// its counterexample needs.
+pub fn build(p: &Program, opts: &KernelOptions) -> Result<Built, Vec<Diagnostic>> {
+    if is_two_thread(p) {
         return Err(vec![Diagnostic::unsupported(
             "this program is already a two-thread program (it declares two `{:local_id_x}` constants or \
              `{:race_checking}` variables); verify it as plain Boogie",
             Span::DUMMY,
         )]);
     }
-    let p = crate::preprocess::barrier_calls_to_statements(&p);
-    let sizes = Sizes::new(opts.local_size.as_deref(), opts.num_groups.as_deref()).map_err(|d| vec![d])?;
+    let p = crate::preprocess::barrier_calls_to_statements(p);
     let mut names = FreshNames(all_names(&p));
-    let identity = Identity::of(&p, &mut names)?;
+    let inputs = inputs(&p, opts, &mut names)?;
+    let mut out = Output { decls: inputs.identity.decls.clone(), ..Output::default() };
+    for inter in [false, true] {
+        if !inter || inter_group_needed(&inputs) {
+            variants(&inputs, inter, &mut names, &mut out)?;
+        }
+    }
+    let mut program = assemble(&inputs, out.decls, out.new_globals, out.procs);
+    counterexample::add_captures(&mut program, &out.variants, &p);
+    Ok(Built { program, variants: out.variants })
+}
+
+/// The sizes, the thread identity, the shared variables and the kernels' bodies (calls
+/// inlined) of `p`.
+fn inputs<'a>(p: &'a Program, opts: &'a KernelOptions, names: &mut FreshNames) -> Result<Inputs<'a>, Vec<Diagnostic>> {
+    let sizes = Sizes::new(opts.local_size.as_deref(), opts.num_groups.as_deref()).map_err(|d| vec![d])?;
+    let identity = Identity::of(p, names)?;
     let shared: HashMap<Name, SharedVar> = p
         .decls
         .iter()
@@ -240,10 +277,19 @@ pub(crate) fn build(p: &Program, opts: &KernelOptions) -> Result<Built, Vec<Diag
         })
         .flatten()
         .collect();
+    let specified = specified_arrays(p, &shared);
+    let bodies = kernel_bodies(p, &shared, names)?;
+    Ok(Inputs { program: p, opts, sizes, identity, globals: global_var_types(p), specified, shared, bodies })
+}
+
+/// Each kernel of `p` with its body, calls inlined ([`calls`]).
+fn kernel_bodies(
+    p: &Program,
+    shared: &HashMap<Name, SharedVar>,
+    names: &mut FreshNames,
+) -> Result<Vec<(ProcedureDecl, ivl::blocks::BlockImpl)>, Vec<Diagnostic>> {
     let shared_names: HashSet<Name> = shared.keys().cloned().collect();
-    let globals = global_var_types(&p);
-    let specified = specified_arrays(&p, &shared);
-    let inlined = calls::mark_inlined(&p)?;
+    let inlined = calls::mark_inlined(p)?;
     let ctx = vcgen::desugar::Context::new(&inlined)?;
     let kernel_list = kernels(&inlined);
     if kernel_list.is_empty() {
@@ -260,137 +306,167 @@ pub(crate) fn build(p: &Program, opts: &KernelOptions) -> Result<Built, Vec<Diag
             Err(d) => diags.extend(d),
         }
     }
-    if !diags.is_empty() {
-        return Err(diags);
+    if diags.is_empty() {
+        Ok(bodies)
+    } else {
+        Err(diags)
     }
-    let writes_global = bodies.iter().any(|(_, b)| {
+}
+
+/// Whether the inter-group variant is built: some kernel writes global memory, more than one
+/// group may run, and the options ask for inter-group races.
+fn inter_group_needed(inputs: &Inputs) -> bool {
+    let writes_global = inputs.bodies.iter().any(|(_, b)| {
         b.blocks.iter().flat_map(|bl| &bl.stmts).any(|s| {
             ivl::visit::modified_vars(s)
                 .iter()
-                .any(|x| shared.get(x).is_some_and(|sv| sv.space != MemSpace::GroupShared))
+                .any(|x| inputs.shared.get(x).is_some_and(|sv| sv.space != MemSpace::GroupShared))
         })
     });
-    let inter_needed = !opts.only_intra_group
+    let opts = inputs.opts;
+    !opts.only_intra_group
         && !opts.only_divergence
         && writes_global
-        && !sizes.single_group()
-        && !axioms_single_group(&p, &identity);
+        && !inputs.sizes.single_group()
+        && !axioms_single_group(inputs.program, &inputs.identity)
+}
 
-    let mut decls: Vec<Decl> = identity.decls.clone();
-    let mut new_globals: Vec<(String, Decl)> = Vec::new();
-    let mut procs: Vec<Decl> = Vec::new();
-    let mut variants = Vec::new();
-    let local_id_x = identity.name("local_id_x").clone();
-    let local_id_x_valid = identity.local_id_x_valid().map_err(|d| vec![d])?;
-    for inter in [false, true] {
-        if inter && !inter_needed {
-            continue;
+/// The two threads of one variant: their identity constants (declared in `decls`), and the
+/// facts every procedure of the variant assumes of them; `guard` is set when the "pair" may be
+/// one thread twice (a group of one thread).
+struct Pair {
+    const_copies: HashMap<Name, Vec<Name>>,
+    facts: Vec<Expr>,
+    guard: Option<Expr>,
+}
+
+/// The pair of threads of the intra-group (`inter == false`) or inter-group variant.
+fn pair(inputs: &Inputs, inter: bool, names: &mut FreshNames, decls: &mut Vec<Decl>) -> Result<Pair, Vec<Diagnostic>> {
+    let identity = &inputs.identity;
+    let mut const_copies: HashMap<Name, Vec<Name>> = HashMap::new();
+    for (attr, c) in identity.per_thread(inter) {
+        let copies: Vec<Name> = (1..=2).map(|t| names.fresh(&format!("{}${t}", c.name))).collect();
+        for n in &copies {
+            decls.push(config::const_decl(n, &c.ty, Some(attr)));
         }
-        // The two threads' identity constants.
-        let mut const_copies: HashMap<Name, Vec<Name>> = HashMap::new();
-        for (attr, c) in identity.per_thread(inter) {
-            let copies: Vec<Name> = (1..=2).map(|t| names.fresh(&format!("{}${t}", c.name))).collect();
-            for n in &copies {
-                decls.push(config::const_decl(n, &c.ty, Some(attr)));
+        const_copies.insert(c.name.clone(), copies);
+    }
+    let no_logs = BTreeMap::new();
+    let id_env = CopiesEnv::new(&const_copies, &no_logs);
+    let copy = |n: &Name, t: usize| const_copies.get(n).map_or_else(|| n.clone(), |c| c[t].clone());
+    let mut facts: Vec<Expr> = identity.uniform_facts(&inputs.sizes).map_err(|d| vec![d])?;
+    for f in &identity.thread_facts().map_err(|d| vec![d])? {
+        facts.extend(per_thread(&id_env, f).into_iter().map(|(_, e)| e));
+    }
+    // The file's facts about each thread hold for both.
+    for d in &inputs.program.decls {
+        if let DeclKind::Axiom(a) = &d.kind {
+            if ivl::visit::free_vars(&a.expr).iter().any(|n| const_copies.contains_key(n)) {
+                facts.extend(per_thread(&id_env, &a.expr).into_iter().map(|(_, e)| e));
             }
-            const_copies.insert(c.name.clone(), copies);
-        }
-        let no_logs = BTreeMap::new();
-        let id_env = CopiesEnv::new(&const_copies, &no_logs);
-        let copy = |n: &Name, t: usize| const_copies.get(n).map_or_else(|| n.clone(), |c| c[t].clone());
-        let mut facts: Vec<Expr> = identity.uniform_facts(&sizes).map_err(|d| vec![d])?;
-        let thread_facts = identity.thread_facts().map_err(|d| vec![d])?;
-        for f in &thread_facts {
-            facts.extend(per_thread(&id_env, f).into_iter().map(|(_, e)| e));
-        }
-        // The file's facts about each thread hold for both.
-        for d in &p.decls {
-            if let DeclKind::Axiom(a) = &d.kind {
-                if ivl::visit::free_vars(&a.expr).iter().any(|n| const_copies.contains_key(n)) {
-                    facts.extend(per_thread(&id_env, &a.expr).into_iter().map(|(_, e)| e));
-                }
-            }
-        }
-        let dims: Vec<&str> =
-            DIMS.iter().map(|d| if inter { config::group_id(d) } else { config::local_id(d) }).collect();
-        let distinct = identity.differ(&dims, &copy);
-        let mut guard = None;
-        if !inter && !sizes.group_has_pairs() {
-            // A group may have a single thread: the "pair" is then that thread twice.
-            let one = identity.one_thread_groups().map_err(|d| vec![d])?;
-            facts.push(Expr::or(distinct.clone(), one));
-            guard = Some(distinct);
-        } else {
-            facts.push(distinct);
-        }
-        if inter {
-            facts.extend(identity.global_ids_differ(&copy));
-        }
-        for (pr, body) in &bodies {
-            let vctx = VariantCtx {
-                inter,
-                opts,
-                shared: &shared,
-                specified: &specified,
-                const_copies: &const_copies,
-                guard: guard.clone(),
-                local_id_x: local_id_x.clone(),
-                local_id_x_valid: local_id_x_valid.clone(),
-                globals: &globals,
-                contracts: &pr.contracts,
-            };
-            let kv = match reduction::kernel_variant(&vctx, body, &mut names, &mut new_globals) {
-                Ok(kv) => kv,
-                Err(d) => {
-                    diags.extend(d);
-                    continue;
-                }
-            };
-            decls.extend(kv.decls.iter().cloned());
-            let env = CopiesEnv::new(&kv.copies, &kv.logs);
-            let span = pr.name.span;
-            let mut contracts: Vec<Contract> = facts.iter().map(|f| requires(f.clone(), span)).collect();
-            for c in &pr.contracts {
-                for (_, e) in per_thread(&env, &c.expr) {
-                    contracts.push(Contract { expr: e, ..c.clone() });
-                }
-            }
-            let name = if inter { names.fresh(&format!("{}$inter_group", pr.name.name)) } else { pr.name.name.clone() };
-            let mut imp = kv.imp;
-            imp.name = Ident::new(name.clone(), pr.name.span);
-            let mut attrs = pr.attrs.clone();
-            attrs.retain(|a| a.name.as_str() != "inline");
-            procs.push(Decl {
-                kind: DeclKind::Procedure(ProcedureDecl {
-                    attrs,
-                    name: Ident::new(name.clone(), pr.name.span),
-                    type_params: vec![],
-                    ins: imp.ins.clone(),
-                    outs: imp.outs.clone(),
-                    contracts: contracts.clone(),
-                    modifies: vec![],
-                    body: Some(imp.to_body()),
-                }),
-                span: Span::DUMMY,
-            });
-            variants.push(VariantInfo {
-                name,
-                kernel: pr.name.name.clone(),
-                span: pr.name.span,
-                inter,
-                ins: imp.ins.clone(),
-                requires: contracts.into_iter().filter(|c| c.kind == SpecKind::Requires).collect(),
-            });
         }
     }
-    if !diags.is_empty() {
-        return Err(diags);
+    let dims: Vec<&str> = DIMS.iter().map(|d| if inter { config::group_id(d) } else { config::local_id(d) }).collect();
+    let distinct = identity.differ(&dims, &copy);
+    let mut guard = None;
+    if !inter && !inputs.sizes.group_has_pairs() {
+        // A group may have a single thread: the "pair" is then that thread twice.
+        let one = identity.one_thread_groups().map_err(|d| vec![d])?;
+        facts.push(Expr::or(distinct.clone(), one));
+        guard = Some(distinct);
+    } else {
+        facts.push(distinct);
     }
-    // The rest of the program: callees lose their bodies (they were inlined), kernels are
-    // replaced.
-    let kernel_names: HashSet<Name> = bodies.iter().map(|(pr, _)| pr.name.name.clone()).collect();
+    if inter {
+        facts.extend(identity.global_ids_differ(&copy));
+    }
+    Ok(Pair { const_copies, facts, guard })
+}
+
+/// The procedures of one variant (intra- or inter-group) of every kernel, added to `out`.
+fn variants(inputs: &Inputs, inter: bool, names: &mut FreshNames, out: &mut Output) -> Result<(), Vec<Diagnostic>> {
+    let pair = pair(inputs, inter, names, &mut out.decls)?;
+    let local_id_x = inputs.identity.name("local_id_x").clone();
+    let local_id_x_valid = inputs.identity.local_id_x_valid().map_err(|d| vec![d])?;
+    let mut diags = Vec::new();
+    for (pr, body) in &inputs.bodies {
+        let vctx = VariantCtx {
+            inter,
+            opts: inputs.opts,
+            shared: &inputs.shared,
+            specified: &inputs.specified,
+            const_copies: &pair.const_copies,
+            guard: pair.guard.clone(),
+            local_id_x: local_id_x.clone(),
+            local_id_x_valid: local_id_x_valid.clone(),
+            globals: &inputs.globals,
+            contracts: &pr.contracts,
+        };
+        match reduction::kernel_variant(&vctx, body, names, &mut out.new_globals) {
+            Ok(kv) => variant_procedure(pr, kv, &pair.facts, inter, names, out),
+            Err(d) => diags.extend(d),
+        }
+    }
+    if diags.is_empty() {
+        Ok(())
+    } else {
+        Err(diags)
+    }
+}
+
+/// The procedure of kernel `pr`'s variant `kv`: the pair's facts and the kernel's contracts
+/// (per thread) as its contracts, the instrumented body.
+fn variant_procedure(
+    pr: &ProcedureDecl,
+    kv: reduction::KernelVariant,
+    facts: &[Expr],
+    inter: bool,
+    names: &mut FreshNames,
+    out: &mut Output,
+) {
+    out.decls.extend(kv.decls.iter().cloned());
+    let env = CopiesEnv::new(&kv.copies, &kv.logs);
+    let span = pr.name.span;
+    let mut contracts: Vec<Contract> = facts.iter().map(|f| requires(f.clone(), span)).collect();
+    for c in &pr.contracts {
+        for (_, e) in per_thread(&env, &c.expr) {
+            contracts.push(Contract { expr: e, ..c.clone() });
+        }
+    }
+    let name = if inter { names.fresh(&format!("{}$inter_group", pr.name.name)) } else { pr.name.name.clone() };
+    let mut imp = kv.imp;
+    imp.name = Ident::new(name.clone(), span);
+    let mut attrs = pr.attrs.clone();
+    attrs.retain(|a| a.name.as_str() != "inline");
+    out.procs.push(Decl {
+        kind: DeclKind::Procedure(ProcedureDecl {
+            attrs,
+            name: Ident::new(name.clone(), span),
+            type_params: vec![],
+            ins: imp.ins.clone(),
+            outs: imp.outs.clone(),
+            contracts: contracts.clone(),
+            modifies: vec![],
+            body: Some(imp.to_body()),
+        }),
+        span: Span::DUMMY,
+    });
+    out.variants.push(VariantInfo {
+        name,
+        kernel: pr.name.name.clone(),
+        span,
+        inter,
+        ins: imp.ins.clone(),
+        requires: contracts.into_iter().filter(|c| c.kind == SpecKind::Requires).collect(),
+    });
+}
+
+/// The two-thread program: the rest of `inputs.program` (callees lose their bodies, they were
+/// inlined; kernels are replaced by their variants) and the new declarations.
+fn assemble(inputs: &Inputs, decls: Vec<Decl>, new_globals: Vec<(String, Decl)>, procs: Vec<Decl>) -> Program {
+    let kernel_names: HashSet<Name> = inputs.bodies.iter().map(|(pr, _)| pr.name.name.clone()).collect();
     let mut out: Vec<Decl> = Vec::new();
-    for d in &p.decls {
+    for d in &inputs.program.decls {
         match &d.kind {
             DeclKind::Procedure(pr) if kernel_names.contains(&pr.name.name) => {}
             DeclKind::Procedure(pr) if pr.body.is_some() => {
@@ -403,6 +479,5 @@ pub(crate) fn build(p: &Program, opts: &KernelOptions) -> Result<Built, Vec<Diag
     out.extend(decls);
     out.extend(new_globals.into_iter().map(|(_, d)| d));
     out.extend(procs);
-    let program = ivl::modifies::infer_modifies(&Program { decls: out });
-    Ok(Built { program, variants })
+    ivl::modifies::infer_modifies(&Program { decls: out })
 }

@@ -1,0 +1,297 @@
+//! The driver: every path a checked program takes through kivl, stage by stage, in one place.
+//!
+//! The front end (the caller's: reading, the OpenCL/CUDA translation, parsing, resolution and
+//! type checking, the GPU prelude, `modifies` inference) hands the driver a checked program.
+//! It then takes one path:
+//!
+//! | path | taken by | stages |
+//! |---|---|---|
+//! | plain Boogie | programs without a `{:kernel}`, GPUVerify's two-thread output | engine |
+//! | two-thread (seed 001 ch. 4) | kernels | candidates (`--houdini`) → two-thread → engine → vacuity → explain |
+//! | lock-step (seed 000 §4) | `--lockstep N` | inlined → (predicated) → (lockstep) → lockstep-checked → engine → vacuity |
+//! | termination (seed 004 §4) | `--termination`, after the main path | termination → engine (Houdini) → judge |
+//!
+//! and the engine's own stages are desugared → passified → vc → Z3 (`vcgen`).
+//!
+//! `kivl verify` ([`verify`]) and `kivl transform --emit STAGE` ([`emit`]) run the same
+//! functions: `emit` runs the path that STAGE is on and stops there, so the printed program is
+//! the one `verify` goes on with. Stages in parentheses are views that only `emit` computes
+//! (the lock-step construction predicates internally). With debug assertions or
+//! `KIVL_CHECK_PASSES=1`, every stage's output is checked ([`pass_check`]).
+
+pub mod pass_check;
+pub mod shorthands;
+pub mod stage;
+
+pub use shorthands::{
+    verify_kernel, verify_lockstep, verify_lockstep_with, verify_with_inference, verify_with_inference_opts,
+    InferOptions,
+};
+pub use stage::{Path, Stage};
+
+use crate::invariants::{self, dynamic::DynamicOptions, report::InferenceReport};
+use crate::lockstep::{self, RaceChecks};
+use crate::termination::{self, TerminationResult};
+use crate::two_thread::{self, KernelOptions};
+use ivl::ast::{DeclKind, Program};
+use ivl::diag::Diagnostic;
+use vcgen::engine::{ProgramResult, VerifyOptions};
+
+/// What the driver is asked to do.
+#[derive(Clone, Debug, Default)]
+pub struct Config {
+    pub kernel: KernelOptions,
+    pub engine: VerifyOptions,
+    /// `--lockstep N`: verify kernels on the lock-step program of N threads.
+    pub lockstep: Option<usize>,
+    /// Generate candidate invariants for kernels (then Houdini runs).
+    pub infer: bool,
+    /// Limits of the concrete runs that drop refuted candidates; `None`: no runs.
+    pub dynamic: Option<DynamicOptions>,
+    /// Report what the inference generated and kept.
+    pub infer_info: bool,
+    /// Also prove that every thread terminates.
+    pub termination: bool,
+}
+
+/// What `verify` found.
+#[derive(Debug, Default)]
+pub struct Verdicts {
+    /// The main path's results: per implementation, and program-level (input) errors.
+    pub result: ProgramResult,
+    /// Whether the program is a kernel (verified on the two-thread or lock-step path).
+    pub kernel: bool,
+    pub inference: Option<InferenceReport>,
+    /// With `Config::termination`, unless the main path found an input error.
+    pub termination: Option<TerminationResult>,
+}
+
+/// Verifies a checked program.
+pub fn verify(program: &Program, cfg: &Config) -> Verdicts {
+    let run = Run { cfg, tap: None };
+    let kernel = two_thread::is_kernel_program(program) || cfg.lockstep.is_some();
+    let (result, inference) = run.main_path(program).unwrap_or_else(|halt| (halt.into_result(), None));
+    let input_error = result.errors.iter().any(|d| d.kind.is_input_error());
+    let termination = (cfg.termination && !input_error).then(|| {
+        run.termination(program)
+            .unwrap_or_else(|halt| TerminationResult { errors: halt.into_result().errors, ..Default::default() })
+    });
+    Verdicts { result, kernel, inference, termination }
+}
+
+/// The output of `stage` on a checked program, as `.kbpl` (SMT-LIB for `vc`). The path is the
+/// one `stage` is on (lock-step stages with `threads` threads, `candidates` with inference);
+/// the engine's stages follow the path `verify` would take.
+pub fn emit(program: &Program, stage: Stage, cfg: &Config, threads: usize) -> Result<String, Vec<Diagnostic>> {
+    let cfg = Config {
+        lockstep: if stage.path() == Path::Lockstep { Some(threads) } else { cfg.lockstep },
+        infer: cfg.infer || stage == Stage::Candidates,
+        ..cfg.clone()
+    };
+    let run = Run { cfg: &cfg, tap: Some(stage) };
+    let halt = match stage.path() {
+        Path::FrontEnd => return Ok(ivl::printer::print_program(program)),
+        Path::Termination => run.termination(program).err(),
+        _ => run.main_path(program).err(),
+    };
+    match halt {
+        Some(Halt::Emit(text)) => Ok(text),
+        Some(Halt::Invalid(diags)) => Err(diags),
+        None => Err(vec![Diagnostic::unsupported(
+            format!("stage `{stage}` is not on this program's path (a program without a `{{:kernel}}` procedure is verified as plain Boogie)"),
+            ivl::ast::Span::DUMMY,
+        )]),
+    }
+}
+
+/// Why a path stopped before its end.
+enum Halt {
+    /// `emit`'s stage was reached: its printed output.
+    Emit(String),
+    /// A stage refused the program (an unsupported construct, sizes no thread can run …).
+    Invalid(Vec<Diagnostic>),
+}
+
+impl Halt {
+    fn into_result(self) -> ProgramResult {
+        match self {
+            Halt::Invalid(errors) => ProgramResult { errors, ..Default::default() },
+            Halt::Emit(_) => unreachable!("only `emit` taps a stage"),
+        }
+    }
+}
+
+type Flow<T> = Result<T, Halt>;
+
+/// A stage's output that the pass checker checks and `emit` prints.
+trait Staged {
+    /// The program as printed (for the lock-step program: as plain Boogie).
+    fn program(&self) -> std::borrow::Cow<'_, Program>;
+}
+
+impl Staged for Program {
+    fn program(&self) -> std::borrow::Cow<'_, Program> {
+        std::borrow::Cow::Borrowed(self)
+    }
+}
+
+impl Staged for invariants::Candidates {
+    fn program(&self) -> std::borrow::Cow<'_, Program> {
+        std::borrow::Cow::Borrowed(&self.program)
+    }
+}
+
+impl Staged for two_thread::Built {
+    fn program(&self) -> std::borrow::Cow<'_, Program> {
+        std::borrow::Cow::Borrowed(&self.program)
+    }
+}
+
+impl Staged for termination::TerminationProgram {
+    fn program(&self) -> std::borrow::Cow<'_, Program> {
+        std::borrow::Cow::Borrowed(&self.program)
+    }
+}
+
+impl Staged for lockstep::CheckedLockstep {
+    /// Without `{:kernel}` attributes: a lock-step program is sequential Boogie, and `kivl
+    /// verify` on the printed text must not reduce it to two threads again.
+    fn program(&self) -> std::borrow::Cow<'_, Program> {
+        let mut p = self.program.clone();
+        for d in &mut p.decls {
+            match &mut d.kind {
+                DeclKind::Procedure(pr) => pr.attrs.retain(|a| a.name.name != "kernel"),
+                DeclKind::Implementation(i) => i.attrs.retain(|a| a.name.name != "kernel"),
+                _ => {}
+            }
+        }
+        std::borrow::Cow::Owned(p)
+    }
+}
+
+/// One run of the driver: `tap` is `emit`'s stage.
+struct Run<'a> {
+    cfg: &'a Config,
+    tap: Option<Stage>,
+}
+
+impl Run<'_> {
+    /// The main path of `program`: lock-step, two-thread or plain Boogie.
+    fn main_path(&self, program: &Program) -> Flow<(ProgramResult, Option<InferenceReport>)> {
+        if let Some(n) = self.cfg.lockstep {
+            return Ok((self.lockstep(program, n)?, None));
+        }
+        if two_thread::is_kernel_program(program) {
+            return self.two_thread(program);
+        }
+        Ok((self.engine(program, &self.cfg.engine)?, None))
+    }
+
+    /// Kernels on two threads (seed 001 ch. 4).
+    fn two_thread(&self, program: &Program) -> Flow<(ProgramResult, Option<InferenceReport>)> {
+        let cfg = self.cfg;
+        let (program, candidates) = if cfg.infer {
+            let c = invariants::candidates(program, &cfg.kernel, cfg.dynamic.as_ref());
+            let c = self.stage(Stage::Candidates, Ok(c))?;
+            (c.program, Some((c.info, c.dynamic)))
+        } else if cfg.engine.houdini {
+            (program.clone(), None)
+        } else {
+            // The user's `{:candidate}`s count only with Houdini (docs/kbpl.md §5.4).
+            (vcgen::desugar::drop_candidates(program), None)
+        };
+        let built = self.stage(Stage::TwoThread, two_thread::build(&program, &cfg.kernel))?;
+        let vacuity = two_thread::report::vacuity_checks(&built);
+        let houdini = VerifyOptions { houdini: cfg.engine.houdini || cfg.infer, ..cfg.engine.clone() };
+        let mut result = self.engine(&built.program, &houdini)?;
+        // Without Houdini: an `assert false` that fails would stop it for every implementation.
+        let vacuity_result = if vacuity.is_empty() || !result.errors.is_empty() {
+            ProgramResult::default()
+        } else {
+            self.engine(&vacuity.program, &VerifyOptions { houdini: false, ..cfg.engine.clone() })?
+        };
+        two_thread::report::explain(&mut result, &built, &vacuity, vacuity_result, &cfg.kernel);
+        let inference = candidates
+            .filter(|_| cfg.infer_info)
+            .map(|(info, dynamic)| invariants::report::build(&info, &dynamic, &result));
+        Ok((result, inference))
+    }
+
+    /// Kernels on the lock-step program of `n` threads (seed 000 §4.2, Definition 4.1).
+    fn lockstep(&self, program: &Program, n: usize) -> Flow<ProgramResult> {
+        let program = &self.stage(Stage::Inlined, two_thread::calls::inline_kernel_calls(program))?;
+        self.view(Stage::Predicated, || crate::predication::predicate_program(program))?;
+        self.view(Stage::Lockstep, || lockstep::lockstep_program(program, n))?;
+        let cfg = self.cfg;
+        // The user's `{:candidate}`s count only with --houdini; ours always go through Houdini.
+        let source = if cfg.engine.houdini { program.clone() } else { vcgen::desugar::drop_candidates(program) };
+        let checks = RaceChecks { benign_tolerance: cfg.kernel.benign_tolerance };
+        let checked = self.stage(Stage::LockstepChecked, lockstep::checked_lockstep_program(&source, n, checks))?;
+        let mut result = self.engine(&checked.program, &VerifyOptions { houdini: true, ..cfg.engine.clone() })?;
+        let mut vacuity =
+            self.engine(&checked.vacuity.program, &VerifyOptions { houdini: false, ..cfg.engine.clone() })?;
+        for e in std::mem::take(&mut vacuity.errors) {
+            if !result.errors.iter().any(|r| r.message == e.message && r.primary.span == e.primary.span) {
+                result.errors.push(e);
+            }
+        }
+        checked.vacuity.judge(&mut vacuity, &mut result, |kernel, span| lockstep::unrunnable(kernel, span, n));
+        Ok(result)
+    }
+
+    /// Termination of every thread (seed 004 §4): ranking checks proven with Houdini.
+    fn termination(&self, program: &Program) -> Flow<TerminationResult> {
+        let t = self.stage(Stage::Termination, termination::termination_program(program, &self.cfg.kernel))?;
+        if t.loops.is_empty() {
+            return Ok(TerminationResult::default());
+        }
+        let houdini = VerifyOptions { houdini: true, ..self.cfg.engine.clone() };
+        let verified = self.engine(&t.program, &houdini)?;
+        Ok(termination::judge(&t, verified, &houdini))
+    }
+
+    /// The VC engine (`vcgen`): desugar, passify, VC, Z3; `emit` may stop at its stages.
+    fn engine(&self, program: &Program, opts: &VerifyOptions) -> Flow<ProgramResult> {
+        use vcgen::engine::{emit_stage, EmitStage};
+        let emitted = match self.tap {
+            None => return Ok(vcgen::engine::verify_program(program, opts)),
+            Some(Stage::Desugared) => desugared(program),
+            Some(Stage::Passified) => emit_stage(program, EmitStage::Passified),
+            Some(Stage::Vc) => emit_stage(program, EmitStage::Vc),
+            // The tapped stage was not on this path: nothing to verify.
+            Some(_) => return Ok(ProgramResult::default()),
+        };
+        Err(emitted.map_or_else(Halt::Invalid, Halt::Emit))
+    }
+
+    /// Ends the path with `out`'s diagnostics when the stage failed; checks its output (with
+    /// the pass checker on); ends the path with the printed output when it is the tapped stage.
+    fn stage<T: Staged>(&self, stage: Stage, out: Result<T, Vec<Diagnostic>>) -> Flow<T> {
+        let out = out.map_err(Halt::Invalid)?;
+        if pass_check::enabled() {
+            pass_check::check(stage, &out.program());
+        }
+        if self.tap == Some(stage) {
+            return Err(Halt::Emit(ivl::printer::print_program(&out.program())));
+        }
+        Ok(out)
+    }
+
+    /// A stage that is not on the way to the result (a view for `emit`): computed only when
+    /// tapped.
+    fn view(&self, stage: Stage, out: impl FnOnce() -> Result<Program, Vec<Diagnostic>>) -> Flow<()> {
+        if self.tap == Some(stage) {
+            self.stage(stage, out())?;
+        }
+        Ok(())
+    }
+}
+
+/// The desugared program: declarations as they are, implementations in the acyclic block form.
+fn desugared(program: &Program) -> Result<String, Vec<Diagnostic>> {
+    let inputs = vcgen::desugar::prepare(program)?;
+    let mut out = program.clone();
+    out.decls.retain(|d| !matches!(d.kind, DeclKind::Implementation(_)));
+    out.decls.extend(inputs.iter().map(|v| v.imp.to_decl()));
+    Ok(ivl::printer::print_program(&out))
+}

@@ -1,0 +1,132 @@
+//! The driver's findings (`gpu_passes::driver::Verdicts`) as a file report: the verdict, the
+//! errors, Boogie's counts, and the JSON fields of docs/kbpl.md §8.4 (`verified`,
+//! `implementations`, `houdini`, `inference`, `termination`).
+
+use crate::report::{FileReport, Verdict};
+use gpu_passes::driver::Verdicts;
+use gpu_passes::termination::TerminationResult;
+use ivl::diag::{Diagnostic, ErrorKind, SourceFile};
+
+/// The report of `source` from what the driver found.
+pub fn file_report(source: SourceFile, v: Verdicts, print_assignment: bool) -> FileReport {
+    let mut report = engine_report(source, v.result, print_assignment);
+    if let Some(mut info) = v.inference {
+        info.set_source(&report.source);
+        report.info.push(gpu_passes::invariants::report::infer_info_text(&info));
+        report.extra.insert("inference".into(), gpu_passes::invariants::report::infer_info_json(&info));
+    }
+    if v.kernel && report.verdict != Verdict::Invalid {
+        report.extra.insert("kernel".into(), true.into());
+    }
+    if let Some(t) = v.termination {
+        add_termination(&mut report, t);
+    }
+    report
+}
+
+/// Turns the engine's per-implementation results into a file report.
+fn engine_report(source: SourceFile, result: vcgen::engine::ProgramResult, print_assignment: bool) -> FileReport {
+    use vcgen::engine::Outcome;
+    // Program-level errors (input errors found while encoding) come first: never "verified".
+    let mut errors = result.errors.clone();
+    let mut verified = 0usize;
+    let mut inconclusive = false;
+    let mut per_impl = Vec::new();
+    for imp in &result.impls {
+        let status = match &imp.outcome {
+            Outcome::Verified => {
+                verified += 1;
+                "verified".to_string()
+            }
+            Outcome::Errors(ds) => {
+                errors.extend(ds.iter().cloned());
+                "errors".to_string()
+            }
+            Outcome::Inconclusive(reason) => {
+                inconclusive = true;
+                let d = Diagnostic::new(
+                    ErrorKind::Timeout,
+                    format!("verification of `{}` was inconclusive: {reason}", imp.name),
+                    imp.span,
+                );
+                errors.push(d);
+                "inconclusive".to_string()
+            }
+        };
+        per_impl.push(serde_json::json!({ "name": imp.name.as_str(), "outcome": status }));
+    }
+    // Input errors found after the front end (irreducible control flow, a kernel that no
+    // thread can run under the given sizes, a construct a pass does not handle) make the file
+    // invalid, like a type error: kivl could not decide it.
+    let verdict = if errors.iter().any(|d| d.kind.is_input_error()) {
+        Verdict::Invalid
+    } else if errors.iter().any(|d| d.kind != ErrorKind::Timeout) {
+        Verdict::Errors
+    } else if inconclusive {
+        Verdict::Inconclusive
+    } else {
+        Verdict::Verified
+    };
+    let mut report = FileReport::new(source, verdict, errors);
+    // As in the closing line ([`counts`]), nothing of an invalid file counts as verified.
+    let verified = if verdict == Verdict::Invalid { 0 } else { verified };
+    report.extra.insert("verified".into(), verified.into());
+    report.extra.insert("implementations".into(), per_impl.into());
+    if let Some(h) = &result.houdini {
+        report.extra.insert(
+            "houdini".into(),
+            serde_json::json!({
+                "candidates": h.candidates.len(),
+                "kept": h.kept,
+                "rounds": h.rounds,
+                "checks": h.checks,
+                "time_s": h.time.as_secs_f64(),
+            }),
+        );
+        report.info.push(format!("houdini: {} candidates, {} kept", h.candidates.len(), h.kept));
+        if print_assignment {
+            report.info.push(h.format_assignment().trim_end().to_string());
+        }
+    }
+    report
+}
+
+/// Adds the termination check (seed 004) to a file's report: its errors, an info line, the
+/// `termination` JSON field; a procedure whose loops are not all proven is not verified.
+fn add_termination(report: &mut FileReport, t: TerminationResult) {
+    let input_error = t.errors.iter().any(|d| d.kind.is_input_error());
+    let status = if input_error {
+        "invalid"
+    } else if t.inconclusive.is_some() {
+        "inconclusive"
+    } else if t.errors.is_empty() {
+        "proven"
+    } else {
+        "not proven"
+    };
+    report.info.push(format!("termination: {status}, {} of {} loops proven terminating", t.proven, t.loops));
+    report
+        .extra
+        .insert("termination".into(), serde_json::json!({ "status": status, "loops": t.loops, "proven": t.proven }));
+    if let Some(v) = report.extra.get("verified").and_then(|v| v.as_u64()) {
+        let verified = (v as usize).saturating_sub(t.unproven.len());
+        report.extra.insert("verified".into(), verified.into());
+    }
+    if let Some(why) = &t.inconclusive {
+        report.errors.push(Diagnostic::new(
+            ErrorKind::Timeout,
+            format!("the termination check was inconclusive: {why}"),
+            ivl::ast::Span::DUMMY,
+        ));
+    }
+    report.errors.extend(t.errors);
+    report.verdict = if input_error {
+        Verdict::Invalid
+    } else if report.errors.iter().any(|d| d.kind != ErrorKind::Timeout) {
+        Verdict::Errors
+    } else if report.errors.is_empty() {
+        report.verdict
+    } else {
+        Verdict::Inconclusive
+    };
+}

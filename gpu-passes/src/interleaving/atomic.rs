@@ -5,7 +5,8 @@
 //! `atomic*` functions: `min`/`max` are signed on bit-vectors, `umin`/`umax` unsigned,
 //! `inc_wrap`/`dec_wrap` CUDA's `atomicInc`/`atomicDec`, `fadd` IEEE addition (round to nearest).
 
-use super::value::{bv_apply, int, BvOp, Value};
+use super::bitvec::{bv_apply, BvOp};
+use super::value::{int, Value};
 use ivl::ast::AtomicOp;
 
 fn bv(op: BvOp, a: &Value, b: &Value) -> Option<Value> {

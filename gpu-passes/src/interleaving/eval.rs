@@ -7,11 +7,13 @@
 //! used to evaluate an expression"), except in lookahead and specification contexts where the
 //! log is switched off.
 
-use super::compile::{BinK, Closure, Compiled, Conv, Domain, Ex, FnImpl, LambdaProto, QuantEx};
+use super::bitvec::{bv_apply, BvOp};
+use super::code::{Compiled, Conv, Domain, Ex, FnImpl, LambdaProto, QuantEx};
 use super::race::{Access, RaceLog};
 use super::rng::{derived_value, mix};
-use super::value::{bv_apply, int, real, BvOp, MapDefault, MapKey, MapValue, Value};
-use ivl::ast::Span;
+use super::types::RTy;
+use super::value::{int, real, Closure, MapDefault, MapKey, MapValue, Value};
+use ivl::ast::{BinOp, Span};
 use ivl::diag::Diagnostic;
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -170,7 +172,7 @@ impl Ctx<'_> {
             }
             Ex::Lambda(proto) => {
                 let captured = proto.captures.iter().map(|c| self.eval(c, frame)).collect::<Result<Vec<_>, _>>()?;
-                let closure = Closure { proto: proto.clone(), captured: captured.into_boxed_slice() };
+                let closure = Closure { lambda: proto.id, captured: captured.into_boxed_slice() };
                 Value::Map(Rc::new(MapValue::new(MapDefault::Lambda(Rc::new(closure)))))
             }
             Ex::Quant(q) => {
@@ -243,7 +245,8 @@ impl Ctx<'_> {
     }
 
     fn apply_closure(&mut self, c: &Closure, key: &MapKey) -> Result<Value, Stop> {
-        let LambdaProto { nbound, frame, capture_slots, body, .. } = &*c.proto;
+        let prog = self.prog;
+        let LambdaProto { nbound, frame, capture_slots, body, .. } = &*prog.lambdas[c.lambda as usize];
         let mut f = vec![Value::Bool(false); *frame as usize];
         let vals = key.values();
         if vals.len() != *nbound as usize {
@@ -335,21 +338,21 @@ impl Ctx<'_> {
     }
 
     #[inline]
-    pub fn binary(&mut self, k: BinK, a: Value, b: Value) -> Result<Value, Stop> {
+    pub fn binary(&mut self, k: BinOp, a: Value, b: Value) -> Result<Value, Stop> {
         use std::cmp::Ordering;
         // The fast path: small integers.
         if let (Value::Int(x), Value::Int(y)) = (&a, &b) {
             let (x, y) = (*x, *y);
             let r = match k {
-                BinK::Add => x.checked_add(y).map(Value::Int),
-                BinK::Sub => x.checked_sub(y).map(Value::Int),
-                BinK::Mul => x.checked_mul(y).map(Value::Int),
-                BinK::Lt => Some(Value::Bool(x < y)),
-                BinK::Le => Some(Value::Bool(x <= y)),
-                BinK::Gt => Some(Value::Bool(x > y)),
-                BinK::Ge => Some(Value::Bool(x >= y)),
-                BinK::Eq => Some(Value::Bool(x == y)),
-                BinK::Neq => Some(Value::Bool(x != y)),
+                BinOp::Add => x.checked_add(y).map(Value::Int),
+                BinOp::Sub => x.checked_sub(y).map(Value::Int),
+                BinOp::Mul => x.checked_mul(y).map(Value::Int),
+                BinOp::Lt => Some(Value::Bool(x < y)),
+                BinOp::Le => Some(Value::Bool(x <= y)),
+                BinOp::Gt => Some(Value::Bool(x > y)),
+                BinOp::Ge => Some(Value::Bool(x >= y)),
+                BinOp::Eq => Some(Value::Bool(x == y)),
+                BinOp::Neq => Some(Value::Bool(x != y)),
                 _ => None,
             };
             if let Some(r) = r {
@@ -366,34 +369,34 @@ impl Ctx<'_> {
         };
         let is_int = |v: &Value| matches!(v, Value::Int(_) | Value::BigInt(_));
         Ok(match k {
-            BinK::Eq => Value::Bool(self.values_equal(&a, &b)?),
-            BinK::Neq => Value::Bool(!self.values_equal(&a, &b)?),
-            BinK::Lt => Value::Bool(ord(&a, &b)? == Ordering::Less),
-            BinK::Le => Value::Bool(ord(&a, &b)? != Ordering::Greater),
-            BinK::Gt => Value::Bool(ord(&a, &b)? == Ordering::Greater),
-            BinK::Ge => Value::Bool(ord(&a, &b)? != Ordering::Less),
-            BinK::Add | BinK::Sub | BinK::Mul if is_int(&a) && is_int(&b) => match k {
-                BinK::Add => int::add(&a, &b),
-                BinK::Sub => int::sub(&a, &b),
+            BinOp::Eq => Value::Bool(self.values_equal(&a, &b)?),
+            BinOp::Neq => Value::Bool(!self.values_equal(&a, &b)?),
+            BinOp::Lt => Value::Bool(ord(&a, &b)? == Ordering::Less),
+            BinOp::Le => Value::Bool(ord(&a, &b)? != Ordering::Greater),
+            BinOp::Gt => Value::Bool(ord(&a, &b)? == Ordering::Greater),
+            BinOp::Ge => Value::Bool(ord(&a, &b)? != Ordering::Less),
+            BinOp::Add | BinOp::Sub | BinOp::Mul if is_int(&a) && is_int(&b) => match k {
+                BinOp::Add => int::add(&a, &b),
+                BinOp::Sub => int::sub(&a, &b),
                 _ => int::mul(&a, &b),
             },
-            BinK::Add | BinK::Sub | BinK::Mul => {
+            BinOp::Add | BinOp::Sub | BinOp::Mul => {
                 let (Value::Real(x), Value::Real(y)) = (&a, &b) else {
                     return Err(internal("arithmetic", &a));
                 };
                 Value::real(match k {
-                    BinK::Add => &**x + &**y,
-                    BinK::Sub => &**x - &**y,
+                    BinOp::Add => &**x + &**y,
+                    BinOp::Sub => &**x - &**y,
                     _ => &**x * &**y,
                 })
             }
-            BinK::Div | BinK::Mod => {
+            BinOp::Div | BinOp::Mod => {
                 if !is_int(&a) || !is_int(&b) {
                     return Err(internal("div/mod", &a));
                 }
                 match int::div_mod(&a, &b) {
                     Some((q, r)) => {
-                        if k == BinK::Div {
+                        if k == BinOp::Div {
                             q
                         } else {
                             r
@@ -403,12 +406,12 @@ impl Ctx<'_> {
                     None => derived_value(
                         &self.prog.types,
                         self.prog.int_ty,
-                        mix(self.seed, if k == BinK::Div { 0xd1 } else { 0x30d }),
+                        mix(self.seed, if k == BinOp::Div { 0xd1 } else { 0x30d }),
                         &a,
                     ),
                 }
             }
-            BinK::RealDiv => {
+            BinOp::RealDiv => {
                 let (x, y) = (real::get(&a), real::get(&b));
                 if y.is_zero() {
                     let n = derived_value(&self.prog.types, self.prog.int_ty, mix(self.seed, 0x4ea1), &a);
@@ -417,7 +420,10 @@ impl Ctx<'_> {
                     Value::real(x / y)
                 }
             }
-            BinK::Concat => bv_apply(BvOp::Concat, &[a, b]).ok_or_else(|| Stop::Internal("concat".into()))?,
+            BinOp::Concat => bv_apply(BvOp::Concat, &[a, b]).ok_or_else(|| Stop::Internal("concat".into()))?,
+            BinOp::Iff | BinOp::Implies | BinOp::Explies | BinOp::Or | BinOp::And | BinOp::Subtype | BinOp::Pow => {
+                return Err(Stop::Internal(format!("`{}` is not a strict operator", k.symbol())))
+            }
         })
     }
 
@@ -473,10 +479,10 @@ pub fn flatten_keys(keys: &[MapKey]) -> MapKey {
 }
 
 /// Integer value helpers used by the scheduler for sizes and identity constants.
-pub fn int_value_of_type(types: &[super::compile::RTy], ty: u32, v: u64) -> Value {
+pub fn int_value_of_type(types: &[RTy], ty: u32, v: u64) -> Value {
     match types[ty as usize] {
-        super::compile::RTy::Bv(w) => Value::bv_from_bigint(w, &BigInt::from(v)),
-        super::compile::RTy::Bool => Value::Bool(v != 0),
+        RTy::Bv(w) => Value::bv_from_bigint(w, &BigInt::from(v)),
+        RTy::Bool => Value::Bool(v != 0),
         _ => Value::Int(v as i128),
     }
 }

@@ -18,15 +18,18 @@
 //! claims more than it saw: "no error found in K runs", never "verified".
 
 pub mod atomic;
+pub mod bitvec;
+pub mod code;
 pub mod compile;
 pub mod eval;
 pub mod inputs;
 pub mod race;
 pub mod rng;
 pub mod sched;
+pub mod types;
 pub mod value;
 
-use compile::Compiled;
+use code::Compiled;
 use eval::Stop;
 use ivl::ast::{Name, Program, Span};
 use ivl::diag::{Diagnostic, ErrorKind};

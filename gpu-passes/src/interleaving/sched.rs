@@ -10,14 +10,15 @@
 //! and the run ends with barrier divergence otherwise, or when some threads of the group wait
 //! while others have finished.
 
-use super::compile::*;
+use super::code::*;
 use super::eval::{flatten_keys, int_value_of_type, truthy, Ctx, Failure, Stop, UfTable};
 use super::inputs::{to_value, Inputs};
 use super::race::{Access, RaceLog};
 use super::rng::{gen_value, Rng};
+use super::types::{RTy, TyId};
 use super::value::{MapKey, Value};
 use super::{RunConfig, Schedule, ThreadId};
-use ivl::ast::Span;
+use ivl::ast::{BinOp, Span};
 use ivl::diag::{Diagnostic, ErrorKind};
 use std::rc::Rc;
 
@@ -145,14 +146,14 @@ fn definitions(e: &Ex) -> Vec<(&Ex, &Ex)> {
                 stack.push(&p.1);
                 stack.push(&p.0);
             }
-            Ex::Bin(BinK::Neq, p) if matches!(&p.1, Ex::Lit(Value::Bv(1, 0))) => {
+            Ex::Bin(BinOp::Neq, p) if matches!(&p.1, Ex::Lit(Value::Bv(1, 0))) => {
                 if let Ex::Ite(t) = &p.0 {
                     if matches!((&t.1, &t.2), (Ex::Lit(Value::Bv(1, 1)), Ex::Lit(Value::Bv(1, 0)))) {
                         stack.push(&t.0);
                     }
                 }
             }
-            Ex::Bin(BinK::Eq, p) => {
+            Ex::Bin(BinOp::Eq, p) => {
                 out.push((&p.0, &p.1));
                 out.push((&p.1, &p.0));
             }

@@ -239,42 +239,12 @@ fn bv_binary_small(op: BvOp, w: u32, a: u128, w2: u32, b: u128) -> Option<Value>
 fn bv_apply_big(op: BvOp, args: &[Value]) -> Option<Value> {
     let w = args.first()?.bv_width()?;
     let a = args[0].bv_biguint()?;
-    let modulus = BigUint::one() << w as usize;
-    let mask = big_mask(w);
-    let signed = |x: &BigUint| -> BigInt {
-        if x.bit(w as u64 - 1) {
-            BigInt::from(x.clone()) - BigInt::from(modulus.clone())
-        } else {
-            BigInt::from(x.clone())
-        }
-    };
-    let from_int = |x: BigInt| Value::bv_from_bigint(w, &x);
-    let from_uint = |x: BigUint| Value::bv_from_biguint(w, x);
-    let neg = |x: &BigUint| (&modulus - (x % &modulus)) % &modulus;
+    let ring = Ring::new(w);
     if op.arity() == 1 {
         if args.len() != 1 {
             return None;
         }
-        return Some(match op {
-            BvOp::Neg => from_uint(neg(&a)),
-            BvOp::Not => from_uint(&mask ^ &a),
-            BvOp::ZeroExt(n) => Value::bv_from_biguint(w + n, a),
-            BvOp::SignExt(n) => Value::bv_from_bigint(w + n, &signed(&a)),
-            BvOp::Extract(hi, lo) if hi <= w && lo < hi => Value::bv_from_biguint(hi - lo, a >> lo as usize),
-            BvOp::RotL(n) | BvOp::RotR(n) => {
-                let n = n % w;
-                let n = if matches!(op, BvOp::RotL(_)) { n } else { (w - n) % w };
-                from_uint(((&a << n as usize) | (&a >> (w - n) as usize)) & &mask)
-            }
-            BvOp::Repeat(n) => {
-                let mut r = BigUint::zero();
-                for _ in 0..n {
-                    r = (r << w as usize) | &a;
-                }
-                Value::bv_from_biguint(w * n, r)
-            }
-            _ => return None,
-        });
+        return bv_unary_big(op, &ring, a);
     }
     let [_, bval] = args else { return None };
     let w2 = bval.bv_width()?;
@@ -285,54 +255,113 @@ fn bv_apply_big(op: BvOp, args: &[Value]) -> Option<Value> {
     if w != w2 {
         return None;
     }
-    let (sa, sb) = (signed(&a), signed(&b));
+    bv_binary_big(op, &ring, a, b)
+}
+
+/// Arithmetic modulo 2^w on unbounded integers.
+struct Ring {
+    w: u32,
+    modulus: BigUint,
+    mask: BigUint,
+}
+
+impl Ring {
+    fn new(w: u32) -> Ring {
+        Ring { w, modulus: BigUint::one() << w as usize, mask: big_mask(w) }
+    }
+    /// The two's-complement value of `x`.
+    fn signed(&self, x: &BigUint) -> BigInt {
+        if x.bit(self.w as u64 - 1) {
+            BigInt::from(x.clone()) - BigInt::from(self.modulus.clone())
+        } else {
+            BigInt::from(x.clone())
+        }
+    }
+    fn neg(&self, x: &BigUint) -> BigUint {
+        (&self.modulus - (x % &self.modulus)) % &self.modulus
+    }
+    fn from_int(&self, x: BigInt) -> Value {
+        Value::bv_from_bigint(self.w, &x)
+    }
+    fn from_uint(&self, x: BigUint) -> Value {
+        Value::bv_from_biguint(self.w, x)
+    }
+}
+
+fn bv_unary_big(op: BvOp, r: &Ring, a: BigUint) -> Option<Value> {
+    let w = r.w;
+    Some(match op {
+        BvOp::Neg => r.from_uint(r.neg(&a)),
+        BvOp::Not => r.from_uint(&r.mask ^ &a),
+        BvOp::ZeroExt(n) => Value::bv_from_biguint(w + n, a),
+        BvOp::SignExt(n) => Value::bv_from_bigint(w + n, &r.signed(&a)),
+        BvOp::Extract(hi, lo) if hi <= w && lo < hi => Value::bv_from_biguint(hi - lo, a >> lo as usize),
+        BvOp::RotL(n) | BvOp::RotR(n) => {
+            let n = n % w;
+            let n = if matches!(op, BvOp::RotL(_)) { n } else { (w - n) % w };
+            r.from_uint(((&a << n as usize) | (&a >> (w - n) as usize)) & &r.mask)
+        }
+        BvOp::Repeat(n) => {
+            let mut v = BigUint::zero();
+            for _ in 0..n {
+                v = (v << w as usize) | &a;
+            }
+            Value::bv_from_biguint(w * n, v)
+        }
+        _ => return None,
+    })
+}
+
+fn bv_binary_big(op: BvOp, r: &Ring, a: BigUint, b: BigUint) -> Option<Value> {
+    let mask = &r.mask;
+    let (sa, sb) = (r.signed(&a), r.signed(&b));
     let udiv = |x: &BigUint, y: &BigUint| if y.is_zero() { mask.clone() } else { x / y };
     let urem = |x: &BigUint, y: &BigUint| if y.is_zero() { x.clone() } else { x % y };
-    let shift = b.to_usize().filter(|s| *s < w as usize);
+    let shift = b.to_usize().filter(|s| *s < r.w as usize);
     Some(match op {
-        BvOp::Add => from_uint(a + b),
-        BvOp::Sub => from_uint(a + neg(&b)),
-        BvOp::Mul => from_uint(a * b),
-        BvOp::UDiv => from_uint(udiv(&a, &b)),
-        BvOp::URem => from_uint(urem(&a, &b)),
+        BvOp::Add => r.from_uint(a + b),
+        BvOp::Sub => r.from_uint(a + r.neg(&b)),
+        BvOp::Mul => r.from_uint(a * b),
+        BvOp::UDiv => r.from_uint(udiv(&a, &b)),
+        BvOp::URem => r.from_uint(urem(&a, &b)),
         BvOp::SDiv => {
             if sb.is_zero() {
-                from_uint(if sa.is_negative() { BigUint::one() } else { mask.clone() })
+                r.from_uint(if sa.is_negative() { BigUint::one() } else { mask.clone() })
             } else {
                 // Truncating division, as bvsdiv.
-                from_int(&sa / &sb)
+                r.from_int(&sa / &sb)
             }
         }
         BvOp::SRem => {
             if sb.is_zero() {
-                from_uint(a)
+                r.from_uint(a)
             } else {
-                from_int(&sa % &sb)
+                r.from_int(&sa % &sb)
             }
         }
         BvOp::SMod => {
             if sb.is_zero() {
-                from_uint(a)
+                r.from_uint(a)
             } else {
-                let r = &sa % &sb;
-                if !r.is_zero() && (r.is_negative() != sb.is_negative()) {
-                    from_int(r + &sb)
+                let m = &sa % &sb;
+                if !m.is_zero() && (m.is_negative() != sb.is_negative()) {
+                    r.from_int(m + &sb)
                 } else {
-                    from_int(r)
+                    r.from_int(m)
                 }
             }
         }
-        BvOp::And => from_uint(a & b),
-        BvOp::Or => from_uint(a | b),
-        BvOp::Xor => from_uint(a ^ b),
-        BvOp::Nand => from_uint(&mask ^ (a & b)),
-        BvOp::Nor => from_uint(&mask ^ (a | b)),
-        BvOp::Xnor => from_uint(&mask ^ (a ^ b)),
-        BvOp::Shl => from_uint(shift.map_or(BigUint::zero(), |s| a << s)),
-        BvOp::LShr => from_uint(shift.map_or(BigUint::zero(), |s| a >> s)),
+        BvOp::And => r.from_uint(a & b),
+        BvOp::Or => r.from_uint(a | b),
+        BvOp::Xor => r.from_uint(a ^ b),
+        BvOp::Nand => r.from_uint(mask ^ (a & b)),
+        BvOp::Nor => r.from_uint(mask ^ (a | b)),
+        BvOp::Xnor => r.from_uint(mask ^ (a ^ b)),
+        BvOp::Shl => r.from_uint(shift.map_or(BigUint::zero(), |s| a << s)),
+        BvOp::LShr => r.from_uint(shift.map_or(BigUint::zero(), |s| a >> s)),
         BvOp::AShr => match shift {
-            Some(s) => from_int(sa >> s),
-            None => from_uint(if sa.is_negative() { mask.clone() } else { BigUint::zero() }),
+            Some(s) => r.from_int(sa >> s),
+            None => r.from_uint(if sa.is_negative() { mask.clone() } else { BigUint::zero() }),
         },
         BvOp::Ult => bool_v(a < b),
         BvOp::Ule => bool_v(a <= b),

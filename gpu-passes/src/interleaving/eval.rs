@@ -8,7 +8,7 @@
 //! log is switched off.
 
 use super::bitvec::{bv_apply, BvOp};
-use super::code::{Compiled, Conv, Domain, Ex, FnImpl, LambdaProto, QuantEx};
+use super::code::{Compiled, Conv, Domain, Ex, FnImpl, LambdaProto, QuantEx, SharedSel};
 use super::race::{Access, RaceLog};
 use super::rng::{derived_value, mix};
 use super::types::RTy;
@@ -92,11 +92,7 @@ impl Ctx<'_> {
             Ex::Local(s) => frame[*s as usize].clone(),
             Ex::Const(i) => self.consts[*i as usize].clone(),
             Ex::TConst(i) => self.tconsts[*i as usize].clone(),
-            Ex::Global(g, span) => {
-                let slot = self.slots[*g as usize];
-                self.access(slot, None, Access::Read, *span)?;
-                self.globals[slot as usize].clone()
-            }
+            Ex::Global(g, span) => self.read_global(*g, *span)?,
             Ex::OldGlobal(g) => {
                 let slot = self.slots[*g as usize] as usize;
                 match self.old.get(slot) {
@@ -105,11 +101,10 @@ impl Ctx<'_> {
                 }
             }
             Ex::Not(a) => Value::Bool(!self.eval_bool(a, frame)?),
-            Ex::Neg(a) => match self.eval(a, frame)? {
-                v @ (Value::Int(_) | Value::BigInt(_)) => int::neg(&v),
-                Value::Real(r) => Value::real(-(*r).clone()),
-                v => return Err(internal("negation", &v)),
-            },
+            Ex::Neg(a) => {
+                let v = self.eval(a, frame)?;
+                negate(v)?
+            }
             Ex::And(p) => Value::Bool(self.eval_bool(&p.0, frame)? && self.eval_bool(&p.1, frame)?),
             Ex::Or(p) => Value::Bool(self.eval_bool(&p.0, frame)? || self.eval_bool(&p.1, frame)?),
             Ex::Implies(p) => Value::Bool(!self.eval_bool(&p.0, frame)? || self.eval_bool(&p.1, frame)?),
@@ -131,17 +126,7 @@ impl Ctx<'_> {
                 let key = self.key(idx, frame)?;
                 self.select(&mv, &key)?
             }
-            Ex::SharedSelect(s) => {
-                let slot = self.slots[s.var as usize];
-                let keys = s.levels.iter().map(|l| self.key(l, frame)).collect::<Result<Vec<_>, _>>()?;
-                self.access(slot, Some(flatten_keys(&keys)), Access::Read, s.span)?;
-                let globals = self.globals;
-                let mut cur = self.select(&globals[slot as usize], &keys[0])?;
-                for k in &keys[1..] {
-                    cur = self.select(&cur, k)?;
-                }
-                cur
-            }
+            Ex::SharedSelect(s) => self.read_shared(s, frame)?,
             Ex::Store(p, idx) => {
                 let m = self.eval(&p.0, frame)?;
                 let v = self.eval(&p.1, frame)?;
@@ -150,12 +135,7 @@ impl Ctx<'_> {
             }
             Ex::Bv(op, args) => {
                 let vals = args.iter().map(|a| self.eval(a, frame)).collect::<Result<Vec<_>, _>>()?;
-                bv_apply(*op, &vals).ok_or_else(|| {
-                    Stop::Internal(format!(
-                        "bit-vector operator {op:?} applied to {}",
-                        vals.iter().map(|v| v.sort_name()).collect::<Vec<_>>().join(", ")
-                    ))
-                })?
+                bit_vector(*op, &vals)?
             }
             Ex::Call(f, args) => {
                 let vals = args.iter().map(|a| self.eval(a, frame)).collect::<Result<Vec<_>, _>>()?;
@@ -163,12 +143,7 @@ impl Ctx<'_> {
             }
             Ex::Conv(c, a) => {
                 let v = self.eval(a, frame)?;
-                match (c, &v) {
-                    (Conv::ToReal, Value::Int(_) | Value::BigInt(_)) => Value::real(real::get(&v)),
-                    (Conv::ToInt, Value::Real(r)) => Value::int(r.floor().to_integer()),
-                    (_, Value::Real(_)) | (Conv::ToInt, _) => v,
-                    _ => return Err(internal("conversion", &v)),
-                }
+                convert(*c, v)?
             }
             Ex::Lambda(proto) => {
                 let captured = proto.captures.iter().map(|c| self.eval(c, frame)).collect::<Result<Vec<_>, _>>()?;
@@ -179,23 +154,46 @@ impl Ctx<'_> {
                 let mut budget = QUANT_BUDGET;
                 Value::Bool(self.quant(q, 0, frame, &mut budget)?)
             }
-            Ex::SpecAccess { var, write, offset } => {
-                let choice = self.spec_choice.iter().find(|(v, w, _)| v == var && w == write);
-                match (choice, offset) {
-                    (Some((_, _, c)), false) => Value::Bool(c.is_some()),
-                    (Some((_, _, Some(o))), true) => o.clone(),
-                    // `__write_offset(A)` when nothing is logged: an arbitrary offset.
-                    (Some((_, _, None)), true) => Value::Int(0),
-                    (None, _) => {
-                        return Err(Stop::Unsupported(Rc::new(Diagnostic::unsupported(
-                            "`__read`/`__write` outside a specification (not supported by `kivl run`)",
-                            self.span,
-                        ))))
-                    }
-                }
-            }
+            Ex::SpecAccess { var, write, offset } => self.spec_access(*var, *write, *offset)?,
             Ex::SpecEnum(p) => Value::Bool(self.spec_enum(&p.0, &p.1, frame)?),
             Ex::Unsupported(d) => return Err(Stop::Unsupported(d.clone())),
+        })
+    }
+
+    /// A read of global `g` as a whole (logged).
+    fn read_global(&mut self, g: u32, span: Span) -> Result<Value, Stop> {
+        let slot = self.slots[g as usize];
+        self.access(slot, None, Access::Read, span)?;
+        Ok(self.globals[slot as usize].clone())
+    }
+
+    /// A read of one location of a global map (logged with all its indices).
+    fn read_shared(&mut self, s: &SharedSel, frame: &mut [Value]) -> Result<Value, Stop> {
+        let slot = self.slots[s.var as usize];
+        let keys = s.levels.iter().map(|l| self.key(l, frame)).collect::<Result<Vec<_>, _>>()?;
+        self.access(slot, Some(flatten_keys(&keys)), Access::Read, s.span)?;
+        let globals = self.globals;
+        let mut cur = self.select(&globals[slot as usize], &keys[0])?;
+        for k in &keys[1..] {
+            cur = self.select(&cur, k)?;
+        }
+        Ok(cur)
+    }
+
+    /// `__read(A)` … `__write_offset(A)`: the access the enclosing specification chose.
+    fn spec_access(&self, var: u32, write: bool, offset: bool) -> Result<Value, Stop> {
+        let choice = self.spec_choice.iter().find(|(v, w, _)| *v == var && *w == write);
+        Ok(match (choice, offset) {
+            (Some((_, _, c)), false) => Value::Bool(c.is_some()),
+            (Some((_, _, Some(o))), true) => o.clone(),
+            // `__write_offset(A)` when nothing is logged: an arbitrary offset.
+            (Some((_, _, None)), true) => Value::Int(0),
+            (None, _) => {
+                return Err(Stop::Unsupported(Rc::new(Diagnostic::unsupported(
+                    "`__read`/`__write` outside a specification (not supported by `kivl run`)",
+                    self.span,
+                ))))
+            }
         })
     }
 
@@ -459,6 +457,35 @@ impl Ctx<'_> {
             _ => Ok(a == b),
         }
     }
+}
+
+/// `-v` on integers and reals.
+fn negate(v: Value) -> Result<Value, Stop> {
+    Ok(match v {
+        Value::Int(_) | Value::BigInt(_) => int::neg(&v),
+        Value::Real(r) => Value::real(-(*r).clone()),
+        v => return Err(internal("negation", &v)),
+    })
+}
+
+/// `real(v)` and `int(v)` (`int` rounds down).
+fn convert(c: Conv, v: Value) -> Result<Value, Stop> {
+    Ok(match (c, &v) {
+        (Conv::ToReal, Value::Int(_) | Value::BigInt(_)) => Value::real(real::get(&v)),
+        (Conv::ToInt, Value::Real(r)) => Value::int(r.floor().to_integer()),
+        (_, Value::Real(_)) | (Conv::ToInt, _) => v,
+        _ => return Err(internal("conversion", &v)),
+    })
+}
+
+/// A bit-vector operator applied to evaluated operands.
+fn bit_vector(op: BvOp, vals: &[Value]) -> Result<Value, Stop> {
+    bv_apply(op, vals).ok_or_else(|| {
+        Stop::Internal(format!(
+            "bit-vector operator {op:?} applied to {}",
+            vals.iter().map(|v| v.sort_name()).collect::<Vec<_>>().join(", ")
+        ))
+    })
 }
 
 /// `m[key := v]` (copy-on-write: in place when the map is not shared).

@@ -225,79 +225,17 @@ impl Compiler<'_> {
         let mut consumed = 1;
         let mut visible = false;
         let instr = match &s.kind {
-            StmtKind::Assign { lhss, rhss } => {
-                let rhs = self.exprs(rhss);
-                let lhs: Vec<Lhs> =
-                    lhss.iter().map(|l| self.lhs(&Lhs0 { var: &l.var, indices: &l.indices, span: l.span })).collect();
-                match (lhs.as_slice(), rhs.len()) {
-                    ([Lhs { place: Place::Local(s), levels, .. }], 1) if levels.is_empty() => {
-                        Instr::SetLocal(*s, rhs.into_vec().pop().unwrap())
-                    }
-                    _ => Instr::Assign(lhs.into_boxed_slice(), rhs),
-                }
-            }
+            StmtKind::Assign { lhss, rhss } => self.assign_stmt(lhss, rhss),
             StmtKind::Havoc(ids) => {
-                let lhs: Vec<Lhs> =
-                    ids.iter().map(|id| self.lhs(&Lhs0 { var: id, indices: &[], span: id.span })).collect();
-                let mut cons = Vec::new();
-                while let Some(StmtKind::Assume { expr, .. }) = stmts.get(consumed).map(|s| &s.kind) {
-                    cons.push(self.expr(expr));
-                    consumed += 1;
-                }
-                Instr::Havoc(lhs.into_boxed_slice(), cons.into_boxed_slice())
+                let (instr, n) = self.havoc_stmt(ids, &stmts[1..]);
+                consumed += n;
+                instr
             }
-            StmtKind::Assert { attrs, expr } => {
-                let named = check_kind(attrs);
-                let kind = match (named, inv_loop) {
-                    ("invariant" | "assertion", Some(l)) => CheckKind::LoopInvariant(l),
-                    ("invariant", None) => CheckKind::Fixed(ErrorKind::InvariantMaintained),
-                    (k, _) => CheckKind::Fixed(vcgen::report::error_kind(k)),
-                };
-                // `__uniform(e)` conjuncts become cross-thread checks of their own.
-                let (uniform, rest): (Vec<&Expr>, Vec<&Expr>) = conjuncts(expr).into_iter().partition(
-                    |c| matches!(&c.kind, ExprKind::Call(f, a) if f.as_str() == "__uniform" && a.len() == 1),
-                );
-                let mut instrs: Vec<Instr> = Vec::new();
-                for u in uniform {
-                    let ExprKind::Call(_, a) = &u.kind else { unreachable!() };
-                    let e = self.expr(&a[0]);
-                    self.uniform_sites += 1;
-                    instrs.push(Instr::Uniform { e, kind, site: self.uniform_sites - 1 });
-                }
-                if !rest.is_empty() || instrs.is_empty() {
-                    let mut it = rest.into_iter().cloned();
-                    let first = it.next().unwrap_or_else(|| Expr::bool(true));
-                    let e = self.spec(&it.fold(first, Expr::and));
-                    instrs.push(Instr::Assert { e, kind, related: related_span(attrs) });
-                }
-                let last = instrs.pop().unwrap();
-                for i in instrs {
-                    self.emit(code, i, s.span, block, false);
-                }
-                last
-            }
+            StmtKind::Assert { attrs, expr } => self.assert_stmt(attrs, expr, inv_loop, code, s.span, block),
             StmtKind::Assume { expr, .. } => Instr::Assume(self.spec(expr)),
             StmtKind::Call { outs, proc, args, .. } => {
                 visible = true;
-                let args = self.exprs(args);
-                match self.proc_index.get(&proc.name) {
-                    None => Instr::Unsupported(Rc::new(
-                        Diagnostic::type_error(format!("undeclared procedure `{}`", proc.name), proc.span)
-                            .with_label("not declared"),
-                    )),
-                    Some(&pid) => {
-                        let outs: Vec<Lhs> =
-                            outs.iter().map(|id| self.lhs(&Lhs0 { var: id, indices: &[], span: id.span })).collect();
-                        if self.proc_is_barrier(&proc.name) {
-                            let mut a = args.into_vec().into_iter();
-                            let local = a.next().map_or(Fence::Yes, Fence::Arg);
-                            let global = a.next().map_or(Fence::Yes, Fence::Arg);
-                            Instr::Barrier(Box::new(BarrierSite { local, global, invariants: Vec::new() }))
-                        } else {
-                            Instr::Call(Box::new(CallSite { proc: pid, args, outs: outs.into_boxed_slice() }))
-                        }
-                    }
-                }
+                self.call_stmt(outs, proc, args)
             }
             StmtKind::Barrier { attrs, invariants } => {
                 visible = true;
@@ -324,22 +262,98 @@ impl Compiler<'_> {
                 s.span,
             ))),
         };
-        // Checks other than plain assertions (invariants, contracts) are specifications: their
-        // reads are not accesses of the program (and need no scheduling point).
-        let spec = match &instr {
-            Instr::Assert { kind, e, .. } => {
-                *kind != CheckKind::Fixed(ErrorKind::Assertion) || matches!(e, Ex::SpecEnum(_))
-            }
-            Instr::Uniform { .. } => true,
-            _ => false,
-        };
-        let visible = visible || (self.touches_shared && !spec);
+        let visible = visible || (self.touches_shared && !is_spec(&instr));
         let span = match &s.kind {
             StmtKind::Havoc(_) if consumed > 1 => s.span.to(stmts[consumed - 1].span),
             _ => s.span,
         };
         self.emit(code, instr, span, block, visible);
         consumed
+    }
+
+    /// `xs := es`: a local scalar gets the fast path.
+    fn assign_stmt(&mut self, lhss: &[ivl::ast::Lhs], rhss: &[Expr]) -> Instr {
+        let rhs = self.exprs(rhss);
+        let lhs: Vec<Lhs> =
+            lhss.iter().map(|l| self.lhs(&Lhs0 { var: &l.var, indices: &l.indices, span: l.span })).collect();
+        match (lhs.as_slice(), rhs.len()) {
+            ([Lhs { place: Place::Local(s), levels, .. }], 1) if levels.is_empty() => {
+                Instr::SetLocal(*s, rhs.into_vec().pop().unwrap())
+            }
+            _ => Instr::Assign(lhs.into_boxed_slice(), rhs),
+        }
+    }
+
+    /// `havoc xs;` with the `assume`s at the head of `rest`; returns how many it took.
+    fn havoc_stmt(&mut self, ids: &[Ident], rest: &[Stmt]) -> (Instr, usize) {
+        let lhs: Vec<Lhs> = ids.iter().map(|id| self.lhs(&Lhs0 { var: id, indices: &[], span: id.span })).collect();
+        let mut cons = Vec::new();
+        while let Some(StmtKind::Assume { expr, .. }) = rest.get(cons.len()).map(|s| &s.kind) {
+            cons.push(self.expr(expr));
+        }
+        let n = cons.len();
+        (Instr::Havoc(lhs.into_boxed_slice(), cons.into_boxed_slice()), n)
+    }
+
+    /// `assert e`: which check it is, and its `__uniform(e)` conjuncts as cross-thread checks of
+    /// their own (emitted here, before the returned instruction).
+    fn assert_stmt(
+        &mut self,
+        attrs: &[Attribute],
+        expr: &Expr,
+        inv_loop: Option<u32>,
+        code: &mut Code,
+        span: Span,
+        block: u32,
+    ) -> Instr {
+        let named = check_kind(attrs);
+        let kind = match (named, inv_loop) {
+            ("invariant" | "assertion", Some(l)) => CheckKind::LoopInvariant(l),
+            ("invariant", None) => CheckKind::Fixed(ErrorKind::InvariantMaintained),
+            (k, _) => CheckKind::Fixed(vcgen::report::error_kind(k)),
+        };
+        let (uniform, rest): (Vec<&Expr>, Vec<&Expr>) = conjuncts(expr)
+            .into_iter()
+            .partition(|c| matches!(&c.kind, ExprKind::Call(f, a) if f.as_str() == "__uniform" && a.len() == 1));
+        let mut instrs: Vec<Instr> = Vec::new();
+        for u in uniform {
+            let ExprKind::Call(_, a) = &u.kind else { unreachable!() };
+            let e = self.expr(&a[0]);
+            self.uniform_sites += 1;
+            instrs.push(Instr::Uniform { e, kind, site: self.uniform_sites - 1 });
+        }
+        if !rest.is_empty() || instrs.is_empty() {
+            let mut it = rest.into_iter().cloned();
+            let first = it.next().unwrap_or_else(|| Expr::bool(true));
+            let e = self.spec(&it.fold(first, Expr::and));
+            instrs.push(Instr::Assert { e, kind, related: related_span(attrs) });
+        }
+        let last = instrs.pop().unwrap();
+        for i in instrs {
+            self.emit(code, i, span, block, false);
+        }
+        last
+    }
+
+    /// `call outs := proc(args)`: a barrier procedure becomes a barrier whose fences are its
+    /// arguments.
+    fn call_stmt(&mut self, outs: &[Ident], proc: &Ident, args: &[Expr]) -> Instr {
+        let args = self.exprs(args);
+        let Some(&pid) = self.proc_index.get(&proc.name) else {
+            return Instr::Unsupported(Rc::new(
+                Diagnostic::type_error(format!("undeclared procedure `{}`", proc.name), proc.span)
+                    .with_label("not declared"),
+            ));
+        };
+        let outs: Vec<Lhs> = outs.iter().map(|id| self.lhs(&Lhs0 { var: id, indices: &[], span: id.span })).collect();
+        if self.proc_is_barrier(&proc.name) {
+            let mut a = args.into_vec().into_iter();
+            let local = a.next().map_or(Fence::Yes, Fence::Arg);
+            let global = a.next().map_or(Fence::Yes, Fence::Arg);
+            Instr::Barrier(Box::new(BarrierSite { local, global, invariants: Vec::new() }))
+        } else {
+            Instr::Call(Box::new(CallSite { proc: pid, args, outs: outs.into_boxed_slice() }))
+        }
     }
 
     fn proc_is_barrier(&self, name: &str) -> bool {
@@ -352,6 +366,18 @@ struct Lhs0<'a> {
     var: &'a Ident,
     indices: &'a [Vec<Expr>],
     span: Span,
+}
+
+/// Checks other than plain assertions (invariants, contracts) are specifications: their reads
+/// are not accesses of the program (and need no scheduling point).
+fn is_spec(instr: &Instr) -> bool {
+    match instr {
+        Instr::Assert { kind, e, .. } => {
+            *kind != CheckKind::Fixed(ErrorKind::Assertion) || matches!(e, Ex::SpecEnum(_))
+        }
+        Instr::Uniform { .. } => true,
+        _ => false,
+    }
 }
 
 /// `assume c` / `assume !c` leading two targets: an if-then-else.

@@ -1,6 +1,7 @@
 //! Barriers (seed 000 §3, Fig. 4d): arrival, the barrier variables of rules B1/B2 (where a
 //! thread is: the call stack and loop iterations), divergence, barrier invariants and release;
 //! and the cross-thread `__uniform` checks, which compare threads at the same place.
+
 use super::{assert_failure, fail, Machine, TState, Thread, Wait};
 use crate::interleaving::code::*;
 use crate::interleaving::eval::{truthy, Ctx, Failure, Stop};

@@ -1,6 +1,7 @@
 //! Calls and returns: contracts checked (free ones assumed; their reads are not accesses of the
 //! program), a frame pushed for a procedure with a body, and arbitrary outputs and modified
 //! globals that satisfy the postconditions for one without.
+
 use super::{definitions, Machine, TState, HAVOC_TRIES, MAX_FRAMES};
 use crate::interleaving::code::*;
 use crate::interleaving::eval::{flatten_keys, Ctx, Failure, Stop};
@@ -10,6 +11,10 @@ use crate::interleaving::value::{MapKey, Value};
 use ivl::ast::Span;
 use ivl::diag::ErrorKind;
 use std::rc::Rc;
+
+/// The globals a call to a procedure without body changed: a whole variable (`None`) or one
+/// location of it.
+type Changes = Vec<(u32, Option<Vec<MapKey>>)>;
 
 impl Machine<'_> {
     pub(super) fn call(&mut self, t: usize, site: &CallSite, span: Span) -> Result<(), Stop> {
@@ -25,49 +30,92 @@ impl Machine<'_> {
         };
         let old: Rc<[Value]> = if callee.uses_old { Rc::from(self.mem.globals.clone()) } else { self.empty.clone() };
         let mut locals = self.fresh_frame_locals(site.proc, args);
-        // Preconditions: checked (free ones assumed). Contracts are specifications: their reads
-        // are not accesses of the program.
-        {
-            let mut cx = ctx!(self, t, &old, None, span);
-            cx.spec_log = self.race.as_ref();
-            for r in &callee.requires {
-                if !cx.eval_bool(&r.e, &mut locals)? {
-                    if r.free {
-                        return Err(Stop::Infeasible(format!("a free precondition of `{}` is false", callee.name)));
-                    }
-                    let mut f = Failure {
-                        kind: ErrorKind::Precondition,
-                        message: format!("precondition of `{}` does not hold", callee.name),
-                        span,
-                        label: "this call".into(),
-                        related: vec![(r.span, "this precondition fails".into())],
-                        threads: vec![t as u32],
-                    };
-                    if self.threads.len() == 1 {
-                        f.threads.clear();
-                    }
-                    return Err(Stop::Fail(Box::new(f)));
-                }
-            }
-        }
+        self.check_preconditions(t, callee, &old, &mut locals, span)?;
         if callee.body.is_some() {
             let frame = self.new_frame(site.proc, locals, old);
             self.threads[t].frames.push(frame);
             return Ok(());
         }
-        // No body: outputs and modified globals get arbitrary values satisfying the ensures.
+        self.call_bodiless(t, site, &old, locals, span)
+    }
+
+    /// Preconditions: checked (free ones assumed). Contracts are specifications: their reads
+    /// are not accesses of the program.
+    fn check_preconditions(
+        &mut self,
+        t: usize,
+        callee: &ProcInfo,
+        old: &[Value],
+        locals: &mut [Value],
+        span: Span,
+    ) -> Result<(), Stop> {
+        let mut cx = ctx!(self, t, old, None, span);
+        cx.spec_log = self.race.as_ref();
+        for r in &callee.requires {
+            if !cx.eval_bool(&r.e, locals)? {
+                if r.free {
+                    return Err(Stop::Infeasible(format!("a free precondition of `{}` is false", callee.name)));
+                }
+                let mut f = Failure {
+                    kind: ErrorKind::Precondition,
+                    message: format!("precondition of `{}` does not hold", callee.name),
+                    span,
+                    label: "this call".into(),
+                    related: vec![(r.span, "this precondition fails".into())],
+                    threads: vec![t as u32],
+                };
+                if self.threads.len() == 1 {
+                    f.threads.clear();
+                }
+                return Err(Stop::Fail(Box::new(f)));
+            }
+        }
+        Ok(())
+    }
+
+    /// No body: outputs and modified globals get arbitrary values satisfying the ensures; the
+    /// writes to shared memory are logged, and the outputs assigned.
+    fn call_bodiless(
+        &mut self,
+        t: usize,
+        site: &CallSite,
+        old: &[Value],
+        mut locals: Vec<Value>,
+        span: Span,
+    ) -> Result<(), Stop> {
+        let prog = self.prog;
+        let callee = &prog.procs[site.proc as usize];
+        let changed = self.havoc_until_ensures(t, callee, old, &mut locals, span)?;
+        self.log_call_writes(t, changed, span)?;
         let n_ins = callee.n_ins();
-        let outs = n_ins..n_ins + callee.n_outs();
+        let out_vals: Vec<Value> = locals[n_ins..n_ins + callee.n_outs()].to_vec();
+        for (l, v) in site.outs.iter().zip(out_vals) {
+            self.write(t, l.place, &[], v, l.span, true)?;
+        }
+        self.threads[t].frames.last_mut().unwrap().pc += 1;
+        Ok(())
+    }
+
+    /// Draws outputs and modified globals (first try: globals unchanged, as a havoc may pick the
+    /// old values) until the postconditions hold, with their `x == e` conjuncts as definitions.
+    fn havoc_until_ensures(
+        &mut self,
+        t: usize,
+        callee: &ProcInfo,
+        old: &[Value],
+        locals: &mut [Value],
+        span: Span,
+    ) -> Result<Changes, Stop> {
+        let prog = self.prog;
+        let n_ins = callee.n_ins();
         let saved: Vec<Value> = callee.modifies.iter().map(|&g| self.read_place(t, Place::Global(g))).collect();
-        let mut ok = false;
-        let mut changed: Vec<(u32, Option<Vec<MapKey>>)> = Vec::new();
+        let mut changed = Changes::new();
         for attempt in 0..HAVOC_TRIES {
             changed.clear();
-            for s in outs.clone() {
+            for s in n_ins..n_ins + callee.n_outs() {
                 locals[s] = gen_value(&prog.types, callee.slot_tys[s], &mut self.rng);
             }
             for (k, &g) in callee.modifies.iter().enumerate() {
-                // First try: globals unchanged (a havoc may pick the old values).
                 let v = if attempt == 0 {
                     saved[k].clone()
                 } else {
@@ -78,60 +126,77 @@ impl Machine<'_> {
                 }
                 self.write(t, Place::Global(g), &[], v, span, false)?;
             }
-            for e in &callee.ensures {
-                for (target, rhs) in definitions(&e.e) {
-                    let mut cx = ctx!(self, t, &old, None, span);
-                    match target {
-                        Ex::Local(s) if outs.contains(&(*s as usize)) => {
-                            if let Ok(v) = cx.eval(rhs, &mut locals) {
-                                locals[*s as usize] = v;
-                            }
-                        }
-                        Ex::Global(g, _) if callee.modifies.contains(g) => {
-                            if let Ok(v) = cx.eval(rhs, &mut locals) {
-                                changed.push((*g, None));
-                                self.write(t, Place::Global(*g), &[], v, span, false)?;
-                            }
-                        }
-                        Ex::SharedSelect(s) if callee.modifies.contains(&s.var) => {
-                            let keys: Result<Vec<MapKey>, Stop> = s
-                                .levels
-                                .iter()
-                                .map(|l| {
-                                    Ok(MapKey::from_vec(
-                                        l.iter().map(|i| cx.eval(i, &mut locals)).collect::<Result<Vec<_>, _>>()?,
-                                    ))
-                                })
-                                .collect();
-                            if let (Ok(keys), Ok(v)) = (keys, cx.eval(rhs, &mut locals)) {
-                                changed.push((s.var, Some(keys.clone())));
-                                self.write(t, Place::Global(s.var), &keys, v, span, false)?;
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-            }
-            let mut cx = ctx!(self, t, &old, None, span);
+            self.define_from_ensures(t, callee, old, locals, &mut changed, span)?;
+            let mut cx = ctx!(self, t, old, None, span);
             let mut all = true;
             for e in &callee.ensures {
-                if !cx.eval_bool(&e.e, &mut locals)? {
+                if !cx.eval_bool(&e.e, locals)? {
                     all = false;
                     break;
                 }
             }
             if all {
-                ok = true;
-                break;
+                return Ok(changed);
             }
         }
-        if !ok {
-            return Err(Stop::Infeasible(format!(
-                "no outputs satisfy the postcondition of `{}` (a procedure without body)",
-                callee.name
-            )));
+        Err(Stop::Infeasible(format!(
+            "no outputs satisfy the postcondition of `{}` (a procedure without body)",
+            callee.name
+        )))
+    }
+
+    /// The `x == e` conjuncts of the postconditions as definitions of outputs and modified
+    /// globals (one whose right-hand side cannot be evaluated is skipped).
+    fn define_from_ensures(
+        &mut self,
+        t: usize,
+        callee: &ProcInfo,
+        old: &[Value],
+        locals: &mut [Value],
+        changed: &mut Changes,
+        span: Span,
+    ) -> Result<(), Stop> {
+        let n_ins = callee.n_ins();
+        let outs = n_ins..n_ins + callee.n_outs();
+        for e in &callee.ensures {
+            for (target, rhs) in definitions(&e.e) {
+                let mut cx = ctx!(self, t, old, None, span);
+                match target {
+                    Ex::Local(s) if outs.contains(&(*s as usize)) => {
+                        if let Ok(v) = cx.eval(rhs, locals) {
+                            locals[*s as usize] = v;
+                        }
+                    }
+                    Ex::Global(g, _) if callee.modifies.contains(g) => {
+                        if let Ok(v) = cx.eval(rhs, locals) {
+                            changed.push((*g, None));
+                            self.write(t, Place::Global(*g), &[], v, span, false)?;
+                        }
+                    }
+                    Ex::SharedSelect(s) if callee.modifies.contains(&s.var) => {
+                        let keys: Result<Vec<MapKey>, Stop> = s
+                            .levels
+                            .iter()
+                            .map(|l| {
+                                Ok(MapKey::from_vec(
+                                    l.iter().map(|i| cx.eval(i, locals)).collect::<Result<Vec<_>, _>>()?,
+                                ))
+                            })
+                            .collect();
+                        if let (Ok(keys), Ok(v)) = (keys, cx.eval(rhs, locals)) {
+                            changed.push((s.var, Some(keys.clone())));
+                            self.write(t, Place::Global(s.var), &keys, v, span, false)?;
+                        }
+                    }
+                    _ => {}
+                }
+            }
         }
-        // Log the writes the call made to shared memory.
+        Ok(())
+    }
+
+    /// Logs the writes a bodiless call made to shared memory.
+    fn log_call_writes(&mut self, t: usize, changed: Changes, span: Span) -> Result<(), Stop> {
         for (g, keys) in changed {
             let slot = self.mem.slots[self.infos[t].group as usize][g as usize];
             let whole = self.read_place(t, Place::Global(g));
@@ -151,11 +216,6 @@ impl Machine<'_> {
                 r.record(slot, key, t as u32, Access::Write(written), span);
             }
         }
-        let out_vals: Vec<Value> = locals[outs].to_vec();
-        for (l, v) in site.outs.iter().zip(out_vals) {
-            self.write(t, l.place, &[], v, l.span, true)?;
-        }
-        self.threads[t].frames.last_mut().unwrap().pc += 1;
         Ok(())
     }
 

@@ -1,6 +1,7 @@
 //! Constants and sizes: the work-group size and number of groups from the configuration, the
 //! definitions the axioms make (`axiom c == e;`, `axiom f(1) == 2;`), arbitrary values for the
 //! rest, and the search for values that satisfy the axioms.
+
 use super::{definitions, fail, Machine, SOLVE_TRIES};
 use crate::interleaving::code::*;
 use crate::interleaving::config::RunConfig;

@@ -1,5 +1,6 @@
 //! Statements that write: assignments (all right-hand sides and indices first), `havoc` with
 //! the `assume`s that constrain it, and atomics; writes to shared memory are logged for races.
+
 use super::{definitions, store_path, Machine, HAVOC_TRIES};
 use crate::interleaving::code::*;
 use crate::interleaving::eval::{flatten_keys, Ctx, Stop};

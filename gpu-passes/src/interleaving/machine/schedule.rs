@@ -1,5 +1,6 @@
 //! The scheduler: the set of runnable threads and the choice of the next one (seeded random or
 //! round-robin, `kivl run --schedule`), and the run loop.
+
 use super::{Machine, TState};
 use crate::interleaving::config::Schedule;
 use crate::interleaving::eval::Stop;

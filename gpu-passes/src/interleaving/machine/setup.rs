@@ -1,6 +1,7 @@
 //! Setting up a run: the grid's threads, storage slots and initial memory, the uniform
 //! parameters of the root procedure, and the search for inputs that satisfy its `requires`
 //! (inputs are drawn, and defined by `x == e` conjuncts, until they hold in every thread).
+
 use super::Mem;
 use super::{
     definitions, fail, store_path, GroupState, Machine, Mode, TState, Thread, ThreadInfo, MAX_THREADS, SOLVE_TRIES,
@@ -147,6 +148,42 @@ impl<'p> Machine<'p> {
     /// hold in every thread.
     pub(super) fn setup_memory_and_params(&mut self, inputs: &Inputs) -> Result<(), Stop> {
         let prog = self.prog;
+        let n_slots = self.assign_slots();
+        self.check_inputs(inputs)?;
+        let root = &prog.procs[self.root as usize];
+        let n_ins = root.n_ins();
+        let mut last_fail = None;
+        for _attempt in 0..SOLVE_TRIES {
+            self.mem.globals = self.draw_memory(inputs, n_slots)?;
+            let (params, fixed) = self.draw_params(inputs);
+            let fixed_mem: Vec<bool> = prog.globals.iter().map(|g| inputs.memory(&g.name).is_some()).collect();
+            // The root frame as the requires see it (parameters, uniform across threads).
+            let mut proto = self.fresh_frame_locals(self.root, params);
+            let old: Rc<[Value]> = if root.uses_old { Rc::from(self.mem.globals.clone()) } else { self.empty.clone() };
+            self.define_from_requires(&fixed, &fixed_mem, &mut proto, &old)?;
+            match self.check_root_requires(&mut proto, &old) {
+                Ok(()) => {
+                    self.start_threads(proto[..n_ins].to_vec(), old);
+                    return Ok(());
+                }
+                Err(Stop::Fail(f)) => last_fail = Some(f),
+                Err(e) => return Err(e),
+            }
+            if fixed.iter().all(|f| *f) && prog.globals.is_empty() {
+                break;
+            }
+        }
+        let f = last_fail.unwrap();
+        Err(Stop::Infeasible(format!(
+            "could not satisfy the requires of `{}` (line of byte {}) in {SOLVE_TRIES} tries",
+            root.name, f.span.start
+        )))
+    }
+
+    /// Storage slots: one per global variable, one per group for `{:group_shared}` ones.
+    /// Returns the number of slots.
+    fn assign_slots(&mut self) -> usize {
+        let prog = self.prog;
         let n_groups = self.groups.len();
         let mut next = 0u32;
         let mut tables = vec![vec![0u32; prog.globals.len()]; n_groups];
@@ -157,8 +194,13 @@ impl<'p> Machine<'p> {
             next += if var.group_shared { n_groups as u32 } else { 1 };
         }
         self.mem.slots = tables.into_iter().map(|t| t.into_boxed_slice()).collect();
+        next as usize
+    }
+
+    /// The given inputs name parameters and variables that exist, with values of their types.
+    fn check_inputs(&mut self, inputs: &Inputs) -> Result<(), Stop> {
+        let prog = self.prog;
         let root = &prog.procs[self.root as usize];
-        let n_ins = root.n_ins();
         for (i, name) in root.in_names.iter().enumerate() {
             if let Some(v) = inputs.param(name) {
                 let _ = to_value(&prog.types, root.slot_tys[i], v, &mut self.rng)
@@ -181,80 +223,88 @@ impl<'p> Machine<'p> {
                 ));
             }
         }
-        let mut last_fail = None;
-        for _attempt in 0..SOLVE_TRIES {
-            // Memory.
-            let mut globals = vec![Value::Bool(false); next as usize];
-            for (g, var) in prog.globals.iter().enumerate() {
-                let copies = if var.group_shared { n_groups } else { 1 };
-                for c in 0..copies {
-                    let slot = self.mem.slots[c][g] as usize;
-                    globals[slot] = match inputs.memory(&var.name) {
-                        Some(v) => to_value(&prog.types, var.ty, v, &mut self.rng)
-                            .map_err(|e| Self::invalid(format!("input memory `{}`: {e}", var.name), var.span))?,
-                        None => gen_value(&prog.types, var.ty, &mut self.rng),
-                    };
-                }
-            }
-            self.mem.globals = globals;
-            // Uniform parameters.
-            let mut params = Vec::with_capacity(n_ins);
-            let mut fixed = vec![false; n_ins];
-            for (i, fixed_i) in fixed.iter_mut().enumerate() {
-                let ty = root.slot_tys[i];
-                params.push(match inputs.param(&root.in_names[i]) {
-                    Some(v) => {
-                        *fixed_i = true;
-                        to_value(&prog.types, ty, v, &mut self.rng).unwrap()
-                    }
-                    None => gen_value(&prog.types, ty, &mut self.rng),
-                });
-            }
-            let fixed_mem: Vec<bool> = prog.globals.iter().map(|g| inputs.memory(&g.name).is_some()).collect();
-            // The root frame as the requires see it (parameters, uniform across threads).
-            let mut proto = self.fresh_frame_locals(self.root, params);
-            let old: Rc<[Value]> = if root.uses_old { Rc::from(self.mem.globals.clone()) } else { self.empty.clone() };
-            // Definitions from the requires, in the first thread of every group.
-            for grp in 0..n_groups {
-                let Some(&t) = self.groups[grp].members.first() else {
-                    continue;
+        Ok(())
+    }
+
+    /// Initial memory: the given values, arbitrary ones elsewhere.
+    fn draw_memory(&mut self, inputs: &Inputs, n_slots: usize) -> Result<Vec<Value>, Stop> {
+        let prog = self.prog;
+        let n_groups = self.groups.len();
+        let mut globals = vec![Value::Bool(false); n_slots];
+        for (g, var) in prog.globals.iter().enumerate() {
+            let copies = if var.group_shared { n_groups } else { 1 };
+            for c in 0..copies {
+                let slot = self.mem.slots[c][g] as usize;
+                globals[slot] = match inputs.memory(&var.name) {
+                    Some(v) => to_value(&prog.types, var.ty, v, &mut self.rng)
+                        .map_err(|e| Self::invalid(format!("input memory `{}`: {e}", var.name), var.span))?,
+                    None => gen_value(&prog.types, var.ty, &mut self.rng),
                 };
-                for r in &root.requires {
-                    for (target, rhs) in definitions(&r.e) {
-                        self.define(t as usize, target, rhs, &fixed, &fixed_mem, n_ins, &mut proto, &old)?;
-                    }
-                }
-            }
-            match self.check_root_requires(&mut proto, &old) {
-                Ok(()) => {
-                    self.params = proto[..n_ins].to_vec();
-                    self.threads.clear();
-                    for _ in 0..self.infos.len() {
-                        let locals = self.fresh_frame_locals(self.root, self.params.clone());
-                        let frame = self.new_frame(self.root, locals, old.clone());
-                        self.threads.push(Thread {
-                            frames: vec![frame],
-                            state: TState::Running,
-                            done_span: Span::DUMMY,
-                            outs: Vec::new(),
-                        });
-                    }
-                    self.runnable = (0..self.threads.len() as u32).collect();
-                    self.pos = (0..self.threads.len() as u32).collect();
-                    return Ok(());
-                }
-                Err(Stop::Fail(f)) => last_fail = Some(f),
-                Err(e) => return Err(e),
-            }
-            if fixed.iter().all(|f| *f) && prog.globals.is_empty() {
-                break;
             }
         }
-        let f = last_fail.unwrap();
-        Err(Stop::Infeasible(format!(
-            "could not satisfy the requires of `{}` (line of byte {}) in {SOLVE_TRIES} tries",
-            root.name, f.span.start
-        )))
+        Ok(globals)
+    }
+
+    /// The uniform parameters: the given values, arbitrary ones elsewhere; and which were given.
+    fn draw_params(&mut self, inputs: &Inputs) -> (Vec<Value>, Vec<bool>) {
+        let prog = self.prog;
+        let root = &prog.procs[self.root as usize];
+        let n_ins = root.n_ins();
+        let mut params = Vec::with_capacity(n_ins);
+        let mut fixed = vec![false; n_ins];
+        for (i, fixed_i) in fixed.iter_mut().enumerate() {
+            let ty = root.slot_tys[i];
+            params.push(match inputs.param(&root.in_names[i]) {
+                Some(v) => {
+                    *fixed_i = true;
+                    to_value(&prog.types, ty, v, &mut self.rng).unwrap()
+                }
+                None => gen_value(&prog.types, ty, &mut self.rng),
+            });
+        }
+        (params, fixed)
+    }
+
+    /// Definitions from the requires, in the first thread of every group.
+    fn define_from_requires(
+        &mut self,
+        fixed: &[bool],
+        fixed_mem: &[bool],
+        proto: &mut [Value],
+        old: &[Value],
+    ) -> Result<(), Stop> {
+        let prog = self.prog;
+        let root = &prog.procs[self.root as usize];
+        let n_ins = root.n_ins();
+        for grp in 0..self.groups.len() {
+            let Some(&t) = self.groups[grp].members.first() else {
+                continue;
+            };
+            for r in &root.requires {
+                for (target, rhs) in definitions(&r.e) {
+                    self.define(t as usize, target, rhs, fixed, fixed_mem, n_ins, proto, old)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Every thread starts in the root procedure with the parameters found.
+    fn start_threads(&mut self, params: Vec<Value>, old: Rc<[Value]>) {
+        self.params = params;
+        self.threads.clear();
+        for _ in 0..self.infos.len() {
+            let locals = self.fresh_frame_locals(self.root, self.params.clone());
+            let frame = self.new_frame(self.root, locals, old.clone());
+            self.threads.push(Thread {
+                frames: vec![frame],
+                state: TState::Running,
+                done_span: Span::DUMMY,
+                outs: Vec::new(),
+            });
+        }
+        self.runnable = (0..self.threads.len() as u32).collect();
+        self.pos = (0..self.threads.len() as u32).collect();
     }
 
     /// Applies a definition `target := rhs` (evaluated in thread `t`) to the root frame's

@@ -280,10 +280,10 @@ impl Ring {
     fn neg(&self, x: &BigUint) -> BigUint {
         (&self.modulus - (x % &self.modulus)) % &self.modulus
     }
-    fn from_int(&self, x: BigInt) -> Value {
+    fn bv_of_int(&self, x: BigInt) -> Value {
         Value::bv_from_bigint(self.w, &x)
     }
-    fn from_uint(&self, x: BigUint) -> Value {
+    fn bv_of_uint(&self, x: BigUint) -> Value {
         Value::bv_from_biguint(self.w, x)
     }
 }
@@ -291,15 +291,15 @@ impl Ring {
 fn bv_unary_big(op: BvOp, r: &Ring, a: BigUint) -> Option<Value> {
     let w = r.w;
     Some(match op {
-        BvOp::Neg => r.from_uint(r.neg(&a)),
-        BvOp::Not => r.from_uint(&r.mask ^ &a),
+        BvOp::Neg => r.bv_of_uint(r.neg(&a)),
+        BvOp::Not => r.bv_of_uint(&r.mask ^ &a),
         BvOp::ZeroExt(n) => Value::bv_from_biguint(w + n, a),
         BvOp::SignExt(n) => Value::bv_from_bigint(w + n, &r.signed(&a)),
         BvOp::Extract(hi, lo) if hi <= w && lo < hi => Value::bv_from_biguint(hi - lo, a >> lo as usize),
         BvOp::RotL(n) | BvOp::RotR(n) => {
             let n = n % w;
             let n = if matches!(op, BvOp::RotL(_)) { n } else { (w - n) % w };
-            r.from_uint(((&a << n as usize) | (&a >> (w - n) as usize)) & &r.mask)
+            r.bv_of_uint(((&a << n as usize) | (&a >> (w - n) as usize)) & &r.mask)
         }
         BvOp::Repeat(n) => {
             let mut v = BigUint::zero();
@@ -319,49 +319,49 @@ fn bv_binary_big(op: BvOp, r: &Ring, a: BigUint, b: BigUint) -> Option<Value> {
     let urem = |x: &BigUint, y: &BigUint| if y.is_zero() { x.clone() } else { x % y };
     let shift = b.to_usize().filter(|s| *s < r.w as usize);
     Some(match op {
-        BvOp::Add => r.from_uint(a + b),
-        BvOp::Sub => r.from_uint(a + r.neg(&b)),
-        BvOp::Mul => r.from_uint(a * b),
-        BvOp::UDiv => r.from_uint(udiv(&a, &b)),
-        BvOp::URem => r.from_uint(urem(&a, &b)),
+        BvOp::Add => r.bv_of_uint(a + b),
+        BvOp::Sub => r.bv_of_uint(a + r.neg(&b)),
+        BvOp::Mul => r.bv_of_uint(a * b),
+        BvOp::UDiv => r.bv_of_uint(udiv(&a, &b)),
+        BvOp::URem => r.bv_of_uint(urem(&a, &b)),
         BvOp::SDiv => {
             if sb.is_zero() {
-                r.from_uint(if sa.is_negative() { BigUint::one() } else { mask.clone() })
+                r.bv_of_uint(if sa.is_negative() { BigUint::one() } else { mask.clone() })
             } else {
                 // Truncating division, as bvsdiv.
-                r.from_int(&sa / &sb)
+                r.bv_of_int(&sa / &sb)
             }
         }
         BvOp::SRem => {
             if sb.is_zero() {
-                r.from_uint(a)
+                r.bv_of_uint(a)
             } else {
-                r.from_int(&sa % &sb)
+                r.bv_of_int(&sa % &sb)
             }
         }
         BvOp::SMod => {
             if sb.is_zero() {
-                r.from_uint(a)
+                r.bv_of_uint(a)
             } else {
                 let m = &sa % &sb;
                 if !m.is_zero() && (m.is_negative() != sb.is_negative()) {
-                    r.from_int(m + &sb)
+                    r.bv_of_int(m + &sb)
                 } else {
-                    r.from_int(m)
+                    r.bv_of_int(m)
                 }
             }
         }
-        BvOp::And => r.from_uint(a & b),
-        BvOp::Or => r.from_uint(a | b),
-        BvOp::Xor => r.from_uint(a ^ b),
-        BvOp::Nand => r.from_uint(mask ^ (a & b)),
-        BvOp::Nor => r.from_uint(mask ^ (a | b)),
-        BvOp::Xnor => r.from_uint(mask ^ (a ^ b)),
-        BvOp::Shl => r.from_uint(shift.map_or(BigUint::zero(), |s| a << s)),
-        BvOp::LShr => r.from_uint(shift.map_or(BigUint::zero(), |s| a >> s)),
+        BvOp::And => r.bv_of_uint(a & b),
+        BvOp::Or => r.bv_of_uint(a | b),
+        BvOp::Xor => r.bv_of_uint(a ^ b),
+        BvOp::Nand => r.bv_of_uint(mask ^ (a & b)),
+        BvOp::Nor => r.bv_of_uint(mask ^ (a | b)),
+        BvOp::Xnor => r.bv_of_uint(mask ^ (a ^ b)),
+        BvOp::Shl => r.bv_of_uint(shift.map_or(BigUint::zero(), |s| a << s)),
+        BvOp::LShr => r.bv_of_uint(shift.map_or(BigUint::zero(), |s| a >> s)),
         BvOp::AShr => match shift {
-            Some(s) => r.from_int(sa >> s),
-            None => r.from_uint(if sa.is_negative() { mask.clone() } else { BigUint::zero() }),
+            Some(s) => r.bv_of_int(sa >> s),
+            None => r.bv_of_uint(if sa.is_negative() { mask.clone() } else { BigUint::zero() }),
         },
         BvOp::Ult => bool_v(a < b),
         BvOp::Ule => bool_v(a <= b),

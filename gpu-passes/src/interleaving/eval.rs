@@ -170,7 +170,7 @@ impl Ctx<'_> {
     /// A read of one location of a global map (logged with all its indices).
     fn read_shared(&mut self, s: &SharedSel, frame: &mut [Value]) -> Result<Value, Stop> {
         let slot = self.slots[s.var as usize];
-        let keys = s.levels.iter().map(|l| self.key(l, frame)).collect::<Result<Vec<_>, _>>()?;
+        let keys = self.keys(&s.levels, frame)?;
         self.access(slot, Some(flatten_keys(&keys)), Access::Read, s.span)?;
         let globals = self.globals;
         let mut cur = self.select(&globals[slot as usize], &keys[0])?;
@@ -215,6 +215,11 @@ impl Ctx<'_> {
         }
         let vals = idx.iter().map(|i| self.eval(i, frame)).collect::<Result<Vec<_>, _>>()?;
         Ok(MapKey::Many(vals.into_boxed_slice()))
+    }
+
+    /// The keys of a multi-level select `g[i][j, k]`, one per level, outermost first.
+    pub fn keys(&mut self, levels: &[Box<[Ex]>], frame: &mut [Value]) -> Result<Vec<MapKey>, Stop> {
+        levels.iter().map(|l| self.key(l, frame)).collect()
     }
 
     pub fn access(&mut self, slot: u32, key: Option<MapKey>, kind: Access, span: Span) -> Result<(), Stop> {

@@ -9,9 +9,11 @@
 //! fences (`barrier {:local}` / `{:global}`), inter-group races, and benign same-value writes
 //! (seed 003), which are tolerated unless asked otherwise.
 //!
-//! Layout: [`compile`] turns a checked program into slot-resolved instructions; [`eval`]
-//! evaluates expressions; [`sched`] runs threads and barriers; [`race`] detects races; [`value`]
-//! and [`rng`] are the values and the seeded randomness; [`inputs`] reads fixed inputs.
+//! Layout: [`compile`] turns a checked program into the slot-resolved instructions of [`code`]
+//! (over the run-time types of [`types`]); [`eval`] evaluates expressions; [`machine`] runs
+//! threads, calls and barriers; [`race`] detects races; [`value`], [`bitvec`] and [`atomic`] are
+//! the values and their operations, [`rng`] the seeded randomness; [`inputs`] reads fixed
+//! inputs and [`config`] says what a run is asked.
 //!
 //! Everything arbitrary in a run — schedule, `havoc`, initial memory, parameters, uninterpreted
 //! functions — is a function of the seed, so a run is reproducible from its seed. A run never

@@ -23,11 +23,7 @@ impl Machine<'_> {
         if self.threads[t].frames.len() >= MAX_FRAMES {
             return Err(Stop::Limit(format!("calls nested more than {MAX_FRAMES} deep")));
         }
-        let args = {
-            let frame = self.threads[t].frames.last_mut().unwrap();
-            let mut cx = ctx!(self, t, &frame.old, self.race.as_mut(), span);
-            site.args.iter().map(|e| cx.eval(e, &mut frame.locals)).collect::<Result<Vec<_>, _>>()?
-        };
+        let args = self.eval_all(t, &site.args, span)?;
         let old: Rc<[Value]> = if callee.uses_old { Rc::from(self.mem.globals.clone()) } else { self.empty.clone() };
         let mut locals = self.fresh_frame_locals(site.proc, args);
         self.check_preconditions(t, callee, &old, &mut locals, span)?;
@@ -108,11 +104,12 @@ impl Machine<'_> {
     ) -> Result<Changes, Stop> {
         let prog = self.prog;
         let n_ins = callee.n_ins();
+        let outs = n_ins..n_ins + callee.n_outs();
         let saved: Vec<Value> = callee.modifies.iter().map(|&g| self.read_place(t, Place::Global(g))).collect();
         let mut changed = Changes::new();
         for attempt in 0..HAVOC_TRIES {
             changed.clear();
-            for s in n_ins..n_ins + callee.n_outs() {
+            for s in outs.clone() {
                 locals[s] = gen_value(&prog.types, callee.slot_tys[s], &mut self.rng);
             }
             for (k, &g) in callee.modifies.iter().enumerate() {
@@ -174,15 +171,7 @@ impl Machine<'_> {
                         }
                     }
                     Ex::SharedSelect(s) if callee.modifies.contains(&s.var) => {
-                        let keys: Result<Vec<MapKey>, Stop> = s
-                            .levels
-                            .iter()
-                            .map(|l| {
-                                Ok(MapKey::from_vec(
-                                    l.iter().map(|i| cx.eval(i, locals)).collect::<Result<Vec<_>, _>>()?,
-                                ))
-                            })
-                            .collect();
+                        let keys = cx.keys(&s.levels, locals);
                         if let (Ok(keys), Ok(v)) = (keys, cx.eval(rhs, locals)) {
                             changed.push((s.var, Some(keys.clone())));
                             self.write(t, Place::Global(s.var), &keys, v, span, false)?;

@@ -5,7 +5,7 @@
 use super::{definitions, fail, Machine, SOLVE_TRIES};
 use crate::interleaving::code::*;
 use crate::interleaving::config::RunConfig;
-use crate::interleaving::eval::{int_value_of_type, Ctx, Stop};
+use crate::interleaving::eval::{int_value_of_type, Ctx, Stop, UfTable};
 use crate::interleaving::inputs::{to_value, Inputs};
 use crate::interleaving::rng::gen_value;
 use crate::interleaving::types::RTy;
@@ -119,23 +119,7 @@ impl Machine<'_> {
                         continue;
                     }
                     let consts: Vec<Value> = vals.iter().map(|v| v.clone().unwrap_or(Value::Bool(false))).collect();
-                    let empty: Vec<Value> = Vec::new();
-                    let mut cx = Ctx {
-                        prog,
-                        seed: self.seed,
-                        consts: &consts,
-                        tconsts: &empty,
-                        globals: &empty,
-                        slots: &[],
-                        old: &empty,
-                        uf: &self.mem.uf,
-                        log: None,
-                        tid: 0,
-                        span: ax.span,
-                        depth: 0,
-                        spec_log: None,
-                        spec_choice: Vec::new(),
-                    };
+                    let mut cx = axiom_ctx(prog, self.seed, &consts, &[], &self.mem.uf, ax.span);
                     let v = cx.eval(rhs, &mut [])?;
                     match target {
                         Ex::Const(i) => vals[*i as usize] = Some(v),
@@ -190,23 +174,7 @@ impl Machine<'_> {
         for ax in prog.axioms.iter().filter(|a| a.per_thread == per_thread) {
             for &t in &threads {
                 let tconsts = if t == usize::MAX { &empty_t } else { &self.infos[t].tconsts };
-                let empty: Vec<Value> = Vec::new();
-                let mut cx = Ctx {
-                    prog,
-                    seed: self.seed,
-                    consts: &self.mem.consts,
-                    tconsts,
-                    globals: &empty,
-                    slots: &[],
-                    old: &empty,
-                    uf: &self.mem.uf,
-                    log: None,
-                    tid: 0,
-                    span: ax.span,
-                    depth: 0,
-                    spec_log: None,
-                    spec_choice: Vec::new(),
-                };
+                let mut cx = axiom_ctx(prog, self.seed, &self.mem.consts, tconsts, &self.mem.uf, ax.span);
                 if !cx.eval_bool(&ax.e, &mut [])? {
                     return Err(fail(ErrorKind::Assertion, "axiom does not hold".into(), ax.span, "", vec![]));
                 }
@@ -230,4 +198,31 @@ fn ready(e: &Ex, vals: &[Option<Value>]) -> bool {
         _ => {}
     });
     ok
+}
+
+/// The view an axiom is evaluated in: constants (and a thread's identity constants), no memory.
+fn axiom_ctx<'a>(
+    prog: &'a Compiled,
+    seed: u64,
+    consts: &'a [Value],
+    tconsts: &'a [Value],
+    uf: &'a UfTable,
+    span: Span,
+) -> Ctx<'a> {
+    Ctx {
+        prog,
+        seed,
+        consts,
+        tconsts,
+        globals: &[],
+        slots: &[],
+        old: &[],
+        uf,
+        log: None,
+        tid: 0,
+        span,
+        depth: 0,
+        spec_log: None,
+        spec_choice: Vec::new(),
+    }
 }

@@ -11,6 +11,13 @@ use crate::interleaving::value::{MapKey, Value};
 use ivl::ast::Span;
 
 impl Machine<'_> {
+    /// Evaluates expressions in thread `t`'s top frame, in order (reads of shared memory logged).
+    pub(super) fn eval_all(&mut self, t: usize, es: &[Ex], span: Span) -> Result<Vec<Value>, Stop> {
+        let frame = self.threads[t].frames.last_mut().unwrap();
+        let mut cx = ctx!(self, t, &frame.old, self.race.as_mut(), span);
+        es.iter().map(|e| cx.eval(e, &mut frame.locals)).collect()
+    }
+
     pub(super) fn eval_keys(
         &mut self,
         t: usize,
@@ -21,12 +28,7 @@ impl Machine<'_> {
         let frame = self.threads[t].frames.last_mut().unwrap();
         let log = if log { self.race.as_mut() } else { None };
         let mut cx = ctx!(self, t, &frame.old, log, span);
-        levels
-            .iter()
-            .map(|l| {
-                Ok(MapKey::from_vec(l.iter().map(|i| cx.eval(i, &mut frame.locals)).collect::<Result<Vec<_>, _>>()?))
-            })
-            .collect()
+        cx.keys(levels, &mut frame.locals)
     }
 
     /// Writes a value to a place (logging writes to shared memory when `log`).
@@ -74,11 +76,7 @@ impl Machine<'_> {
     }
 
     pub(super) fn assign(&mut self, t: usize, lhss: &[Lhs], rhss: &[Ex], span: Span) -> Result<(), Stop> {
-        let vals = {
-            let frame = self.threads[t].frames.last_mut().unwrap();
-            let mut cx = ctx!(self, t, &frame.old, self.race.as_mut(), span);
-            rhss.iter().map(|e| cx.eval(e, &mut frame.locals)).collect::<Result<Vec<_>, _>>()?
-        };
+        let vals = self.eval_all(t, rhss, span)?;
         let mut keys = Vec::with_capacity(lhss.len());
         for l in lhss {
             keys.push(self.eval_keys(t, &l.levels, true, l.span)?);
@@ -94,11 +92,7 @@ impl Machine<'_> {
     /// then the element is read, updated and written back in this one step, logged as one
     /// atomic access (`super::race`), and its old value goes to `x`.
     pub(super) fn atomic(&mut self, t: usize, site: &AtomicSite, span: Span) -> Result<(), Stop> {
-        let args = {
-            let frame = self.threads[t].frames.last_mut().unwrap();
-            let mut cx = ctx!(self, t, &frame.old, self.race.as_mut(), span);
-            site.args.iter().map(|e| cx.eval(e, &mut frame.locals)).collect::<Result<Vec<_>, _>>()?
-        };
+        let args = self.eval_all(t, &site.args, span)?;
         let keys = self.eval_keys(t, &site.target.levels, true, site.target.span)?;
         let Place::Global(g) = site.target.place else {
             return Err(Self::invalid("the target of an atomic must be a global variable".into(), span));

@@ -13,7 +13,7 @@ use crate::interleaving::inputs::{to_value, Inputs};
 use crate::interleaving::race::RaceLog;
 use crate::interleaving::rng::gen_value;
 use crate::interleaving::rng::Rng;
-use crate::interleaving::value::{MapKey, Value};
+use crate::interleaving::value::Value;
 use ivl::ast::Span;
 use ivl::diag::{Diagnostic, ErrorKind};
 use std::rc::Rc;
@@ -343,14 +343,7 @@ impl<'p> Machine<'p> {
                 self.mem.globals[slot as usize] = v;
             }
             Ex::SharedSelect(s) => {
-                let keys = s
-                    .levels
-                    .iter()
-                    .map(|l| {
-                        let vals = l.iter().map(|i| cx.eval(i, locals)).collect::<Result<Vec<_>, _>>()?;
-                        Ok(MapKey::from_vec(vals))
-                    })
-                    .collect::<Result<Vec<_>, Stop>>()?;
+                let keys = cx.keys(&s.levels, locals)?;
                 let slot = self.mem.slots[self.infos[t].group as usize][s.var as usize] as usize;
                 let base = std::mem::replace(&mut self.mem.globals[slot], Value::Bool(false));
                 let mut cx = ctx!(self, t, old, None, Span::DUMMY);

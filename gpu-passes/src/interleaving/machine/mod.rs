@@ -130,6 +130,8 @@ macro_rules! ctx {
     };
 }
 
+// The machine's concerns, each an `impl Machine` block of its own (declared after `ctx!`, which
+// they use): setting up a run, constants, scheduling, stepping, writes, calls, barriers.
 mod barrier;
 mod call;
 mod constants;

@@ -1,11 +1,12 @@
 //! The concrete meaning of the atomic operations (docs/kbpl.md §3.4) for `kivl run`: the value an
 //! atomic writes back, given the element's old value and the arguments. The scheduler
-//! (`super::sched`) reads, computes and writes in one step, so no other thread runs in between:
+//! (`super::machine`) reads, computes and writes in one step, so no other thread runs in between:
 //! that is what makes the operation atomic. Follows OpenCL 1.2 §6.12.11 and CUDA's
 //! `atomic*` functions: `min`/`max` are signed on bit-vectors, `umin`/`umax` unsigned,
 //! `inc_wrap`/`dec_wrap` CUDA's `atomicInc`/`atomicDec`, `fadd` IEEE addition (round to nearest).
 
-use super::value::{bv_apply, int, BvOp, Value};
+use super::bitvec::{bv_apply, BvOp};
+use super::value::{int, Value};
 use ivl::ast::AtomicOp;
 
 fn bv(op: BvOp, a: &Value, b: &Value) -> Option<Value> {

@@ -7,11 +7,13 @@
 //! used to evaluate an expression"), except in lookahead and specification contexts where the
 //! log is switched off.
 
-use super::compile::{BinK, Closure, Compiled, Conv, Domain, Ex, FnImpl, LambdaProto, QuantEx};
+use super::bitvec::{bv_apply, BvOp};
+use super::code::{Compiled, Conv, Domain, Ex, FnImpl, LambdaProto, QuantEx, SharedSel};
 use super::race::{Access, RaceLog};
 use super::rng::{derived_value, mix};
-use super::value::{bv_apply, int, real, BvOp, MapDefault, MapKey, MapValue, Value};
-use ivl::ast::Span;
+use super::types::RTy;
+use super::value::{int, real, Closure, MapDefault, MapKey, MapValue, Value};
+use ivl::ast::{BinOp, Span};
 use ivl::diag::Diagnostic;
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -90,11 +92,7 @@ impl Ctx<'_> {
             Ex::Local(s) => frame[*s as usize].clone(),
             Ex::Const(i) => self.consts[*i as usize].clone(),
             Ex::TConst(i) => self.tconsts[*i as usize].clone(),
-            Ex::Global(g, span) => {
-                let slot = self.slots[*g as usize];
-                self.access(slot, None, Access::Read, *span)?;
-                self.globals[slot as usize].clone()
-            }
+            Ex::Global(g, span) => self.read_global(*g, *span)?,
             Ex::OldGlobal(g) => {
                 let slot = self.slots[*g as usize] as usize;
                 match self.old.get(slot) {
@@ -103,11 +101,10 @@ impl Ctx<'_> {
                 }
             }
             Ex::Not(a) => Value::Bool(!self.eval_bool(a, frame)?),
-            Ex::Neg(a) => match self.eval(a, frame)? {
-                v @ (Value::Int(_) | Value::BigInt(_)) => int::neg(&v),
-                Value::Real(r) => Value::real(-(*r).clone()),
-                v => return Err(internal("negation", &v)),
-            },
+            Ex::Neg(a) => {
+                let v = self.eval(a, frame)?;
+                negate(v)?
+            }
             Ex::And(p) => Value::Bool(self.eval_bool(&p.0, frame)? && self.eval_bool(&p.1, frame)?),
             Ex::Or(p) => Value::Bool(self.eval_bool(&p.0, frame)? || self.eval_bool(&p.1, frame)?),
             Ex::Implies(p) => Value::Bool(!self.eval_bool(&p.0, frame)? || self.eval_bool(&p.1, frame)?),
@@ -129,17 +126,7 @@ impl Ctx<'_> {
                 let key = self.key(idx, frame)?;
                 self.select(&mv, &key)?
             }
-            Ex::SharedSelect(s) => {
-                let slot = self.slots[s.var as usize];
-                let keys = s.levels.iter().map(|l| self.key(l, frame)).collect::<Result<Vec<_>, _>>()?;
-                self.access(slot, Some(flatten_keys(&keys)), Access::Read, s.span)?;
-                let globals = self.globals;
-                let mut cur = self.select(&globals[slot as usize], &keys[0])?;
-                for k in &keys[1..] {
-                    cur = self.select(&cur, k)?;
-                }
-                cur
-            }
+            Ex::SharedSelect(s) => self.read_shared(s, frame)?,
             Ex::Store(p, idx) => {
                 let m = self.eval(&p.0, frame)?;
                 let v = self.eval(&p.1, frame)?;
@@ -148,12 +135,7 @@ impl Ctx<'_> {
             }
             Ex::Bv(op, args) => {
                 let vals = args.iter().map(|a| self.eval(a, frame)).collect::<Result<Vec<_>, _>>()?;
-                bv_apply(*op, &vals).ok_or_else(|| {
-                    Stop::Internal(format!(
-                        "bit-vector operator {op:?} applied to {}",
-                        vals.iter().map(|v| v.sort_name()).collect::<Vec<_>>().join(", ")
-                    ))
-                })?
+                bit_vector(*op, &vals)?
             }
             Ex::Call(f, args) => {
                 let vals = args.iter().map(|a| self.eval(a, frame)).collect::<Result<Vec<_>, _>>()?;
@@ -161,39 +143,57 @@ impl Ctx<'_> {
             }
             Ex::Conv(c, a) => {
                 let v = self.eval(a, frame)?;
-                match (c, &v) {
-                    (Conv::ToReal, Value::Int(_) | Value::BigInt(_)) => Value::real(real::get(&v)),
-                    (Conv::ToInt, Value::Real(r)) => Value::int(r.floor().to_integer()),
-                    (_, Value::Real(_)) | (Conv::ToInt, _) => v,
-                    _ => return Err(internal("conversion", &v)),
-                }
+                convert(*c, v)?
             }
             Ex::Lambda(proto) => {
                 let captured = proto.captures.iter().map(|c| self.eval(c, frame)).collect::<Result<Vec<_>, _>>()?;
-                let closure = Closure { proto: proto.clone(), captured: captured.into_boxed_slice() };
+                let closure = Closure { lambda: proto.id, captured: captured.into_boxed_slice() };
                 Value::Map(Rc::new(MapValue::new(MapDefault::Lambda(Rc::new(closure)))))
             }
             Ex::Quant(q) => {
                 let mut budget = QUANT_BUDGET;
                 Value::Bool(self.quant(q, 0, frame, &mut budget)?)
             }
-            Ex::SpecAccess { var, write, offset } => {
-                let choice = self.spec_choice.iter().find(|(v, w, _)| v == var && w == write);
-                match (choice, offset) {
-                    (Some((_, _, c)), false) => Value::Bool(c.is_some()),
-                    (Some((_, _, Some(o))), true) => o.clone(),
-                    // `__write_offset(A)` when nothing is logged: an arbitrary offset.
-                    (Some((_, _, None)), true) => Value::Int(0),
-                    (None, _) => {
-                        return Err(Stop::Unsupported(Rc::new(Diagnostic::unsupported(
-                            "`__read`/`__write` outside a specification (not supported by `kivl run`)",
-                            self.span,
-                        ))))
-                    }
-                }
-            }
+            Ex::SpecAccess { var, write, offset } => self.spec_access(*var, *write, *offset)?,
             Ex::SpecEnum(p) => Value::Bool(self.spec_enum(&p.0, &p.1, frame)?),
             Ex::Unsupported(d) => return Err(Stop::Unsupported(d.clone())),
+        })
+    }
+
+    /// A read of global `g` as a whole (logged).
+    fn read_global(&mut self, g: u32, span: Span) -> Result<Value, Stop> {
+        let slot = self.slots[g as usize];
+        self.access(slot, None, Access::Read, span)?;
+        Ok(self.globals[slot as usize].clone())
+    }
+
+    /// A read of one location of a global map (logged with all its indices).
+    fn read_shared(&mut self, s: &SharedSel, frame: &mut [Value]) -> Result<Value, Stop> {
+        let slot = self.slots[s.var as usize];
+        let keys = self.keys(&s.levels, frame)?;
+        self.access(slot, Some(flatten_keys(&keys)), Access::Read, s.span)?;
+        let globals = self.globals;
+        let mut cur = self.select(&globals[slot as usize], &keys[0])?;
+        for k in &keys[1..] {
+            cur = self.select(&cur, k)?;
+        }
+        Ok(cur)
+    }
+
+    /// `__read(A)` … `__write_offset(A)`: the access the enclosing specification chose.
+    fn spec_access(&self, var: u32, write: bool, offset: bool) -> Result<Value, Stop> {
+        let choice = self.spec_choice.iter().find(|(v, w, _)| *v == var && *w == write);
+        Ok(match (choice, offset) {
+            (Some((_, _, c)), false) => Value::Bool(c.is_some()),
+            (Some((_, _, Some(o))), true) => o.clone(),
+            // `__write_offset(A)` when nothing is logged: an arbitrary offset.
+            (Some((_, _, None)), true) => Value::Int(0),
+            (None, _) => {
+                return Err(Stop::Unsupported(Rc::new(Diagnostic::unsupported(
+                    "`__read`/`__write` outside a specification (not supported by `kivl run`)",
+                    self.span,
+                ))))
+            }
         })
     }
 
@@ -215,6 +215,11 @@ impl Ctx<'_> {
         }
         let vals = idx.iter().map(|i| self.eval(i, frame)).collect::<Result<Vec<_>, _>>()?;
         Ok(MapKey::Many(vals.into_boxed_slice()))
+    }
+
+    /// The keys of a multi-level select `g[i][j, k]`, one per level, outermost first.
+    pub fn keys(&mut self, levels: &[Box<[Ex]>], frame: &mut [Value]) -> Result<Vec<MapKey>, Stop> {
+        levels.iter().map(|l| self.key(l, frame)).collect()
     }
 
     pub fn access(&mut self, slot: u32, key: Option<MapKey>, kind: Access, span: Span) -> Result<(), Stop> {
@@ -243,7 +248,8 @@ impl Ctx<'_> {
     }
 
     fn apply_closure(&mut self, c: &Closure, key: &MapKey) -> Result<Value, Stop> {
-        let LambdaProto { nbound, frame, capture_slots, body, .. } = &*c.proto;
+        let prog = self.prog;
+        let LambdaProto { nbound, frame, capture_slots, body, .. } = &*prog.lambdas[c.lambda as usize];
         let mut f = vec![Value::Bool(false); *frame as usize];
         let vals = key.values();
         if vals.len() != *nbound as usize {
@@ -335,21 +341,21 @@ impl Ctx<'_> {
     }
 
     #[inline]
-    pub fn binary(&mut self, k: BinK, a: Value, b: Value) -> Result<Value, Stop> {
+    pub fn binary(&mut self, k: BinOp, a: Value, b: Value) -> Result<Value, Stop> {
         use std::cmp::Ordering;
         // The fast path: small integers.
         if let (Value::Int(x), Value::Int(y)) = (&a, &b) {
             let (x, y) = (*x, *y);
             let r = match k {
-                BinK::Add => x.checked_add(y).map(Value::Int),
-                BinK::Sub => x.checked_sub(y).map(Value::Int),
-                BinK::Mul => x.checked_mul(y).map(Value::Int),
-                BinK::Lt => Some(Value::Bool(x < y)),
-                BinK::Le => Some(Value::Bool(x <= y)),
-                BinK::Gt => Some(Value::Bool(x > y)),
-                BinK::Ge => Some(Value::Bool(x >= y)),
-                BinK::Eq => Some(Value::Bool(x == y)),
-                BinK::Neq => Some(Value::Bool(x != y)),
+                BinOp::Add => x.checked_add(y).map(Value::Int),
+                BinOp::Sub => x.checked_sub(y).map(Value::Int),
+                BinOp::Mul => x.checked_mul(y).map(Value::Int),
+                BinOp::Lt => Some(Value::Bool(x < y)),
+                BinOp::Le => Some(Value::Bool(x <= y)),
+                BinOp::Gt => Some(Value::Bool(x > y)),
+                BinOp::Ge => Some(Value::Bool(x >= y)),
+                BinOp::Eq => Some(Value::Bool(x == y)),
+                BinOp::Neq => Some(Value::Bool(x != y)),
                 _ => None,
             };
             if let Some(r) = r {
@@ -366,34 +372,34 @@ impl Ctx<'_> {
         };
         let is_int = |v: &Value| matches!(v, Value::Int(_) | Value::BigInt(_));
         Ok(match k {
-            BinK::Eq => Value::Bool(self.values_equal(&a, &b)?),
-            BinK::Neq => Value::Bool(!self.values_equal(&a, &b)?),
-            BinK::Lt => Value::Bool(ord(&a, &b)? == Ordering::Less),
-            BinK::Le => Value::Bool(ord(&a, &b)? != Ordering::Greater),
-            BinK::Gt => Value::Bool(ord(&a, &b)? == Ordering::Greater),
-            BinK::Ge => Value::Bool(ord(&a, &b)? != Ordering::Less),
-            BinK::Add | BinK::Sub | BinK::Mul if is_int(&a) && is_int(&b) => match k {
-                BinK::Add => int::add(&a, &b),
-                BinK::Sub => int::sub(&a, &b),
+            BinOp::Eq => Value::Bool(self.values_equal(&a, &b)?),
+            BinOp::Neq => Value::Bool(!self.values_equal(&a, &b)?),
+            BinOp::Lt => Value::Bool(ord(&a, &b)? == Ordering::Less),
+            BinOp::Le => Value::Bool(ord(&a, &b)? != Ordering::Greater),
+            BinOp::Gt => Value::Bool(ord(&a, &b)? == Ordering::Greater),
+            BinOp::Ge => Value::Bool(ord(&a, &b)? != Ordering::Less),
+            BinOp::Add | BinOp::Sub | BinOp::Mul if is_int(&a) && is_int(&b) => match k {
+                BinOp::Add => int::add(&a, &b),
+                BinOp::Sub => int::sub(&a, &b),
                 _ => int::mul(&a, &b),
             },
-            BinK::Add | BinK::Sub | BinK::Mul => {
+            BinOp::Add | BinOp::Sub | BinOp::Mul => {
                 let (Value::Real(x), Value::Real(y)) = (&a, &b) else {
                     return Err(internal("arithmetic", &a));
                 };
                 Value::real(match k {
-                    BinK::Add => &**x + &**y,
-                    BinK::Sub => &**x - &**y,
+                    BinOp::Add => &**x + &**y,
+                    BinOp::Sub => &**x - &**y,
                     _ => &**x * &**y,
                 })
             }
-            BinK::Div | BinK::Mod => {
+            BinOp::Div | BinOp::Mod => {
                 if !is_int(&a) || !is_int(&b) {
                     return Err(internal("div/mod", &a));
                 }
                 match int::div_mod(&a, &b) {
                     Some((q, r)) => {
-                        if k == BinK::Div {
+                        if k == BinOp::Div {
                             q
                         } else {
                             r
@@ -403,12 +409,12 @@ impl Ctx<'_> {
                     None => derived_value(
                         &self.prog.types,
                         self.prog.int_ty,
-                        mix(self.seed, if k == BinK::Div { 0xd1 } else { 0x30d }),
+                        mix(self.seed, if k == BinOp::Div { 0xd1 } else { 0x30d }),
                         &a,
                     ),
                 }
             }
-            BinK::RealDiv => {
+            BinOp::RealDiv => {
                 let (x, y) = (real::get(&a), real::get(&b));
                 if y.is_zero() {
                     let n = derived_value(&self.prog.types, self.prog.int_ty, mix(self.seed, 0x4ea1), &a);
@@ -417,7 +423,10 @@ impl Ctx<'_> {
                     Value::real(x / y)
                 }
             }
-            BinK::Concat => bv_apply(BvOp::Concat, &[a, b]).ok_or_else(|| Stop::Internal("concat".into()))?,
+            BinOp::Concat => bv_apply(BvOp::Concat, &[a, b]).ok_or_else(|| Stop::Internal("concat".into()))?,
+            BinOp::Iff | BinOp::Implies | BinOp::Explies | BinOp::Or | BinOp::And | BinOp::Subtype | BinOp::Pow => {
+                return Err(Stop::Internal(format!("`{}` is not a strict operator", k.symbol())))
+            }
         })
     }
 
@@ -455,6 +464,35 @@ impl Ctx<'_> {
     }
 }
 
+/// `-v` on integers and reals.
+fn negate(v: Value) -> Result<Value, Stop> {
+    Ok(match v {
+        Value::Int(_) | Value::BigInt(_) => int::neg(&v),
+        Value::Real(r) => Value::real(-(*r).clone()),
+        v => return Err(internal("negation", &v)),
+    })
+}
+
+/// `real(v)` and `int(v)` (`int` rounds down).
+fn convert(c: Conv, v: Value) -> Result<Value, Stop> {
+    Ok(match (c, &v) {
+        (Conv::ToReal, Value::Int(_) | Value::BigInt(_)) => Value::real(real::get(&v)),
+        (Conv::ToInt, Value::Real(r)) => Value::int(r.floor().to_integer()),
+        (_, Value::Real(_)) | (Conv::ToInt, _) => v,
+        _ => return Err(internal("conversion", &v)),
+    })
+}
+
+/// A bit-vector operator applied to evaluated operands.
+fn bit_vector(op: BvOp, vals: &[Value]) -> Result<Value, Stop> {
+    bv_apply(op, vals).ok_or_else(|| {
+        Stop::Internal(format!(
+            "bit-vector operator {op:?} applied to {}",
+            vals.iter().map(|v| v.sort_name()).collect::<Vec<_>>().join(", ")
+        ))
+    })
+}
+
 /// `m[key := v]` (copy-on-write: in place when the map is not shared).
 pub fn map_store(m: Value, key: MapKey, v: Value) -> Result<Value, Stop> {
     let Value::Map(mut rc) = m else {
@@ -473,10 +511,10 @@ pub fn flatten_keys(keys: &[MapKey]) -> MapKey {
 }
 
 /// Integer value helpers used by the scheduler for sizes and identity constants.
-pub fn int_value_of_type(types: &[super::compile::RTy], ty: u32, v: u64) -> Value {
+pub fn int_value_of_type(types: &[RTy], ty: u32, v: u64) -> Value {
     match types[ty as usize] {
-        super::compile::RTy::Bv(w) => Value::bv_from_bigint(w, &BigInt::from(v)),
-        super::compile::RTy::Bool => Value::Bool(v != 0),
+        RTy::Bv(w) => Value::bv_from_bigint(w, &BigInt::from(v)),
+        RTy::Bool => Value::Bool(v != 0),
         _ => Value::Int(v as i128),
     }
 }

@@ -7,8 +7,8 @@
 //! is an object whose keys are comma-separated index lists and whose `"*"` entry is the value
 //! of every other key (unwritten keys stay arbitrary otherwise).
 
-use super::compile::{RTy, TyId};
 use super::rng::{gen_value, Rng};
+use super::types::{RTy, TyId};
 use super::value::{MapDefault, MapKey, MapValue, Value};
 use num_bigint::BigInt;
 use std::rc::Rc;

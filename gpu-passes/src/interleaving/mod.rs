@@ -9,102 +9,37 @@
 //! fences (`barrier {:local}` / `{:global}`), inter-group races, and benign same-value writes
 //! (seed 003), which are tolerated unless asked otherwise.
 //!
-//! Layout: [`compile`] turns a checked program into slot-resolved instructions; [`eval`]
-//! evaluates expressions; [`sched`] runs threads and barriers; [`race`] detects races; [`value`]
-//! and [`rng`] are the values and the seeded randomness; [`inputs`] reads fixed inputs.
+//! Layout: [`compile`] turns a checked program into the slot-resolved instructions of [`code`]
+//! (over the run-time types of [`types`]); [`eval`] evaluates expressions; [`machine`] runs
+//! threads, calls and barriers; [`race`] detects races; [`value`], [`bitvec`] and [`atomic`] are
+//! the values and their operations, [`rng`] the seeded randomness; [`inputs`] reads fixed
+//! inputs and [`config`] says what a run is asked.
 //!
 //! Everything arbitrary in a run — schedule, `havoc`, initial memory, parameters, uninterpreted
 //! functions — is a function of the seed, so a run is reproducible from its seed. A run never
 //! claims more than it saw: "no error found in K runs", never "verified".
 
 pub mod atomic;
+pub mod bitvec;
+pub mod code;
 pub mod compile;
+pub mod config;
 pub mod eval;
 pub mod inputs;
+pub mod machine;
 pub mod race;
 pub mod rng;
-pub mod sched;
+pub mod types;
 pub mod value;
 
-use compile::Compiled;
+use code::Compiled;
 use eval::Stop;
 use ivl::ast::{Name, Program, Span};
 use ivl::diag::{Diagnostic, ErrorKind};
-use std::fmt;
 
+pub use config::{RunConfig, Schedule, ThreadId};
 pub use inputs::{InputValue, Inputs};
 pub use value::Value;
-
-/// How the scheduler picks the next thread.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Schedule {
-    #[default]
-    Random,
-    RoundRobin,
-}
-
-impl Schedule {
-    /// The name `kivl run --schedule` takes.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Schedule::Random => "random",
-            Schedule::RoundRobin => "round-robin",
-        }
-    }
-}
-
-/// A thread of the grid: its local id and its group id (x, y, z).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct ThreadId {
-    pub local: [u32; 3],
-    pub group: [u32; 3],
-}
-
-impl fmt::Display for ThreadId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let one_d = self.local[1..] == [0, 0] && self.group[1..] == [0, 0];
-        if one_d {
-            write!(f, "thread {} of group {}", self.local[0], self.group[0])
-        } else {
-            let [a, b, c] = self.local;
-            let [x, y, z] = self.group;
-            write!(f, "thread ({a},{b},{c}) of group ({x},{y},{z})")
-        }
-    }
-}
-
-/// One run's configuration.
-#[derive(Clone, Debug)]
-pub struct RunConfig {
-    /// Work-group size (1 to 3 dimensions); `None`: fixed by axioms, or an error.
-    pub local_size: Option<Vec<u64>>,
-    /// Number of groups; `None`: fixed by axioms, or 1.
-    pub num_groups: Option<Vec<u64>>,
-    pub seed: u64,
-    pub schedule: Schedule,
-    /// Two writes of the same value are not a race (docs/kbpl.md §7 default).
-    pub benign_tolerance: bool,
-    /// Instructions executed (all threads together) before the run is abandoned.
-    pub max_steps: u64,
-    pub inputs: Inputs,
-    /// Run only these threads (replaying a counterexample about a few threads); `None`: all.
-    pub threads: Option<Vec<ThreadId>>,
-}
-
-impl Default for RunConfig {
-    fn default() -> RunConfig {
-        RunConfig {
-            local_size: None,
-            num_groups: None,
-            seed: 0,
-            schedule: Schedule::Random,
-            benign_tolerance: true,
-            max_steps: 20_000_000,
-            inputs: Inputs::default(),
-            threads: None,
-        }
-    }
-}
 
 /// The state at the end of a completed run.
 #[derive(Clone, Debug)]
@@ -191,7 +126,7 @@ impl Interpreter {
 
     /// One run of the kernel with `cfg.seed`.
     pub fn run(&self, cfg: &RunConfig) -> RunOutcome {
-        self.execute(cfg, sched::Mode::Kernel)
+        self.execute(cfg, machine::Mode::Kernel)
     }
 
     /// One sequential run of procedure `name` (plain Boogie): a single thread, no races;
@@ -199,7 +134,7 @@ impl Interpreter {
     pub fn run_procedure(&self, name: &str, cfg: &RunConfig) -> RunOutcome {
         match self.prog.proc_named(name) {
             Some(p) if self.prog.procs[p].body.is_some() => {
-                self.execute(cfg, sched::Mode::Procedure(p as u32, &cfg.inputs))
+                self.execute(cfg, machine::Mode::Procedure(p as u32, &cfg.inputs))
             }
             _ => RunOutcome::Invalid(vec![Diagnostic::unsupported(
                 format!("there is no procedure `{name}` with a body to run"),
@@ -208,8 +143,8 @@ impl Interpreter {
         }
     }
 
-    fn execute(&self, cfg: &RunConfig, mode: sched::Mode) -> RunOutcome {
-        let mut m = match sched::Machine::new(&self.prog, cfg, mode) {
+    fn execute(&self, cfg: &RunConfig, mode: machine::Mode) -> RunOutcome {
+        let mut m = match machine::Machine::new(&self.prog, cfg, mode) {
             Ok(m) => m,
             Err(stop) => return self.outcome_of_stop(stop, None, cfg),
         };
@@ -245,7 +180,7 @@ impl Interpreter {
         )
     }
 
-    fn race_error(&self, r: &race::RaceReport, m: &sched::Machine, cfg: &RunConfig) -> RuntimeError {
+    fn race_error(&self, r: &race::RaceReport, m: &machine::Machine, cfg: &RunConfig) -> RuntimeError {
         let tid = |t: u32| m.infos[t as usize].id;
         let var = &self.prog.globals[r.var as usize];
         let mut loc = var.name.to_string();
@@ -292,7 +227,7 @@ impl Interpreter {
         }
     }
 
-    fn fail_error(&self, f: &eval::Failure, m: Option<&sched::Machine>, cfg: &RunConfig) -> RuntimeError {
+    fn fail_error(&self, f: &eval::Failure, m: Option<&machine::Machine>, cfg: &RunConfig) -> RuntimeError {
         let tid = |t: u32| m.map(|m| m.infos[t as usize].id).unwrap_or_default();
         let threads: Vec<ThreadId> = f.threads.iter().map(|&t| tid(t)).collect();
         let message = match (f.kind, f.threads.first()) {
@@ -315,7 +250,7 @@ impl Interpreter {
         RuntimeError { kind: f.kind, diagnostic: d, threads, seed: cfg.seed, later: Vec::new() }
     }
 
-    fn outcome_of_stop(&self, stop: Stop, m: Option<&sched::Machine>, cfg: &RunConfig) -> RunOutcome {
+    fn outcome_of_stop(&self, stop: Stop, m: Option<&machine::Machine>, cfg: &RunConfig) -> RunOutcome {
         match stop {
             Stop::Fail(f) => RunOutcome::Error(self.fail_error(&f, m, cfg)),
             Stop::Infeasible(why) => RunOutcome::Infeasible(why),
@@ -326,7 +261,7 @@ impl Interpreter {
     }
 }
 
-fn final_state(m: &sched::Machine) -> FinalState {
+fn final_state(m: &machine::Machine) -> FinalState {
     let prog = m.prog;
     let globals = prog
         .globals

@@ -5,7 +5,7 @@
 //! Fixed-but-arbitrary values are not drawn from the stream but *derived* by hashing (seed,
 //! origin, key), so reading them never changes the stream and always gives the same answer.
 
-use super::compile::{RTy, TyId};
+use super::types::{RTy, TyId};
 use super::value::{bv_mask, MapDefault, MapValue, Value};
 use num_bigint::BigInt;
 use num_rational::BigRational;

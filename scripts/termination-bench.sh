@@ -9,7 +9,7 @@ files=("$@")
 [ ${#files[@]} -gt 0 ] || files=(tests/kernels/*.kbpl tests/termination/*.kbpl)
 proven=0; total=0; sum=0
 for f in "${files[@]}"; do
-  args=$(sed -n 2p "$f" | sed -n 's#^//##p' | sed 's/--termination//')
+  args=$(sed -n '1,8s#^//args:##p' "$f" | sed 's/--termination//')
   start=$(date +%s.%N)
   status=$(target/release/kivl verify --termination --only-divergence --format json $args "$f" 2>/dev/null |
     python3 -c 'import json,sys; print(json.load(sys.stdin)["files"][0].get("termination",{}).get("status","-"))' || true)

@@ -41,10 +41,11 @@ for f in "$dir"/*.bpl; do
   [ -e "$f" ] || continue
   total=$((total + 1))
   name="$(basename "$f")"
-  expect="$(sed -n '1s|^// expect: *||p' "$f" | sed 's/ *$//')"
-  want_lines="$(normalise_lines "$(sed -n '1,5s|^// error-lines:||p' "$f")")"
+  # The header (tests/README.md): `//pass` is Boogie's `verified`, `//xfail: errors N` its `errors N`.
+  expect="$(sed -n '1s|^//pass *$|verified|p; 1s|^//xfail: *||p' "$f" | sed 's/ *$//')"
+  want_lines="$(normalise_lines "$(sed -n '1,5s|^//error-lines:||p' "$f")")"
   flags=()
-  if sed -n '1,5p' "$f" | grep -q '^// args:.*--houdini'; then flags+=("/contractInfer"); fi
+  if sed -n '1,5p' "$f" | grep -q '^//args:.*--houdini'; then flags+=("/contractInfer"); fi
 
   out="$(cd "$(dirname "$f")" && timeout "$limit" "$boogie" "/z3exe:$wrap" "${flags[@]}" "$name" 2>&1)"
   rc=$?

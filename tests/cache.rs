@@ -19,11 +19,10 @@ fn run(dir: &std::path::Path, args: &str, files: &[String]) -> (serde_json::Valu
 fn a_second_run_over_the_kernel_suite_does_no_solver_work() {
     let dir = std::env::temp_dir().join(format!("kivl-cache-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    // One run per set of header arguments (tests/kernels/README.md, line 2).
+    // One run per set of header arguments (`//args:`, tests/README.md).
     let mut groups: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for f in files("tests/kernels", "kbpl") {
-        let text = std::fs::read_to_string(&f).unwrap();
-        let args = text.lines().nth(1).and_then(|l| l.strip_prefix("//")).unwrap_or("").trim().to_string();
+    for f in files("tests/kernels", &["kbpl"]) {
+        let args = Header::read(&f).0.args_line();
         groups.entry(args).or_default().push(f.to_string_lossy().into_owned());
     }
     let (mut first_checks, mut second_checks) = (0, 0);

@@ -1,27 +1,21 @@
 //! The OpenCL/CUDA front end (issue 17) on `tests/frontend/*.{cl,cu}`: each kernel's header
-//! (as in `tests/kernels/README.md`: line 1 `//pass` or `//xfail:KIND`, line 2 the arguments,
-//! line 3 the error line(s)) is checked against `kivl verify --format json`, and the `.kbpl`
-//! that `kivl transform --emit kbpl` prints must give the same verdict.
+//! (tests/README.md: `//pass` or `//xfail:KIND`, `//args: …`, the error line(s)) is checked
+//! against `kivl verify --format json`, and the `.kbpl` that `kivl transform --emit kbpl`
+//! prints must give the same verdict.
 
 mod common;
 
-use common::{header, kivl, line_list, repo_dir};
+use common::{files, kivl, repo_dir, Header};
 use std::path::PathBuf;
 
 fn kernels() -> Vec<PathBuf> {
-    let mut v = common::files("tests/frontend", "cl");
-    v.extend(common::files("tests/frontend", "cu"));
-    v
+    files("tests/frontend", &["cl", "cu"])
 }
 
-/// `(expected kind or None for pass, arguments, error lines)`.
-fn expectation(text: &str) -> (Option<String>, Vec<String>, Vec<u64>) {
-    let mut lines = text.lines();
-    let first = lines.next().unwrap_or_default();
-    let kind = first.strip_prefix("//xfail:").map(|k| k.trim().to_string());
-    let args = lines.next().unwrap_or_default().trim_start_matches("//").split_whitespace().map(String::from).collect();
-    let errors = header(text, "error-lines").or_else(|| header(text, "error-line")).map(line_list).unwrap_or_default();
-    (kind, args, errors)
+/// `(expected kind or None for pass, arguments, error lines)` of a kernel's header.
+fn expectation(path: &std::path::Path) -> (Option<String>, Vec<String>, Vec<u64>) {
+    let (h, _) = Header::read(path);
+    (h.kind().map(String::from), h.args, h.error_lines.iter().map(|&l| l as u64).collect())
 }
 
 fn verify(file: &str, args: &[String]) -> common::Run {
@@ -35,8 +29,7 @@ fn verify(file: &str, args: &[String]) -> common::Run {
 fn verdicts_and_error_lines() {
     let mut failures = Vec::new();
     for path in kernels() {
-        let text = std::fs::read_to_string(&path).unwrap();
-        let (kind, args, lines) = expectation(&text);
+        let (kind, args, lines) = expectation(&path);
         let run = verify(path.to_str().unwrap(), &args);
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         match kind.as_deref() {
@@ -72,8 +65,7 @@ fn emitted_kbpl_gives_the_same_verdict() {
     std::fs::create_dir_all(&dir).unwrap();
     let mut failures = Vec::new();
     for path in kernels() {
-        let text = std::fs::read_to_string(&path).unwrap();
-        let (kind, args, _) = expectation(&text);
+        let (kind, args, _) = expectation(&path);
         if matches!(kind.as_deref(), Some("unsupported" | "syntax")) {
             continue;
         }

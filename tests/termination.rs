@@ -1,6 +1,6 @@
 //! `kivl verify --termination` (seed 004) on real kernels:
 //! - `tests/termination/*.kbpl`: loops that terminate (`//pass`) and their non-terminating twins
-//!   (`//xfail:termination`, with the loop's line as `//error-line:`): counters that jump over or
+//!   (`//xfail:termination`, with the loop's line as `//error-line:`; tests/README.md): counters that jump over or
 //!   move away from their bound, shifts to a zero that stays, bit-vector wrap-around, exits that
 //!   depend on shared memory, a stuck outer loop, a callee that spins;
 //! - every kernel of `tests/kernels/` terminates and must be proven to, automatically.
@@ -9,13 +9,12 @@ mod common;
 use common::*;
 use std::path::Path;
 
-/// `kivl verify --format json` with the arguments of the file's second header line.
+/// `kivl verify --format json` with the arguments of the file's header.
 fn verify(file: &Path, extra: &[&str]) -> Run {
-    let text = std::fs::read_to_string(file).expect("reading a test kernel");
-    let args_line = text.lines().nth(1).and_then(|l| l.strip_prefix("//")).unwrap_or("");
+    let (header, _) = Header::read(file);
     let mut args: Vec<&str> = vec!["verify", "--format", "json"];
     args.extend(extra);
-    args.extend(args_line.split_whitespace());
+    args.extend(header.args.iter().map(String::as_str));
     let path = file.to_str().expect("a UTF-8 path");
     args.push(path);
     kivl(&args)
@@ -37,23 +36,24 @@ fn termination_status(run: &Run) -> String {
 
 #[test]
 fn terminating_loops_are_proven_and_their_twins_are_not() {
-    let files = files("tests/termination", "kbpl");
+    let files = files("tests/termination", &["kbpl"]);
     assert!(files.len() >= 30, "the termination kernels are missing");
     let mut wrong = Vec::new();
     let mut non_terminating = 0;
     for f in &files {
-        let text = std::fs::read_to_string(f).unwrap();
+        let (header, _) = Header::read(f);
         let run = verify(f, &[]);
         let name = f.file_name().unwrap().to_string_lossy().into_owned();
-        if text.starts_with("//pass") {
+        if header.passes() {
             if run.code != 0 || termination_status(&run) != "proven" {
                 wrong.push(format!("{name}: expected proven, got exit {} {:?}", run.code, run.error_summary()));
             }
             continue;
         }
-        assert!(text.starts_with("//xfail:termination"), "{name}: unknown header");
+        assert_eq!(header.kind(), Some("termination"), "{name}: unknown header");
         non_terminating += 1;
-        let line: u64 = header(&text, "error-line").and_then(|l| l.parse().ok()).expect("an error line");
+        let [line] = header.error_lines[..] else { panic!("{name}: one error line expected") };
+        let line = line as u64;
         let at_line = run.error_summary().contains(&("termination".to_string(), line));
         if run.code != 1 || termination_status(&run) != "not proven" || !at_line {
             wrong.push(format!(
@@ -71,7 +71,7 @@ fn terminating_loops_are_proven_and_their_twins_are_not() {
 /// Every kernel of the verdict corpus terminates (race and divergence verdicts aside).
 #[test]
 fn every_corpus_kernel_is_proven_terminating() {
-    let files = files("tests/kernels", "kbpl");
+    let files = files("tests/kernels", &["kbpl"]);
     let statuses = par_map(&files, |f| termination_status(&verify(f, &["--termination", "--only-divergence"])));
     let unproven: Vec<String> = files
         .iter()

@@ -92,10 +92,10 @@ fn main() {
         "kernel", "houdini(dyn)", "houdini(off)", "checks", "checks", "killed"
     );
     for path in files {
-        let text = std::fs::read_to_string(&path).unwrap_or_default();
-        let mut lines = text.lines();
-        let pass = lines.next().unwrap_or("").trim() == "//pass";
-        let kopts = kernel_options(lines.next().unwrap_or("").trim_start_matches("//"));
+        let Ok(text) = std::fs::read_to_string(&path) else { continue };
+        let Ok(header) = test_support::Header::parse(&text) else { continue };
+        let pass = header.passes();
+        let kopts = kernel_options(&header.args_line());
         let Some(program) = load(&text) else { continue };
         if gpu_passes::invariants::add_candidates(&program).1.loops.is_empty() {
             continue;

@@ -1,5 +1,5 @@
 //! The kernel corpus (`tests/kernels/*.kbpl`) under `kivl run`'s semantics: every `//xfail:KIND`
-//! kernel whose bug shows with the concrete sizes of its line 2 shows an error of that kind
+//! kernel whose bug shows with the concrete sizes of its `//args:` (tests/README.md) shows an error of that kind
 //! within a bounded number of seeded runs (at the `//error-line:` when one is given), and no
 //! `//pass` kernel ever shows an error.
 //!
@@ -9,6 +9,7 @@
 mod interleaving_common;
 use gpu_passes::interleaving::{self as il, Interpreter, RunConfig, RunOutcome};
 use std::path::PathBuf;
+use test_support::Header;
 
 struct Kernel {
     path: PathBuf,
@@ -19,25 +20,16 @@ struct Kernel {
 }
 
 fn corpus() -> Vec<Kernel> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/kernels");
-    let mut paths: Vec<PathBuf> =
-        std::fs::read_dir(&dir).map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect()).unwrap_or_default();
-    paths.retain(|p| p.extension().is_some_and(|e| e == "kbpl"));
-    paths.sort();
     let mut out = Vec::new();
-    for path in paths {
-        let text = std::fs::read_to_string(&path).unwrap();
-        let mut lines = text.lines();
-        let head = lines.next().unwrap_or("");
-        let expect = match head.strip_prefix("//xfail:") {
-            Some(k) => Some(k.trim().to_string()),
-            None if head.trim() == "//pass" => None,
-            None => continue,
+    for path in test_support::files("tests/kernels", &["kbpl"]) {
+        let (h, text) = Header::read(&path);
+        let expect = h.kind().map(String::from);
+        let args: Vec<&str> = h.args.iter().map(String::as_str).collect();
+        // One error line is checked; a race's pair of lines is not.
+        let error_line = match h.error_lines[..] {
+            [line] => Some(line),
+            _ => None,
         };
-        let args: Vec<&str> =
-            lines.next().and_then(|l| l.strip_prefix("//")).unwrap_or("").split_whitespace().collect();
-        let error_line =
-            text.lines().take(5).find_map(|l| l.strip_prefix("//error-line:")).and_then(|n| n.trim().parse().ok());
         let mut cfg = RunConfig { max_steps: 1_000_000, ..RunConfig::default() };
         let dims = |s: &str| s.split(',').map(|d| d.parse::<u64>().unwrap()).collect::<Vec<_>>();
         let mut i = 0;

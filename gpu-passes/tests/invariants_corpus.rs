@@ -92,15 +92,10 @@ fn buggy_twins_still_fail_with_inference() {
         if pass {
             continue;
         }
-        let text = std::fs::read_to_string(kernels_dir().join(format!("{name}.kbpl"))).unwrap();
+        let (h, text) = read_header(&name);
         let file = ivl::diag::SourceFile::new(name.clone(), text.clone());
-        let kind = text.lines().next().unwrap().trim_start_matches("//xfail:").trim().to_string();
-        let lines: Vec<usize> = text
-            .lines()
-            .nth(2)
-            .and_then(|l| l.split_once(':'))
-            .map(|(_, ls)| ls.split(',').filter_map(|x| x.trim().parse().ok()).collect())
-            .unwrap_or_default();
+        let kind = h.kind().expect("an xfail kernel").to_string();
+        let lines = h.error_lines;
         let original = load(&name);
         let mut variants = vec![("as written", original.clone())];
         // A race or divergence is in the code, not in the invariants: it must show without them.

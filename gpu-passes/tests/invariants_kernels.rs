@@ -26,9 +26,8 @@ fn infer_kernels_come_in_twins() {
 #[test]
 fn infer_kernel_verdicts_hold_in_concrete_runs() {
     for name in infer_kernels() {
-        let path = kernels_dir().join(format!("{name}.kbpl"));
-        let text = std::fs::read_to_string(&path).unwrap();
-        let (pass, args) = header(&name);
+        let (h, text) = read_header(&name);
+        let (pass, args) = (h.passes(), h.args_line());
         let kopts = kernel_options(&args);
         let p = load(&name);
         let interp = Interpreter::new(&p).unwrap_or_else(|d| panic!("{name}: {d:?}"));
@@ -45,9 +44,8 @@ fn infer_kernel_verdicts_hold_in_concrete_runs() {
             assert!(summary.completed > 0, "{name}: no run completed: {summary:?}");
             continue;
         }
-        let kind = text.lines().next().unwrap().trim_start_matches("//xfail:").trim().to_string();
-        let line: usize =
-            text.lines().nth(2).unwrap().split(':').nth(1).unwrap().split(',').next().unwrap().trim().parse().unwrap();
+        let kind = h.kind().expect("an xfail kernel").to_string();
+        let line = h.error_lines[0];
         let (_, err) = summary.error.unwrap_or_else(|| panic!("{name}: no run shows the bug"));
         let file = ivl::diag::SourceFile::new(name.clone(), text.clone());
         let found = err.all().any(|e| {

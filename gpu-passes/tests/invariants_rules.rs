@@ -9,7 +9,7 @@ use gpu_passes::invariants::report::Status;
 use gpu_passes::invariants::*;
 use invariants_common::*;
 
-/// (kernel, rule, candidate as printed; sizes given on line 2 of the kernel are literals).
+/// (kernel, rule, candidate as printed; sizes given in the kernel's `//args:` are literals).
 const EXPECTED: &[(&str, &str, &str)] = &[
     // bounds
     ("infer_counter_range", "counter-bound", "i <= 4 * local_id_x + 3"),

@@ -1,6 +1,6 @@
 //! Runs every kernel of `tests/kernels/*.kbpl` (except `//needs-inference` ones) through
 //! `gpu_passes::driver::verify_kernel` with the arguments of its header, and checks the
-//! verdict the header states (tests/kernels/README.md): `//pass` verifies; `//xfail:KIND`
+//! verdict the header states (tests/README.md, tests/kernels/README.md): `//pass` verifies; `//xfail:KIND`
 //! reports an error of that kind at the listed line(s) — for a race, both lines among the
 //! locations of one race error. A buggy kernel reported verified is a false negative and
 //! always fails the test.
@@ -15,31 +15,11 @@ use ivl::ast::Program;
 use ivl::diag::SourceFile;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
+use test_support::Header;
 use vcgen::engine::{Outcome, VerifyOptions};
 
 #[path = "two_thread_common/mod.rs"]
 mod common;
-
-struct Header {
-    expect: Option<String>,
-    args: Vec<String>,
-    lines: Vec<usize>,
-    needs_inference: bool,
-}
-
-fn header(text: &str) -> Header {
-    let lines: Vec<&str> = text.lines().take(4).collect();
-    let expect = lines[0].strip_prefix("//xfail:").map(|k| k.trim().to_string());
-    assert!(expect.is_some() || lines[0].trim() == "//pass", "bad header line 1: {}", lines[0]);
-    let args = lines[1].trim_start_matches("//").split_whitespace().map(String::from).collect();
-    let err_lines = lines
-        .get(2)
-        .and_then(|l| l.strip_prefix("//error-line: ").or_else(|| l.strip_prefix("//error-lines: ")))
-        .map(|l| l.split(',').map(|n| n.trim().parse().expect("a line number")).collect())
-        .unwrap_or_default();
-    let needs_inference = text.lines().take_while(|l| l.starts_with("//")).any(|l| l.trim() == "//needs-inference");
-    Header { expect, args, lines: err_lines, needs_inference }
-}
 
 fn options(args: &[String]) -> (KernelOptions, VerifyOptions) {
     let mut k = KernelOptions::default();
@@ -80,8 +60,7 @@ fn kernels_dir() -> PathBuf {
 
 /// The outcome of one file: `Ok(summary)` or `Err(why it does not match its header)`.
 fn run(path: &Path) -> Result<String, String> {
-    let text = std::fs::read_to_string(path).unwrap();
-    let h = header(&text);
+    let (h, text) = Header::read(path);
     let program: Program = common::front_end(&text).map_err(|d| format!("front end: {d:?}"))?;
     let mut args = h.args.clone();
     // Experiments: extra arguments for every file (e.g. `--abstraction equality`).
@@ -122,7 +101,7 @@ fn run(path: &Path) -> Result<String, String> {
             .collect::<Vec<_>>()
             .join("\n")
     };
-    match &h.expect {
+    match h.kind() {
         None if errors.is_empty() => Ok(format!("verified ({secs:.1}s)")),
         None => Err(format!("expected verified, got errors ({secs:.1}s):\n{}", shown())),
         Some(kind) => {
@@ -132,18 +111,18 @@ fn run(path: &Path) -> Result<String, String> {
             let found = errors.iter().any(|d| {
                 d.kind.as_str() == kind && {
                     let ls = lines(d);
-                    if kind == "race" && h.lines.len() == 2 {
-                        let (a, b) = (h.lines[0], h.lines[1]);
+                    if kind == "race" && h.error_lines.len() == 2 {
+                        let (a, b) = (h.error_lines[0], h.error_lines[1]);
                         ls.contains(&a) && ls.contains(&b) && (a != b || ls.iter().filter(|&&l| l == a).count() >= 2)
                     } else {
-                        h.lines.iter().all(|l| ls.contains(l))
+                        h.error_lines.iter().all(|l| ls.contains(l))
                     }
                 }
             });
             if found {
                 Ok(format!("{kind} found ({secs:.1}s)"))
             } else {
-                Err(format!("expected {kind} at {:?}, got ({secs:.1}s):\n{}", h.lines, shown()))
+                Err(format!("expected {kind} at {:?}, got ({secs:.1}s):\n{}", h.error_lines, shown()))
             }
         }
     }
@@ -187,7 +166,7 @@ fn corpus_verdicts() {
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "kbpl"))
         .filter(|p| p.to_string_lossy().contains(&filter))
-        .filter(|p| !header(&std::fs::read_to_string(p).unwrap()).needs_inference)
+        .filter(|p| !Header::read(p).0.needs_inference)
         .collect();
     files.sort();
     let total_start = Instant::now();

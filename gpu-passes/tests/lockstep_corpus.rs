@@ -1,7 +1,7 @@
 //! `kivl verify --lockstep 4` (seed 000 §4.2, Definition 4.1) on the kernels of
 //! `tests/kernels/` that run on one work-group: every kernel whose header has `--num-groups 1`
 //! or no `--num-groups` (symbolic sizes), with the group size forced to 4 threads. A `//pass`
-//! kernel must verify; an `//xfail:KIND` kernel must report an error of kind `KIND` — and,
+//! kernel must verify; an `//xfail:KIND` kernel (tests/README.md) must report an error of kind `KIND` — and,
 //! always, no xfail kernel may be reported verified (soundness).
 //!
 //! Excluded (see [`EXCLUDED`]): kernels of several groups (`--num-groups` > 1, the lock-step
@@ -20,6 +20,7 @@ use gpu_passes::lockstep::RaceChecks;
 use ivl::diag::{ErrorKind, SourceFile};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
+use test_support::Header;
 use vcgen::engine::{Outcome, VerifyOptions};
 
 #[path = "two_thread_common/mod.rs"]
@@ -38,12 +39,6 @@ const EXCLUDED: &[(&str, &str)] = &[
     ),
 ];
 
-struct Header {
-    expect: Option<ErrorKind>,
-    args: Vec<String>,
-    needs_inference: bool,
-}
-
 fn kind(s: &str) -> ErrorKind {
     match s {
         "race" => ErrorKind::Race,
@@ -56,15 +51,6 @@ fn kind(s: &str) -> ErrorKind {
         "barrier-invariant" => ErrorKind::BarrierInvariant,
         k => panic!("unknown kind {k}"),
     }
-}
-
-fn header(text: &str) -> Header {
-    let lines: Vec<&str> = text.lines().take(4).collect();
-    let expect = lines[0].strip_prefix("//xfail:").map(|k| kind(k.trim()));
-    assert!(expect.is_some() || lines[0].trim() == "//pass", "bad header line 1: {}", lines[0]);
-    let args = lines[1].trim_start_matches("//").split_whitespace().map(String::from).collect();
-    let needs_inference = lines.iter().any(|l| l.trim() == "//needs-inference");
-    Header { expect, args, needs_inference }
 }
 
 /// One group: `--num-groups 1` (every dimension) or no `--num-groups`.
@@ -111,7 +97,7 @@ fn run(path: &Path, h: &Header) -> Result<String, String> {
             .join("\n")
     };
     let verified = errors.is_empty() && inconclusive.is_none() && !r.impls.is_empty();
-    match h.expect {
+    match h.kind().map(kind) {
         Some(k) if verified => Err(format!("FALSE NEGATIVE: expected {}, got verified ({secs:.1}s)", k.as_str())),
         Some(k) if errors.iter().any(|d| d.kind == k) => Ok(format!("{} found ({secs:.1}s)", k.as_str())),
         Some(k) => Err(format!(
@@ -145,7 +131,7 @@ fn selection() -> (Vec<(String, PathBuf, Header)>, usize, usize) {
         if filter.as_ref().is_some_and(|f| !name.contains(f.as_str())) {
             continue;
         }
-        let h = header(&std::fs::read_to_string(&path).unwrap());
+        let (h, _) = Header::read(&path);
         if !one_group(&h.args) {
             multi += 1;
             continue;

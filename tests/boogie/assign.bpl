@@ -1,5 +1,5 @@
-// expect: verified
-// error-lines:
+//pass
+//error-lines:
 // Assignment forms: simple, parallel (the right-hand sides are evaluated before any update).
 
 procedure Swap(a: int, b: int) returns (x: int, y: int)

@@ -1,5 +1,5 @@
-// expect: errors 1
-// error-lines: 21
+//xfail: errors 1
+//error-lines: 21
 // Twin of assign.bpl: the parallel assignment swaps p and q, so q is 1, not 2.
 
 procedure Swap(a: int, b: int) returns (x: int, y: int)

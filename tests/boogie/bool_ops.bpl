@@ -1,5 +1,5 @@
-// expect: verified
-// error-lines:
+//pass
+//error-lines:
 // Boolean operators: <==>, ==> (right-associative), <==, ||, &&, !, == and != on bool.
 
 procedure BoolOps(p: bool, q: bool, r: bool)

@@ -1,5 +1,5 @@
-// expect: errors 1
-// error-lines: 11
+//xfail: errors 1
+//error-lines: 11
 // Twin of bool_ops.bpl: `==>` is right-associative, so p ==> q ==> r is not (p ==> q) ==> r
 // (take p, r false).
 

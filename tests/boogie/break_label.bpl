@@ -1,5 +1,5 @@
-// expect: verified
-// error-lines:
+//pass
+//error-lines:
 // `break L;` leaves the labelled outer loop from inside the inner loop.
 
 procedure Search(m: [int][int]int, n: int) returns (fi: int, fj: int, found: bool)

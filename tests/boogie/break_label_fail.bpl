@@ -1,5 +1,5 @@
-// expect: errors 1
-// error-lines: 16
+//xfail: errors 1
+//error-lines: 16
 // Twin of break_label.bpl: a plain `break` leaves only the inner loop, so the outer loop goes
 // on with `found` true and its invariant `!found` is not maintained.
 

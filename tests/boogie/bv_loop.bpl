@@ -1,5 +1,5 @@
-// expect: verified
-// error-lines:
+//pass
+//error-lines:
 // A bit-vector loop in the style of GPUVerify's output: bv32 counter, {:bvbuiltin} comparison
 // and arithmetic, invariants that rule out wrap-around.
 

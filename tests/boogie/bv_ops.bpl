@@ -1,5 +1,5 @@
-// expect: verified
-// error-lines:
+//pass
+//error-lines:
 // Bit-vectors: literals, wrap-around, {:bvbuiltin} functions (arithmetic, bitwise, shifts,
 // unsigned and signed comparisons, extensions), concatenation `++` and extraction `e[hi:lo]`.
 

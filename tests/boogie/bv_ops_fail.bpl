@@ -1,5 +1,5 @@
-// expect: errors 2
-// error-lines: 16, 21
+//xfail: errors 2
+//error-lines: 16, 21
 // Twin of bv_ops.bpl: 4294967295bv32 is -1 when signed, so it is not greater than 1; and a
 // shift by 2 multiplies by 4, not 2 (x == 1 is a counterexample).
 

@@ -1,5 +1,5 @@
-// expect: verified
-// error-lines:
+//pass
+//error-lines:
 // Calls with several out-parameters, a separate `implementation`, and a body-less procedure
 // (known only by its contract). Callers see only the contract.
 

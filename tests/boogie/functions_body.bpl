@@ -1,5 +1,5 @@
-// expect: verified
-// error-lines:
+//pass
+//error-lines:
 // Functions with bodies, an {:inline} function, and a function used in a contract.
 
 function max(a: int, b: int): int { if a >= b then a else b }

@@ -1,5 +1,5 @@
-// expect: errors 1
-// error-lines: 14
+//xfail: errors 1
+//error-lines: 14
 // Twin of functions_body.bpl: abs(0) is 0, so abs(x) > 0 fails.
 
 function max(a: int, b: int): int { if a >= b then a else b }

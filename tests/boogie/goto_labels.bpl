@@ -1,5 +1,5 @@
-// expect: verified
-// error-lines:
+//pass
+//error-lines:
 // Unstructured control flow: labels, multi-target goto with guarding assumes, return.
 
 procedure Abs(x: int) returns (y: int)

@@ -1,5 +1,5 @@
-// expect: errors 2
-// error-lines: 20, 37
+//xfail: errors 2
+//error-lines: 20, 37
 // Twin of goto_labels.bpl: the `neg` block forgets to negate (postcondition of Abs fails at
 // its `return`), and the `r` block of Diamond sets z to 0 (the assertion in `join` fails).
 

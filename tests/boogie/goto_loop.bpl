@@ -1,5 +1,5 @@
-// expect: verified
-// error-lines:
+//pass
+//error-lines:
 // A loop written with goto: the leading asserts of the loop-header block are its invariants.
 
 procedure GotoLoop(n: int) returns (s: int)

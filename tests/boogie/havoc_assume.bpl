@@ -1,5 +1,5 @@
-// expect: verified
-// error-lines:
+//pass
+//error-lines:
 // havoc and assume: after `havoc x, y` only the assumed facts are known; `assume false` makes
 // the rest of a path vacuous.
 

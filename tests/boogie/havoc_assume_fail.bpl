@@ -1,5 +1,5 @@
-// expect: errors 1
-// error-lines: 12
+//xfail: errors 1
+//error-lines: 12
 // Twin of havoc_assume.bpl: y is only assumed > 5, so x + y may be 10 (x = 4, y = 6).
 
 procedure HavocAssume() returns (r: int)

@@ -1,6 +1,6 @@
-// expect: verified
-// error-lines:
-// args: --houdini
+//pass
+//error-lines:
+//args: --houdini
 // Houdini over procedure contracts: candidate preconditions are checked at every call site
 // (c2 fails at the call and is dropped), candidate postconditions in the body.
 

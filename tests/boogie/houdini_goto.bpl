@@ -1,6 +1,6 @@
-// expect: verified
-// error-lines:
-// args: --houdini
+//pass
+//error-lines:
+//args: --houdini
 // Houdini on an unstructured loop, GPUVerify style: candidates are leading `assert b ==> inv;`
 // statements of the loop-header block, and a candidate precondition `requires b ==> ...`.
 

@@ -1,6 +1,6 @@
-// expect: errors 1
-// error-lines: 36
-// args: --houdini
+//xfail: errors 1
+//error-lines: 36
+//args: --houdini
 // Twin of houdini_goto.bpl: the stride is 65, so the candidates about `mod 64` are dropped and
 // the postcondition really fails (tid = 0, n = 66: the last index visited is 65).
 

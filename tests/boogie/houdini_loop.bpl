@@ -1,6 +1,6 @@
-// expect: verified
-// error-lines:
-// args: --houdini
+//pass
+//error-lines:
+//args: --houdini
 // Houdini: candidate loop invariants guarded by existential constants. b4 and b5 are not
 // inductive and are dropped; the remaining candidates prove the postcondition.
 

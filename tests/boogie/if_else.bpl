@@ -1,5 +1,5 @@
-// expect: verified
-// error-lines:
+//pass
+//error-lines:
 // if / else if / else chains and the nondeterministic `if (*)`.
 
 procedure Sign(x: int) returns (s: int)

@@ -1,5 +1,5 @@
-// expect: verified
-// error-lines:
+//pass
+//error-lines:
 // {:inline 1}: the body of AddTo (which has no postcondition) is inlined at each call, so the
 // caller can prove facts about its effect.
 

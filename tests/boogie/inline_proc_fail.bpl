@@ -1,5 +1,5 @@
-// expect: errors 1
-// error-lines: 20
+//xfail: errors 1
+//error-lines: 20
 // Twin of inline_proc.bpl: 4 + 5 is 9, not 10.
 
 var total: int;

@@ -1,5 +1,5 @@
-// expect: verified
-// error-lines:
+//pass
+//error-lines:
 // Integer operators: + - * div mod, unary minus and the relations. `div`/`mod` are SMT-LIB's
 // Euclidean division: the remainder is never negative.
 

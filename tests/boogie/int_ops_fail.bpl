@@ -1,5 +1,5 @@
-// expect: errors 2
-// error-lines: 13, 19
+//xfail: errors 2
+//error-lines: 13, 19
 // Twin of int_ops.bpl: two wrong beliefs, each in its own procedure: `div` truncating towards
 // zero, and `-` being right-associative.
 

@@ -1,5 +1,5 @@
-// expect: verified
-// error-lines:
+//pass
+//error-lines:
 // if-then-else expressions, nested and inside other expressions.
 
 procedure Ite(x: int, b: bool) returns (y: int)

@@ -1,5 +1,5 @@
-// expect: errors 1
-// error-lines: 13
+//xfail: errors 1
+//error-lines: 13
 // Twin of ite_expr.bpl: for negative x the result is 0, but the postcondition says 1.
 
 procedure Ite(x: int, b: bool) returns (y: int)

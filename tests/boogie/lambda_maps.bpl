@@ -1,5 +1,5 @@
-// expect: verified
-// error-lines:
+//pass
+//error-lines:
 // lambda expressions as map values, applied directly and through variables.
 
 procedure Lambdas(n: int)

@@ -1,5 +1,5 @@
-// expect: errors 1
-// error-lines: 14
+//xfail: errors 1
+//error-lines: 14
 // Twin of lambda_maps.bpl: squares are never negative.
 
 procedure Lambdas(n: int)

@@ -1,5 +1,5 @@
-// expect: verified
-// error-lines:
+//pass
+//error-lines:
 // A counting loop whose invariants hold on entry and are maintained.
 
 procedure Count(n: int) returns (s: int)

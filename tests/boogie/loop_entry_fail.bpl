@@ -1,5 +1,5 @@
-// expect: errors 1
-// error-lines: 15
+//xfail: errors 1
+//error-lines: 15
 // Twin of loop_entry.bpl: s starts at 1, so `s == 3 * i` does not hold on entry (it is still
 // maintained by the body, so only the entry check fails).
 

@@ -1,5 +1,5 @@
-// expect: verified
-// error-lines:
+//pass
+//error-lines:
 // A descending loop; a `free invariant` is assumed but never checked.
 
 procedure Down(n: int) returns (k: int, steps: int)

@@ -1,5 +1,5 @@
-// expect: errors 1
-// error-lines: 14
+//xfail: errors 1
+//error-lines: 14
 // Twin of loop_maint.bpl: the body decrements k by 2, so `k >= 0` holds on entry but is not
 // maintained (k == 1 becomes -1).
 

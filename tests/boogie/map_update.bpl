@@ -1,5 +1,5 @@
-// expect: verified
-// error-lines:
+//pass
+//error-lines:
 // Map updates: m[i] := v, nested m[i][j] := v, two-index m[i, j] := v; map store/select
 // expressions and old() of maps in postconditions.
 

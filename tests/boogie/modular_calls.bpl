@@ -1,5 +1,5 @@
-// expect: verified
-// error-lines:
+//pass
+//error-lines:
 // Modular verification of calls: requires / ensures / modifies, free requires (assumed by the
 // body, not checked at calls), free ensures (assumed at calls, not checked), frame of globals
 // outside the modifies clause.

@@ -1,5 +1,5 @@
-// expect: errors 2
-// error-lines: 21, 31
+//xfail: errors 2
+//error-lines: 21, 31
 // Twin of modular_calls.bpl: without `free requires counter >= 0` the assertion in Inc's body
 // fails (counter may be negative), and the second call passes k == 0, violating `requires k > 0`.
 

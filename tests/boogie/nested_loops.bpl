@@ -1,5 +1,5 @@
-// expect: verified
-// error-lines:
+//pass
+//error-lines:
 // Nested loops, each with its own invariants.
 
 procedure Grid(n: int, m: int) returns (c: int)

@@ -1,5 +1,5 @@
-// expect: verified
-// error-lines:
+//pass
+//error-lines:
 // old() in postconditions, on scalars, maps and map elements; a quantified frame condition.
 
 var x: int;

@@ -1,5 +1,5 @@
-// expect: errors 1
-// error-lines: 17
+//xfail: errors 1
+//error-lines: 17
 // Twin of old_ensures.bpl: arr[n] receives the old value of x, not the new one (they differ
 // when n != 0).
 

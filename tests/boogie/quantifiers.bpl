@@ -1,5 +1,5 @@
-// expect: verified
-// error-lines:
+//pass
+//error-lines:
 // forall / exists with triggers, in axioms, preconditions and assertions.
 
 function f(int): int;

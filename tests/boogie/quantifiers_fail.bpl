@@ -1,5 +1,5 @@
-// expect: errors 1
-// error-lines: 20
+//xfail: errors 1
+//error-lines: 20
 // Twin of quantifiers.bpl: the last assertion quantifies one element too far (i == n).
 
 function f(int): int;

@@ -1,5 +1,5 @@
-// expect: verified
-// error-lines:
+//pass
+//error-lines:
 // Reals: literals, + - * /, comparisons, and the int()/real() coercions (int() rounds down).
 
 procedure RealOps(x: real, n: int)

@@ -1,5 +1,5 @@
-// expect: errors 1
-// error-lines: 13
+//xfail: errors 1
+//error-lines: 13
 // Twin of real_ops.bpl: int() is floor (SMT-LIB to_int), so int(-3.5) is -4, not -3.
 
 procedure RealOps(x: real, n: int)

@@ -1,5 +1,5 @@
-// expect: verified
-// error-lines:
+//pass
+//error-lines:
 // Real exponentiation `**` (Boogie's Power): binds tighter than `*`, looser than unary `-`,
 // right-associative; real operands only. Validated with Boogie 2.4.1 through a z3 wrapper that
 // also renames Boogie's `real_pow` to z3's `^` (z3 4.8.12 does not know `real_pow`).

@@ -1,5 +1,5 @@
-// expect: errors 2
-// error-lines: 12, 18
+//xfail: errors 2
+//error-lines: 12, 18
 // Twin of real_pow.bpl: `**` is right-associative, so 2.0 ** 3.0 ** 2.0 is 512.0, not 64.0;
 // and `-2.0 ** 2.0` is (-2.0) ** 2.0 = 4.0, not -(2.0 ** 2.0).
 

@@ -1,5 +1,5 @@
-// expect: verified
-// error-lines:
+//pass
+//error-lines:
 // `return` from inside a loop; the postcondition is checked at every return path.
 
 procedure Find(a: [int]int, n: int, key: int) returns (idx: int)

@@ -1,5 +1,5 @@
-// expect: errors 1
-// error-lines: 17
+//xfail: errors 1
+//error-lines: 17
 // Twin of return_early.bpl: the early return reports i + 1, which need not hold the key; the
 // postcondition fails on the path through the `return` statement.
 

@@ -1,5 +1,5 @@
-// expect: errors 1
-// error-lines: 22
+//xfail: errors 1
+//error-lines: 22
 // Twin of uninterpreted_types.bpl: Red and Blue are distinct (unique), so next(Red) == Blue
 // contradicts the axiom next(Red) == Green.
 

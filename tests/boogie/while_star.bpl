@@ -1,5 +1,5 @@
-// expect: verified
-// error-lines:
+//pass
+//error-lines:
 // `while (*)` (nondeterministic loop) left by `break`.
 
 procedure Nondet() returns (x: int)

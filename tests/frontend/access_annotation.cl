@@ -1,5 +1,5 @@
 //pass
-//--local_size=64 --num_groups=4
+//args: --local_size=64 --num_groups=4
 // `__read`/`__write` inside `__assert` (folded into the assertion, not computed as values):
 // the copy reads only q and writes only p, at this work-item's element.
 __kernel void copy(__global int *p, __global int *q) {

@@ -1,5 +1,5 @@
 //xfail:assertion
-//--local_size=64 --num_groups=4
+//args: --local_size=64 --num_groups=4
 //error-line: 8
 // The write to p may be the recorded one, so `!__write(p)` can fail.
 __kernel void copy(__global int *p, __global int *q) {

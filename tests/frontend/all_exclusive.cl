@@ -1,5 +1,5 @@
 //pass
-//--local_size=64 --num_groups=2
+//args: --local_size=64 --num_groups=2
 // `__all(e)`: e holds in both threads; `__exclusive(e)`: not in both at once;
 // `__global_assert` in a kernel's first block; `__ptr_offset_bytes` of a pointer.
 __kernel void k(__global int *A) {

@@ -1,5 +1,5 @@
 //xfail:assertion
-//--local_size=64 --num_groups=2
+//args: --local_size=64 --num_groups=2
 //error-line: 8
 // Two threads of different groups can both have local id 4: `__exclusive` fails without the
 // same-group guard. The offset of A + 3 in bytes is 12.

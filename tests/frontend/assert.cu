@@ -1,5 +1,5 @@
 //pass
-//--blockDim=32 --gridDim=2
+//args: --blockDim=32 --gridDim=2
 // CUDA: an assertion over the thread index and a private array.
 __global__ void priv(int *A) {
   int p[4];

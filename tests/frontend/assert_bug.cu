@@ -1,5 +1,5 @@
 //xfail:assertion
-//--blockDim=32 --gridDim=2
+//args: --blockDim=32 --gridDim=2
 //error-line: 9
 // p[1] is threadIdx.x + 1, not threadIdx.x.
 __global__ void priv(int *A) {

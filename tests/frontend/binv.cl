@@ -1,5 +1,5 @@
 //pass
-//--local_size=64 --num_groups=2
+//args: --local_size=64 --num_groups=2
 // A barrier invariant (GPUVerify's __barrier_invariant_1) lets each work-item read its right
 // neighbour's element after the barrier and know its value.
 __kernel void binv(__global int *out) {

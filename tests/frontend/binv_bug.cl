@@ -1,5 +1,5 @@
 //xfail:barrier-invariant
-//--local_size=64 --num_groups=2
+//args: --local_size=64 --num_groups=2
 //error-line: 10
 // The barrier invariant is false: A[t] is t, not t + 1.
 __kernel void binv(__global int *out) {

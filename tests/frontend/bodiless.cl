@@ -1,5 +1,5 @@
 //pass
-//--local_size=64 --num_groups=4
+//args: --local_size=64 --num_groups=4
 // Calls of functions declared without a body: `next` returns an arbitrary value and may
 // write the private `t` it is given (so `t` is arbitrary after it); neither touches shared
 // memory. Twin: bodiless_bug.cl.

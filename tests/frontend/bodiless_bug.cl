@@ -1,5 +1,5 @@
 //xfail:assertion
-//--local_size=64 --num_groups=4
+//args: --local_size=64 --num_groups=4
 //error-line: 14
 // bodiless.cl asserting what a bodiless function does not promise: two calls with the same
 // argument may return different values, and `fill` may change `t`.

@@ -1,5 +1,5 @@
 //pass
-//--local_size=16 --num_groups=2 --check-array-bounds
+//args: --local_size=16 --num_groups=2 --check-array-bounds
 // --check-array-bounds: the local tile and the private array are indexed inside their sizes.
 __kernel void k(__global int *A) {
   __local int tile[16];

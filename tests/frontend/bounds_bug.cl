@@ -1,5 +1,5 @@
 //xfail:assertion
-//--local_size=16 --num_groups=2 --check-array-bounds
+//args: --local_size=16 --num_groups=2 --check-array-bounds
 //error-line: 11
 // tile[16 - l] is one past the end for work-item 0.
 __kernel void k(__global int *A) {

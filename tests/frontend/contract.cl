@@ -1,5 +1,5 @@
 //pass
-//--local_size=64 --num_groups=2
+//args: --local_size=64 --num_groups=2
 // A function's contract is checked on its own for every input its precondition allows, and
 // at each call: `__return_val_int()` is the result, `__old_int(x)` a parameter's value.
 int halve(int a) {

@@ -1,5 +1,5 @@
 //xfail:postcondition
-//--local_size=64 --num_groups=2
+//args: --local_size=64 --num_groups=2
 //error-line: 8
 // The kernel only passes even numbers, but the contract allows a = 1, where a / 2 is 0: the
 // function checked on its own breaks its postcondition.

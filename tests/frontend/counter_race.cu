@@ -1,5 +1,5 @@
 //xfail:race
-//--blockDim=64 --gridDim=8 -DMUTATION
+//args: --blockDim=64 --gridDim=8 -DMUTATION
 //error-lines: 13, 13
 // counter.cu adding 0 instead of 1 (compiled with -DMUTATION): every thread gets the same slot.
 __global__ void compact(const int *in, int *out, unsigned *counter) {

@@ -1,5 +1,5 @@
 //xfail:divergence
-//--local_size=16 --num_groups=2
+//args: --local_size=16 --num_groups=2
 //error-line: 8
 // The condition depends on the local id: only half the group reaches the barrier.
 __kernel void cond_barrier(__global int *A, int n) {

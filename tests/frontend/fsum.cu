@@ -1,5 +1,5 @@
 //pass
-//--blockDim=128 --gridDim=4
+//args: --blockDim=128 --gridDim=4
 // A float sum with atomicAdd on shared and global memory.
 __global__ void sum(const float *x, float *total) {
   __shared__ float partial;

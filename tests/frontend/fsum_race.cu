@@ -1,5 +1,5 @@
 //xfail:race
-//--blockDim=128 --gridDim=4 -DMUTATION
+//args: --blockDim=128 --gridDim=4 -DMUTATION
 //error-lines: 12, 15
 // fsum.cu adding into the block's partial sum with a plain `+=` (compiled with -DMUTATION):
 // an atomic and a plain access of the same element race.

@@ -1,5 +1,5 @@
 //pass
-//--local_size=32 --num_groups=4
+//args: --local_size=32 --num_groups=4
 // `__function_wide_invariant` is an invariant of every loop of the function; without
 // inference (--no-inference) it is what proves both loops free of races.
 __kernel void k(__global int *A) {

@@ -1,5 +1,5 @@
 //xfail:unsupported
-//--local_size=32 --num_groups=4
+//args: --local_size=32 --num_groups=4
 //error-line: 9
 // A function-wide invariant must come after the function's last statement (GPUVerify's
 // rule): here a loop follows it.

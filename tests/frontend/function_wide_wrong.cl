@@ -1,5 +1,5 @@
 //xfail:invariant-maintained
-//--local_size=32 --num_groups=4
+//args: --local_size=32 --num_groups=4
 //error-line: 14
 // The recorded write is at tid, not tid + 1 (modulo n): the invariant is not maintained.
 __kernel void k(__global int *A) {

@@ -1,5 +1,5 @@
 //pass
-//--local_size=64 --num_groups=16 --houdini
+//args: --local_size=64 --num_groups=16 --houdini
 // A grid-stride loop: each work-item takes the elements congruent to its global id modulo
 // the global size. Inference finds `(i - group offset) mod global size == local id` and the
 // same of the logged offsets (the counter's update goes through clang's temporary).

@@ -1,5 +1,5 @@
 //xfail:race
-//--local_size=64 --num_groups=16 --houdini
+//args: --local_size=64 --num_groups=16 --houdini
 //error-line: 7
 // Twin of grid_stride.cl: A[i + 1] is the next work-item's element.
 __kernel void scale(__global float *A, unsigned n) {

@@ -1,5 +1,5 @@
 //pass
-//--local_size=64 --num_groups=4
+//args: --local_size=64 --num_groups=4
 // An inlined helper with a precondition, and an assertion on its result.
 int twice(int x) {
   __requires(x >= 0);

@@ -1,5 +1,5 @@
 //xfail:assertion
-//--local_size=64 --num_groups=4
+//args: --local_size=64 --num_groups=4
 //error-line: 13
 // The assertion fails for work-item 0 (0 > 0 is false).
 int twice(int x) {

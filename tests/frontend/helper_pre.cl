@@ -1,5 +1,5 @@
 //xfail:precondition
-//--local_size=64 --num_groups=4
+//args: --local_size=64 --num_groups=4
 //error-line: 13
 // helper_assert.cl calling the helper with t - 1, which is -1 for work-item 0: its
 // __requires fails, reported at the call as GPUVerify does.

@@ -1,5 +1,5 @@
 //pass
-//--local_size=64 --num_groups=4
+//args: --local_size=64 --num_groups=4
 // An atomic histogram over local and global memory: two atomics on one bin never race.
 __kernel void histogram(__global const uint *data, __global uint *bins) {
   __local uint local_bins[16];

@@ -1,5 +1,5 @@
 //xfail:race
-//--local_size=64 --num_groups=4 -DMUTATION
+//args: --local_size=64 --num_groups=4 -DMUTATION
 //error-lines: 9, 14
 // histogram.cl without the barrier (compiled with -DMUTATION): the plain read of a local bin
 // races with the atomic increments of other threads.

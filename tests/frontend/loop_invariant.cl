@@ -1,5 +1,5 @@
 //pass
-//--local_size=64 --num_groups=1
+//args: --local_size=64 --num_groups=1
 // A loop invariant in GPUVerify's style, written first in the loop's condition.
 __kernel void count(__global int *A) {
   int t = get_local_id(0);

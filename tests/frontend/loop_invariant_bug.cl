@@ -1,5 +1,5 @@
 //xfail:invariant-maintained
-//--local_size=64 --num_groups=1
+//args: --local_size=64 --num_groups=1
 //error-line: 8
 // The invariant i <= 10 is not maintained when the loop runs to 11.
 __kernel void count(__global int *A) {

@@ -1,5 +1,5 @@
 //pass
-//--blockDim=32 --gridDim=4
+//args: --blockDim=32 --gridDim=4
 // memcpy/memmove/memset (issue 18): __builtin_memcpy of a slice into __shared__ memory, a
 // struct assignment and private copies, as element-wise reads and writes; the barrier orders
 // the copy before the neighbour's read.

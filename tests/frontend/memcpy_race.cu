@@ -1,5 +1,5 @@
 //xfail:race
-//--blockDim=32 --gridDim=4
+//args: --blockDim=32 --gridDim=4
 //error-lines: 11, 13
 // memcpy.cu without the barrier: thread t reads the element of tile that thread t + 1's
 // copy writes.

@@ -1,5 +1,5 @@
 //xfail:unsupported
-//--blockDim=32 --gridDim=1
+//args: --blockDim=32 --gridDim=1
 //error-line: 7
 // A memcpy whose length is not a constant stays unsupported (never a verdict).
 __global__ void copy(int *out, const int *in, unsigned n) {

@@ -1,5 +1,5 @@
 //xfail:unsupported
-//--blockDim=32 --gridDim=1
+//args: --blockDim=32 --gridDim=1
 //error-line: 9
 // A memcpy between objects whose accesses have different element widths (ints and shorts)
 // stays unsupported until memory is byte-level.

@@ -1,5 +1,5 @@
 //xfail:assertion
-//--local_size=16 --num_groups=2
+//args: --local_size=16 --num_groups=2
 //error-line: 8
 // k bytes past A need not be a multiple of 4: an int access there straddles two elements,
 // which kivl's element maps cannot represent, and is undefined in OpenCL C.

@@ -1,5 +1,5 @@
 //pass
-//--local_size=32 --num_groups=8
+//args: --local_size=32 --num_groups=8
 // Each work-item reads its right neighbour before the barrier and writes its own element
 // after it (seed 001 Fig. 3.6, in OpenCL).
 __kernel void neighbour(__global float *out, __local float *A, float x) {

@@ -1,5 +1,5 @@
 //xfail:race
-//--local_size=32 --num_groups=8
+//args: --local_size=32 --num_groups=8
 //error-lines: 9, 11
 // neighbour.cl without the second barrier: the write of A[t] races with the read of A[t + 1].
 __kernel void neighbour(__global float *out, __local float *A, float x) {

@@ -1,5 +1,5 @@
 //pass
-//--local_size=64 --num_groups=4
+//args: --local_size=64 --num_groups=4
 // A pointer that is null unless `i == 0` (then it is A), used only after a comparison with
 // null: no access goes through null. Twin: null_check_bug.cl.
 

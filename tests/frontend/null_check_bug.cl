@@ -1,5 +1,5 @@
 //xfail:assertion
-//--local_size=64 --num_groups=4
+//args: --local_size=64 --num_groups=4
 //error-line: 11
 // null_check.cl without the comparison: when `i != 0` the write goes through null, which is
 // reported at the access ("possible access through a null or undefined pointer").

@@ -1,5 +1,5 @@
 //pass
-//--local_size=32 --num_groups=4
+//args: --local_size=32 --num_groups=4
 // An inlined helper returns a pointer into the group's block of A; each work-item writes
 // its own element through it.
 __global int *block_of(__global int *A) {

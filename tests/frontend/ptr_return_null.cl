@@ -1,5 +1,5 @@
 //pass
-//--local_size=32 --num_groups=4
+//args: --local_size=32 --num_groups=4
 // An inlined helper returns either a pointer into A or null; the kernel writes through the
 // result only when it is not null. Twin: ptr_return_null_bug.cl.
 __global int *block_or_null(__global int *A, int n) {

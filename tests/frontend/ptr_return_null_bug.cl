@@ -1,5 +1,5 @@
 //xfail:assertion
-//--local_size=32 --num_groups=4
+//args: --local_size=32 --num_groups=4
 //error-line: 13
 // ptr_return_null.cl without the test: when `n <= 0` the write goes through null.
 __global int *block_or_null(__global int *A, int n) {

@@ -1,5 +1,5 @@
 //xfail:race
-//--local_size=32 --num_groups=4
+//args: --local_size=32 --num_groups=4
 //error-lines: 12, 12
 // ptr_return.cl with a block that ignores the group: work-items of different groups write
 // the same elements with the same ids but different values.

@@ -1,5 +1,5 @@
 //pass
-//--local_size=64 --num_groups=4 --houdini
+//args: --local_size=64 --num_groups=4 --houdini
 // Tree reduction in __local memory: a barrier after each halving step.
 __kernel void reduce(__global int *out, __local int *tmp) {
   int tid = get_local_id(0);

@@ -1,5 +1,5 @@
 //xfail:race
-//--local_size=64 --num_groups=4 --houdini
+//args: --local_size=64 --num_groups=4 --houdini
 //error-lines: 10, 10
 // reduce.cl without the barrier in the loop: a thread reads tmp[tid + s] while its owner adds.
 __kernel void reduce(__global int *out, __local int *tmp) {

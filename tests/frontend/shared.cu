@@ -1,5 +1,5 @@
 //pass
-//--blockDim=64 --gridDim=4
+//args: --blockDim=64 --gridDim=4
 // CUDA: a shared-memory rotation with __syncthreads between the write and the read.
 __global__ void rotate(int *A) {
   __shared__ int s[64];

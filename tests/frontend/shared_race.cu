@@ -1,5 +1,5 @@
 //xfail:race
-//--blockDim=64 --gridDim=4 -DMUTATION
+//args: --blockDim=64 --gridDim=4 -DMUTATION
 //error-lines: 9, 13
 // shared.cu without __syncthreads (compiled with -DMUTATION): the read of a neighbour's
 // element races with its write.

@@ -1,5 +1,5 @@
 //pass
-//--blockDim=[8,8] --gridDim=[2,2]
+//args: --blockDim=[8,8] --gridDim=[2,2]
 // CUDA, 2-D blocks (GPUVerify's bracketed sizes): a tile transposed through shared memory.
 __global__ void transpose(float *out, const float *in, int width) {
   __shared__ float tile[8][8];

@@ -1,5 +1,5 @@
 //xfail:race
-//--blockDim=[8,8] --gridDim=[2,2]
+//args: --blockDim=[8,8] --gridDim=[2,2]
 //error-lines: 9, 12
 // tile2d.cu without __syncthreads: a thread reads the tile element another thread writes.
 __global__ void transpose(float *out, const float *in, int width) {

@@ -1,5 +1,5 @@
 //xfail:race
-//--local_size=32 --num_groups=4
+//args: --local_size=32 --num_groups=4
 //error-lines: 13, 13
 // two_objects.cl indexing by the local id: work-items of different groups write the same
 // element of whichever buffer was chosen.

@@ -1,5 +1,5 @@
 //pass
-//--local_size=64 --num_groups=4
+//args: --local_size=64 --num_groups=4
 // OpenCL vector types (issue 18): element-wise arithmetic, swizzles, a 3-lane vector in
 // memory, a vector parameter, a vector loop variable and an inlined function returning a vector.
 int4 twice(int4 v) { return v + v; }

@@ -1,5 +1,5 @@
 //xfail:assertion
-//--local_size=64 --num_groups=4
+//args: --local_size=64 --num_groups=4
 //error-line: 13
 // vectors.cl with a wrong swizzle in an assertion: `.wzyx` puts lane z, not y, in lane y.
 //

@@ -1,5 +1,5 @@
 //xfail:race
-//--local_size=64 --num_groups=4
+//args: --local_size=64 --num_groups=4
 //error-lines: 24, 24
 // vectors.cl with work-items 2m and 2m+1 storing to the same int3: a write-write race on its lanes.
 // (Vector stores are split per lane, so the race is found on an element.)

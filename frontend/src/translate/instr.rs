@@ -99,76 +99,80 @@ impl<'m> Tr<'m> {
                 self.barrier(l, g, loc);
                 true
             }
-            Some(Builtin::Spec(s)) => {
-                let arg = c.arguments.first().map(|a| a.0.clone());
-                match (s, arg) {
-                    (Spec::Invariant | Spec::CandidateInvariant, _) => true,
-                    // Emitted at every loop head (`invariants`); checked here once.
-                    (s, a) if s.is_function_wide() => {
-                        if let Some(a) = a {
-                            self.function_wide_ok(f, &a, bi, loc);
-                        }
-                        true
-                    }
-                    // Already a leading assert of its loop head (`invariants`).
-                    (Spec::Assert, _) if f.headers.contains(&f.func.basic_blocks[bi].name) => true,
-                    (Spec::BarrierInvariant, Some(a)) => {
-                        let Some(phi) = self.spec_expr(f, &a, bi, loc) else { return true };
-                        let mut ids = Vec::new();
-                        for (op, _) in c.arguments.iter().skip(1) {
-                            let Some(e) = self.spec_expr(f, op, bi, loc) else { return true };
-                            ids.push(e.text);
-                        }
-                        let inv = format!("invariant {{:instantiate {}}} {};", ids.join(", "), bool_ex(&phi));
-                        self.pending_barrier_invariants.push((inv, loc));
-                        true
-                    }
-                    // Every thread runs a kernel's first block, so there a global assertion is
-                    // an ordinary one; elsewhere a branch may have disabled some threads.
-                    (Spec::GlobalAssert, Some(_)) if f.ret.is_some() || bi != 0 => {
-                        self.err(loc, "`__global_assert` outside the first block of a kernel");
-                        true
-                    }
-                    (Spec::Assert | Spec::Assume | Spec::GlobalAssert, Some(a)) => {
-                        if let Some(e) = self.spec_expr(f, &a, bi, loc) {
-                            if e.text.contains(RETURN_VAL) {
-                                self.err(loc, "`__return_val_*()` outside a postcondition");
-                                return true;
-                            }
-                            let kw = if s == Spec::Assume { "assume" } else { "assert" };
-                            self.emit(format!("{kw} {};", bool_ex(&e)), loc);
-                        }
-                        true
-                    }
-                    (Spec::GlobalRequires | Spec::GlobalEnsures, _) if f.ret.is_some() => {
-                        self.err(loc, "`__global_requires`/`__global_ensures` outside a kernel");
-                        true
-                    }
-                    (Spec::Requires | Spec::Ensures | Spec::GlobalRequires | Spec::GlobalEnsures, Some(a)) => {
-                        let s = match s {
-                            Spec::GlobalRequires => Spec::Requires,
-                            Spec::GlobalEnsures => Spec::Ensures,
-                            s => s,
-                        };
-                        let Some(e) = self.spec_expr(f, &a, bi, loc) else { return true };
-                        let b = bool_ex(&e);
-                        match (s, f.ret.is_some()) {
-                            // A function checked on its own has its parameters as locals, which
-                            // clauses cannot name: its precondition is assumed at its start.
-                            (Spec::Requires, false) if self.uncalled => self.emit(format!("assume {b};"), loc),
-                            (Spec::Requires, false) => self.requires.push((b, loc)),
-                            (Spec::Ensures, false) if self.uncalled => f.ensures.push((b, loc)),
-                            (Spec::Ensures, false) => self.ensures.push((b, loc)),
-                            // An inlined function's precondition is checked at the call.
-                            (Spec::Requires, true) => {
-                                self.emit(format!("assert {{:check \"precondition\"}} {b};"), f.call_loc.or(loc))
-                            }
-                            _ => f.ensures.push((b, loc)),
-                        }
-                        true
-                    }
-                    _ => false,
+            Some(Builtin::Spec(s)) => self.spec_effect(f, c, s, bi, loc),
+            _ => false,
+        }
+    }
+
+    /// An annotation call as a statement (assertions, assumptions, contracts, barrier
+    /// invariants); false for annotations that are values.
+    fn spec_effect(&mut self, f: &mut Frame<'m>, c: &'m inst::Call, s: Spec, bi: usize, loc: Option<Loc>) -> bool {
+        let arg = c.arguments.first().map(|a| a.0.clone());
+        match (s, arg) {
+            (Spec::Invariant | Spec::CandidateInvariant, _) => true,
+            // Emitted at every loop head (`invariants`); checked here once.
+            (s, a) if s.is_function_wide() => {
+                if let Some(a) = a {
+                    self.function_wide_ok(f, &a, bi, loc);
                 }
+                true
+            }
+            // Already a leading assert of its loop head (`invariants`).
+            (Spec::Assert, _) if f.headers.contains(&f.func.basic_blocks[bi].name) => true,
+            (Spec::BarrierInvariant, Some(a)) => {
+                let Some(phi) = self.spec_expr(f, &a, bi, loc) else { return true };
+                let mut ids = Vec::new();
+                for (op, _) in c.arguments.iter().skip(1) {
+                    let Some(e) = self.spec_expr(f, op, bi, loc) else { return true };
+                    ids.push(e.text);
+                }
+                let inv = format!("invariant {{:instantiate {}}} {};", ids.join(", "), bool_ex(&phi));
+                self.pending_barrier_invariants.push((inv, loc));
+                true
+            }
+            // Every thread runs a kernel's first block, so there a global assertion is
+            // an ordinary one; elsewhere a branch may have disabled some threads.
+            (Spec::GlobalAssert, Some(_)) if f.ret.is_some() || bi != 0 => {
+                self.err(loc, "`__global_assert` outside the first block of a kernel");
+                true
+            }
+            (Spec::Assert | Spec::Assume | Spec::GlobalAssert, Some(a)) => {
+                if let Some(e) = self.spec_expr(f, &a, bi, loc) {
+                    if e.text.contains(RETURN_VAL) {
+                        self.err(loc, "`__return_val_*()` outside a postcondition");
+                        return true;
+                    }
+                    let kw = if s == Spec::Assume { "assume" } else { "assert" };
+                    self.emit(format!("{kw} {};", bool_ex(&e)), loc);
+                }
+                true
+            }
+            (Spec::GlobalRequires | Spec::GlobalEnsures, _) if f.ret.is_some() => {
+                self.err(loc, "`__global_requires`/`__global_ensures` outside a kernel");
+                true
+            }
+            (Spec::Requires | Spec::Ensures | Spec::GlobalRequires | Spec::GlobalEnsures, Some(a)) => {
+                let s = match s {
+                    Spec::GlobalRequires => Spec::Requires,
+                    Spec::GlobalEnsures => Spec::Ensures,
+                    s => s,
+                };
+                let Some(e) = self.spec_expr(f, &a, bi, loc) else { return true };
+                let b = bool_ex(&e);
+                match (s, f.ret.is_some()) {
+                    // A function checked on its own has its parameters as locals, which
+                    // clauses cannot name: its precondition is assumed at its start.
+                    (Spec::Requires, false) if self.uncalled => self.emit(format!("assume {b};"), loc),
+                    (Spec::Requires, false) => self.requires.push((b, loc)),
+                    (Spec::Ensures, false) if self.uncalled => f.ensures.push((b, loc)),
+                    (Spec::Ensures, false) => self.ensures.push((b, loc)),
+                    // An inlined function's precondition is checked at the call.
+                    (Spec::Requires, true) => {
+                        self.emit(format!("assert {{:check \"precondition\"}} {b};"), f.call_loc.or(loc))
+                    }
+                    _ => f.ensures.push((b, loc)),
+                }
+                true
             }
             _ => false,
         }
@@ -780,229 +784,42 @@ impl<'m> Tr<'m> {
             return v;
         }
         use Instruction as I;
-        macro_rules! sc {
-            ($op:expr) => {{
-                let v = self.arg(f, $op, spec, loc);
-                self.scalar(v, loc)?
-            }};
+        if let Some((op, x, y)) = int_binop(i) {
+            let (a, b) = self.scalar_pair(f, x, y, spec, loc)?;
+            return self.binop(op, a, b, loc).map(Val::Scalar);
+        }
+        if let Some((op, x, y)) = float_binop(i) {
+            let (a, b) = self.scalar_pair(f, x, y, spec, loc)?;
+            return Some(Val::Scalar(self.fop(op, &[a, b], None)));
+        }
+        if let Some((op, x, to)) = float_conversion(i) {
+            let a = self.scalar_arg(f, x, spec, loc)?;
+            return self.conv(op, a, to).map(Val::Scalar);
         }
         let e = match i {
-            I::Add(x) => {
-                let (a, b) = (sc!(&x.operand0), sc!(&x.operand1));
-                self.binop("ADD", a, b, loc)?
-            }
-            I::Sub(x) => {
-                let (a, b) = (sc!(&x.operand0), sc!(&x.operand1));
-                self.binop("SUB", a, b, loc)?
-            }
-            I::Mul(x) => {
-                let (a, b) = (sc!(&x.operand0), sc!(&x.operand1));
-                self.binop("MUL", a, b, loc)?
-            }
-            I::UDiv(x) => {
-                let (a, b) = (sc!(&x.operand0), sc!(&x.operand1));
-                self.binop("UDIV", a, b, loc)?
-            }
-            I::SDiv(x) => {
-                let (a, b) = (sc!(&x.operand0), sc!(&x.operand1));
-                self.binop("SDIV", a, b, loc)?
-            }
-            I::URem(x) => {
-                let (a, b) = (sc!(&x.operand0), sc!(&x.operand1));
-                self.binop("UREM", a, b, loc)?
-            }
-            I::SRem(x) => {
-                let (a, b) = (sc!(&x.operand0), sc!(&x.operand1));
-                self.binop("SREM", a, b, loc)?
-            }
-            I::And(x) => {
-                let (a, b) = (sc!(&x.operand0), sc!(&x.operand1));
-                self.binop("AND", a, b, loc)?
-            }
-            I::Or(x) => {
-                let (a, b) = (sc!(&x.operand0), sc!(&x.operand1));
-                self.binop("OR", a, b, loc)?
-            }
-            I::Xor(x) => {
-                let (a, b) = (sc!(&x.operand0), sc!(&x.operand1));
-                self.binop("XOR", a, b, loc)?
-            }
-            I::Shl(x) => {
-                let (a, b) = (sc!(&x.operand0), sc!(&x.operand1));
-                self.binop("SHL", a, b, loc)?
-            }
-            I::LShr(x) => {
-                let (a, b) = (sc!(&x.operand0), sc!(&x.operand1));
-                self.binop("LSHR", a, b, loc)?
-            }
-            I::AShr(x) => {
-                let (a, b) = (sc!(&x.operand0), sc!(&x.operand1));
-                self.binop("ASHR", a, b, loc)?
-            }
-            I::FAdd(x) => {
-                let (a, b) = (sc!(&x.operand0), sc!(&x.operand1));
-                self.fop("FADD", &[a, b], None)
-            }
-            I::FSub(x) => {
-                let (a, b) = (sc!(&x.operand0), sc!(&x.operand1));
-                self.fop("FSUB", &[a, b], None)
-            }
-            I::FMul(x) => {
-                let (a, b) = (sc!(&x.operand0), sc!(&x.operand1));
-                self.fop("FMUL", &[a, b], None)
-            }
-            I::FDiv(x) => {
-                let (a, b) = (sc!(&x.operand0), sc!(&x.operand1));
-                self.fop("FDIV", &[a, b], None)
-            }
-            I::FRem(x) => {
-                let (a, b) = (sc!(&x.operand0), sc!(&x.operand1));
-                self.fop("FREM", &[a, b], None)
-            }
             I::FNeg(x) => {
-                let a = sc!(&x.operand);
+                let a = self.scalar_arg(f, &x.operand, spec, loc)?;
                 self.fop("FNEG", &[a], None)
             }
-            I::FCmp(x) => {
-                let (a, b) = (sc!(&x.operand0), sc!(&x.operand1));
-                match x.predicate {
-                    llvm_ir::FPPredicate::False => Ex::new("false".into(), Ty::Bool),
-                    llvm_ir::FPPredicate::True => Ex::new("true".into(), Ty::Bool),
-                    p => self.fop(&format!("FCMP_{}", format!("{p}").to_uppercase()), &[a, b], Some(Ty::Bool)),
-                }
-            }
+            I::FCmp(x) => self.fcmp_value(f, x, spec, loc)?,
             I::ICmp(x) => {
                 let a = self.arg(f, &x.operand0, spec, loc)?;
                 let b = self.arg(f, &x.operand1, spec, loc)?;
                 self.icmp(x.predicate, a, b, loc)?
             }
-            I::Trunc(x) => {
-                let a = sc!(&x.operand);
-                match lane_ty(&x.to_type)? {
-                    Ty::Bool => Ex::new(format!("({}[1:0] == 1bv1)", a.text), Ty::Bool),
-                    t => Ex::new(format!("{}[{}:0]", a.text, t.width()), t),
-                }
-            }
-            I::ZExt(x) => {
-                let a = sc!(&x.operand);
-                let w = lane_ty(&x.to_type)?.width();
-                match a.ty {
-                    Ty::Bool => bool_to_int(a.text, w),
-                    t => Ex::new(format!("(0bv{} ++ {})", w - t.width(), a.text), Ty::Bv(w)),
-                }
-            }
-            I::SExt(x) => {
-                let a = sc!(&x.operand);
-                let w = lane_ty(&x.to_type)?.width();
-                match a.ty {
-                    Ty::Bool => {
-                        // All ones is `0 - 1`.
-                        let sub = self.bvop("SUB", w);
-                        Ex::new(format!("(if {} then {sub}(0bv{w}, 1bv{w}) else 0bv{w})", a.text), Ty::Bv(w))
-                    }
-                    t => {
-                        let text = self.sext(&a.text, t.width(), w);
-                        Ex::new(text, Ty::Bv(w))
-                    }
-                }
-            }
-            I::FPTrunc(x) => {
-                let a = sc!(&x.operand);
-                self.conv("FPTRUNC", a, &x.to_type)?
-            }
-            I::FPExt(x) => {
-                let a = sc!(&x.operand);
-                self.conv("FPEXT", a, &x.to_type)?
-            }
-            I::FPToUI(x) => {
-                let a = sc!(&x.operand);
-                self.conv("FP2UI", a, &x.to_type)?
-            }
-            I::FPToSI(x) => {
-                let a = sc!(&x.operand);
-                self.conv("FP2SI", a, &x.to_type)?
-            }
-            I::UIToFP(x) => {
-                let a = sc!(&x.operand);
-                self.conv("UI2FP", a, &x.to_type)?
-            }
-            I::SIToFP(x) => {
-                let a = sc!(&x.operand);
-                self.conv("SI2FP", a, &x.to_type)?
-            }
-            I::BitCast(x) => match self.arg(f, &x.operand, spec, loc)? {
-                Val::Ptr(p) => return Some(Val::Ptr(p)),
-                Val::Vector(_) => {
-                    self.err(loc, "a bit cast of a whole vector");
-                    return None;
-                }
-                Val::Scalar(e) => {
-                    let t = lane_ty(&x.to_type);
-                    match t {
-                        Some(t) if t.width() == e.ty.width() && t != Ty::Bool => Ex::new(e.text, t),
-                        _ => {
-                            self.err(loc, "a bit cast between types of different shapes (vectors, aggregates)");
-                            return None;
-                        }
-                    }
-                }
-            },
+            I::Trunc(x) => trunc(self.scalar_arg(f, &x.operand, spec, loc)?, &x.to_type)?,
+            I::ZExt(x) => zext(self.scalar_arg(f, &x.operand, spec, loc)?, &x.to_type)?,
+            I::SExt(x) => self.sext_value(f, x, spec, loc)?,
+            I::BitCast(x) => return self.bitcast_value(f, x, spec, loc),
             I::AddrSpaceCast(x) => return self.arg(f, &x.operand, spec, loc),
             I::Freeze(x) => return self.arg(f, &x.operand, spec, loc),
-            I::Select(x) => {
-                let c = sc!(&x.condition);
-                let c = bool_ex(&c);
-                let a = self.arg(f, &x.true_value, spec, loc)?;
-                let b = self.arg(f, &x.false_value, spec, loc)?;
-                match (a, b) {
-                    (Val::Scalar(a), Val::Scalar(b)) => {
-                        Ex::new(format!("(if {c} then {} else {})", a.text, b.text), a.ty)
-                    }
-                    (Val::Ptr(p), Val::Ptr(q)) if p.base == q.base && p.alt.is_none() && q.alt.is_none() => {
-                        let pe = p.off.expr(&mut self.needs_fn());
-                        let qe = q.off.expr(&mut self.needs_fn());
-                        let off = Lin::term(format!("(if {c} then {pe} else {qe})"), 1);
-                        return Some(Val::Ptr(Ptr::to(p.base, off)));
-                    }
-                    (Val::Ptr(p), Val::Ptr(q)) => {
-                        let pe = p.off.expr(&mut self.needs_fn());
-                        let qe = q.off.expr(&mut self.needs_fn());
-                        let off = Lin::term(format!("(if {c} then {pe} else {qe})"), 1);
-                        let mut cands = p.cands();
-                        cands.extend(q.cands().into_iter().filter(|x| !p.cands().contains(x)));
-                        let sel = format!("(if {c} then {} else {})", p.sel(), q.sel());
-                        return Some(Val::Ptr(Ptr { base: p.base, off, alt: Some(Alt { sel, cands }) }));
-                    }
-                    _ => {
-                        self.err(loc, "a pointer that may point into different memory objects");
-                        return None;
-                    }
-                }
-            }
+            I::Select(x) => return self.select_value(f, x, spec, loc),
             I::GetElementPtr(g) => {
                 let base = self.arg(f, &g.address, spec, loc);
                 let base = self.ptr(base, loc)?;
                 return self.gep(f, base, &g.indices, &g.source_element_type, spec, loc).map(Val::Ptr);
             }
-            I::Load(l) => {
-                if l.atomicity.is_some() {
-                    self.err(loc, "an atomic load");
-                    return None;
-                }
-                let lt = loaded_type(self.module, l);
-                let Some(t) = scalar_ty(&lt) else {
-                    let what = if is_pointer(&lt) {
-                        "a pointer loaded from memory"
-                    } else {
-                        "a load of an aggregate or vector"
-                    };
-                    self.err(loc, what);
-                    return None;
-                };
-                let p = self.arg(f, &l.address, spec, loc);
-                let p = self.ptr(p, loc)?;
-                Ex::new(self.access(&p, t, loc)?, t)
-            }
+            I::Load(l) => self.load_value(f, l, spec, loc)?,
             I::Call(c) => self.call_value(f, c, spec, loc)?,
             I::PtrToInt(_) | I::IntToPtr(_) => {
                 self.err(loc, "a conversion between pointers and integers");
@@ -1014,6 +831,127 @@ impl<'m> Tr<'m> {
             }
         };
         Some(Val::Scalar(e))
+    }
+
+    /// The scalar value of an operand.
+    fn scalar_arg(&mut self, f: &Frame<'m>, op: &Operand, spec: Option<usize>, loc: Option<Loc>) -> Option<Ex> {
+        let v = self.arg(f, op, spec, loc);
+        self.scalar(v, loc)
+    }
+
+    /// The scalar values of two operands, the first translated first.
+    fn scalar_pair(
+        &mut self,
+        f: &Frame<'m>,
+        x: &Operand,
+        y: &Operand,
+        spec: Option<usize>,
+        loc: Option<Loc>,
+    ) -> Option<(Ex, Ex)> {
+        let a = self.scalar_arg(f, x, spec, loc)?;
+        let b = self.scalar_arg(f, y, spec, loc)?;
+        Some((a, b))
+    }
+
+    /// A floating-point comparison: an uninterpreted predicate, or a constant.
+    fn fcmp_value(&mut self, f: &Frame<'m>, x: &inst::FCmp, spec: Option<usize>, loc: Option<Loc>) -> Option<Ex> {
+        let (a, b) = self.scalar_pair(f, &x.operand0, &x.operand1, spec, loc)?;
+        Some(match x.predicate {
+            llvm_ir::FPPredicate::False => Ex::new("false".into(), Ty::Bool),
+            llvm_ir::FPPredicate::True => Ex::new("true".into(), Ty::Bool),
+            p => self.fop(&format!("FCMP_{}", format!("{p}").to_uppercase()), &[a, b], Some(Ty::Bool)),
+        })
+    }
+
+    /// A sign extension (of a boolean: all ones or zero).
+    fn sext_value(&mut self, f: &Frame<'m>, x: &inst::SExt, spec: Option<usize>, loc: Option<Loc>) -> Option<Ex> {
+        let a = self.scalar_arg(f, &x.operand, spec, loc)?;
+        let w = lane_ty(&x.to_type)?.width();
+        Some(match a.ty {
+            Ty::Bool => {
+                // All ones is `0 - 1`.
+                let sub = self.bvop("SUB", w);
+                Ex::new(format!("(if {} then {sub}(0bv{w}, 1bv{w}) else 0bv{w})", a.text), Ty::Bv(w))
+            }
+            t => {
+                let text = self.sext(&a.text, t.width(), w);
+                Ex::new(text, Ty::Bv(w))
+            }
+        })
+    }
+
+    /// A bit cast: pointers stay, scalars of one width change their type.
+    fn bitcast_value(
+        &mut self,
+        f: &Frame<'m>,
+        x: &inst::BitCast,
+        spec: Option<usize>,
+        loc: Option<Loc>,
+    ) -> Option<Val> {
+        match self.arg(f, &x.operand, spec, loc)? {
+            Val::Ptr(p) => Some(Val::Ptr(p)),
+            Val::Vector(_) => {
+                self.err(loc, "a bit cast of a whole vector");
+                None
+            }
+            Val::Scalar(e) => match lane_ty(&x.to_type) {
+                Some(t) if t.width() == e.ty.width() && t != Ty::Bool => Some(Val::Scalar(Ex::new(e.text, t))),
+                _ => {
+                    self.err(loc, "a bit cast between types of different shapes (vectors, aggregates)");
+                    None
+                }
+            },
+        }
+    }
+
+    /// A `select` of scalars or of pointers (into one object, or into several with a selector).
+    fn select_value(&mut self, f: &Frame<'m>, x: &inst::Select, spec: Option<usize>, loc: Option<Loc>) -> Option<Val> {
+        let c = self.scalar_arg(f, &x.condition, spec, loc)?;
+        let c = bool_ex(&c);
+        let a = self.arg(f, &x.true_value, spec, loc)?;
+        let b = self.arg(f, &x.false_value, spec, loc)?;
+        match (a, b) {
+            (Val::Scalar(a), Val::Scalar(b)) => {
+                Some(Val::Scalar(Ex::new(format!("(if {c} then {} else {})", a.text, b.text), a.ty)))
+            }
+            (Val::Ptr(p), Val::Ptr(q)) if p.base == q.base && p.alt.is_none() && q.alt.is_none() => {
+                let pe = p.off.expr(&mut self.needs_fn());
+                let qe = q.off.expr(&mut self.needs_fn());
+                let off = Lin::term(format!("(if {c} then {pe} else {qe})"), 1);
+                Some(Val::Ptr(Ptr::to(p.base, off)))
+            }
+            (Val::Ptr(p), Val::Ptr(q)) => {
+                let pe = p.off.expr(&mut self.needs_fn());
+                let qe = q.off.expr(&mut self.needs_fn());
+                let off = Lin::term(format!("(if {c} then {pe} else {qe})"), 1);
+                let mut cands = p.cands();
+                cands.extend(q.cands().into_iter().filter(|x| !p.cands().contains(x)));
+                let sel = format!("(if {c} then {} else {})", p.sel(), q.sel());
+                Some(Val::Ptr(Ptr { base: p.base, off, alt: Some(Alt { sel, cands }) }))
+            }
+            _ => {
+                self.err(loc, "a pointer that may point into different memory objects");
+                None
+            }
+        }
+    }
+
+    /// A non-atomic load of a scalar.
+    fn load_value(&mut self, f: &Frame<'m>, l: &'m inst::Load, spec: Option<usize>, loc: Option<Loc>) -> Option<Ex> {
+        if l.atomicity.is_some() {
+            self.err(loc, "an atomic load");
+            return None;
+        }
+        let lt = loaded_type(self.module, l);
+        let Some(t) = scalar_ty(&lt) else {
+            let what =
+                if is_pointer(&lt) { "a pointer loaded from memory" } else { "a load of an aggregate or vector" };
+            self.err(loc, what);
+            return None;
+        };
+        let p = self.arg(f, &l.address, spec, loc);
+        let p = self.ptr(p, loc)?;
+        Some(Ex::new(self.access(&p, t, loc)?, t))
     }
 
     fn binop(&mut self, op: &str, a: Ex, b: Ex, loc: Option<Loc>) -> Option<Ex> {
@@ -1114,6 +1052,41 @@ impl<'m> Tr<'m> {
     /// The value of a call to an external function that computes a value.
     fn call_value(&mut self, f: &Frame<'m>, c: &'m inst::Call, spec: Option<usize>, loc: Option<Loc>) -> Option<Ex> {
         let name = call_name(c)?;
+        match builtins::classify(name) {
+            Some(
+                b @ (Builtin::Identity(..)
+                | Builtin::GlobalId
+                | Builtin::GlobalSize
+                | Builtin::GlobalOffset
+                | Builtin::WorkDim),
+            ) => self.work_item_value(c, b, loc),
+            Some(Builtin::FMulAdd) => {
+                let mut a = Vec::new();
+                for (op, _) in &c.arguments {
+                    a.push(self.scalar_arg(f, op, spec, loc)?);
+                }
+                if a.len() != 3 {
+                    return None;
+                }
+                let m = self.fop("FMUL", &a[..2], None);
+                Some(self.fop("FADD", &[m, a[2].clone()], None))
+            }
+            Some(Builtin::Spec(s)) => self.spec_value(f, c, s, name, spec, loc),
+            Some(_) => {
+                self.err(loc, format!("`{}` used as a value", builtins::demangle(name)));
+                None
+            }
+            None if builtins::demangle(name).starts_with("__") => {
+                self.err(loc, format!("the annotation `{}` is not supported yet", builtins::demangle(name)));
+                None
+            }
+            None => self.external_value(f, c, name, spec, loc),
+        }
+    }
+
+    /// A work-item function (ids, sizes, offsets, dimensions) as an expression over the
+    /// identity constants.
+    fn work_item_value(&mut self, c: &inst::Call, b: Builtin, loc: Option<Loc>) -> Option<Ex> {
         let dim = |k: Option<u64>| k.filter(|&d| d < 3).map(|d| d as usize);
         let arg_const = c.arguments.first().and_then(|a| int_constant(&a.0));
         let id = |w: &str, d: usize| format!("{w}_{}", DIMS[d]);
@@ -1124,178 +1097,179 @@ impl<'m> Tr<'m> {
             }
             d
         };
-        match builtins::classify(name) {
-            Some(Builtin::Identity(w, fixed)) => {
+        match b {
+            Builtin::Identity(w, fixed) => {
                 let d = match fixed {
                     Some(d) => d,
                     None => arg_dim()?,
                 };
                 Some(Ex::new(id(w, d), Ty::Bv(32)))
             }
-            Some(Builtin::GlobalId) => {
+            Builtin::GlobalId => {
                 let d = arg_dim()?;
                 let (add, mul) = (self.bvop("ADD", 32), self.bvop("MUL", 32));
                 let t = format!("{add}({mul}({}, {}), {})", id("group_id", d), id("group_size", d), id("local_id", d));
                 Some(Ex::new(t, Ty::Bv(32)))
             }
-            Some(Builtin::GlobalSize) => {
+            Builtin::GlobalSize => {
                 let d = arg_dim()?;
                 let mul = self.bvop("MUL", 32);
                 Some(Ex::new(format!("{mul}({}, {})", id("group_size", d), id("num_groups", d)), Ty::Bv(32)))
             }
-            Some(Builtin::GlobalOffset) => Some(Ex::new("0bv32".into(), Ty::Bv(32))),
-            Some(Builtin::WorkDim) => Some(match self.work_dim {
+            Builtin::GlobalOffset => Some(Ex::new("0bv32".into(), Ty::Bv(32))),
+            _ => Some(match self.work_dim {
                 Some(d) => Ex::new(format!("{d}bv32"), Ty::Bv(32)),
                 None => {
                     let f = self.uninterpreted("$work_dim", &[], Ty::Bv(32));
                     Ex::new(format!("{f}()"), Ty::Bv(32))
                 }
             }),
-            Some(Builtin::FMulAdd) => {
-                let mut a = Vec::new();
-                for (op, _) in &c.arguments {
-                    let v = self.arg(f, op, spec, loc);
-                    a.push(self.scalar(v, loc)?);
-                }
-                if a.len() != 3 {
-                    return None;
-                }
-                let m = self.fop("FMUL", &a[..2], None);
-                Some(self.fop("FADD", &[m, a[2].clone()], None))
-            }
-            Some(Builtin::Spec(s)) => {
-                let w = scalar_ty(&self.module.type_of(c)).map_or(32, |t| t.width());
-                let mut args = Vec::new();
-                for (op, _) in &c.arguments {
-                    args.push(self.arg(f, op, spec, loc)?);
-                }
-                // The annotations of numbers say so when given a pointer or a vector, rather
-                // than leave the value undefined.
-                let of_memory = matches!(
-                    s,
-                    Spec::Read | Spec::Write | Spec::ReadOffsetBytes | Spec::WriteOffsetBytes | Spec::PtrOffsetBytes
-                );
-                if !of_memory && s != Spec::EqualFloats && args.iter().any(|a| !matches!(a, Val::Scalar(_))) {
-                    self.err(
-                        loc,
-                        format!("`{}` takes numbers, and is given a pointer or a vector", builtins::demangle(name)),
-                    );
-                    return None;
-                }
-                let scalar = |k: usize| match args.get(k) {
-                    Some(Val::Scalar(e)) => Some(e.clone()),
-                    _ => None,
-                };
-                // The pointer argument of an access annotation: into one object, not null.
-                let one_object = match args.first() {
-                    Some(Val::Ptr(p)) if p.alt.is_none() && p.base != crate::memory::NULL_OBJECT => Some(p.clone()),
-                    _ => None,
-                };
-                let b = match s {
-                    Spec::ReturnVal if f.ret.is_none() && !self.uncalled => {
-                        self.err(loc, "`__return_val_*()` in a kernel, which returns nothing");
-                        return None;
-                    }
-                    Spec::ReturnVal => return Some(Ex::new(RETURN_VAL.into(), Ty::Bv(w))),
-                    // A parameter's or constant's value never changes, so at the entry it is
-                    // what it is now; of anything else the entry value is not kept.
-                    Spec::Old => {
-                        let first = c.arguments.first().map(|a| &a.0);
-                        let fixed = match first {
-                            Some(Operand::LocalOperand { name, .. }) => {
-                                f.func.parameters.iter().any(|p| &p.name == name)
-                            }
-                            Some(Operand::ConstantOperand(_)) => true,
-                            _ => false,
-                        };
-                        if !fixed {
-                            self.err(loc, "`__old_int`/`__old_bool` of something other than a parameter or constant");
-                            return None;
-                        }
-                        return scalar(0);
-                    }
-                    Spec::All => {
-                        let b = bool_ex(&scalar(0)?);
-                        format!("({b} && __other({b}))")
-                    }
-                    Spec::Exclusive => {
-                        let b = bool_ex(&scalar(0)?);
-                        format!("!({b} && __other({b}))")
-                    }
-                    Spec::Implies => format!("({} ==> {})", bool_ex(&scalar(0)?), bool_ex(&scalar(1)?)),
-                    Spec::Enabled => "__enabled()".into(),
-                    Spec::Uniform => format!("__uniform({})", scalar(0)?.text),
-                    Spec::Other => return Some(Ex::new(format!("__other({})", scalar(0)?.text), scalar(0)?.ty)),
-                    Spec::Distinct => format!("({0} != __other({0}))", scalar(0)?.text),
-                    Spec::EqualFloats => self.equal_lanes(args.first(), args.get(1), loc)?,
-                    Spec::Ite => {
-                        let (c, a, b) = (scalar(0)?, scalar(1)?, scalar(2)?);
-                        return Some(Ex::new(format!("(if {} then {} else {})", bool_ex(&c), a.text, b.text), a.ty));
-                    }
-                    // Pointers are resolved statically, so their offset is an expression.
-                    Spec::PtrOffsetBytes => {
-                        let Some(Val::Ptr(p @ Ptr { alt: None, .. })) = args.first() else {
-                            self.err(
-                                loc,
-                                "`__ptr_offset_bytes` of something that is not a pointer to one memory object",
-                            );
-                            return None;
-                        };
-                        return Some(Ex::new(p.off.expr(&mut self.needs_fn()), Ty::Bv(32)));
-                    }
-                    Spec::ReadOffsetBytes | Spec::WriteOffsetBytes => {
-                        let Some(p) = one_object else {
-                            self.err(
-                                loc,
-                                "an offset annotation of something that is not a pointer to one memory object",
-                            );
-                            return None;
-                        };
-                        let kw = if s == Spec::ReadOffsetBytes { "__read_offset" } else { "__write_offset" };
-                        let mul = self.bvop("MUL", 32);
-                        // The element size is known once the object's accesses are seen.
-                        let text = format!("{mul}({kw}({}), {}{}bv32)", self.bases[p.base].name, WIDTH_MARK, p.base);
-                        return Some(Ex::new(text, Ty::Bv(32)));
-                    }
-                    Spec::Read | Spec::Write => {
-                        let Some(p) = one_object else {
-                            self.err(loc, "`__read`/`__write` of something that is not a pointer to one memory object");
-                            return None;
-                        };
-                        let kw = if s == Spec::Read { "__read" } else { "__write" };
-                        format!("{kw}({})", self.bases[p.base].name)
-                    }
-                    _ => {
-                        self.err(loc, "an annotation used as a value");
-                        return None;
-                    }
-                };
-                Some(bool_to_int(b, w))
-            }
-            Some(_) => {
-                self.err(loc, format!("`{}` used as a value", builtins::demangle(name)));
+        }
+    }
+
+    /// An annotation used as a value (`__other`, `__implies`, `__read`, …), of width `w` when
+    /// it is a truth value turned into an integer.
+    fn spec_value(
+        &mut self,
+        f: &Frame<'m>,
+        c: &'m inst::Call,
+        s: Spec,
+        name: &str,
+        spec: Option<usize>,
+        loc: Option<Loc>,
+    ) -> Option<Ex> {
+        let w = scalar_ty(&self.module.type_of(c)).map_or(32, |t| t.width());
+        let mut args = Vec::new();
+        for (op, _) in &c.arguments {
+            args.push(self.arg(f, op, spec, loc)?);
+        }
+        // The annotations of numbers say so when given a pointer or a vector, rather
+        // than leave the value undefined.
+        let of_memory = matches!(
+            s,
+            Spec::Read | Spec::Write | Spec::ReadOffsetBytes | Spec::WriteOffsetBytes | Spec::PtrOffsetBytes
+        );
+        if !of_memory && s != Spec::EqualFloats && args.iter().any(|a| !matches!(a, Val::Scalar(_))) {
+            self.err(loc, format!("`{}` takes numbers, and is given a pointer or a vector", builtins::demangle(name)));
+            return None;
+        }
+        match s {
+            Spec::ReturnVal if f.ret.is_none() && !self.uncalled => {
+                self.err(loc, "`__return_val_*()` in a kernel, which returns nothing");
                 None
             }
-            None if builtins::demangle(name).starts_with("__") => {
-                self.err(loc, format!("the annotation `{}` is not supported yet", builtins::demangle(name)));
-                None
+            Spec::ReturnVal => Some(Ex::new(RETURN_VAL.into(), Ty::Bv(w))),
+            Spec::Old => self.old_value(f, c, &args, loc),
+            _ if of_memory => self.memory_annotation(s, &args, w, loc),
+            _ => self.logic_annotation(s, &args, w, loc),
+        }
+    }
+
+    /// `__old_int`/`__old_bool`: a parameter's or constant's value never changes, so at the
+    /// entry it is what it is now; of anything else the entry value is not kept.
+    fn old_value(&mut self, f: &Frame<'m>, c: &inst::Call, args: &[Val], loc: Option<Loc>) -> Option<Ex> {
+        let fixed = match c.arguments.first().map(|a| &a.0) {
+            Some(Operand::LocalOperand { name, .. }) => f.func.parameters.iter().any(|p| &p.name == name),
+            Some(Operand::ConstantOperand(_)) => true,
+            _ => false,
+        };
+        if !fixed {
+            self.err(loc, "`__old_int`/`__old_bool` of something other than a parameter or constant");
+            return None;
+        }
+        scalar_at(args, 0)
+    }
+
+    /// The annotations of numbers and truth values (`__all`, `__implies`, `__other`, …).
+    fn logic_annotation(&mut self, s: Spec, args: &[Val], w: u32, loc: Option<Loc>) -> Option<Ex> {
+        let scalar = |k: usize| scalar_at(args, k);
+        let b = match s {
+            Spec::All => {
+                let b = bool_ex(&scalar(0)?);
+                format!("({b} && __other({b}))")
             }
-            None => {
-                // An external function the kernel does not define (a math built-in): an
-                // uninterpreted function of its scalar arguments, as GPUVerify does.
-                let ret = scalar_ty(&self.module.type_of(c));
-                let Some(ret) = ret else {
-                    self.err(loc, format!("a call of the external function `{}`", builtins::demangle(name)));
+            Spec::Exclusive => {
+                let b = bool_ex(&scalar(0)?);
+                format!("!({b} && __other({b}))")
+            }
+            Spec::Implies => format!("({} ==> {})", bool_ex(&scalar(0)?), bool_ex(&scalar(1)?)),
+            Spec::Enabled => "__enabled()".into(),
+            Spec::Uniform => format!("__uniform({})", scalar(0)?.text),
+            Spec::Other => return Some(Ex::new(format!("__other({})", scalar(0)?.text), scalar(0)?.ty)),
+            Spec::Distinct => format!("({0} != __other({0}))", scalar(0)?.text),
+            Spec::EqualFloats => self.equal_lanes(args.first(), args.get(1), loc)?,
+            Spec::Ite => {
+                let (c, a, b) = (scalar(0)?, scalar(1)?, scalar(2)?);
+                return Some(Ex::new(format!("(if {} then {} else {})", bool_ex(&c), a.text, b.text), a.ty));
+            }
+            _ => {
+                self.err(loc, "an annotation used as a value");
+                return None;
+            }
+        };
+        Some(bool_to_int(b, w))
+    }
+
+    /// The annotations of memory accesses and pointers (`__read`, `__write_offset_bytes`,
+    /// `__ptr_offset_bytes`, …). Pointers are resolved statically, so their offset is an
+    /// expression.
+    fn memory_annotation(&mut self, s: Spec, args: &[Val], w: u32, loc: Option<Loc>) -> Option<Ex> {
+        // The pointer argument of an access annotation: into one object, not null.
+        let one_object = match args.first() {
+            Some(Val::Ptr(p)) if p.alt.is_none() && p.base != crate::memory::NULL_OBJECT => Some(p.clone()),
+            _ => None,
+        };
+        match s {
+            Spec::PtrOffsetBytes => {
+                let Some(Val::Ptr(p @ Ptr { alt: None, .. })) = args.first() else {
+                    self.err(loc, "`__ptr_offset_bytes` of something that is not a pointer to one memory object");
                     return None;
                 };
-                let args = self.external_args(f, c, name, spec, loc)?;
-                let fname = format!("$ext.{}", global_name(name));
-                let tys: Vec<Ty> = args.iter().map(|a| a.ty).collect();
-                let fname = self.uninterpreted(&fname, &tys, ret);
-                let texts: Vec<&str> = args.iter().map(|a| a.text.as_str()).collect();
-                Some(Ex::new(format!("{fname}({})", texts.join(", ")), ret))
+                Some(Ex::new(p.off.expr(&mut self.needs_fn()), Ty::Bv(32)))
+            }
+            Spec::ReadOffsetBytes | Spec::WriteOffsetBytes => {
+                let Some(p) = one_object else {
+                    self.err(loc, "an offset annotation of something that is not a pointer to one memory object");
+                    return None;
+                };
+                let kw = if s == Spec::ReadOffsetBytes { "__read_offset" } else { "__write_offset" };
+                let mul = self.bvop("MUL", 32);
+                // The element size is known once the object's accesses are seen.
+                let text = format!("{mul}({kw}({}), {}{}bv32)", self.bases[p.base].name, WIDTH_MARK, p.base);
+                Some(Ex::new(text, Ty::Bv(32)))
+            }
+            _ => {
+                let Some(p) = one_object else {
+                    self.err(loc, "`__read`/`__write` of something that is not a pointer to one memory object");
+                    return None;
+                };
+                let kw = if s == Spec::Read { "__read" } else { "__write" };
+                Some(bool_to_int(format!("{kw}({})", self.bases[p.base].name), w))
             }
         }
+    }
+
+    /// A call of an external function the kernel does not define (a math built-in): an
+    /// uninterpreted function of its scalar arguments, as GPUVerify does.
+    fn external_value(
+        &mut self,
+        f: &Frame<'m>,
+        c: &'m inst::Call,
+        name: &str,
+        spec: Option<usize>,
+        loc: Option<Loc>,
+    ) -> Option<Ex> {
+        let ret = scalar_ty(&self.module.type_of(c));
+        let Some(ret) = ret else {
+            self.err(loc, format!("a call of the external function `{}`", builtins::demangle(name)));
+            return None;
+        };
+        let args = self.external_args(f, c, name, spec, loc)?;
+        let fname = format!("$ext.{}", global_name(name));
+        let tys: Vec<Ty> = args.iter().map(|a| a.ty).collect();
+        let fname = self.uninterpreted(&fname, &tys, ret);
+        let texts: Vec<&str> = args.iter().map(|a| a.text.as_str()).collect();
+        Some(Ex::new(format!("{fname}({})", texts.join(", ")), ret))
     }
 
     /// The value `e` computed by an instruction, as later uses read it: a value fixed for the
@@ -1406,4 +1380,77 @@ pub(super) fn first_word(i: &Instruction) -> String {
     let s = format!("{i}");
     let s = s.split_once(" = ").map_or(s.as_str(), |p| p.1).to_string();
     s.split_whitespace().next().unwrap_or("?").to_string()
+}
+
+/// The `{:bvbuiltin}` operation of an integer binary instruction, with its operands.
+fn int_binop(i: &Instruction) -> Option<(&'static str, &Operand, &Operand)> {
+    use Instruction as I;
+    Some(match i {
+        I::Add(x) => ("ADD", &x.operand0, &x.operand1),
+        I::Sub(x) => ("SUB", &x.operand0, &x.operand1),
+        I::Mul(x) => ("MUL", &x.operand0, &x.operand1),
+        I::UDiv(x) => ("UDIV", &x.operand0, &x.operand1),
+        I::SDiv(x) => ("SDIV", &x.operand0, &x.operand1),
+        I::URem(x) => ("UREM", &x.operand0, &x.operand1),
+        I::SRem(x) => ("SREM", &x.operand0, &x.operand1),
+        I::And(x) => ("AND", &x.operand0, &x.operand1),
+        I::Or(x) => ("OR", &x.operand0, &x.operand1),
+        I::Xor(x) => ("XOR", &x.operand0, &x.operand1),
+        I::Shl(x) => ("SHL", &x.operand0, &x.operand1),
+        I::LShr(x) => ("LSHR", &x.operand0, &x.operand1),
+        I::AShr(x) => ("ASHR", &x.operand0, &x.operand1),
+        _ => return None,
+    })
+}
+
+/// The uninterpreted operation of a floating-point binary instruction, with its operands.
+fn float_binop(i: &Instruction) -> Option<(&'static str, &Operand, &Operand)> {
+    use Instruction as I;
+    Some(match i {
+        I::FAdd(x) => ("FADD", &x.operand0, &x.operand1),
+        I::FSub(x) => ("FSUB", &x.operand0, &x.operand1),
+        I::FMul(x) => ("FMUL", &x.operand0, &x.operand1),
+        I::FDiv(x) => ("FDIV", &x.operand0, &x.operand1),
+        I::FRem(x) => ("FREM", &x.operand0, &x.operand1),
+        _ => return None,
+    })
+}
+
+/// The uninterpreted conversion of a floating-point cast, with its operand and target type.
+fn float_conversion(i: &Instruction) -> Option<(&'static str, &Operand, &TypeRef)> {
+    use Instruction as I;
+    Some(match i {
+        I::FPTrunc(x) => ("FPTRUNC", &x.operand, &x.to_type),
+        I::FPExt(x) => ("FPEXT", &x.operand, &x.to_type),
+        I::FPToUI(x) => ("FP2UI", &x.operand, &x.to_type),
+        I::FPToSI(x) => ("FP2SI", &x.operand, &x.to_type),
+        I::UIToFP(x) => ("UI2FP", &x.operand, &x.to_type),
+        I::SIToFP(x) => ("SI2FP", &x.operand, &x.to_type),
+        _ => return None,
+    })
+}
+
+/// An integer truncation (to `i1`: a boolean).
+fn trunc(a: Ex, to: &TypeRef) -> Option<Ex> {
+    Some(match lane_ty(to)? {
+        Ty::Bool => Ex::new(format!("({}[1:0] == 1bv1)", a.text), Ty::Bool),
+        t => Ex::new(format!("{}[{}:0]", a.text, t.width()), t),
+    })
+}
+
+/// A zero extension (of a boolean: one or zero).
+fn zext(a: Ex, to: &TypeRef) -> Option<Ex> {
+    let w = lane_ty(to)?.width();
+    Some(match a.ty {
+        Ty::Bool => bool_to_int(a.text, w),
+        t => Ex::new(format!("(0bv{} ++ {})", w - t.width(), a.text), Ty::Bv(w)),
+    })
+}
+
+/// The `k`th argument of an annotation when it is a number or truth value.
+fn scalar_at(args: &[Val], k: usize) -> Option<Ex> {
+    match args.get(k) {
+        Some(Val::Scalar(e)) => Some(e.clone()),
+        _ => None,
+    }
 }

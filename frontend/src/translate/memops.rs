@@ -29,47 +29,86 @@ impl<'m> Tr<'m> {
         let set = name.starts_with("llvm.memset.");
         let what = if set { "memset" } else { "memcpy" };
         let args: Vec<&Operand> = c.arguments.iter().map(|a| &a.0).collect();
+        let Some((len, dst, src)) = self.mem_operands(f, &args, name, what, loc) else { return };
+        if len == 0 {
+            return;
+        }
+        let Some(w) = self.mem_element_width(f, &args, len, &dst, src.as_ref(), loc) else { return };
+        let unit = u64::from(w / 8);
+        let n = len / unit;
+        if n > MAX_ELEMENTS {
+            self.err(loc, format!("a {what} of more than {MAX_ELEMENTS} elements ({n})"));
+            return;
+        }
+        for b in std::iter::once(dst.base).chain(src.as_ref().map(|s| s.base)) {
+            self.bases[b].width = Some(w);
+        }
+        match src {
+            None => self.memset_elements(f, args[1], &dst, w, n, loc),
+            Some(src) => self.memcpy_elements(&src, &dst, w, n, loc),
+        }
+    }
+
+    /// The constant length and the destination and source (none for a memset) of a memory
+    /// intrinsic, each into one object; none after an error, or after the failing assertion of
+    /// an access through the null pointer.
+    fn mem_operands(
+        &mut self,
+        f: &Frame<'m>,
+        args: &[&Operand],
+        name: &str,
+        what: &str,
+        loc: Option<Loc>,
+    ) -> Option<(u64, Ptr, Option<Ptr>)> {
         if args.len() < 3 {
             self.err(loc, format!("a call of `{name}` with too few arguments"));
-            return;
+            return None;
         }
         let Some(len) = int_constant(args[2]) else {
             self.err(loc, format!("a {what} whose length is not a constant"));
-            return;
+            return None;
         };
         let dst = self.operand(f, args[0], loc);
-        let Some(dst) = self.ptr(dst, loc) else { return };
-        let src = if set {
+        let dst = self.ptr(dst, loc)?;
+        let src = if what == "memset" {
             None
         } else {
             let s = self.operand(f, args[1], loc);
-            let Some(s) = self.ptr(s, loc) else { return };
-            Some(s)
+            Some(self.ptr(s, loc)?)
         };
         if dst.alt.is_some() || src.as_ref().is_some_and(|s| s.alt.is_some()) {
             self.err(loc, format!("a {what} through a pointer that may point into several memory objects"));
-            return;
+            return None;
         }
         if std::iter::once(&dst).chain(src.as_ref()).any(|p| self.space_of(p.base).is_none()) {
             let a = self.null_assertion();
             self.emit(a, loc);
-            return;
+            return None;
         }
         if self.bases[dst.base].space == Space::Constant {
             self.err(loc, "a write to constant memory");
-            return;
+            return None;
         }
-        if len == 0 {
-            return;
-        }
-        // The element width: the objects' own, else the pointed-to types', else the widest
-        // that divides the length and the offsets.
-        let objects: Vec<usize> = std::iter::once(dst.base).chain(src.as_ref().map(|s| s.base)).collect();
+        Some((len, dst, src))
+    }
+
+    /// The element width of a copy: the objects' own, else the pointed-to types', else the
+    /// widest that divides the length and the offsets; none (after an error) when the objects
+    /// disagree or the width does not divide the length and offsets.
+    fn mem_element_width(
+        &mut self,
+        f: &Frame<'m>,
+        args: &[&Operand],
+        len: u64,
+        dst: &Ptr,
+        src: Option<&Ptr>,
+        loc: Option<Loc>,
+    ) -> Option<u32> {
+        let what = if src.is_none() { "memset" } else { "memcpy" };
+        let objects: Vec<usize> = std::iter::once(dst.base).chain(src.map(|s| s.base)).collect();
         let fits = |w: u32| {
             let unit = u64::from(w / 8);
-            len.is_multiple_of(unit)
-                && divisible(&dst.off, unit)
-                && src.as_ref().is_none_or(|s| divisible(&s.off, unit))
+            len.is_multiple_of(unit) && divisible(&dst.off, unit) && src.is_none_or(|s| divisible(&s.off, unit))
         };
         let known: Vec<u32> = objects.iter().filter_map(|&b| self.bases[b].width).collect();
         let w = if let Some(&w) = known.first() {
@@ -84,13 +123,13 @@ impl<'m> Tr<'m> {
                         known[1]
                     ),
                 );
-                return;
+                return None;
             }
             w
         } else {
             let mut cands: Vec<u32> = Vec::new();
             cands.extend(self.pointee_width(f, args[0]));
-            if !set {
+            if src.is_some() {
                 cands.extend(self.pointee_width(f, args[1]));
             }
             cands.extend([64, 32, 16, 8]);
@@ -104,72 +143,65 @@ impl<'m> Tr<'m> {
                     w / 8
                 ),
             );
+            return None;
+        }
+        Some(w)
+    }
+
+    /// A memset of `n` elements of `w` bits: each written with the byte `value` repeated.
+    fn memset_elements(&mut self, f: &Frame<'m>, value: &Operand, dst: &Ptr, w: u32, n: u64, loc: Option<Loc>) {
+        let v = self.operand(f, value, loc);
+        let Some(v) = self.scalar(v, loc) else { return };
+        if v.ty.width() != 8 {
+            self.err(loc, "a memset whose value is not a byte");
             return;
         }
-        let unit = u64::from(w / 8);
-        let n = len / unit;
-        if n > MAX_ELEMENTS {
-            self.err(loc, format!("a {what} of more than {MAX_ELEMENTS} elements ({n})"));
-            return;
-        }
-        for &b in &objects {
-            self.bases[b].width = Some(w);
-        }
+        let bytes = w / 8;
+        let value = int_constant(value).map(|value| {
+            let b = value & 0xff;
+            let rep = (0..bytes).fold(0u64, |acc, _| (acc << 8) | b);
+            format!("{rep}bv{w}")
+        });
+        let value = value.unwrap_or_else(|| {
+            let parts: Vec<&str> = (0..bytes).map(|_| v.text.as_str()).collect();
+            if bytes == 1 {
+                v.text.clone()
+            } else {
+                format!("({})", parts.join(" ++ "))
+            }
+        });
         let ty = Ty::Bv(w);
-        let at = |p: &Ptr, k: u64| Ptr::to(p.base, p.off.clone().plus(&Lin::constant(k * unit)));
-        match src {
-            None => {
-                let v = self.operand(f, args[1], loc);
-                let Some(v) = self.scalar(v, loc) else { return };
-                if v.ty.width() != 8 {
-                    self.err(loc, "a memset whose value is not a byte");
-                    return;
-                }
-                let bytes = w / 8;
-                let value = int_constant(args[1]).map(|value| {
-                    let b = value & 0xff;
-                    let rep = (0..bytes).fold(0u64, |acc, _| (acc << 8) | b);
-                    format!("{rep}bv{w}")
-                });
-                let value = value.unwrap_or_else(|| {
-                    let parts: Vec<&str> = (0..bytes).map(|_| v.text.as_str()).collect();
-                    if bytes == 1 {
-                        v.text.clone()
-                    } else {
-                        format!("({})", parts.join(" ++ "))
-                    }
-                });
-                for k in 0..n {
-                    let Some(place) = self.access(&at(&dst, k), ty, loc) else { return };
-                    self.emit(format!("{place} := {value};"), loc);
-                }
+        for k in 0..n {
+            let Some(place) = self.access(&element(dst, k, w), ty, loc) else { return };
+            self.emit(format!("{place} := {value};"), loc);
+        }
+    }
+
+    /// A memcpy of `n` elements of `w` bits. Into the same object, every element is read
+    /// before any is written (memmove's meaning, which is memcpy's where memcpy is defined).
+    fn memcpy_elements(&mut self, src: &Ptr, dst: &Ptr, w: u32, n: u64, loc: Option<Loc>) {
+        let ty = Ty::Bv(w);
+        let same = src.base == dst.base;
+        let mut temps = Vec::new();
+        let mut tmp = None;
+        for k in 0..n {
+            let Some(from) = self.access(&element(src, k, w), ty, loc) else { return };
+            let t = match (&tmp, same) {
+                (Some(t), false) => String::clone(t),
+                _ => self.fresh_var("copy", &ty.kbpl()),
+            };
+            tmp = Some(t.clone());
+            self.emit(format!("{t} := {from};"), loc);
+            if same {
+                temps.push(t);
+            } else {
+                let Some(to) = self.access(&element(dst, k, w), ty, loc) else { return };
+                self.emit(format!("{to} := {t};"), loc);
             }
-            Some(src) => {
-                // Into the same object: every element is read before any is written (memmove's
-                // meaning, which is memcpy's where memcpy is defined).
-                let same = src.base == dst.base;
-                let mut temps = Vec::new();
-                let mut tmp = None;
-                for k in 0..n {
-                    let Some(from) = self.access(&at(&src, k), ty, loc) else { return };
-                    let t = match (&tmp, same) {
-                        (Some(t), false) => String::clone(t),
-                        _ => self.fresh_var("copy", &ty.kbpl()),
-                    };
-                    tmp = Some(t.clone());
-                    self.emit(format!("{t} := {from};"), loc);
-                    if same {
-                        temps.push(t);
-                    } else {
-                        let Some(to) = self.access(&at(&dst, k), ty, loc) else { return };
-                        self.emit(format!("{to} := {t};"), loc);
-                    }
-                }
-                for (k, t) in temps.iter().enumerate() {
-                    let Some(to) = self.access(&at(&dst, k as u64), ty, loc) else { return };
-                    self.emit(format!("{to} := {t};"), loc);
-                }
-            }
+        }
+        for (k, t) in temps.iter().enumerate() {
+            let Some(to) = self.access(&element(dst, k as u64, w), ty, loc) else { return };
+            self.emit(format!("{to} := {t};"), loc);
         }
     }
 
@@ -227,4 +259,9 @@ impl<'m> Tr<'m> {
             _ => None,
         }
     }
+}
+
+/// The `k`th element of `w` bits from `p`.
+fn element(p: &Ptr, k: u64, w: u32) -> Ptr {
+    Ptr::to(p.base, p.off.clone().plus(&Lin::constant(k * u64::from(w / 8))))
 }

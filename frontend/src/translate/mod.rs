@@ -157,7 +157,40 @@ pub fn translate_module(
     cuda_kernels: &[String],
     opts: &crate::Options,
 ) -> Result<Translation, Errors> {
-    let work_dim = opts.work_dim;
+    let entries = entry_points(module, cuda_kernels)?;
+    let mut procs = Vec::new();
+    let mut all_errors = Errors::new();
+    let mut bases = Vec::new();
+    let mut functions = BTreeMap::new();
+    let mut fallback = None;
+    let opencl = module.target_triple.as_deref().is_some_and(|t| t.starts_with("spir"));
+    for (k, extra) in entries {
+        let mut tr = Tr::new(module, file, std::mem::take(&mut bases), std::mem::take(&mut functions), opts);
+        let kloc = k.debugloc.as_ref().map(|d| Loc { line: d.line, col: d.col.unwrap_or(1) });
+        fallback = fallback.or(kloc);
+        let proc_text = tr.kernel(k, kloc, extra, opencl);
+        all_errors.append(&mut tr.errors);
+        // Private maps are locals of this kernel only.
+        tr.bases.retain(|b| b.space != Space::Private);
+        bases = tr.bases;
+        functions = tr.functions;
+        procs.push(proc_text);
+    }
+    if !all_errors.is_empty() {
+        let mut seen = HashSet::new();
+        all_errors.retain(|e| seen.insert(e.clone()));
+        return Err(all_errors);
+    }
+    let text = program_text(&functions, &bases, procs);
+    let fallback = fallback.unwrap_or(Loc { line: 1, col: 1 });
+    Ok(Translation { kbpl: text.text, origins: text.origins, fallback, clang_secs: 0.0, translate_secs: 0.0 })
+}
+
+/// The functions to translate, in order: the kernels, then (marked `true`) the functions
+/// checked on their own. GPUVerify checks every procedure, not only kernels: a function that no
+/// one calls is checked as a kernel of its own (its numbers arbitrary per thread, its pointers
+/// into the memory their address space names), so that a bug in it is not silently unchecked.
+fn entry_points<'m>(module: &'m Module, cuda_kernels: &[String]) -> Result<Vec<(&'m Function, bool)>, Errors> {
     let kernels: Vec<&Function> = module
         .functions
         .iter()
@@ -168,15 +201,6 @@ pub fn translate_module(
     if kernels.is_empty() {
         return Err(vec![(None, "the file defines no kernel (`__kernel` / `__global__` function)".into())]);
     }
-    let mut text = Out::default();
-    let mut procs = Vec::new();
-    let mut all_errors = Errors::new();
-    let mut bases = Vec::new();
-    let mut functions = BTreeMap::new();
-    let mut fallback = None;
-    // GPUVerify checks every procedure, not only kernels: a function that no one calls is
-    // checked as a kernel of its own (its numbers arbitrary per thread, its pointers into the
-    // memory their address space names), so that a bug in it is not silently unchecked.
     let called: HashSet<&str> = module
         .functions
         .iter()
@@ -197,59 +221,16 @@ pub fn translate_module(
             _ => false,
         })
     };
-    let uncalled: Vec<&Function> = module
-        .functions
-        .iter()
-        .filter(|f| !kernels.iter().any(|k| k.name == f.name) && (!called.contains(f.name.as_str()) || has_contract(f)))
-        .collect();
-    let opencl = module.target_triple.as_deref().is_some_and(|t| t.starts_with("spir"));
-    let all = kernels.iter().map(|k| (*k, false)).chain(uncalled.into_iter().map(|f| (f, true)));
-    for (k, extra) in all {
-        let mut tr = Tr {
-            module,
-            file,
-            bases: std::mem::take(&mut bases),
-            global_bases: HashMap::new(),
-            functions: std::mem::take(&mut functions),
-            locals: BTreeMap::new(),
-            blocks: Vec::new(),
-            edge_blocks: Vec::new(),
-            requires: Vec::new(),
-            ensures: Vec::new(),
-            errors: Vec::new(),
-            stack: Vec::new(),
-            calls: 0,
-            fresh: 0,
-            pending_barrier_invariants: Vec::new(),
-            work_dim,
-            check_bounds: opts.check_array_bounds,
-            in_spec: false,
-            uncalled: false,
-            lane: None,
-            fold_budget: 0,
-            fixed_names: IDENTITY.iter().flat_map(|w| DIMS.iter().map(move |d| format!("{w}_{d}"))).collect(),
-        };
-        // Globals shared between kernels keep one map: re-register them by name.
-        for (i, b) in tr.bases.iter().enumerate() {
-            if b.space != Space::Private {
-                tr.global_bases.insert(b.name.clone(), i);
-            }
-        }
-        let kloc = k.debugloc.as_ref().map(|d| Loc { line: d.line, col: d.col.unwrap_or(1) });
-        fallback = fallback.or(kloc);
-        let proc_text = tr.kernel(k, kloc, extra, opencl);
-        all_errors.append(&mut tr.errors);
-        // Private maps are locals of this kernel only.
-        tr.bases.retain(|b| b.space != Space::Private);
-        bases = tr.bases;
-        functions = tr.functions;
-        procs.push(proc_text);
-    }
-    if !all_errors.is_empty() {
-        let mut seen = HashSet::new();
-        all_errors.retain(|e| seen.insert(e.clone()));
-        return Err(all_errors);
-    }
+    let uncalled = module.functions.iter().filter(|f| {
+        !kernels.iter().any(|k| k.name == f.name) && (!called.contains(f.name.as_str()) || has_contract(f))
+    });
+    Ok(kernels.iter().map(|k| (*k, false)).chain(uncalled.map(|f| (f, true))).collect())
+}
+
+/// The program: the identity constants, the functions used, the memory maps and the
+/// procedures.
+fn program_text(functions: &BTreeMap<String, String>, bases: &[Base], procs: Vec<Out>) -> Out {
+    let mut text = Out::default();
     for w in IDENTITY {
         for d in DIMS {
             text.line(&format!("const {{:{w}_{d}}} {w}_{d}: bv32;"), None);
@@ -258,7 +239,7 @@ pub fn translate_module(
     for f in functions.values() {
         text.line(f, None);
     }
-    for b in &bases {
+    for b in bases {
         // Constant memory is never written: a constant map, whose initializer can be an axiom
         // and whose reads are neither races nor different between threads.
         let decl = match b.space {
@@ -272,8 +253,50 @@ pub fn translate_module(
         text.line("", None);
         text.append(p);
     }
-    let fallback = fallback.unwrap_or(Loc { line: 1, col: 1 });
-    Ok(Translation { kbpl: text.text, origins: text.origins, fallback, clang_secs: 0.0, translate_secs: 0.0 })
+    text
+}
+
+impl<'m> Tr<'m> {
+    /// A translator for one entry point, with the memory objects and functions of the ones
+    /// before it. Globals shared between kernels keep one map: they are re-registered by name.
+    fn new(
+        module: &'m Module,
+        file: &'m str,
+        bases: Vec<Base>,
+        functions: BTreeMap<String, String>,
+        opts: &crate::Options,
+    ) -> Self {
+        let mut tr = Tr {
+            module,
+            file,
+            bases,
+            global_bases: HashMap::new(),
+            functions,
+            locals: BTreeMap::new(),
+            blocks: Vec::new(),
+            edge_blocks: Vec::new(),
+            requires: Vec::new(),
+            ensures: Vec::new(),
+            errors: Vec::new(),
+            stack: Vec::new(),
+            calls: 0,
+            fresh: 0,
+            pending_barrier_invariants: Vec::new(),
+            work_dim: opts.work_dim,
+            check_bounds: opts.check_array_bounds,
+            in_spec: false,
+            uncalled: false,
+            lane: None,
+            fold_budget: 0,
+            fixed_names: IDENTITY.iter().flat_map(|w| DIMS.iter().map(move |d| format!("{w}_{d}"))).collect(),
+        };
+        for (i, b) in tr.bases.iter().enumerate() {
+            if b.space != Space::Private {
+                tr.global_bases.insert(b.name.clone(), i);
+            }
+        }
+        tr
+    }
 }
 
 /// Text with the source location of every line.

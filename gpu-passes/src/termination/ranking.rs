@@ -272,192 +272,282 @@ pub(crate) fn instrument(imp: &mut BlockImpl, cx: &mut Cx) -> Result<Vec<LoopRan
     let mut new_locals = Vec::new();
     for lp in cfg.loops() {
         let h = lp.header;
-        let mut found = Vec::new();
-        for &b in &lp.body {
-            for s in &imp.blocks[b].stmts {
-                if let StmtKind::Assume { expr, .. } = &s.kind {
-                    comparisons(expr, true, &locals, cx, &mut found);
-                }
-            }
-        }
-        // Ranking candidates, without duplicates.
-        let mut ranks: Vec<(String, Expr, Type)> = Vec::new();
-        for c in &found {
-            let mut add = |r: Expr| {
-                let text = ivl::printer::print_expr(&r);
-                if !ranks.iter().any(|(t, _, _)| *t == text) {
-                    ranks.push((text, r, c.ty.clone()));
-                }
-            };
-            add(difference(c, &c.hi, &c.lo, cx));
-            if c.either {
-                add(difference(c, &c.lo, &c.hi, cx));
-            }
-        }
-        ranks.truncate(MAX_RANKS);
+        let (found, ranks) = ranking_functions(imp, lp, &locals, cx);
         // Candidate invariants: the user's (made candidates), signs of what the loop changes,
         // and the non-strict forms of integer comparisons.
         let prefix = leading_predicates(&imp.blocks[h].stmts);
         let header_computes = imp.blocks[h].stmts.len() > prefix;
-        let mut invariants: Vec<Stmt> = Vec::new();
-        for s in imp.blocks[h].stmts.drain(..prefix) {
-            match s.kind {
-                StmtKind::Assert { attrs, expr } => {
-                    let b = cx.candidate();
-                    invariants.push(assert_stmt(attrs, Expr::implies(var(&b), expr), s.span));
-                }
-                _ => invariants.push(s),
-            }
-        }
+        let mut invariants = user_invariants(&mut imp.blocks[h], prefix, cx);
         let changed: Vec<Name> = lp.body.iter().flat_map(|&b| modified_vars(&imp.blocks[b].stmts)).collect();
-        // The thread's variables a counterexample shows: those the loop changes or compares.
-        let mut state: Vec<Name> = changed.iter().filter(|x| !x.ends_with("$read")).cloned().collect();
-        state.extend(lp.body.iter().flat_map(|&b| ivl::visit::free_vars(&imp.blocks[b].stmts)));
-        state.retain(|x| {
-            let ty = locals.get(x).or_else(|| cx.globals.get(x));
-            ty.is_some_and(|t| matches!(t.kind, TypeKind::Int | TypeKind::Bv(_)))
-        });
-        let mut seen = std::collections::HashSet::new();
-        state.retain(|x| seen.insert(x.clone()));
-        state.truncate(MAX_SHOWN);
-        let mut facts: Vec<Expr> = Vec::new();
-        // Initial values: the constants the variables the loop changes get outside it.
-        let mut initial: Vec<(Name, Expr)> = Vec::new();
-        for (_, b) in imp.blocks.iter().enumerate().filter(|(bi, _)| !lp.contains(*bi)) {
-            for st in &b.stmts {
-                let StmtKind::Assign { lhss, rhss } = &st.kind else { continue };
-                for (l, r) in lhss.iter().zip(rhss) {
-                    if l.indices.is_empty()
-                        && matches!(r.kind, ExprKind::BvLit { .. })
-                        && changed.contains(&l.var.name)
-                        && !initial.iter().any(|(x, k)| *x == l.var.name && k == r)
-                    {
-                        initial.push((l.var.name.clone(), r.clone()));
-                    }
-                }
-            }
-        }
-        for x in changed.iter().filter(|x| !x.ends_with("$read")) {
-            match locals.get(x).or_else(|| cx.globals.get(x)).map(|t| &t.kind) {
-                Some(TypeKind::Int) => {
-                    facts.push(bin(BinOp::Le, int(0), var(x)));
-                    facts.push(bin(BinOp::Lt, int(0), var(x)));
-                }
-                Some(&TypeKind::Bv(w)) => {
-                    let zero = Expr::new(ExprKind::BvLit { value: 0u32.into(), width: w }, Span::DUMMY);
-                    facts.push(bin(BinOp::Neq, var(x), zero.clone()));
-                    // C's `int` counters are signed: non-negative, and on one side of where
-                    // they start (counting up from or down to it), so that their steps do not
-                    // wrap around.
-                    facts.push(cx.bv_cmp("bvsle", w, zero, var(x)));
-                    for (_, k) in initial.iter().filter(|(y, _)| y == x) {
-                        facts.push(cx.bv_cmp("bvsle", w, var(x), k.clone()));
-                        facts.push(cx.bv_cmp("bvsle", w, k.clone(), var(x)));
-                    }
-                }
-                _ => {}
-            }
-        }
-        for c in found.iter().filter(|c| !c.either) {
-            match c.ty.kind {
-                TypeKind::Int => facts.push(bin(BinOp::Le, c.lo.clone(), c.hi.clone())),
-                TypeKind::Bv(w) => {
-                    facts.push(cx.bv_cmp("bvsle", w, c.lo.clone(), c.hi.clone()));
-                    facts.push(cx.bv_cmp("bvule", w, c.lo.clone(), c.hi.clone()));
-                }
-                _ => {}
-            }
-        }
-        // Reports point at the start of the loop: the label of a `goto` loop, the `while` of a
-        // structured one (whose header label is made up, and whose block carries its span).
-        let label = imp.blocks[h].label.span;
-        let start = if label == Span::DUMMY { imp.blocks[h].span.start } else { label.start } as usize;
-        let span = Span::new(start, start + 1);
+        let state = shown_state(imp, lp, &changed, &locals, cx);
+        let initial = initial_values(imp, lp, &changed);
+        let mut facts = sign_facts(&changed, &initial, &locals, cx);
+        facts.extend(comparison_facts(&found, cx));
+        let span = loop_start(&imp.blocks[h]);
         for f in facts {
             let b = cx.candidate();
             invariants.push(assert_stmt(check_attrs("invariant", None), Expr::implies(var(&b), f), span));
         }
-        // Record each candidate at the start of the iteration.
-        let mut record = Vec::new();
-        let mut checks = Vec::new();
-        let mut candidates = Vec::new();
         let cont = if header_computes { Expr::bool(true) } else { continuation(imp, &succs[h], lp) };
-        let mut recorded: Vec<Ranked> = Vec::new();
-        for (k, (text, now, ty)) in ranks.into_iter().enumerate() {
-            let old = Name::from(format!("{}$rank{k}", imp.blocks[h].label.name));
-            let local = TypedIdent {
-                name: Ident::new(old.clone(), Span::DUMMY),
-                ty: ty.clone(),
-                where_clause: None,
-                attrs: vec![],
-            };
-            new_locals.push(local);
-            record.push(assign_stmt(vec![(lhs(&old, vec![], span), now.clone())], span));
-            recorded.push(Ranked { text, now, old, ty });
-        }
-        // Single ranking functions, then lexicographic pairs of the first few (a loop that
-        // either decreases `a`, or keeps `a` and decreases `b`: `if (x > 0) x--; else i++;`).
-        let singles = (0..recorded.len()).map(|a| vec![a]);
-        let pairs = (0..recorded.len().min(MAX_LEX))
-            .flat_map(|a| (0..recorded.len().min(MAX_LEX)).filter(move |&b| b != a).map(move |b| vec![a, b]));
-        for tuple in singles.chain(pairs) {
-            let first = &recorded[tuple[0]];
-            let mut shown = vec![];
-            for &i in &tuple {
-                let r = &recorded[i];
-                shown.push((format!("`{}` at the start of the iteration", r.text), var(&r.old)));
-                shown.push((format!("`{}` after it", r.text), r.now.clone()));
-            }
-            shown.extend(state.iter().map(|x| (x.to_string(), var(x))));
-            let captures: Vec<Attribute> = shown.into_iter().map(|(label, e)| capture(label, e)).collect();
-            let check = |guard: &Name, e: Expr| {
-                assert_stmt(captures.clone(), Expr::implies(var(guard), Expr::implies(cont.clone(), e)), span)
-            };
-            let (less, bound) = match tuple.as_slice() {
-                [_] => (first.less(cx), first.bounded()),
-                _ => {
-                    // (a, b) decreases lexicographically; a stays bounded, and b is bounded
-                    // whenever a does not decrease.
-                    let second = &recorded[tuple[1]];
-                    let kept = Expr::and(Expr::eq(first.now.clone(), var(&first.old)), second.less(cx));
-                    let b_bound = second.bounded().map(|b| Expr::or(first.less(cx), b));
-                    let bound = match (first.bounded(), b_bound) {
-                        (Some(a), Some(b)) => Some(Expr::and(a, b)),
-                        (a, b) => a.or(b),
-                    };
-                    (Expr::or(first.less(cx), kept), bound)
-                }
-            };
-            let decreasing = cx.candidate();
-            checks.push(check(&decreasing, less));
-            let bounded = bound.map(|e| {
-                let b = cx.candidate();
-                checks.push(check(&b, e));
-                b
-            });
-            let text = tuple.iter().map(|&i| recorded[i].text.as_str()).collect::<Vec<_>>().join(", ");
-            let text = if tuple.len() > 1 { format!("({text}) lexicographically") } else { text };
-            candidates.push(RankCandidate { text, decreasing, bounded });
-        }
+        let (record, recorded) = record_ranks(&imp.blocks[h].label.name, ranks, span, &mut new_locals);
+        let (checks, candidates) = rank_checks(&recorded, &state, &cont, span, cx);
         let block = &mut imp.blocks[h];
         let rest = std::mem::take(&mut block.stmts);
         block.stmts = invariants.into_iter().chain(record).chain(rest).collect();
-        // The checks run on every back edge: each latch jumps to the header through a new block.
-        for (n, &l) in lp.latches.iter().enumerate() {
-            let label = Ident::new(format!("{}$ranked{n}", imp.blocks[h].label.name), span);
-            let header = imp.blocks[h].label.clone();
-            if let Terminator::Goto(ts) = &mut imp.blocks[l].term {
-                for t in ts.iter_mut().filter(|t| t.name == header.name) {
-                    *t = label.clone();
-                }
-            }
-            new_blocks.push(Block { label, stmts: checks.clone(), term: Terminator::Goto(vec![header]), span });
-        }
+        new_blocks.extend(checked_back_edges(imp, lp, checks, span));
         out.push(LoopRanks { procedure: imp.name.name.clone(), span, candidates });
     }
     imp.blocks.extend(new_blocks);
     imp.locals.extend(new_locals);
     Ok(out)
+}
+
+/// The comparisons the loop branches on, and the ranking candidates read off them (without
+/// duplicates, at most [`MAX_RANKS`]): each as printed, the expression and its type.
+fn ranking_functions(
+    imp: &BlockImpl,
+    lp: &ivl::cfg::Loop,
+    locals: &HashMap<Name, Type>,
+    cx: &mut Cx,
+) -> (Vec<Comparison>, Vec<(String, Expr, Type)>) {
+    let mut found = Vec::new();
+    for &b in &lp.body {
+        for s in &imp.blocks[b].stmts {
+            if let StmtKind::Assume { expr, .. } = &s.kind {
+                comparisons(expr, true, locals, cx, &mut found);
+            }
+        }
+    }
+    let mut ranks: Vec<(String, Expr, Type)> = Vec::new();
+    for c in &found {
+        let mut add = |r: Expr| {
+            let text = ivl::printer::print_expr(&r);
+            if !ranks.iter().any(|(t, _, _)| *t == text) {
+                ranks.push((text, r, c.ty.clone()));
+            }
+        };
+        add(difference(c, &c.hi, &c.lo, cx));
+        if c.either {
+            add(difference(c, &c.lo, &c.hi, cx));
+        }
+    }
+    ranks.truncate(MAX_RANKS);
+    (found, ranks)
+}
+
+/// The header's leading predicates (its first `prefix` statements), taken out of it: the
+/// user's invariants, made Houdini candidates.
+fn user_invariants(header: &mut Block, prefix: usize, cx: &mut Cx) -> Vec<Stmt> {
+    let mut invariants: Vec<Stmt> = Vec::new();
+    for s in header.stmts.drain(..prefix) {
+        match s.kind {
+            StmtKind::Assert { attrs, expr } => {
+                let b = cx.candidate();
+                invariants.push(assert_stmt(attrs, Expr::implies(var(&b), expr), s.span));
+            }
+            _ => invariants.push(s),
+        }
+    }
+    invariants
+}
+
+/// The thread's variables a counterexample shows: the integers and bit-vectors the loop
+/// changes or reads, at most [`MAX_SHOWN`].
+fn shown_state(
+    imp: &BlockImpl,
+    lp: &ivl::cfg::Loop,
+    changed: &[Name],
+    locals: &HashMap<Name, Type>,
+    cx: &Cx,
+) -> Vec<Name> {
+    let mut state: Vec<Name> = changed.iter().filter(|x| !x.ends_with("$read")).cloned().collect();
+    state.extend(lp.body.iter().flat_map(|&b| ivl::visit::free_vars(&imp.blocks[b].stmts)));
+    state.retain(|x| {
+        let ty = locals.get(x).or_else(|| cx.globals.get(x));
+        ty.is_some_and(|t| matches!(t.kind, TypeKind::Int | TypeKind::Bv(_)))
+    });
+    let mut seen = std::collections::HashSet::new();
+    state.retain(|x| seen.insert(x.clone()));
+    state.truncate(MAX_SHOWN);
+    state
+}
+
+/// Initial values: the bit-vector constants the variables the loop changes get outside it.
+fn initial_values(imp: &BlockImpl, lp: &ivl::cfg::Loop, changed: &[Name]) -> Vec<(Name, Expr)> {
+    let mut initial: Vec<(Name, Expr)> = Vec::new();
+    for (_, b) in imp.blocks.iter().enumerate().filter(|(bi, _)| !lp.contains(*bi)) {
+        for st in &b.stmts {
+            let StmtKind::Assign { lhss, rhss } = &st.kind else { continue };
+            for (l, r) in lhss.iter().zip(rhss) {
+                if l.indices.is_empty()
+                    && matches!(r.kind, ExprKind::BvLit { .. })
+                    && changed.contains(&l.var.name)
+                    && !initial.iter().any(|(x, k)| *x == l.var.name && k == r)
+                {
+                    initial.push((l.var.name.clone(), r.clone()));
+                }
+            }
+        }
+    }
+    initial
+}
+
+/// Candidate invariants on the signs of what the loop changes.
+fn sign_facts(changed: &[Name], initial: &[(Name, Expr)], locals: &HashMap<Name, Type>, cx: &mut Cx) -> Vec<Expr> {
+    let mut facts: Vec<Expr> = Vec::new();
+    for x in changed.iter().filter(|x| !x.ends_with("$read")) {
+        match locals.get(x).or_else(|| cx.globals.get(x)).map(|t| &t.kind) {
+            Some(TypeKind::Int) => {
+                facts.push(bin(BinOp::Le, int(0), var(x)));
+                facts.push(bin(BinOp::Lt, int(0), var(x)));
+            }
+            Some(&TypeKind::Bv(w)) => {
+                let zero = Expr::new(ExprKind::BvLit { value: 0u32.into(), width: w }, Span::DUMMY);
+                facts.push(bin(BinOp::Neq, var(x), zero.clone()));
+                // C's `int` counters are signed: non-negative, and on one side of where
+                // they start (counting up from or down to it), so that their steps do not
+                // wrap around.
+                facts.push(cx.bv_cmp("bvsle", w, zero, var(x)));
+                for (_, k) in initial.iter().filter(|(y, _)| y == x) {
+                    facts.push(cx.bv_cmp("bvsle", w, var(x), k.clone()));
+                    facts.push(cx.bv_cmp("bvsle", w, k.clone(), var(x)));
+                }
+            }
+            _ => {}
+        }
+    }
+    facts
+}
+
+/// Candidate invariants: the non-strict forms of the one-sided comparisons (signed and
+/// unsigned for bit-vectors).
+fn comparison_facts(found: &[Comparison], cx: &mut Cx) -> Vec<Expr> {
+    let mut facts = Vec::new();
+    for c in found.iter().filter(|c| !c.either) {
+        match c.ty.kind {
+            TypeKind::Int => facts.push(bin(BinOp::Le, c.lo.clone(), c.hi.clone())),
+            TypeKind::Bv(w) => {
+                facts.push(cx.bv_cmp("bvsle", w, c.lo.clone(), c.hi.clone()));
+                facts.push(cx.bv_cmp("bvule", w, c.lo.clone(), c.hi.clone()));
+            }
+            _ => {}
+        }
+    }
+    facts
+}
+
+/// Where reports point: the start of the loop, the label of a `goto` loop, the `while` of a
+/// structured one (whose header label is made up, and whose block carries its span).
+fn loop_start(header: &Block) -> Span {
+    let label = header.label.span;
+    let start = if label == Span::DUMMY { header.span.start } else { label.start } as usize;
+    Span::new(start, start + 1)
+}
+
+/// Each ranking candidate recorded at the start of the iteration, in a new local
+/// `HEADER$rankK`: the assignments and the recorded candidates.
+fn record_ranks(
+    header: &Name,
+    ranks: Vec<(String, Expr, Type)>,
+    span: Span,
+    new_locals: &mut Vec<TypedIdent>,
+) -> (Vec<Stmt>, Vec<Ranked>) {
+    let mut record = Vec::new();
+    let mut recorded: Vec<Ranked> = Vec::new();
+    for (k, (text, now, ty)) in ranks.into_iter().enumerate() {
+        let old = Name::from(format!("{header}$rank{k}"));
+        let local = TypedIdent {
+            name: Ident::new(old.clone(), Span::DUMMY),
+            ty: ty.clone(),
+            where_clause: None,
+            attrs: vec![],
+        };
+        new_locals.push(local);
+        record.push(assign_stmt(vec![(lhs(&old, vec![], span), now.clone())], span));
+        recorded.push(Ranked { text, now, old, ty });
+    }
+    (record, recorded)
+}
+
+/// The checks of the back edges (under the continuation `cont`) and the candidates they
+/// decide: single ranking functions, then lexicographic pairs of the first few (a loop that
+/// either decreases `a`, or keeps `a` and decreases `b`: `if (x > 0) x--; else i++;`).
+fn rank_checks(
+    recorded: &[Ranked],
+    state: &[Name],
+    cont: &Expr,
+    span: Span,
+    cx: &mut Cx,
+) -> (Vec<Stmt>, Vec<RankCandidate>) {
+    let mut checks = Vec::new();
+    let mut candidates = Vec::new();
+    let singles = (0..recorded.len()).map(|a| vec![a]);
+    let pairs = (0..recorded.len().min(MAX_LEX))
+        .flat_map(|a| (0..recorded.len().min(MAX_LEX)).filter(move |&b| b != a).map(move |b| vec![a, b]));
+    for tuple in singles.chain(pairs) {
+        let mut shown = vec![];
+        for &i in &tuple {
+            let r = &recorded[i];
+            shown.push((format!("`{}` at the start of the iteration", r.text), var(&r.old)));
+            shown.push((format!("`{}` after it", r.text), r.now.clone()));
+        }
+        shown.extend(state.iter().map(|x| (x.to_string(), var(x))));
+        let captures: Vec<Attribute> = shown.into_iter().map(|(label, e)| capture(label, e)).collect();
+        let check = |guard: &Name, e: Expr| {
+            assert_stmt(captures.clone(), Expr::implies(var(guard), Expr::implies(cont.clone(), e)), span)
+        };
+        let (less, bound) = decrease_and_bound(recorded, &tuple, cx);
+        let decreasing = cx.candidate();
+        checks.push(check(&decreasing, less));
+        let bounded = bound.map(|e| {
+            let b = cx.candidate();
+            checks.push(check(&b, e));
+            b
+        });
+        let text = tuple.iter().map(|&i| recorded[i].text.as_str()).collect::<Vec<_>>().join(", ");
+        let text = if tuple.len() > 1 { format!("({text}) lexicographically") } else { text };
+        candidates.push(RankCandidate { text, decreasing, bounded });
+    }
+    (checks, candidates)
+}
+
+/// That a single candidate or a pair decreases, and that it is bounded below (none when
+/// nothing needs to be).
+fn decrease_and_bound(recorded: &[Ranked], tuple: &[usize], cx: &mut Cx) -> (Expr, Option<Expr>) {
+    let first = &recorded[tuple[0]];
+    match tuple {
+        [_] => (first.less(cx), first.bounded()),
+        _ => {
+            // (a, b) decreases lexicographically; a stays bounded, and b is bounded
+            // whenever a does not decrease.
+            let second = &recorded[tuple[1]];
+            let kept = Expr::and(Expr::eq(first.now.clone(), var(&first.old)), second.less(cx));
+            let b_bound = second.bounded().map(|b| Expr::or(first.less(cx), b));
+            let bound = match (first.bounded(), b_bound) {
+                (Some(a), Some(b)) => Some(Expr::and(a, b)),
+                (a, b) => a.or(b),
+            };
+            (Expr::or(first.less(cx), kept), bound)
+        }
+    }
+}
+
+/// The checks on every back edge: each latch jumps to the header through a new block (returned)
+/// that holds them.
+fn checked_back_edges(imp: &mut BlockImpl, lp: &ivl::cfg::Loop, checks: Vec<Stmt>, span: Span) -> Vec<Block> {
+    let h = lp.header;
+    let mut new_blocks = Vec::new();
+    for (n, &l) in lp.latches.iter().enumerate() {
+        let label = Ident::new(format!("{}$ranked{n}", imp.blocks[h].label.name), span);
+        let header = imp.blocks[h].label.clone();
+        if let Terminator::Goto(ts) = &mut imp.blocks[l].term {
+            for t in ts.iter_mut().filter(|t| t.name == header.name) {
+                *t = label.clone();
+            }
+        }
+        new_blocks.push(Block { label, stmts: checks.clone(), term: Terminator::Goto(vec![header]), span });
+    }
+    new_blocks
 }
 
 /// A ranking candidate recorded at the loop header: its value now (at a latch) and then.

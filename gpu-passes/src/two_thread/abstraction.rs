@@ -209,70 +209,15 @@ pub(crate) fn abstract_reads(
                 out.push(s);
                 continue;
             }
-            if let Some(a) = acc.iter().find(|a| a.atomic && models.get(&a.var) != Some(&Model::Adversarial)) {
-                diags.push(
-                    Diagnostic::unsupported(
-                        format!(
-                            "an atomic access to `{}`, whose values a specification mentions (or with `--abstraction \
-                             equality`), is not supported",
-                            a.var
-                        ),
-                        a.span,
-                    )
-                    .with_label("this atomic")
-                    .with_note("the two-thread program models such an array, and would have to forget the element at every atomic of every thread"),
-                );
+            if let Some(d) = modelled_atomic(&acc, models) {
+                diags.push(d);
                 continue;
             }
             let mut rd = Reads { shared, models, names, temps: Vec::new() };
             let sp = s.span;
-            let new_kind = match &s.kind {
-                StmtKind::Assign { lhss, rhss } => {
-                    let (mut l2, mut r2) = (Vec::new(), Vec::new());
-                    for (l, r) in lhss.iter().zip(rhss) {
-                        if rd.adversarial(&l.var.name) {
-                            continue;
-                        }
-                        let mut l = l.clone();
-                        for ix in l.indices.iter_mut().flatten() {
-                            *ix = rd.expr(ix);
-                        }
-                        l2.push(l);
-                        r2.push(rd.expr(r));
-                    }
-                    (!l2.is_empty()).then_some(StmtKind::Assign { lhss: l2, rhss: r2 })
-                }
-                StmtKind::Assume { attrs, expr } => {
-                    Some(StmtKind::Assume { attrs: attrs.clone(), expr: rd.expr(expr) })
-                }
-                _ => unreachable!(),
-            };
-            let acc: Vec<Access> = acc
-                .into_iter()
-                .map(|mut a| {
-                    a.cond = rd.expr(&a.cond);
-                    a.loc = a.loc.iter().map(|e| rd.expr(e)).collect();
-                    a.value = a.value.as_ref().map(|v| rd.expr(v));
-                    a
-                })
-                .collect();
-            // One access per site and location (a branch condition is read by both guards).
-            let mut merged: Vec<Access> = Vec::new();
-            for a in acc {
-                let key = |x: &Access| {
-                    let mut k = (x.loc.clone(), x.value.clone());
-                    strip_spans(&mut k.0);
-                    if let Some(v) = &mut k.1 {
-                        strip_spans(v);
-                    }
-                    (x.var.clone(), x.write, x.atomic, x.span, k)
-                };
-                match merged.iter_mut().find(|m| key(m) == key(&a)) {
-                    Some(m) => m.cond = Expr::or(m.cond.clone(), a.cond),
-                    None => merged.push(a),
-                }
-            }
-            let acc = merged;
+            let new_kind = rd.stmt_kind(&s);
+            let acc: Vec<Access> = acc.into_iter().map(|a| rd.access(a)).collect();
+            let acc = merged(acc);
             if !rd.temps.is_empty() {
                 let temps: Vec<Ident> = rd.temps.iter().map(|(_, n, _)| Ident::new(n.clone(), sp)).collect();
                 out.push(Stmt::new(StmtKind::Havoc(temps), sp));
@@ -293,4 +238,76 @@ pub(crate) fn abstract_reads(
     }
     imp.locals.extend(new_locals);
     Ok(groups)
+}
+
+/// The error for an atomic access to an array that is not adversarial (modelled), if any.
+fn modelled_atomic(acc: &[Access], models: &HashMap<Name, Model>) -> Option<Diagnostic> {
+    let a = acc.iter().find(|a| a.atomic && models.get(&a.var) != Some(&Model::Adversarial))?;
+    Some(
+        Diagnostic::unsupported(
+            format!(
+                "an atomic access to `{}`, whose values a specification mentions (or with `--abstraction \
+                 equality`), is not supported",
+                a.var
+            ),
+            a.span,
+        )
+        .with_label("this atomic")
+        .with_note("the two-thread program models such an array, and would have to forget the element at every atomic of every thread"),
+    )
+}
+
+/// One access per site and location (a branch condition is read by both guards): accesses
+/// that differ only in their condition become one under the disjunction.
+fn merged(acc: Vec<Access>) -> Vec<Access> {
+    let mut merged: Vec<Access> = Vec::new();
+    for a in acc {
+        let key = |x: &Access| {
+            let mut k = (x.loc.clone(), x.value.clone());
+            strip_spans(&mut k.0);
+            if let Some(v) = &mut k.1 {
+                strip_spans(v);
+            }
+            (x.var.clone(), x.write, x.atomic, x.span, k)
+        };
+        match merged.iter_mut().find(|m| key(m) == key(&a)) {
+            Some(m) => m.cond = Expr::or(m.cond.clone(), a.cond),
+            None => merged.push(a),
+        }
+    }
+    merged
+}
+
+impl Reads<'_> {
+    /// An assignment or assumption with its adversarial reads replaced and its writes to
+    /// adversarial arrays dropped (none when nothing is left).
+    fn stmt_kind(&mut self, s: &Stmt) -> Option<StmtKind> {
+        match &s.kind {
+            StmtKind::Assign { lhss, rhss } => {
+                let (mut l2, mut r2) = (Vec::new(), Vec::new());
+                for (l, r) in lhss.iter().zip(rhss) {
+                    if self.adversarial(&l.var.name) {
+                        continue;
+                    }
+                    let mut l = l.clone();
+                    for ix in l.indices.iter_mut().flatten() {
+                        *ix = self.expr(ix);
+                    }
+                    l2.push(l);
+                    r2.push(self.expr(r));
+                }
+                (!l2.is_empty()).then_some(StmtKind::Assign { lhss: l2, rhss: r2 })
+            }
+            StmtKind::Assume { attrs, expr } => Some(StmtKind::Assume { attrs: attrs.clone(), expr: self.expr(expr) }),
+            _ => unreachable!(),
+        }
+    }
+
+    /// An access with its adversarial reads replaced like in its statement.
+    fn access(&mut self, mut a: Access) -> Access {
+        a.cond = self.expr(&a.cond);
+        a.loc = a.loc.iter().map(|e| self.expr(e)).collect();
+        a.value = a.value.as_ref().map(|v| self.expr(v));
+        a
+    }
 }

@@ -315,100 +315,15 @@ pub(crate) fn kernel_variant(
     names: &mut FreshNames,
     new_globals: &mut Vec<(String, Decl)>,
 ) -> Result<KernelVariant, Vec<Diagnostic>> {
-    // Branch targets in reverse, so that the sort order lays sibling branches out in source
-    // order (of two equivalent errors, the one earlier in the source is found first).
-    let mut body = body.clone();
-    for b in &mut body.blocks {
-        if let ivl::blocks::Terminator::Goto(ts) = &mut b.term {
-            ts.reverse();
-        }
-    }
-    let mut pre = preprocess(&body)?;
-    // After the guards are in place, so that no lowered `assume` is taken for one.
-    let mut counters = super::atomics::counters(&pre);
-    if ctx.inter {
-        counters.retain(|c| ctx.shared.get(c).is_some_and(|sv| sv.space != MemSpace::GroupShared));
-    }
-    super::atomics::lower_atomics(&mut pre, ctx.shared, &counters, names);
-    let per_thread_names: HashSet<Name> = ctx.const_copies.keys().chain(ctx.shared.keys()).cloned().collect();
-    let uni = uniformity::analyse(&pre, &per_thread_names);
-    let mut pred = predicate_preprocessed(&pre, ctx.globals, names)?;
-    for b in &mut pred.imp.blocks {
-        if let Some(&id) = pred.block_ids.get(&b.label.name) {
-            let enabled = Expr::eq(var(&pred.active), int(id));
-            spec_builtins::substitute_enabled(&mut b.stmts, &enabled);
-        }
-    }
+    let (pre, uni, mut pred) = predicated_body(ctx, body, names)?;
     let models =
         abstraction::choose(ctx.shared, ctx.specified, ctx.opts.abstraction == super::Abstraction::Equality, ctx.inter);
     let groups = abstraction::abstract_reads(&mut pred.imp, ctx.shared, &models, names)?;
-
-    // The shared variables this kernel uses.
     let stmts: Vec<&Stmt> = pred.imp.blocks.iter().flat_map(|b| &b.stmts).collect();
-    let mut used: HashSet<Name> = HashSet::new();
-    for s in &stmts {
-        used.extend(ivl::visit::free_vars(*s));
-        if let StmtKind::Assign { lhss, .. } = &s.kind {
-            used.extend(lhss.iter().map(|l| l.var.name.clone()));
-        }
-    }
-    used.extend(ivl::visit::free_vars(&ctx.contracts.iter().map(|c| c.expr.clone()).collect::<Vec<_>>()));
-    used.extend(groups.iter().flatten().map(|a| a.var.clone()));
-    let mut logged: HashSet<Name> = groups.iter().flatten().map(|a| a.var.clone()).collect();
-    for s in &stmts {
-        logged_arrays(*s, &mut logged);
-    }
-    for c in ctx.contracts {
-        logged_arrays(&c.expr, &mut logged);
-    }
-    used.extend(logged.iter().cloned());
-    let mut used: Vec<Name> = used.into_iter().filter(|n| ctx.shared.contains_key(n)).collect();
-    used.sort();
-
+    let (used, logged) = used_and_logged(ctx, &stmts, &groups);
     let mut decls = Vec::new();
-    let mut array_copies: HashMap<Name, Vec<Name>> = HashMap::new();
-    let mut single_arrays = HashSet::new();
-    let mut kc_shared = HashMap::new();
-    for a in &used {
-        match models[a] {
-            Model::PerThread => {
-                let c: Vec<Name> = (1..=2).map(|t| names.fresh(&format!("{a}${t}"))).collect();
-                for n in &c {
-                    decls.push(var_decl(n, ctx.shared[a].ty.clone(), vec![]));
-                }
-                array_copies.insert(a.clone(), c);
-            }
-            Model::Single => {
-                single_arrays.insert(a.clone());
-                kc_shared.insert(a.clone(), ctx.shared[a].clone());
-            }
-            Model::Adversarial => {}
-        }
-    }
-    let mut logs = BTreeMap::new();
-    let mut logged: Vec<Name> = logged.into_iter().filter(|n| ctx.shared.contains_key(n)).collect();
-    logged.sort();
-    for a in &logged {
-        let atomics = groups.iter().flatten().any(|x| x.atomic && &x.var == a);
-        match Logs::declare(a, &ctx.shared[a], atomics, names) {
-            Some((l, d)) => {
-                decls.extend(d);
-                logs.insert(a.clone(), l);
-            }
-            None => {
-                return Err(vec![Diagnostic::unsupported(
-                    format!("race checking of `{a}` needs its map type spelled out"),
-                    Span::DUMMY,
-                )])
-            }
-        }
-    }
-    // Every site is known before any check is made: a check compares with every logged site.
-    for a in groups.iter().flatten() {
-        if let Some(l) = logs.get_mut(&a.var) {
-            l.site(AccessKind::of(a), a.span);
-        }
-    }
+    let (array_copies, single_arrays, kc_shared) = shared_copies(ctx, &used, &models, names, &mut decls);
+    let logs = declare_logs(ctx, logged, &groups, names, &mut decls)?;
     let checked: HashSet<Name> = if ctx.opts.only_divergence {
         HashSet::new()
     } else {
@@ -435,53 +350,23 @@ pub(crate) fn kernel_variant(
         pred.loops.iter().map(|l| l.header.clone()).filter(|h| uni.blocks.contains(h)).collect();
     let mut copies: HashMap<Name, Vec<Name>> = ctx.const_copies.clone();
     copies.extend(array_copies.clone());
-    let header_facts = path_facts(&pre, &pred, &|x: &Name| ctx.shared.contains_key(x));
-    let some_in: Rc<RefCell<HashMap<Name, Expr>>> = Rc::default();
-
-    let span = body.span;
-    let inter = ctx.inter;
-    let mut make_ins = |kc: &mut KernelCtx, pred: &PredicatedImpl| {
-        let mut views = Views::default();
-        for a in &binv_arrays {
-            views.add(kc, a, &ctx.shared[a], array_copies.get(a).map(|c| c.as_slice()));
-        }
-        let track = kc.fresh_local("$track", Type::bool());
-        let mut init: Vec<Stmt> = logs.values().map(|l| l.init(span)).collect();
-        init.extend(views.init(kc, span));
-        // Both threads start from the same memory (different groups: the same global memory).
-        let mut arrays: Vec<&Name> = array_copies.keys().collect();
-        arrays.sort();
-        for a in arrays {
-            if !inter || ctx.shared[a].space != MemSpace::GroupShared {
-                let c = &array_copies[a];
-                init.push(assign_stmt(vec![(lhs(&c[1], vec![], span), var(&c[0]))], span));
-            }
-        }
-        let ins = Instr {
-            inter,
-            benign: ctx.opts.benign_tolerance,
-            guard: ctx.guard.clone(),
-            groups: groups.clone(),
-            logs: logs.clone(),
-            checked: checked.clone(),
-            shared: ctx.shared.clone(),
-            copies: array_copies.clone(),
-            single: single_arrays.clone(),
-            views,
-            track,
-            local_id_x: ctx.local_id_x.clone(),
-            local_id_x_valid: ctx.local_id_x_valid.clone(),
-            uniform_headers: uniform_headers.clone(),
-            active: pred.active.clone(),
-            active_single,
-            header_prefix: false,
-            header_facts: header_facts.clone(),
-            some_in: some_in.clone(),
-        };
-        Ok((Box::new(ins) as Box<dyn Instrument>, init))
+    let parts = InstrParts {
+        ctx,
+        span: body.span,
+        groups: &groups,
+        logs: &logs,
+        checked: &checked,
+        array_copies: &array_copies,
+        single_arrays: &single_arrays,
+        binv_arrays: &binv_arrays,
+        uniform_headers: &uniform_headers,
+        active_single,
+        header_facts: path_facts(&pre, &pred, &|x: &Name| ctx.shared.contains_key(x)),
+        some_in: Rc::default(),
     };
+    let mut make_ins = |kc: &mut KernelCtx, pred: &PredicatedImpl| Ok(parts.instrumentation(kc, pred));
     let (mut imp, outs) = lockstep_impl(&pred, 2, &kc_shared, &copies, names, new_globals, &mut make_ins, &single)?;
-    bypass_loops(&mut imp, &pred, &some_in.borrow());
+    bypass_loops(&mut imp, &pred, &parts.some_in.borrow());
     // The copies of the out-parameters (for the contracts): `outs` lists one entry per single
     // out-parameter and two per duplicated one, in order.
     let mut i = 0;
@@ -494,6 +379,198 @@ pub(crate) fn kernel_variant(
         }
     }
     Ok(KernelVariant { imp, copies, logs, decls })
+}
+
+/// The kernel's body preprocessed (atomics lowered), its uniformity, and predicated with the
+/// enabledness built-in read as "the thread is at this block".
+fn predicated_body(
+    ctx: &VariantCtx,
+    body: &BlockImpl,
+    names: &mut FreshNames,
+) -> Result<(BlockImpl, uniformity::Uniformity, PredicatedImpl), Vec<Diagnostic>> {
+    // Branch targets in reverse, so that the sort order lays sibling branches out in source
+    // order (of two equivalent errors, the one earlier in the source is found first).
+    let mut body = body.clone();
+    for b in &mut body.blocks {
+        if let ivl::blocks::Terminator::Goto(ts) = &mut b.term {
+            ts.reverse();
+        }
+    }
+    let mut pre = preprocess(&body)?;
+    // After the guards are in place, so that no lowered `assume` is taken for one.
+    let mut counters = super::atomics::counters(&pre);
+    if ctx.inter {
+        counters.retain(|c| ctx.shared.get(c).is_some_and(|sv| sv.space != MemSpace::GroupShared));
+    }
+    super::atomics::lower_atomics(&mut pre, ctx.shared, &counters, names);
+    let per_thread_names: HashSet<Name> = ctx.const_copies.keys().chain(ctx.shared.keys()).cloned().collect();
+    let uni = uniformity::analyse(&pre, &per_thread_names);
+    let mut pred = predicate_preprocessed(&pre, ctx.globals, names)?;
+    for b in &mut pred.imp.blocks {
+        if let Some(&id) = pred.block_ids.get(&b.label.name) {
+            let enabled = Expr::eq(var(&pred.active), int(id));
+            spec_builtins::substitute_enabled(&mut b.stmts, &enabled);
+        }
+    }
+    Ok((pre, uni, pred))
+}
+
+/// The shared variables this kernel uses (sorted), and those whose logs it reads or writes.
+fn used_and_logged(ctx: &VariantCtx, stmts: &[&Stmt], groups: &[Vec<Access>]) -> (Vec<Name>, HashSet<Name>) {
+    let mut used: HashSet<Name> = HashSet::new();
+    for s in stmts {
+        used.extend(ivl::visit::free_vars(*s));
+        if let StmtKind::Assign { lhss, .. } = &s.kind {
+            used.extend(lhss.iter().map(|l| l.var.name.clone()));
+        }
+    }
+    used.extend(ivl::visit::free_vars(&ctx.contracts.iter().map(|c| c.expr.clone()).collect::<Vec<_>>()));
+    used.extend(groups.iter().flatten().map(|a| a.var.clone()));
+    let mut logged: HashSet<Name> = groups.iter().flatten().map(|a| a.var.clone()).collect();
+    for s in stmts {
+        logged_arrays(*s, &mut logged);
+    }
+    for c in ctx.contracts {
+        logged_arrays(&c.expr, &mut logged);
+    }
+    used.extend(logged.iter().cloned());
+    let mut used: Vec<Name> = used.into_iter().filter(|n| ctx.shared.contains_key(n)).collect();
+    used.sort();
+    (used, logged)
+}
+
+/// The shared arrays by their model: the two copies of each per-thread array (declared in
+/// `decls`), the arrays with one copy, and those as the lock-step construction's shared
+/// variables.
+type SharedCopies = (HashMap<Name, Vec<Name>>, HashSet<Name>, HashMap<Name, SharedVar>);
+
+/// Copies of the used shared arrays, by their model.
+fn shared_copies(
+    ctx: &VariantCtx,
+    used: &[Name],
+    models: &HashMap<Name, Model>,
+    names: &mut FreshNames,
+    decls: &mut Vec<Decl>,
+) -> SharedCopies {
+    let mut array_copies: HashMap<Name, Vec<Name>> = HashMap::new();
+    let mut single_arrays = HashSet::new();
+    let mut kc_shared = HashMap::new();
+    for a in used {
+        match models[a] {
+            Model::PerThread => {
+                let c: Vec<Name> = (1..=2).map(|t| names.fresh(&format!("{a}${t}"))).collect();
+                for n in &c {
+                    decls.push(var_decl(n, ctx.shared[a].ty.clone(), vec![]));
+                }
+                array_copies.insert(a.clone(), c);
+            }
+            Model::Single => {
+                single_arrays.insert(a.clone());
+                kc_shared.insert(a.clone(), ctx.shared[a].clone());
+            }
+            Model::Adversarial => {}
+        }
+    }
+    (array_copies, single_arrays, kc_shared)
+}
+
+/// The logs of the logged shared arrays (declared in `decls`), with every access site: a
+/// check compares with every logged site, so all are known before any check is made.
+fn declare_logs(
+    ctx: &VariantCtx,
+    logged: HashSet<Name>,
+    groups: &[Vec<Access>],
+    names: &mut FreshNames,
+    decls: &mut Vec<Decl>,
+) -> Result<BTreeMap<Name, Logs>, Vec<Diagnostic>> {
+    let mut logs = BTreeMap::new();
+    let mut logged: Vec<Name> = logged.into_iter().filter(|n| ctx.shared.contains_key(n)).collect();
+    logged.sort();
+    for a in &logged {
+        let atomics = groups.iter().flatten().any(|x| x.atomic && &x.var == a);
+        match Logs::declare(a, &ctx.shared[a], atomics, names) {
+            Some((l, d)) => {
+                decls.extend(d);
+                logs.insert(a.clone(), l);
+            }
+            None => {
+                return Err(vec![Diagnostic::unsupported(
+                    format!("race checking of `{a}` needs its map type spelled out"),
+                    Span::DUMMY,
+                )])
+            }
+        }
+    }
+    for a in groups.iter().flatten() {
+        if let Some(l) = logs.get_mut(&a.var) {
+            l.site(AccessKind::of(a), a.span);
+        }
+    }
+    Ok(logs)
+}
+
+/// What the instrumentation of one kernel variant is made of, before the lock-step
+/// construction asks for it.
+struct InstrParts<'a> {
+    ctx: &'a VariantCtx<'a>,
+    span: Span,
+    groups: &'a Vec<Vec<Access>>,
+    logs: &'a BTreeMap<Name, Logs>,
+    checked: &'a HashSet<Name>,
+    array_copies: &'a HashMap<Name, Vec<Name>>,
+    single_arrays: &'a HashSet<Name>,
+    binv_arrays: &'a [Name],
+    uniform_headers: &'a HashSet<Name>,
+    active_single: bool,
+    header_facts: HashMap<Name, Vec<Expr>>,
+    some_in: Rc<RefCell<HashMap<Name, Expr>>>,
+}
+
+impl InstrParts<'_> {
+    /// The instrumentation (the lock-step construction's hook) and the statements that start
+    /// the kernel: empty logs, the barrier invariants' views, and the same memory for both
+    /// threads.
+    fn instrumentation(&self, kc: &mut KernelCtx, pred: &PredicatedImpl) -> (Box<dyn Instrument>, Vec<Stmt>) {
+        let (ctx, span) = (self.ctx, self.span);
+        let mut views = Views::default();
+        for a in self.binv_arrays {
+            views.add(kc, a, &ctx.shared[a], self.array_copies.get(a).map(|c| c.as_slice()));
+        }
+        let track = kc.fresh_local("$track", Type::bool());
+        let mut init: Vec<Stmt> = self.logs.values().map(|l| l.init(span)).collect();
+        init.extend(views.init(kc, span));
+        // Both threads start from the same memory (different groups: the same global memory).
+        let mut arrays: Vec<&Name> = self.array_copies.keys().collect();
+        arrays.sort();
+        for a in arrays {
+            if !ctx.inter || ctx.shared[a].space != MemSpace::GroupShared {
+                let c = &self.array_copies[a];
+                init.push(assign_stmt(vec![(lhs(&c[1], vec![], span), var(&c[0]))], span));
+            }
+        }
+        let ins = Instr {
+            inter: ctx.inter,
+            benign: ctx.opts.benign_tolerance,
+            guard: ctx.guard.clone(),
+            groups: self.groups.clone(),
+            logs: self.logs.clone(),
+            checked: self.checked.clone(),
+            shared: ctx.shared.clone(),
+            copies: self.array_copies.clone(),
+            single: self.single_arrays.clone(),
+            views,
+            track,
+            local_id_x: ctx.local_id_x.clone(),
+            local_id_x_valid: ctx.local_id_x_valid.clone(),
+            uniform_headers: self.uniform_headers.clone(),
+            active: pred.active.clone(),
+            active_single: self.active_single,
+            header_prefix: false,
+            header_facts: self.header_facts.clone(),
+            some_in: self.some_in.clone(),
+        };
+        (Box::new(ins), init)
+    }
 }
 
 /// Facts about where a thread has been, per loop header: invariants that loop cutting would

@@ -38,14 +38,15 @@ pub fn try_parse_checked(text: &str) -> Result<Program, String> {
     Ok(ivl::modifies::infer_modifies(&p))
 }
 
+/// The header (tests/README.md) and the text of a corpus kernel.
+pub fn read_header(name: &str) -> (test_support::Header, String) {
+    test_support::Header::read(&kernels_dir().join(format!("{name}.kbpl")))
+}
+
 /// The header of a corpus kernel: (pass?, arguments line).
 pub fn header(name: &str) -> (bool, String) {
-    let path = kernels_dir().join(format!("{name}.kbpl"));
-    let text = std::fs::read_to_string(&path).unwrap();
-    let mut lines = text.lines();
-    let pass = lines.next().unwrap_or("").trim() == "//pass";
-    let args = lines.next().unwrap_or("").trim_start_matches("//").trim().to_string();
-    (pass, args)
+    let (h, _) = read_header(name);
+    (h.passes(), h.args_line())
 }
 
 /// Every kernel base name of the corpus, sorted.

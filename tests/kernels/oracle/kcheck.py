@@ -541,7 +541,8 @@ def z3_wrapper():
 def run(path, keep=False):
     src = open(path).read()
     hdr = src.split('\n')
-    args = hdr[1][2:].split() if len(hdr) > 1 and hdr[1].startswith('//') else []
+    # `//args: ...` in the header (tests/README.md).
+    args = next((l[len('//args:'):].split() for l in hdr[:8] if l.startswith('//args:')), [])
     k = Kernel(src, args)
     prog, tags = k.program()
     out = path + '.kc.bpl' if keep else os.path.join(os.environ.get('TMPDIR', '/tmp'), 'kcheck-last.bpl')

@@ -9,8 +9,10 @@ from parse import Parser
 
 def header(path):
     L = open(path).read().split('\n')
-    h = {'expect': L[0][2:], 'args': L[1][2:].split(), 'lines': None, 'infer': False}
+    # The header (tests/README.md): line 1 `//pass` or `//xfail:KIND`, then `//args: ...`.
+    h = {'expect': L[0][2:].replace(': ', ':'), 'args': [], 'lines': None, 'infer': False}
     for l in L[:8]:
+        if l.startswith('//args:'): h['args'] = l[len('//args:'):].split()
         m = re.match(r'^//error-lines?:\s*(.*)$', l)
         if m: h['lines'] = sorted(int(x) for x in m.group(1).replace(' ', '').split(',') if x)
         if l.strip() == '//needs-inference': h['infer'] = True

@@ -13,10 +13,12 @@
 //! An out-parameter bound to a global goes through a temporary (`call$N$out$r`) so that the
 //! ensures still see the global's own value. All statements get the span of the call.
 
+use super::context::Context;
+use super::contracts;
 use super::inline::assign;
 use super::names::Fresh;
 use super::old::{old_vars, subst_expr};
-use super::{contracts, where_assumes, Context};
+use super::stmts::where_assumes;
 use ivl::ast::*;
 use ivl::blocks::BlockImpl;
 use ivl::diag::Diagnostic;

@@ -23,9 +23,10 @@
 //! (Boogie's `recursiveProcUnrollMap`): when it reaches 0 the call is replaced by
 //! `assume false`, which cuts the path (Boogie's `/inline:assume`).
 
+use super::context::Context;
 use super::names::Fresh;
 use super::old::{old_vars, subst_expr, subst_with_old};
-use super::{rename_targets, where_assumes, Context};
+use super::stmts::{rename_targets, where_assumes};
 use ivl::ast::*;
 use ivl::blocks::{Block, BlockImpl, Terminator};
 use ivl::diag::Diagnostic;

@@ -147,9 +147,9 @@ pub(super) enum Msg {
     },
 }
 
-/// What the two Houdini drivers ([`super::rounds::houdini_rounds`],
-/// [`super::asynchronous::async_fixpoint`]) work with: the
-/// workers' channels, which worker owns which unit, and the workers lost so far.
+/// What the two Houdini strategies ([`super::rounds::houdini_rounds`],
+/// [`super::asynchronous::async_fixpoint`]) work with: the workers' channels, which worker
+/// owns which unit, and the workers lost so far.
 pub(super) struct Driver<'a, 'b> {
     pub(super) shared: &'a Shared<'b>,
     /// Per unit: its worker.

@@ -143,18 +143,17 @@ impl<'c> CallDesugarer<'_, 'c, '_, '_> {
         let written: HashSet<Name> =
             outs.iter().map(|o| o.name.clone()).chain(proc.modifies.iter().map(|m| m.name.clone())).collect();
         let mut map = self.bind_ins(n, proc, args, &written, span, out);
-        let no_old = HashMap::new();
         preconditions(proc, attrs, &map, span, out);
-        let ensures: Vec<&Contract> = proc.contracts.iter().filter(|c| c.kind == SpecKind::Ensures).collect();
         let old_map = self.old_snapshots(n, &info, &written, span, out);
         let copy_back = self.havoc_results(n, proc, outs, &mut map, span, out);
         // The callee's out-parameters satisfy their `where` clauses.
+        let no_old = HashMap::new();
         for r in &proc.outs {
             if let Some(w) = &r.where_clause {
                 out.push(Stmt::new(StmtKind::Assume { attrs: Vec::new(), expr: subst_expr(w, &map, &no_old) }, span));
             }
         }
-        for c in ensures {
+        for c in proc.contracts.iter().filter(|c| c.kind == SpecKind::Ensures) {
             out.push(Stmt::new(
                 StmtKind::Assume { attrs: c.attrs.clone(), expr: subst_expr(&c.expr, &map, &old_map) },
                 span,

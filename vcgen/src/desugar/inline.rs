@@ -147,7 +147,7 @@ impl Inliner<'_, '_, '_, '_> {
         let labels = self.copy_labels(&prefix, body);
         let entry = Ident::new(self.fresh.make(&format!("{prefix}$Entry")), proc_id.span);
         let ret = Ident::new(self.fresh.make(&format!("{prefix}$Return")), proc_id.span);
-        let copy = Copy { vars, old_map, labels, span };
+        let copy = Instance { vars, old_map, labels, span };
 
         let stmts = self.entry_stmts(&copy, snapshots, proc, args);
         let first = copy.labels[&body.blocks[0].label.name].clone();
@@ -259,7 +259,7 @@ impl Inliner<'_, '_, '_, '_> {
     /// The entry block's statements: the snapshots, the in-parameters bound to the arguments,
     /// the checked preconditions, and the copy's locals and outs havocked (with their `where`
     /// clauses).
-    fn entry_stmts(&self, copy: &Copy, snapshots: Vec<Stmt>, proc: &ProcedureDecl, args: &[Expr]) -> Vec<Stmt> {
+    fn entry_stmts(&self, copy: &Instance, snapshots: Vec<Stmt>, proc: &ProcedureDecl, args: &[Expr]) -> Vec<Stmt> {
         let span = copy.span;
         let mut stmts = snapshots;
         for (new, a) in copy.vars.ins.iter().zip(args) {
@@ -297,7 +297,7 @@ struct CopyVars {
 }
 
 /// What renaming the body of one copy needs.
-struct Copy {
+struct Instance {
     vars: CopyVars,
     /// Global under `old` -> its pre-state snapshot.
     old_map: HashMap<Name, Expr>,
@@ -306,7 +306,7 @@ struct Copy {
     span: Span,
 }
 
-impl Copy {
+impl Instance {
     /// The body's blocks, renamed; `return` jumps to `ret`.
     fn body(&self, body: &BlockImpl, ret: &Ident) -> Vec<Block> {
         let mut out = Vec::new();

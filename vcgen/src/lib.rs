@@ -7,6 +7,7 @@ pub mod passify;
 pub mod report;
 pub mod smt;
 pub mod solver;
+pub mod trace;
 pub mod watchdog;
 pub mod wp;
 

@@ -216,119 +216,206 @@ pub fn passify(imp: &BlockImpl, globals: &[TypedIdent]) -> Result<Passive, Vec<D
             imp.span,
         )]);
     }
-    let mut vars = Vars {
-        ids: HashMap::default(),
-        names: Vec::new(),
-        types: Vec::new(),
-        is_global: Vec::new(),
-        next: Vec::new(),
-        values: Vec::new(),
-        taken: names_in(imp, globals),
-        new_decls: Vec::new(),
-    };
-    let locals = imp.ins.iter().chain(&imp.outs).chain(&imp.locals);
-    for (v, global) in globals.iter().map(|v| (v, true)).chain(locals.map(|v| (v, false))) {
-        // Locals shadow globals of the same name.
-        let id = match vars.ids.get(&v.name.name) {
-            Some(&id) => id,
-            None => {
-                vars.names.push(v.name.name.clone());
-                vars.types.push(v.ty.clone());
-                vars.is_global.push(global);
-                vars.next.push(0);
-                vars.values.push(vec![Expr::var(v.name.name.clone(), v.name.span)]);
-                vars.names.len() - 1
-            }
-        };
-        vars.types[id] = v.ty.clone();
-        vars.is_global[id] = global;
-        vars.ids.insert(v.name.name.clone(), id);
-    }
-    let nvars = vars.names.len();
+    let vars = Vars::new(imp, globals);
     let order: Vec<usize> = cfg.reverse_postorder().to_vec();
-    let position: HashMap<usize, usize> = order.iter().enumerate().map(|(i, &b)| (b, i)).collect();
     let live = Liveness::compute(imp, &cfg, &order, &vars);
-
-    // Output blocks, indexed like `order`; edge blocks are appended and placed later.
-    let mut out: Vec<Block> = Vec::with_capacity(order.len());
-    let mut out_maps: Vec<Vec<u32>> = Vec::with_capacity(order.len());
-    // Extra successors: (pred position, original succ block) -> label of the edge block.
-    let mut edge_blocks: Vec<(usize, Block)> = Vec::new();
-    let mut edge_label: HashMap<(usize, usize), Name> = HashMap::default();
-    let mut labels: HashSet<Name> = imp.blocks.iter().map(|b| b.label.name.clone()).collect();
-    let mut synthetic = HashSet::default();
+    let mut p = Passifier {
+        imp,
+        cfg: &cfg,
+        position: order.iter().enumerate().map(|(i, &b)| (b, i)).collect(),
+        vars,
+        out: Vec::with_capacity(order.len()),
+        out_maps: Vec::with_capacity(order.len()),
+        edge_blocks: Vec::new(),
+        edge_label: HashMap::default(),
+        labels: imp.blocks.iter().map(|b| b.label.name.clone()).collect(),
+        synthetic: HashSet::default(),
+    };
     let mut errors = Vec::new();
-
     for &b in &order {
-        let block = &imp.blocks[b];
-        let preds: Vec<usize> = cfg.predecessors(b).iter().copied().filter(|p| position.contains_key(p)).collect();
-        let mut cur: Vec<u32> = if preds.is_empty() {
-            vec![0; nvars]
-        } else if preds.len() == 1 {
-            out_maps[position[&preds[0]]].clone()
-        } else {
-            let pred_pos: Vec<usize> = preds.iter().map(|p| position[p]).collect();
-            let mut merged = out_maps[pred_pos[0]].clone();
-            // The block that receives each predecessor's merge equations.
-            let mut targets: Vec<Option<usize>> = Vec::new();
-            for (&p, &pp) in preds.iter().zip(&pred_pos) {
-                if cfg.successors(p).len() > 1 {
-                    let label = fresh_label(&format!("{}_to_{}", imp.blocks[p].label.name, block.label.name), &labels);
-                    labels.insert(label.clone());
-                    synthetic.insert(label.clone());
-                    edge_label.insert((p, b), label.clone());
-                    edge_blocks.push((
-                        pp,
-                        Block {
-                            label: Ident::new(label, block.label.span),
-                            stmts: Vec::new(),
-                            term: Terminator::Goto(vec![block.label.clone()]),
-                            span: block.span,
-                        },
-                    ));
-                    targets.push(Some(edge_blocks.len() - 1));
-                } else {
-                    targets.push(None);
-                }
-            }
-            for id in 0..nvars {
-                if !live.live_in[b].contains(id) {
-                    // Not read before being overwritten on any path from here: no merge.
-                    continue;
-                }
-                let first = vars.value(id, out_maps[pred_pos[0]][id]);
-                if pred_pos.iter().all(|&pp| same_value(vars.value(id, out_maps[pp][id]), first)) {
-                    continue;
-                }
-                let k = vars.fresh(id, block.label.span);
-                merged[id] = k;
-                let target = Expr::new(vars.value(id, k).kind.clone(), Span::DUMMY);
-                for (i, &pp) in pred_pos.iter().enumerate() {
-                    let source = Expr::new(vars.value(id, out_maps[pp][id]).kind.clone(), Span::DUMMY);
-                    let eq = Expr::eq(target.clone(), source);
-                    let stmt = assume(eq, block.label.span);
-                    match targets[i] {
-                        Some(eb) => edge_blocks[eb].1.stmts.push(stmt),
-                        None => out[pp].stmts.push(stmt),
-                    }
-                }
-            }
-            merged
-        };
-        let mut stmts = Vec::with_capacity(block.stmts.len());
-        for (s, keep) in block.stmts.iter().zip(&live.keep[b]) {
-            if let Err(e) = passify_stmt(s, keep, &mut vars, &mut cur, &mut stmts) {
-                errors.push(e);
-            }
-        }
-        out.push(Block { label: block.label.clone(), stmts, term: block.term.clone(), span: block.span });
-        out_maps.push(cur);
+        p.block(b, &live, &mut errors);
     }
     if !errors.is_empty() {
         return Err(errors);
     }
-    // Redirect edges through the edge blocks, then place each edge block right after its
-    // predecessor (a topological order is kept: pred < edge block < successor).
+    Ok(p.finish(&order))
+}
+
+impl Vars {
+    /// The variables of `imp`: the program's `globals`, then its parameters and locals (which
+    /// shadow globals of the same name), each with its entry value.
+    fn new(imp: &BlockImpl, globals: &[TypedIdent]) -> Vars {
+        let mut vars = Vars {
+            ids: HashMap::default(),
+            names: Vec::new(),
+            types: Vec::new(),
+            is_global: Vec::new(),
+            next: Vec::new(),
+            values: Vec::new(),
+            taken: names_in(imp, globals),
+            new_decls: Vec::new(),
+        };
+        let locals = imp.ins.iter().chain(&imp.outs).chain(&imp.locals);
+        for (v, global) in globals.iter().map(|v| (v, true)).chain(locals.map(|v| (v, false))) {
+            // Locals shadow globals of the same name.
+            let id = match vars.ids.get(&v.name.name) {
+                Some(&id) => id,
+                None => {
+                    vars.names.push(v.name.name.clone());
+                    vars.types.push(v.ty.clone());
+                    vars.is_global.push(global);
+                    vars.next.push(0);
+                    vars.values.push(vec![Expr::var(v.name.name.clone(), v.name.span)]);
+                    vars.names.len() - 1
+                }
+            };
+            vars.types[id] = v.ty.clone();
+            vars.is_global[id] = global;
+            vars.ids.insert(v.name.name.clone(), id);
+        }
+        vars
+    }
+}
+
+/// Passification under way: the blocks passified so far, in topological order, with the
+/// incarnation map at the end of each, and the blocks inserted on critical edges.
+struct Passifier<'a> {
+    imp: &'a BlockImpl,
+    cfg: &'a Cfg,
+    /// Each reachable block's position in the topological order.
+    position: HashMap<usize, usize>,
+    vars: Vars,
+    /// Output blocks, indexed like the order; edge blocks are kept apart and placed at the end.
+    out: Vec<Block>,
+    out_maps: Vec<Vec<u32>>,
+    /// Edge blocks, each with the position of its predecessor.
+    edge_blocks: Vec<(usize, Block)>,
+    /// (pred block, original succ block) -> label of the edge block between them.
+    edge_label: HashMap<(usize, usize), Name>,
+    labels: HashSet<Name>,
+    synthetic: HashSet<Name>,
+}
+
+impl Passifier<'_> {
+    /// Passifies block `b`, whose predecessors are done.
+    fn block(&mut self, b: usize, live: &Liveness, errors: &mut Vec<Diagnostic>) {
+        let block = &self.imp.blocks[b];
+        let preds: Vec<usize> =
+            self.cfg.predecessors(b).iter().copied().filter(|p| self.position.contains_key(p)).collect();
+        let mut cur: Vec<u32> = if preds.is_empty() {
+            vec![0; self.vars.names.len()]
+        } else if preds.len() == 1 {
+            self.out_maps[self.position[&preds[0]]].clone()
+        } else {
+            self.join(b, &preds, live)
+        };
+        let mut stmts = Vec::with_capacity(block.stmts.len());
+        for (s, keep) in block.stmts.iter().zip(&live.keep[b]) {
+            if let Err(e) = passify_stmt(s, keep, &mut self.vars, &mut cur, &mut stmts) {
+                errors.push(e);
+            }
+        }
+        self.out.push(Block { label: block.label.clone(), stmts, term: block.term.clone(), span: block.span });
+        self.out_maps.push(cur);
+    }
+
+    /// The incarnation map at the start of join `b`: a live variable whose predecessors
+    /// disagree gets a fresh incarnation, equated to each predecessor's at its end (or on its
+    /// edge block).
+    fn join(&mut self, b: usize, preds: &[usize], live: &Liveness) -> Vec<u32> {
+        let span = self.imp.blocks[b].label.span;
+        let pred_pos: Vec<usize> = preds.iter().map(|p| self.position[p]).collect();
+        let mut merged = self.out_maps[pred_pos[0]].clone();
+        // The block that receives each predecessor's merge equations.
+        let targets = self.edge_targets(b, preds, &pred_pos);
+        let vars = &mut self.vars;
+        // One entry per variable.
+        for (id, slot) in merged.iter_mut().enumerate() {
+            if !live.live_in[b].contains(id) {
+                // Not read before being overwritten on any path from here: no merge.
+                continue;
+            }
+            let first = vars.value(id, self.out_maps[pred_pos[0]][id]);
+            if pred_pos.iter().all(|&pp| same_value(vars.value(id, self.out_maps[pp][id]), first)) {
+                continue;
+            }
+            let k = vars.fresh(id, span);
+            *slot = k;
+            let target = Expr::new(vars.value(id, k).kind.clone(), Span::DUMMY);
+            for (i, &pp) in pred_pos.iter().enumerate() {
+                let source = Expr::new(vars.value(id, self.out_maps[pp][id]).kind.clone(), Span::DUMMY);
+                let stmt = assume(Expr::eq(target.clone(), source), span);
+                match targets[i] {
+                    Some(eb) => self.edge_blocks[eb].1.stmts.push(stmt),
+                    None => self.out[pp].stmts.push(stmt),
+                }
+            }
+        }
+        merged
+    }
+
+    /// Per predecessor of join `b`: the edge block made for it when it has several successors
+    /// (a critical edge), which then receives its merge equations; `None`: the predecessor
+    /// itself receives them.
+    fn edge_targets(&mut self, b: usize, preds: &[usize], pred_pos: &[usize]) -> Vec<Option<usize>> {
+        let block = &self.imp.blocks[b];
+        let mut targets: Vec<Option<usize>> = Vec::new();
+        for (&p, &pp) in preds.iter().zip(pred_pos) {
+            if self.cfg.successors(p).len() > 1 {
+                let base = format!("{}_to_{}", self.imp.blocks[p].label.name, block.label.name);
+                let label = fresh_label(&base, &self.labels);
+                self.labels.insert(label.clone());
+                self.synthetic.insert(label.clone());
+                self.edge_label.insert((p, b), label.clone());
+                self.edge_blocks.push((
+                    pp,
+                    Block {
+                        label: Ident::new(label, block.label.span),
+                        stmts: Vec::new(),
+                        term: Terminator::Goto(vec![block.label.clone()]),
+                        span: block.span,
+                    },
+                ));
+                targets.push(Some(self.edge_blocks.len() - 1));
+            } else {
+                targets.push(None);
+            }
+        }
+        targets
+    }
+
+    /// The passive implementation: the blocks with the edge blocks in place, the new
+    /// incarnations declared as locals.
+    fn finish(self, order: &[usize]) -> Passive {
+        let Passifier { imp, vars, out, edge_blocks, edge_label, synthetic, .. } = self;
+        let blocks = place_edge_blocks(imp, order, out, edge_blocks, &edge_label);
+        let mut locals = imp.locals.clone();
+        locals.extend(vars.new_decls);
+        Passive {
+            imp: BlockImpl {
+                attrs: imp.attrs.clone(),
+                name: imp.name.clone(),
+                ins: imp.ins.clone(),
+                outs: imp.outs.clone(),
+                locals,
+                blocks,
+                span: imp.span,
+            },
+            synthetic,
+        }
+    }
+}
+
+/// The passive blocks: edges redirected through the edge blocks, each edge block placed right
+/// after its predecessor (a topological order is kept: pred < edge block < successor), and
+/// edges to unreachable blocks (dropped from `order`) dropped too.
+fn place_edge_blocks(
+    imp: &BlockImpl,
+    order: &[usize],
+    mut out: Vec<Block>,
+    edge_blocks: Vec<(usize, Block)>,
+    edge_label: &HashMap<(usize, usize), Name>,
+) -> Vec<Block> {
     let index = imp.label_index();
     for (pos, &b) in order.iter().enumerate() {
         if let Terminator::Goto(ts) = &mut out[pos].term {
@@ -348,27 +435,13 @@ pub fn passify(imp: &BlockImpl, globals: &[TypedIdent]) -> Result<Passive, Vec<D
         blocks.push(b);
         blocks.extend(extra);
     }
-    // Unreachable blocks were dropped from `order`; drop the edges to them too.
     let kept: HashSet<Name> = blocks.iter().map(|b| b.label.name.clone()).collect();
     for b in &mut blocks {
         if let Terminator::Goto(ts) = &mut b.term {
             ts.retain(|t| kept.contains(&t.name));
         }
     }
-    let mut locals = imp.locals.clone();
-    locals.extend(vars.new_decls);
-    Ok(Passive {
-        imp: BlockImpl {
-            attrs: imp.attrs.clone(),
-            name: imp.name.clone(),
-            ins: imp.ins.clone(),
-            outs: imp.outs.clone(),
-            locals,
-            blocks,
-            span: imp.span,
-        },
-        synthetic,
-    })
+    blocks
 }
 
 /// A literal or a variable: assigned values of this form are propagated, not named.

@@ -279,7 +279,7 @@ impl VcSolver {
         while failures.len() < limit.max(1) {
             let start = Instant::now();
             let check = self.check(&assumptions);
-            if crate::houdini::trace_enabled() {
+            if crate::trace::trace_enabled() {
                 eprintln!("check {}: {:.3}s {check:?}", failures.len() + 1, start.elapsed().as_secs_f64());
             }
             match check {

@@ -194,31 +194,25 @@ pub fn generate(
     candidates: &HashSet<Name>,
 ) -> Result<Vc, Vec<Diagnostic>> {
     let n = passive.blocks.len();
-    let index = passive.label_index();
-    let succs: Vec<Vec<usize>> = passive
-        .blocks
-        .iter()
-        .map(|b| match &b.term {
-            Terminator::Goto(ts) => ts.iter().filter_map(|t| index.get(&t.name).copied()).collect(),
-            Terminator::Return => Vec::new(),
-        })
-        .collect();
+    let succs = successors(passive);
     let ok: Vec<Bool> = passive.blocks.iter().map(|b| Bool::fresh_const(&format!("{}_ok", b.label.name))).collect();
-    let mut defs = Vec::with_capacity(n);
-    let mut asserts = Vec::new();
+    let mut g = Generator {
+        enc,
+        candidates,
+        defs: Vec::with_capacity(n),
+        asserts: Vec::new(),
+        errors: Vec::new(),
+        mentioned: HashSet::default(),
+        scope: Scope::new(env),
+    };
     let mut block_asserts = vec![Vec::new(); n];
-    let mut errors = Vec::new();
-    let mut mentioned = HashSet::default();
-    let mut scope = Scope::new(env);
     for (bi, block) in passive.blocks.iter().enumerate().rev() {
-        for &s in &succs[bi] {
-            if s <= bi {
-                return Err(vec![Diagnostic::new(
-                    ivl::diag::ErrorKind::Unsupported,
-                    "passive blocks are not in topological order (internal error)",
-                    block.span,
-                )]);
-            }
+        if succs[bi].iter().any(|&s| s <= bi) {
+            return Err(vec![Diagnostic::new(
+                ivl::diag::ErrorKind::Unsupported,
+                "passive blocks are not in topological order (internal error)",
+                block.span,
+            )]);
         }
         let succ_ok: Vec<&Bool> = succs[bi].iter().map(|&s| &ok[s]).collect();
         let mut q = match succ_ok.len() {
@@ -226,78 +220,13 @@ pub fn generate(
             1 => succ_ok[0].clone(),
             _ => Bool::and(&succ_ok),
         };
-        // Asserts of this block, collected backwards; an `assume` starts a new segment.
-        let mut here = Vec::new();
-        let mut segment = 0;
-        for (k, s) in block.stmts.iter().rev().enumerate() {
-            if k > 0 && k % CHUNK == 0 {
-                let c = Bool::fresh_const("part_ok");
-                defs.push(q.implies(&c));
-                q = c;
-            }
-            match &s.kind {
-                StmtKind::Assume { expr, .. } => {
-                    if expr.is_true() {
-                        continue;
-                    }
-                    segment += 1;
-                    note_candidates(expr, candidates, &mut mentioned);
-                    match enc.bool_expr(expr, &mut scope) {
-                        Ok(e) => q = e.implies(&q),
-                        Err(d) => errors.push(d),
-                    }
-                }
-                StmtKind::Assert { attrs, expr } => {
-                    if expr.is_true() {
-                        continue;
-                    }
-                    note_candidates(expr, candidates, &mut mentioned);
-                    match enc.bool_expr(expr, &mut scope) {
-                        Ok(e) => {
-                            let skip = Bool::fresh_const("skip");
-                            // A quantifier-free condition is read from the model directly; a
-                            // quantified one gets a name, since a model need not decide it.
-                            let holds = if enc.is_quantifier_free(expr) {
-                                e
-                            } else {
-                                let h = Bool::fresh_const("holds");
-                                defs.push(h.iff(&e));
-                                h
-                            };
-                            q = Bool::and(&[&Bool::or(&[&skip, &holds]), &holds.implies(&q)]);
-                            here.push(asserts.len());
-                            let captures = capture_args(attrs)
-                                .into_iter()
-                                .filter_map(|(label, e)| enc.expr(e, &mut scope).ok().map(|d| (label, d)))
-                                .collect();
-                            asserts.push(AssertSite {
-                                captures,
-                                block: bi,
-                                span: s.span,
-                                attrs: attrs.clone(),
-                                skip,
-                                holds,
-                                guard: candidate_guard(expr, candidates),
-                                segment,
-                            });
-                        }
-                        Err(d) => errors.push(d),
-                    }
-                }
-                _ => errors.push(Diagnostic::new(
-                    ivl::diag::ErrorKind::Unsupported,
-                    "only assume and assert may remain after passification (internal error)",
-                    s.span,
-                )),
-            }
-        }
-        here.reverse();
-        block_asserts[bi] = here;
-        defs.push(q.implies(&ok[bi]));
+        block_asserts[bi] = g.block(bi, block, &mut q);
+        g.defs.push(q.implies(&ok[bi]));
     }
-    if !errors.is_empty() {
-        return Err(errors);
+    if !g.errors.is_empty() {
+        return Err(g.errors);
     }
+    let Generator { enc, mut defs, asserts, mentioned, mut scope, .. } = g;
     defs.extend(entry_facts(enc, passive, &succs, &mut scope));
     defs.extend(enc.take_side_axioms());
     Ok(Vc {
@@ -309,6 +238,124 @@ pub fn generate(
         block_asserts,
         mentioned_candidates: mentioned,
     })
+}
+
+/// Each passive block's successors, as block indices.
+fn successors(passive: &BlockImpl) -> Vec<Vec<usize>> {
+    let index = passive.label_index();
+    passive
+        .blocks
+        .iter()
+        .map(|b| match &b.term {
+            Terminator::Goto(ts) => ts.iter().filter_map(|t| index.get(&t.name).copied()).collect(),
+            Terminator::Return => Vec::new(),
+        })
+        .collect()
+}
+
+/// [`generate`] under way: what the blocks encoded so far contributed to the VC.
+struct Generator<'a, 'p, 'e> {
+    enc: &'a mut Encoder<'p>,
+    candidates: &'a HashSet<Name>,
+    defs: Vec<Bool>,
+    asserts: Vec<AssertSite>,
+    errors: Vec<Diagnostic>,
+    mentioned: HashSet<Name>,
+    scope: Scope<'e>,
+}
+
+impl Generator<'_, '_, '_> {
+    /// Encodes the statements of block `bi` backwards into `q` (on entry, the conjunction of
+    /// its successors' `B_ok`), the block's WP; returns the indices of its asserts in order.
+    fn block(&mut self, bi: usize, block: &ivl::blocks::Block, q: &mut Bool) -> Vec<usize> {
+        // Asserts of this block, collected backwards; an `assume` starts a new segment.
+        let mut here = Vec::new();
+        let mut segment = 0;
+        for (k, s) in block.stmts.iter().rev().enumerate() {
+            if k > 0 && k % CHUNK == 0 {
+                let c = Bool::fresh_const("part_ok");
+                self.defs.push(q.implies(&c));
+                *q = c;
+            }
+            match &s.kind {
+                StmtKind::Assume { expr, .. } => {
+                    if expr.is_true() {
+                        continue;
+                    }
+                    segment += 1;
+                    note_candidates(expr, self.candidates, &mut self.mentioned);
+                    match self.enc.bool_expr(expr, &mut self.scope) {
+                        Ok(e) => *q = e.implies(&*q),
+                        Err(d) => self.errors.push(d),
+                    }
+                }
+                StmtKind::Assert { attrs, expr } => {
+                    if expr.is_true() {
+                        continue;
+                    }
+                    note_candidates(expr, self.candidates, &mut self.mentioned);
+                    if let Some(k) = self.assert(bi, s, attrs, expr, segment, q) {
+                        here.push(k);
+                    }
+                }
+                _ => self.errors.push(Diagnostic::new(
+                    ivl::diag::ErrorKind::Unsupported,
+                    "only assume and assert may remain after passification (internal error)",
+                    s.span,
+                )),
+            }
+        }
+        here.reverse();
+        here
+    }
+
+    /// Encodes `assert expr` (statement `s` of block `bi`) in front of `q`, as
+    /// `(skip_k || holds_k) && (holds_k ==> q)`; returns its index `k`.
+    fn assert(
+        &mut self,
+        bi: usize,
+        s: &Stmt,
+        attrs: &[Attribute],
+        expr: &Expr,
+        segment: usize,
+        q: &mut Bool,
+    ) -> Option<usize> {
+        match self.enc.bool_expr(expr, &mut self.scope) {
+            Ok(e) => {
+                let skip = Bool::fresh_const("skip");
+                // A quantifier-free condition is read from the model directly; a quantified
+                // one gets a name, since a model need not decide it.
+                let holds = if self.enc.is_quantifier_free(expr) {
+                    e
+                } else {
+                    let h = Bool::fresh_const("holds");
+                    self.defs.push(h.iff(&e));
+                    h
+                };
+                *q = Bool::and(&[&Bool::or(&[&skip, &holds]), &holds.implies(&*q)]);
+                let k = self.asserts.len();
+                let captures = capture_args(attrs)
+                    .into_iter()
+                    .filter_map(|(label, e)| self.enc.expr(e, &mut self.scope).ok().map(|d| (label, d)))
+                    .collect();
+                self.asserts.push(AssertSite {
+                    captures,
+                    block: bi,
+                    span: s.span,
+                    attrs: attrs.to_vec(),
+                    skip,
+                    holds,
+                    guard: candidate_guard(expr, self.candidates),
+                    segment,
+                });
+                Some(k)
+            }
+            Err(d) => {
+                self.errors.push(d);
+                None
+            }
+        }
+    }
 }
 
 /// The assumptions every execution makes before its first assertion: those of the entry block

@@ -13,10 +13,12 @@
 //! An out-parameter bound to a global goes through a temporary (`call$N$out$r`) so that the
 //! ensures still see the global's own value. All statements get the span of the call.
 
+use super::context::Context;
+use super::contracts;
 use super::inline::assign;
 use super::names::Fresh;
 use super::old::{old_vars, subst_expr};
-use super::{contracts, where_assumes, Context};
+use super::stmts::where_assumes;
 use ivl::ast::*;
 use ivl::blocks::BlockImpl;
 use ivl::diag::Diagnostic;
@@ -85,7 +87,7 @@ struct ProcInfo {
     ensures_old: Vec<Name>,
 }
 
-impl CallDesugarer<'_, '_, '_, '_> {
+impl<'c> CallDesugarer<'_, 'c, '_, '_> {
     fn info(&mut self, proc: &ProcedureDecl) -> Rc<ProcInfo> {
         if let Some(i) = self.infos.get(&proc.name.name) {
             return i.clone();
@@ -126,15 +128,56 @@ impl CallDesugarer<'_, '_, '_, '_> {
         !self.scope.contains(n) && self.ctx.global(n).is_some()
     }
 
+    /// Replaces the call `s` by its contract, appended to `out`.
     fn call(&mut self, s: &Stmt, out: &mut Vec<Stmt>) {
         let StmtKind::Call { outs, proc: pname, args, attrs } = &s.kind else {
             return;
         };
         let span = s.span;
+        let Some((proc, info)) = self.callee(pname, args, outs, span) else {
+            return;
+        };
+        let n = self.counter;
+        self.counter += 1;
+
+        let written: HashSet<Name> =
+            outs.iter().map(|o| o.name.clone()).chain(proc.modifies.iter().map(|m| m.name.clone())).collect();
+        let mut map = self.bind_ins(n, proc, args, &written, span, out);
+        preconditions(proc, attrs, &map, span, out);
+        let old_map = self.old_snapshots(n, &info, &written, span, out);
+        let copy_back = self.havoc_results(n, proc, outs, &mut map, span, out);
+        // The callee's out-parameters satisfy their `where` clauses.
+        let no_old = HashMap::new();
+        for r in &proc.outs {
+            if let Some(w) = &r.where_clause {
+                out.push(Stmt::new(StmtKind::Assume { attrs: Vec::new(), expr: subst_expr(w, &map, &no_old) }, span));
+            }
+        }
+        for c in proc.contracts.iter().filter(|c| c.kind == SpecKind::Ensures) {
+            out.push(Stmt::new(
+                StmtKind::Assume { attrs: c.attrs.clone(), expr: subst_expr(&c.expr, &map, &old_map) },
+                span,
+            ));
+        }
+        for (x, t) in copy_back {
+            out.push(assign(&x.name, Expr::var(t, span), span));
+        }
+    }
+
+    /// The called procedure and what its contract needs, if the call is well-formed: the
+    /// procedure is declared, the arities match, and no local of the caller shadows a global
+    /// that the contract or the modifies clause names. Otherwise the error is reported.
+    fn callee(
+        &mut self,
+        pname: &Ident,
+        args: &[Expr],
+        outs: &[Ident],
+        span: Span,
+    ) -> Option<(&'c ProcedureDecl, Rc<ProcInfo>)> {
         let Some(proc) = self.ctx.procedure(&pname.name) else {
             self.diags
                 .push(Diagnostic::type_error(format!("call of undeclared procedure `{}`", pname.name), pname.span));
-            return;
+            return None;
         };
         if args.len() != proc.ins.len() || outs.len() != proc.outs.len() {
             self.diags.push(Diagnostic::type_error(
@@ -148,7 +191,7 @@ impl CallDesugarer<'_, '_, '_, '_> {
                 ),
                 span,
             ));
-            return;
+            return None;
         }
         let info = self.info(proc);
         let formals = &info.formals;
@@ -165,14 +208,23 @@ impl CallDesugarer<'_, '_, '_, '_> {
                     )
                     .with_label("in this call"),
                 );
-                return;
+                return None;
             }
         }
-        let n = self.counter;
-        self.counter += 1;
+        Some((proc, info))
+    }
 
-        let written: HashSet<Name> =
-            outs.iter().map(|o| o.name.clone()).chain(proc.modifies.iter().map(|m| m.name.clone())).collect();
+    /// The actual argument of each in-parameter: the argument itself, or a temporary
+    /// (`call$N$in$f`) holding it when it mentions a variable the call changes.
+    fn bind_ins(
+        &mut self,
+        n: usize,
+        proc: &ProcedureDecl,
+        args: &[Expr],
+        written: &HashSet<Name>,
+        span: Span,
+        out: &mut Vec<Stmt>,
+    ) -> HashMap<Name, Expr> {
         let mut map: HashMap<Name, Expr> = HashMap::new();
         for (f, a) in proc.ins.iter().zip(args) {
             if free_vars(a).iter().any(|v| written.contains(v)) {
@@ -183,26 +235,22 @@ impl CallDesugarer<'_, '_, '_, '_> {
                 map.insert(f.name.name.clone(), a.clone());
             }
         }
-        let no_old = HashMap::new();
-        // Boogie's `call {:verified_under e}`: the preconditions are checked only where `e` fails.
-        let under = attrs.iter().filter(|a| a.name.as_str() == "verified_under").filter_map(|a| match a.args.first() {
-            Some(AttrArg::Expr(e)) => Some(e.clone()),
-            _ => None,
-        });
-        let under = under.reduce(Expr::and);
-        for c in proc.contracts.iter().filter(|c| c.kind == SpecKind::Requires && !c.free) {
-            let attrs = with_check(&c.attrs, "precondition", Some(c.span));
-            let mut expr = subst_expr(&c.expr, &map, &no_old);
-            if let Some(u) = &under {
-                expr = Expr::implies(Expr::not(u.clone()), expr);
-            }
-            out.push(Stmt::new(StmtKind::Assert { attrs, expr }, span));
-        }
+        map
+    }
 
-        let ensures: Vec<&Contract> = proc.contracts.iter().filter(|c| c.kind == SpecKind::Ensures).collect();
+    /// Snapshots (`call$N$old$g`) of the globals that the ensures read under `old` and the call
+    /// changes; returns what `old(g)` becomes.
+    fn old_snapshots(
+        &mut self,
+        n: usize,
+        info: &ProcInfo,
+        written: &HashSet<Name>,
+        span: Span,
+        out: &mut Vec<Stmt>,
+    ) -> HashMap<Name, Expr> {
         let mut old_map = HashMap::new();
         for g in &info.ensures_old {
-            if formals.contains(g) || !written.contains(g) || !self.is_global(g) {
+            if info.formals.contains(g) || !written.contains(g) || !self.is_global(g) {
                 continue;
             }
             let ty = self.ctx.global(g).expect("global").ty.clone();
@@ -210,7 +258,21 @@ impl CallDesugarer<'_, '_, '_, '_> {
             out.push(assign(&t, Expr::var(g.clone(), span), span));
             old_map.insert(g.clone(), Expr::var(t, Span::DUMMY));
         }
+        old_map
+    }
 
+    /// Havocs the actual results and the modified globals (with their `where` clauses), binds
+    /// each out-parameter in `map`; a result bound to a global goes through a temporary
+    /// (`call$N$out$r`), returned with the global to copy it back to.
+    fn havoc_results(
+        &mut self,
+        n: usize,
+        proc: &ProcedureDecl,
+        outs: &[Ident],
+        map: &mut HashMap<Name, Expr>,
+        span: Span,
+        out: &mut Vec<Stmt>,
+    ) -> Vec<(Ident, Name)> {
         let mut havoc: Vec<Name> = Vec::new();
         let mut copy_back = Vec::new();
         for (r, x) in proc.outs.iter().zip(outs) {
@@ -233,20 +295,31 @@ impl CallDesugarer<'_, '_, '_, '_> {
             out.push(Stmt::new(StmtKind::Havoc(havoc.iter().map(|h| Ident::new(h.clone(), span)).collect()), span));
             out.extend(where_assumes(&havoc, &|h| self.wheres.get(h).cloned(), span));
         }
-        // The callee's out-parameters satisfy their `where` clauses.
-        for r in &proc.outs {
-            if let Some(w) = &r.where_clause {
-                out.push(Stmt::new(StmtKind::Assume { attrs: Vec::new(), expr: subst_expr(w, &map, &no_old) }, span));
-            }
+        copy_back
+    }
+}
+
+/// The checked (non-free) preconditions of `proc` with the actual arguments, as asserts; under
+/// Boogie's `call {:verified_under e}`, checked only where `e` fails.
+fn preconditions(
+    proc: &ProcedureDecl,
+    attrs: &[Attribute],
+    map: &HashMap<Name, Expr>,
+    span: Span,
+    out: &mut Vec<Stmt>,
+) {
+    let no_old = HashMap::new();
+    let under = attrs.iter().filter(|a| a.name.as_str() == "verified_under").filter_map(|a| match a.args.first() {
+        Some(AttrArg::Expr(e)) => Some(e.clone()),
+        _ => None,
+    });
+    let under = under.reduce(Expr::and);
+    for c in proc.contracts.iter().filter(|c| c.kind == SpecKind::Requires && !c.free) {
+        let attrs = with_check(&c.attrs, "precondition", Some(c.span));
+        let mut expr = subst_expr(&c.expr, map, &no_old);
+        if let Some(u) = &under {
+            expr = Expr::implies(Expr::not(u.clone()), expr);
         }
-        for c in ensures {
-            out.push(Stmt::new(
-                StmtKind::Assume { attrs: c.attrs.clone(), expr: subst_expr(&c.expr, &map, &old_map) },
-                span,
-            ));
-        }
-        for (x, t) in copy_back {
-            out.push(assign(&x.name, Expr::var(t, span), span));
-        }
+        out.push(Stmt::new(StmtKind::Assert { attrs, expr }, span));
     }
 }

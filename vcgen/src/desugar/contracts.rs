@@ -16,10 +16,11 @@
 //! [`super::old`]); the procedure's formals are renamed to the implementation's. A `havoc` of a
 //! variable with a `where` clause is followed by `assume` of the clause.
 
+use super::context::Context;
 use super::inline::assign;
 use super::names::Fresh;
 use super::old::{contains_old, old_vars, subst_expr, subst_with_old};
-use super::{where_assumes, Context};
+use super::stmts::where_assumes;
 use ivl::ast::*;
 use ivl::blocks::{Block, BlockImpl, Terminator};
 use ivl::lower::with_check;

@@ -23,9 +23,10 @@
 //! (Boogie's `recursiveProcUnrollMap`): when it reaches 0 the call is replaced by
 //! `assume false`, which cuts the path (Boogie's `/inline:assume`).
 
+use super::context::Context;
 use super::names::Fresh;
 use super::old::{old_vars, subst_expr, subst_with_old};
-use super::{rename_targets, where_assumes, Context};
+use super::stmts::{rename_targets, where_assumes};
 use ivl::ast::*;
 use ivl::blocks::{Block, BlockImpl, Terminator};
 use ivl::diag::Diagnostic;
@@ -141,8 +142,28 @@ impl Inliner<'_, '_, '_, '_> {
         let prefix = format!("inline${callee}${n}");
         *n += 1;
         let span = call.span;
+        let vars = self.copy_vars(&prefix, body, proc);
+        let (snapshots, old_map) = self.snapshots(&prefix, body, proc, &vars.rename, span);
+        let labels = self.copy_labels(&prefix, body);
+        let entry = Ident::new(self.fresh.make(&format!("{prefix}$Entry")), proc_id.span);
+        let ret = Ident::new(self.fresh.make(&format!("{prefix}$Return")), proc_id.span);
+        let copy = Instance { vars, old_map, labels, span };
 
-        // Formals and locals become fresh locals of the caller.
+        let stmts = self.entry_stmts(&copy, snapshots, proc, args);
+        let first = copy.labels[&body.blocks[0].label.name].clone();
+        let mut out = vec![Block { label: entry.clone(), stmts, term: Terminator::Goto(vec![first]), span }];
+        out.extend(copy.body(body, &ret));
+        out.push(Block {
+            label: ret,
+            stmts: copy.exit_stmts(proc, outs),
+            term: Terminator::Goto(vec![cont.clone()]),
+            span,
+        });
+        Some((entry, out))
+    }
+
+    /// Formals and locals of the copy become fresh locals of the caller.
+    fn copy_vars(&mut self, prefix: &str, body: &BlockImpl, proc: &ProcedureDecl) -> CopyVars {
         let mut rename: HashMap<Name, Name> = HashMap::new();
         let start = self.locals.len();
         let new_var = |st: &mut Self, x: &TypedIdent, rename: &mut HashMap<Name, Name>| -> Name {
@@ -157,7 +178,7 @@ impl Inliner<'_, '_, '_, '_> {
             name
         };
         let ins: Vec<Name> = body.ins.iter().map(|x| new_var(self, x, &mut rename)).collect();
-        let outs_new: Vec<Name> = body
+        let outs: Vec<Name> = body
             .outs
             .iter()
             .enumerate()
@@ -172,7 +193,7 @@ impl Inliner<'_, '_, '_, '_> {
             .collect();
         let locals: Vec<Name> = body.locals.iter().map(|x| new_var(self, x, &mut rename)).collect();
         // The procedure's formals may be named differently from the implementation's.
-        for (pf, new) in proc.ins.iter().zip(&ins).chain(proc.outs.iter().zip(&outs_new)) {
+        for (pf, new) in proc.ins.iter().zip(&ins).chain(proc.outs.iter().zip(&outs)) {
             rename.entry(pf.name.name.clone()).or_insert_with(|| new.clone());
         }
         let map: HashMap<Name, Expr> =
@@ -183,8 +204,19 @@ impl Inliner<'_, '_, '_, '_> {
                 subst_with_old(w, &map, &HashMap::new());
             }
         }
+        CopyVars { rename, map, ins, outs, locals, start }
+    }
 
-        // Pre-state snapshots of the globals that P reads under `old`.
+    /// Pre-state snapshots of the globals that P reads under `old`: their assignments, and
+    /// what `old(g)` becomes.
+    fn snapshots(
+        &mut self,
+        prefix: &str,
+        body: &BlockImpl,
+        proc: &ProcedureDecl,
+        rename: &HashMap<Name, Name>,
+        span: Span,
+    ) -> (Vec<Stmt>, HashMap<Name, Expr>) {
         let mut snapshots = Vec::new();
         let mut old_map = HashMap::new();
         let ensures = proc.contracts.iter().filter(|c| c.kind == SpecKind::Ensures);
@@ -209,7 +241,11 @@ impl Inliner<'_, '_, '_, '_> {
             snapshots.push(assign(&snap, Expr::var(g.clone(), span), span));
             old_map.insert(g, Expr::var(snap, Span::DUMMY));
         }
+        (snapshots, old_map)
+    }
 
+    /// The copy's label of each block of the body.
+    fn copy_labels(&mut self, prefix: &str, body: &BlockImpl) -> HashMap<Name, Ident> {
         let label_of = |l: &Name| Ident::new(format!("{prefix}${l}"), Span::DUMMY);
         let mut labels: HashMap<Name, Ident> = HashMap::new();
         for b in &body.blocks {
@@ -217,55 +253,88 @@ impl Inliner<'_, '_, '_, '_> {
             let name = self.fresh.make(&l.name);
             labels.insert(b.label.name.clone(), Ident::new(name, b.label.span));
         }
-        let entry = Ident::new(self.fresh.make(&format!("{prefix}$Entry")), proc_id.span);
-        let ret = Ident::new(self.fresh.make(&format!("{prefix}$Return")), proc_id.span);
+        labels
+    }
 
-        // Entry block.
+    /// The entry block's statements: the snapshots, the in-parameters bound to the arguments,
+    /// the checked preconditions, and the copy's locals and outs havocked (with their `where`
+    /// clauses).
+    fn entry_stmts(&self, copy: &Instance, snapshots: Vec<Stmt>, proc: &ProcedureDecl, args: &[Expr]) -> Vec<Stmt> {
+        let span = copy.span;
         let mut stmts = snapshots;
-        for (new, a) in ins.iter().zip(args) {
+        for (new, a) in copy.vars.ins.iter().zip(args) {
             stmts.push(assign(new, a.clone(), span));
         }
         for c in proc.contracts.iter().filter(|c| c.kind == SpecKind::Requires && !c.free) {
             let attrs = with_check(&c.attrs, "precondition", Some(c.span));
-            stmts.push(Stmt::new(StmtKind::Assert { attrs, expr: subst_expr(&c.expr, &map, &old_map) }, span));
+            let expr = subst_expr(&c.expr, &copy.vars.map, &copy.old_map);
+            stmts.push(Stmt::new(StmtKind::Assert { attrs, expr }, span));
         }
-        let havoced: Vec<Name> = locals.iter().chain(&outs_new).cloned().collect();
+        let havoced: Vec<Name> = copy.vars.locals.iter().chain(&copy.vars.outs).cloned().collect();
         if !havoced.is_empty() {
             stmts.push(Stmt::new(StmtKind::Havoc(havoced.iter().map(|n| Ident::new(n.clone(), span)).collect()), span));
-            let wheres: HashMap<Name, Expr> = self.locals[start..]
+            let wheres: HashMap<Name, Expr> = self.locals[copy.vars.start..]
                 .iter()
                 .filter_map(|l| l.where_clause.clone().map(|w| (l.name.name.clone(), w)))
                 .collect();
             stmts.extend(where_assumes(&havoced, &|n| wheres.get(n).cloned(), span));
         }
-        let mut out = vec![Block {
-            label: entry.clone(),
-            stmts,
-            term: Terminator::Goto(vec![labels[&body.blocks[0].label.name].clone()]),
-            span,
-        }];
+        stmts
+    }
+}
 
-        // The body.
-        let target_renaming: HashMap<Name, Name> = rename.clone();
+/// The fresh locals of one copy of a callee.
+struct CopyVars {
+    /// Callee formal or local -> its copy.
+    rename: HashMap<Name, Name>,
+    /// The same, as expressions to substitute.
+    map: HashMap<Name, Expr>,
+    ins: Vec<Name>,
+    outs: Vec<Name>,
+    locals: Vec<Name>,
+    /// Where the copy's locals start in [`Inliner::locals`].
+    start: usize,
+}
+
+/// What renaming the body of one copy needs.
+struct Instance {
+    vars: CopyVars,
+    /// Global under `old` -> its pre-state snapshot.
+    old_map: HashMap<Name, Expr>,
+    /// Body block -> its copy's label.
+    labels: HashMap<Name, Ident>,
+    span: Span,
+}
+
+impl Instance {
+    /// The body's blocks, renamed; `return` jumps to `ret`.
+    fn body(&self, body: &BlockImpl, ret: &Ident) -> Vec<Block> {
+        let mut out = Vec::new();
+        let target_renaming: HashMap<Name, Name> = self.vars.rename.clone();
         for b in &body.blocks {
             let mut stmts = b.stmts.clone();
-            subst_with_old(&mut stmts, &map, &old_map);
+            subst_with_old(&mut stmts, &self.vars.map, &self.old_map);
             for s in &mut stmts {
                 rename_targets(s, &target_renaming);
             }
             let term = match &b.term {
                 Terminator::Return => Terminator::Goto(vec![ret.clone()]),
                 Terminator::Goto(ts) => Terminator::Goto(
-                    ts.iter().map(|t| labels.get(&t.name).cloned().unwrap_or_else(|| t.clone())).collect(),
+                    ts.iter().map(|t| self.labels.get(&t.name).cloned().unwrap_or_else(|| t.clone())).collect(),
                 ),
             };
-            out.push(Block { label: labels[&b.label.name].clone(), stmts, term, span: b.span });
+            out.push(Block { label: self.labels[&b.label.name].clone(), stmts, term, span: b.span });
         }
+        out
+    }
 
-        // Exit block.
+    /// The exit block's statements: the checked postconditions (`{:assume}` ones assumed),
+    /// and the call's results copied from the copy's outs.
+    fn exit_stmts(&self, proc: &ProcedureDecl, outs: &[Ident]) -> Vec<Stmt> {
+        let span = self.span;
         let mut stmts = Vec::new();
         for c in proc.contracts.iter().filter(|c| c.kind == SpecKind::Ensures) {
-            let expr = subst_expr(&c.expr, &map, &old_map);
+            let expr = subst_expr(&c.expr, &self.vars.map, &self.old_map);
             if has_attr(&c.attrs, "assume") {
                 stmts.push(Stmt::new(StmtKind::Assume { attrs: c.attrs.clone(), expr }, span));
             } else if !c.free {
@@ -275,11 +344,10 @@ impl Inliner<'_, '_, '_, '_> {
         }
         if !outs.is_empty() {
             let lhss = outs.iter().map(|o| Lhs { var: o.clone(), indices: Vec::new(), span: o.span }).collect();
-            let rhss = outs_new.iter().map(|n| Expr::var(n.clone(), span)).collect();
+            let rhss = self.vars.outs.iter().map(|n| Expr::var(n.clone(), span)).collect();
             stmts.push(Stmt::new(StmtKind::Assign { lhss, rhss }, span));
         }
-        out.push(Block { label: ret, stmts, term: Terminator::Goto(vec![cont.clone()]), span });
-        Some((entry, out))
+        stmts
     }
 }
 

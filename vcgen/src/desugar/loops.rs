@@ -24,8 +24,10 @@
 //! is not at the head of a loop — the loop never iterates — is just an entry check. Irreducible
 //! control flow is an `unsupported` diagnostic naming the blocks of the offending cycle.
 
+use super::context::Context;
+use super::contracts;
 use super::names::Fresh;
-use super::{contracts, where_assumes, Context};
+use super::stmts::where_assumes;
 use ivl::ast::*;
 use ivl::blocks::{check_kind, related_span, Block, BlockImpl, Terminator};
 use ivl::cfg::Cfg;

@@ -38,11 +38,16 @@
 //! neither are procedures without a body.
 
 pub mod calls;
+mod context;
 pub mod contracts;
 pub mod inline;
 pub mod loops;
 pub mod names;
 pub mod old;
+mod stmts;
+
+pub use context::{BodySource, Context};
+pub use stmts::{rename_targets, where_assumes};
 
 use ivl::ast::*;
 use ivl::blocks::BlockImpl;
@@ -142,184 +147,6 @@ pub fn desugared_program(program: &Program, opts: &DesugarOptions) -> Result<Pro
         .collect();
     decls.extend(inputs.iter().map(|v| v.imp.to_decl()));
     Ok(Program { decls })
-}
-
-/// What the passes need to know about the program.
-pub struct Context<'p> {
-    pub program: &'p Program,
-    procs: HashMap<Name, &'p ProcedureDecl>,
-    /// The body used when a procedure is inlined or verified: its first implementation, or
-    /// the procedure's own body.
-    bodies: HashMap<Name, BodySource<'p>>,
-    /// Global variables (type and `where` clause).
-    globals: HashMap<Name, &'p TypedIdent>,
-    /// Every top-level name: generated names avoid them.
-    top_names: HashSet<Name>,
-    /// Names of global variables and constants (locals must not shadow them).
-    global_values: HashSet<Name>,
-    /// Inlinable procedures (positive or zero depth) lowered once.
-    inline_bodies: HashMap<Name, BlockImpl>,
-}
-
-#[derive(Clone, Copy)]
-pub enum BodySource<'p> {
-    Implementation(&'p ImplementationDecl),
-    Procedure(&'p ProcedureDecl),
-}
-
-impl<'p> Context<'p> {
-    pub fn new(program: &'p Program) -> Result<Context<'p>, Vec<Diagnostic>> {
-        let mut procs = HashMap::new();
-        let mut bodies = HashMap::new();
-        let mut globals = HashMap::new();
-        let mut top_names = HashSet::new();
-        let mut global_values = HashSet::new();
-        let mut diags = Vec::new();
-        for d in &program.decls {
-            match &d.kind {
-                DeclKind::Procedure(p) => {
-                    procs.insert(p.name.name.clone(), p);
-                    if p.body.is_some() {
-                        bodies.entry(p.name.name.clone()).or_insert(BodySource::Procedure(p));
-                    }
-                    top_names.insert(p.name.name.clone());
-                }
-                DeclKind::Implementation(i) => {
-                    bodies.entry(i.name.name.clone()).or_insert(BodySource::Implementation(i));
-                }
-                DeclKind::Var(v) => {
-                    for x in &v.vars {
-                        globals.insert(x.name.name.clone(), x);
-                        top_names.insert(x.name.name.clone());
-                        global_values.insert(x.name.name.clone());
-                    }
-                }
-                DeclKind::Const(c) => {
-                    top_names.extend(c.names.iter().map(|n| n.name.clone()));
-                    global_values.extend(c.names.iter().map(|n| n.name.clone()));
-                }
-                DeclKind::Function(f) => {
-                    top_names.insert(f.name.name.clone());
-                }
-                DeclKind::Type(t) => {
-                    top_names.insert(t.name.name.clone());
-                }
-                DeclKind::Axiom(_) => {}
-            }
-        }
-        for imp in program.implementations() {
-            if !procs.contains_key(&imp.name.name) {
-                diags.push(Diagnostic::type_error(
-                    format!("implementation of undeclared procedure `{}`", imp.name.name),
-                    imp.name.span,
-                ));
-            }
-        }
-        let mut ctx =
-            Context { program, procs, bodies, globals, top_names, global_values, inline_bodies: HashMap::new() };
-        let inlinable: Vec<Name> = ctx.bodies.keys().filter(|n| ctx.inline_depth(n).is_some()).cloned().collect();
-        for name in inlinable {
-            match ctx.lower_source(ctx.bodies[&name]) {
-                Ok(b) => {
-                    ctx.inline_bodies.insert(name, b);
-                }
-                Err(mut d) => diags.append(&mut d),
-            }
-        }
-        if diags.is_empty() {
-            Ok(ctx)
-        } else {
-            Err(diags)
-        }
-    }
-
-    pub fn procedure(&self, name: &str) -> Option<&'p ProcedureDecl> {
-        self.procs.get(name).copied()
-    }
-
-    pub fn global(&self, name: &str) -> Option<&'p TypedIdent> {
-        self.globals.get(name).copied()
-    }
-
-    /// Global variables in declaration order.
-    pub fn global_names(&self) -> Vec<Name> {
-        let mut out = Vec::new();
-        for d in &self.program.decls {
-            if let DeclKind::Var(v) = &d.kind {
-                out.extend(v.vars.iter().map(|x| x.name.name.clone()));
-            }
-        }
-        out
-    }
-
-    pub fn fresh(&self) -> Fresh<'_> {
-        Fresh::new(&self.top_names)
-    }
-
-    /// `Some(N)` when calls of `proc` are inlined N levels deep: the procedure has a body and
-    /// an integer `{:inline N}` on the procedure (which wins, as in Boogie) or on its
-    /// implementation.
-    pub fn inline_depth(&self, proc: &str) -> Option<u64> {
-        let body = self.bodies.get(proc)?;
-        let p = self.procs.get(proc)?;
-        let from_impl = match body {
-            BodySource::Implementation(i) => inline_attr(&i.attrs),
-            BodySource::Procedure(_) => None,
-        };
-        inline_attr(&p.attrs).or(from_impl)
-    }
-
-    /// The lowered body of an inlinable procedure.
-    pub fn inline_body(&self, proc: &str) -> Option<&BlockImpl> {
-        self.inline_bodies.get(proc)
-    }
-
-    fn lower_source(&self, src: BodySource<'p>) -> Result<BlockImpl, Vec<Diagnostic>> {
-        match src {
-            BodySource::Implementation(i) => ivl::lower::lower_body(i),
-            BodySource::Procedure(p) => ivl::lower::lower_procedure_body(p),
-        }
-    }
-
-    /// The implementations to verify, with their procedures, in program order.
-    pub fn to_verify(&self) -> Vec<(&'p ProcedureDecl, BodySource<'p>)> {
-        let mut out = Vec::new();
-        for d in &self.program.decls {
-            let (name, attrs, src) = match &d.kind {
-                DeclKind::Implementation(i) => (&i.name.name, &i.attrs, BodySource::Implementation(i)),
-                DeclKind::Procedure(p) if p.body.is_some() => (&p.name.name, &p.attrs, BodySource::Procedure(p)),
-                _ => continue,
-            };
-            let Some(proc) = self.procedure(name) else {
-                continue;
-            };
-            // Only inlined, as under Boogie's /inline:assume.
-            if inline_attr(attrs).is_some() || inline_attr(&proc.attrs).is_some() {
-                continue;
-            }
-            if verify_false(attrs) || verify_false(&proc.attrs) {
-                continue;
-            }
-            out.push((proc, src));
-        }
-        out
-    }
-}
-
-/// The depth N of an integer `{:inline N}` attribute.
-fn inline_attr(attrs: &[Attribute]) -> Option<u64> {
-    match find_attr(attrs, "inline").and_then(|a| a.args.first()) {
-        Some(AttrArg::Expr(Expr { kind: ExprKind::IntLit(v), .. })) => u64::try_from(v).ok(),
-        _ => None,
-    }
-}
-
-/// `{:verify false}`.
-fn verify_false(attrs: &[Attribute]) -> bool {
-    matches!(
-        find_attr(attrs, "verify").and_then(|a| a.args.first()),
-        Some(AttrArg::Expr(Expr { kind: ExprKind::BoolLit(false), .. }))
-    )
 }
 
 /// Runs the passes on one implementation.
@@ -443,42 +270,6 @@ fn rename_shadowing(ctx: &Context, imp: &mut BlockImpl, fresh: &mut Fresh) {
             rename_targets(s, &renaming);
         }
     }
-}
-
-/// Renames the variables a simple statement writes (assignment targets, `havoc`, call outputs,
-/// atomics, vector statements); [`ivl::visit::rename_vars`] renames only the uses.
-pub fn rename_targets(s: &mut Stmt, renaming: &HashMap<Name, Name>) {
-    let r = |x: &mut Ident| {
-        if let Some(n) = renaming.get(&x.name) {
-            x.name = n.clone();
-        }
-    };
-    match &mut s.kind {
-        StmtKind::Assign { lhss, .. } => lhss.iter_mut().for_each(|l| r(&mut l.var)),
-        StmtKind::Havoc(xs) => xs.iter_mut().for_each(r),
-        StmtKind::Call { outs, .. } => outs.iter_mut().for_each(r),
-        StmtKind::Atomic(a) => {
-            r(&mut a.target.var);
-            a.out.iter_mut().for_each(r);
-        }
-        StmtKind::Vector(v) => match v {
-            VectorStmt::Assign { lhss, .. } => lhss.iter_mut().for_each(|l| r(&mut l.var)),
-            VectorStmt::Havoc(xs) => xs.iter_mut().for_each(r),
-            VectorStmt::Psi { lhs, .. } => r(&mut lhs.var),
-            VectorStmt::Assume(_) | VectorStmt::Assert(_) => {}
-        },
-        _ => {}
-    }
-}
-
-/// The assume statements for the `where` clauses of variables that were just havocked (or are
-/// at the entry): `where_of` gives the clause of a name in scope.
-pub fn where_assumes(names: &[Name], where_of: &dyn Fn(&Name) -> Option<Expr>, span: Span) -> Vec<Stmt> {
-    names
-        .iter()
-        .filter_map(where_of)
-        .map(|e| Stmt::new(StmtKind::Assume { attrs: Vec::new(), expr: e }, span))
-        .collect()
 }
 
 /// Removes `{:candidate}` contracts, loop invariants and asserts (candidates are ignored

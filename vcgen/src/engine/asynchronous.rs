@@ -1,0 +1,319 @@
+//! Asynchronous Houdini, for fewer implementations than threads (`--split-vc`, `--portfolio`):
+//! each implementation is checked by several units at once, without rounds. With `split_vc`
+//! each unit owns a share of the assertions (the others assumed) and the fixpoint is reached
+//! when every share holds; in a race (`portfolio`) each unit checks the whole VC with its own
+//! Z3 configuration ([`crate::solver::RACERS`]), the first proof under the current assignment
+//! ends the race and the others are interrupted. Each unit checks under the newest assignment
+//! it knows and every refutation goes to the others as soon as it is found: refutation is
+//! monotone, so one found under an older, larger assignment still holds, and a unit waits only
+//! when its check refuted nothing. The workers' side is [`async_unit`], the coordinator's
+//! [`async_fixpoint`]; what a check's result means is [`crate::houdini::Search::apply`].
+
+use super::outcome::crash_reason;
+use super::pool::{Cmd, Driver, Msg, Shared};
+use super::unit::ImplState;
+use crate::houdini::{Assignment, HoudiniStats, ImplRound, Part, Search, Step, STOPPED_ELSEWHERE};
+use ivl::ast::Name;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{Receiver, Sender, TryRecvError};
+use std::sync::Arc;
+use std::time::Duration;
+use z3::ast::Bool;
+
+/// The assertions unit `unit` checks: with `split_vc`, every `share`-th one (so that the
+/// candidates of a loop head, consecutive assertions, are dealt out evenly); in a race, all.
+fn unit_asserts(shared: &Shared, unit: usize, state: &ImplState) -> Option<Vec<usize>> {
+    (shared.share > 1 && !shared.race).then(|| {
+        let s = unit % shared.share;
+        (0..state.solver.vc.asserts.len()).filter(|k| k % shared.share == s).collect()
+    })
+}
+
+/// One unit of asynchronous Houdini (the coordinator's side is [`async_fixpoint`]): the worker
+/// checks its assertions (with `split_vc`, its share; the others are assumed) a Houdini round
+/// at a time, under the newest assignment it knows (the coordinator's, less its own
+/// refutations not yet echoed back), sends each round's result at once, and waits for a new
+/// assignment only when a round refuted nothing. Refutation is monotone, so a refutation found
+/// under an older (larger) assignment is still one under the newer: the units never wait for
+/// each other. A real failure ends Houdini (Boogie's abort), with the failures of the whole VC
+/// under that assignment, as a one-thread round reports them ([`crate::houdini::round`]).
+pub(super) fn async_unit(
+    shared: &Shared,
+    unit: usize,
+    state: &ImplState,
+    cands: &[(Name, Bool)],
+    first: (usize, Arc<Assignment>),
+    commands: &Receiver<Cmd>,
+    send: &dyn Fn(Msg),
+) {
+    /// Counts the worker in [`Shared::active`] while it is in the loop (also when it unwinds).
+    struct Active<'a>(&'a AtomicUsize);
+    impl Drop for Active<'_> {
+        fn drop(&mut self) {
+            self.0.fetch_sub(1, Ordering::SeqCst);
+        }
+    }
+    shared.active.fetch_add(1, Ordering::SeqCst);
+    let _active = Active(&shared.active);
+    let only = unit_asserts(shared, unit, state);
+    // Whole rounds, as on one thread, or one failure at a time (`Racer::each_failure`).
+    let each = shared.race && crate::solver::racer(shared.racer(unit) as usize).each_failure;
+    let part = Part { asserts: only.as_deref(), one_failure: each };
+    let (mut version, mut base) = first;
+    let mut mine: Vec<Name> = Vec::new();
+    loop {
+        if shared.stop.load(Ordering::SeqCst) {
+            return;
+        }
+        let mut a = (*base).clone();
+        for c in &mine {
+            a.insert(c.clone(), false);
+        }
+        let (round, checks) = state.houdini_round(cands, &a, shared.opts.error_limit, part);
+        mine.extend(round.refuted.iter().cloned());
+        let waits = !round.refutes_only();
+        send(Msg::Async { unit, round, checks, version, used: a });
+        if waits {
+            match commands.recv() {
+                Ok(Cmd::Async(v, b)) => (version, base) = (v, b),
+                _ => return,
+            }
+        }
+        loop {
+            match commands.try_recv() {
+                Ok(Cmd::Async(v, b)) => (version, base) = (v, b),
+                Err(TryRecvError::Empty) => break,
+                Ok(_) | Err(TryRecvError::Disconnected) => return,
+            }
+        }
+    }
+}
+
+/// Asynchronous Houdini's coordinator ([`async_unit`] is the workers' side), for an
+/// implementation checked by several units: with `split_vc` each unit owns a share of the
+/// assertions, in a race (`portfolio`) each checks them all as its racer does
+/// ([`crate::solver::RACERS`]: its own Z3 configuration, whole rounds or one failure at a
+/// time). Each refutation is applied as soon as a unit reports it, and the new assignment goes
+/// to every unit of an implementation not yet settled: a unit busy with an older assignment
+/// picks it up at its next check, an idle one starts again.
+///
+/// The greatest fixpoint is reached when every implementation holds under the current
+/// assignment — with `split_vc`, every share reported its assertions valid under it; in a
+/// race, one unit reported the whole VC valid (the others are then interrupted) — or was
+/// settled otherwise: by a real failure, a timeout (of every unit, in a race) or a lost worker.
+/// A real failure stops the search (Boogie's abort): the assignment is kept from then on, and
+/// the implementations still open are checked under it without refuting (Boogie's flush), as
+/// in [`crate::houdini::fixpoint`]. Returns the statistics and each implementation's last
+/// round, as [`crate::houdini::fixpoint`] does.
+pub(super) fn async_fixpoint(d: Driver) -> (HoudiniStats, Vec<Option<ImplRound>>) {
+    let mut run = AsyncSearch::new(d);
+    run.broadcast((0..run.units()).collect());
+    while run.open() {
+        let Ok(msg) = run.d.inbox.recv() else { break };
+        match msg {
+            Msg::Async { unit, round, checks, version, used } => run.checked(unit, round, checks, version, &used),
+            Msg::Crashed { worker, message } => run.lost(worker, message),
+            _ => {}
+        }
+        run.wake_idle();
+    }
+    stop_units(run.d.shared, run.d.to_workers);
+    run.finish()
+}
+
+/// What [`async_fixpoint`] knows of each unit.
+struct AsyncUnits {
+    /// Its last check held, under the current assignment (or one that differs only in
+    /// candidates its implementation does not mention).
+    valid: Vec<bool>,
+    /// The version of the last assignment sent to it.
+    sent: Vec<usize>,
+    /// It is checking, or will check once it reads its commands.
+    busy: Vec<bool>,
+    /// It timed out: not checked again.
+    given_up: Vec<bool>,
+    /// We interrupted it: its next inconclusive result is not a timeout.
+    interrupted: Vec<bool>,
+}
+
+/// The state of [`async_fixpoint`]: the search, the units, and the implementations settled.
+struct AsyncSearch<'a, 'b> {
+    d: Driver<'a, 'b>,
+    search: Search,
+    /// The assignment's version: how many times it changed.
+    version: usize,
+    u: AsyncUnits,
+    /// Per implementation: the round that settled it (a failure, a timeout, a lost worker).
+    settled: Vec<Option<ImplRound>>,
+}
+
+impl<'a, 'b> AsyncSearch<'a, 'b> {
+    fn new(d: Driver<'a, 'b>) -> Self {
+        let units = d.shared.impls.len() * d.shared.share;
+        let mut search = Search::new(d.shared.candidates);
+        search.stats.rounds = 1;
+        let u = AsyncUnits {
+            valid: vec![false; units],
+            sent: vec![0; units],
+            busy: vec![false; units],
+            given_up: vec![false; units],
+            interrupted: vec![false; units],
+        };
+        let settled = vec![None; d.shared.impls.len()];
+        AsyncSearch { d, search, version: 0, u, settled }
+    }
+
+    fn units(&self) -> usize {
+        self.u.valid.len()
+    }
+
+    /// The units of implementation `i`.
+    fn of(&self, i: usize) -> std::ops::Range<usize> {
+        i * self.d.shared.share..(i + 1) * self.d.shared.share
+    }
+
+    /// Implementation `i` holds under the current assignment: every share, or one racer.
+    fn holds(&self, i: usize) -> bool {
+        let mut of_i = self.of(i).map(|k| self.u.valid[k]);
+        if self.d.shared.race {
+            of_i.any(|v| v)
+        } else {
+            of_i.all(|v| v)
+        }
+    }
+
+    /// Some implementation is neither settled nor holds.
+    fn open(&self) -> bool {
+        (0..self.settled.len()).any(|i| self.settled[i].is_none() && !self.holds(i))
+    }
+
+    /// Sends the current assignment to `units` (those whose worker is still alive).
+    fn broadcast(&mut self, units: Vec<usize>) {
+        let current = Arc::new(self.search.assignment.clone());
+        for unit in units {
+            if let Some(w) = self.d.owner[unit].filter(|w| !self.d.crashed.contains(w)) {
+                if self.d.to_workers[w].send(Cmd::Async(self.version, current.clone())).is_ok() {
+                    self.u.sent[unit] = self.version;
+                    self.u.busy[unit] = true;
+                }
+            }
+        }
+    }
+
+    /// A unit's check under assignment `used` (of version `used_version`) came back.
+    fn checked(&mut self, unit: usize, round: ImplRound, checks: usize, used_version: usize, used: &Assignment) {
+        self.search.stats.checks += checks;
+        let i = unit / self.d.shared.share;
+        self.u.busy[unit] = round.refutes_only() || used_version < self.u.sent[unit];
+        let interrupted = std::mem::take(&mut self.u.interrupted[unit]);
+        if self.settled[i].is_some() {
+            return;
+        }
+        match self.search.apply(&round, used) {
+            Step::Stop | Step::Unsettled => self.settled[i] = Some(round),
+            Step::GiveUp => self.give_up(unit, round, interrupted),
+            Step::Refuted(newly) => self.refuted(&newly),
+            Step::Holds => self.holds_now(unit),
+            Step::Nothing => {}
+        }
+    }
+
+    /// A unit's check was inconclusive without refuting anything.
+    fn give_up(&mut self, unit: usize, round: ImplRound, interrupted: bool) {
+        let i = unit / self.d.shared.share;
+        // Interrupted by us (its implementation held): idle, not given up.
+        if interrupted && self.d.shared.race {
+            return;
+        }
+        // A timeout: not checked again (Boogie's black list). In a race, the implementation is
+        // given up when every unit has.
+        self.u.given_up[unit] = true;
+        if !self.d.shared.race || self.of(i).all(|k| self.u.given_up[k]) {
+            self.settled[i] = Some(round);
+        }
+    }
+
+    /// Candidates were refuted: the units that mention them no longer hold, and every unit
+    /// still in the search gets the new assignment.
+    fn refuted(&mut self, newly: &[Name]) {
+        let share = self.d.shared.share;
+        for (k, v) in self.u.valid.iter_mut().enumerate() {
+            if newly.iter().any(|c| self.d.mentions[k / share].contains(c)) {
+                *v = false;
+            }
+        }
+        self.version += 1;
+        let to: Vec<usize> =
+            (0..self.units()).filter(|k| self.settled[k / share].is_none() && !self.u.given_up[*k]).collect();
+        self.broadcast(to);
+    }
+
+    /// A unit proved its assertions under the current assignment.
+    fn holds_now(&mut self, unit: usize) {
+        self.u.valid[unit] = true;
+        if self.d.shared.race {
+            // The others of the race are checking what is settled now: stop them.
+            let i = unit / self.d.shared.share;
+            for k in self.of(i).filter(|&k| k != unit && self.u.busy[k]) {
+                if let Some(w) = self.d.owner[k] {
+                    self.u.interrupted[k] = true;
+                    self.d.shared.interrupt(w);
+                }
+            }
+        }
+    }
+
+    /// A worker crashed: its units' implementations are settled, inconclusive.
+    fn lost(&mut self, worker: usize, message: String) {
+        self.d.crashed.push(worker);
+        *self.d.crash_message = message;
+        let share = self.d.shared.share;
+        for k in (0..self.units()).filter(|&k| self.d.owner[k] == Some(worker)) {
+            self.settled[k / share] = Some(ImplRound::inconclusive(crash_reason(self.d.crash_message)));
+        }
+    }
+
+    /// An implementation still open whose units all wait (an interrupted unit, say) would
+    /// never be checked again: give them the current assignment.
+    fn wake_idle(&mut self) {
+        let idle: Vec<usize> = (0..self.settled.len())
+            .filter(|&i| self.settled[i].is_none() && !self.holds(i))
+            .filter(|&i| self.of(i).all(|k| !self.u.busy[k]))
+            .flat_map(|i| self.of(i).filter(|&k| !self.u.given_up[k]))
+            .collect();
+        if !idle.is_empty() {
+            self.broadcast(idle);
+        }
+    }
+
+    /// The statistics and each implementation's last round.
+    fn finish(mut self) -> (HoudiniStats, Vec<Option<ImplRound>>) {
+        let last = (0..self.settled.len())
+            .map(|i| {
+                self.settled[i].take().or_else(|| {
+                    let reason = (!self.holds(i)).then(|| STOPPED_ELSEWHERE.to_string());
+                    Some(ImplRound { inconclusive: reason, ..Default::default() })
+                })
+            })
+            .collect();
+        (self.search.finish(), last)
+    }
+}
+
+/// Ends asynchronous Houdini: every worker is told to stop and, until it has left
+/// [`async_unit`], its solver call is interrupted again and again (an interrupt sent between
+/// two calls is lost).
+fn stop_units(shared: &Shared, to_workers: &[Sender<Cmd>]) {
+    shared.stop.store(true, Ordering::SeqCst);
+    for tx in to_workers {
+        let _ = tx.send(Cmd::Stop);
+    }
+    // Until every unit has left its loop (not until its solvers are dropped, which takes a
+    // while and needs no interrupt).
+    while shared.active.load(Ordering::SeqCst) > 0 {
+        for w in 0..to_workers.len() {
+            shared.interrupt(w);
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}

@@ -1,0 +1,45 @@
+//! What a verification run is asked to do: Boogie's options that the engine honours
+//! (`/errorLimit`, `/contractInfer`, `/printAssignment`, a time limit per check) and kivl's own
+//! (worker threads, `--split-vc`, `--portfolio`).
+
+/// Options of [`super::verify_program`] and [`super::verify_block_impls`].
+#[derive(Clone, Debug)]
+pub struct VerifyOptions {
+    /// Worker threads (0: one per available core).
+    pub jobs: usize,
+    /// Time limit per solver check.
+    pub timeout_secs: Option<u64>,
+    /// Infer candidate annotations first (Boogie's `/contractInfer`).
+    pub houdini: bool,
+    /// Fill [`super::ProgramResult::assignment_text`] (Boogie's `/printAssignment`).
+    pub print_assignment: bool,
+    /// Failing assertions reported per implementation (Boogie's `/errorLimit`, default 5).
+    pub error_limit: usize,
+    /// Houdini with fewer implementations than `jobs`: check each implementation on several
+    /// solvers, each owning a share of its assertions (the others assumed). Off by default:
+    /// on the GPUVerify corpus's slow files it is as often slower as faster (a share can take
+    /// Z3 longer than the whole VC); `scripts/houdini-parallel-bench.py` measures it.
+    pub split_vc: bool,
+    /// Houdini with fewer implementations than `jobs`: check each implementation on several
+    /// solvers at once, each with the whole VC and its own configuration (the first has the
+    /// usual one, [`crate::solver`]'s racers), without rounds: each refutation goes to the
+    /// others as soon as it is found, and the first solver to prove the VC under the current
+    /// assignment ends the race. Z3's time on one query varies several-fold with its
+    /// configuration; a race gets the fastest. The refutations found may differ from one-thread
+    /// runs, the fixpoint does not (up to solver incompleteness). Ignored with `split_vc`.
+    pub portfolio: bool,
+}
+
+impl Default for VerifyOptions {
+    fn default() -> Self {
+        VerifyOptions {
+            jobs: 0,
+            timeout_secs: None,
+            houdini: false,
+            print_assignment: false,
+            error_limit: 5,
+            split_vc: false,
+            portfolio: false,
+        }
+    }
+}

@@ -1,0 +1,125 @@
+//! One implementation's solver (a *unit* of work; with several solvers per implementation, one
+//! of its shares): passified, encoded and its VC asserted once ([`ImplState::build`]), then
+//! checked as often as asked: the final verification without Houdini
+//! ([`ImplState::final_check`]) or Houdini's rounds ([`ImplState::houdini_round`]), whose
+//! failures become diagnostics in source order ([`ImplState::diagnostics`]).
+
+use super::options::VerifyOptions;
+use super::outcome::Outcome;
+use crate::houdini::{self, Assignment, ImplRound, Part};
+use crate::passify::{passify, Passive};
+use crate::report::failure_diagnostic;
+use crate::smt::Encoder;
+use crate::solver::VcSolver;
+use crate::trace::trace_enabled;
+use crate::wp::{self, Failure};
+use crate::HashSet;
+use ivl::ast::*;
+use ivl::blocks::BlockImpl;
+use ivl::diag::Diagnostic;
+use std::time::{Duration, Instant};
+use z3::ast::Bool;
+
+/// One implementation's solver and what reporting needs.
+pub(super) struct ImplState {
+    pub(super) solver: VcSolver,
+    passive: Passive,
+    pub(super) build_time: Duration,
+}
+
+/// The program's global variables (what passification treats as the state).
+pub(super) fn global_vars(program: &Program) -> Vec<TypedIdent> {
+    program
+        .decls
+        .iter()
+        .filter_map(|d| match &d.kind {
+            DeclKind::Var(v) => Some(v.vars.iter().cloned()),
+            _ => None,
+        })
+        .flatten()
+        .collect()
+}
+
+/// The configuration of every Z3 context: with models, which failure reports read.
+pub(super) fn z3_config() -> z3::Config {
+    let mut cfg = z3::Config::new();
+    cfg.set_model_generation(true);
+    cfg
+}
+
+fn timeout_ms(opts: &VerifyOptions) -> Option<u64> {
+    opts.timeout_secs.map(|s| s.saturating_mul(1000))
+}
+
+impl ImplState {
+    /// Passifies and encodes one implementation and asserts its VC in a new solver.
+    pub(super) fn build(
+        enc: &mut Encoder,
+        imp: &BlockImpl,
+        globals: &[TypedIdent],
+        candidates: &HashSet<Name>,
+        opts: &VerifyOptions,
+        racer: u32,
+    ) -> Result<ImplState, Vec<Diagnostic>> {
+        let start = Instant::now();
+        let passive = passify(imp, globals)?;
+        let env = wp::impl_env(enc, &passive.imp)?;
+        let vc = wp::generate(enc, &passive.imp, &env, candidates)?;
+        let solver = VcSolver::new(&enc.background, vc, timeout_ms(opts), racer);
+        if trace_enabled() {
+            eprintln!(
+                "built {} in {:.3}s ({} asserts)",
+                imp.name.name,
+                start.elapsed().as_secs_f64(),
+                solver.vc.asserts.len()
+            );
+        }
+        Ok(ImplState { solver, passive, build_time: start.elapsed() })
+    }
+
+    /// Diagnostics for failures, in source order; `stopped` notes why the search for more ended.
+    pub(super) fn diagnostics(&self, failures: &[Failure], stopped: Option<&str>) -> Vec<Diagnostic> {
+        let mut diags: Vec<Diagnostic> =
+            failures.iter().map(|f| failure_diagnostic(&self.solver.vc, f, &self.passive.synthetic)).collect();
+        // In source order, whatever order the solver found them in.
+        diags.sort_by_key(|d| (d.primary.span.start, d.kind));
+        if let (Some(r), Some(last)) = (stopped, diags.last_mut()) {
+            last.notes.push(format!("the search for further errors stopped: {r}"));
+        }
+        diags
+    }
+
+    /// The verification of one implementation without Houdini.
+    pub(super) fn final_check(&self, opts: &VerifyOptions) -> (Outcome, Duration) {
+        let start = Instant::now();
+        let (failures, stopped) = self.solver.enumerate(&[], opts.error_limit);
+        if trace_enabled() {
+            eprintln!(
+                "final check: {:.3}s, {} failures, stopped {stopped:?}",
+                start.elapsed().as_secs_f64(),
+                failures.len()
+            );
+        }
+        let outcome = if failures.is_empty() {
+            match stopped {
+                Some(r) => Outcome::Inconclusive(r),
+                None => Outcome::Verified,
+            }
+        } else {
+            Outcome::Errors(self.diagnostics(&failures, stopped.as_deref()))
+        };
+        (outcome, self.build_time + start.elapsed())
+    }
+
+    /// One Houdini round ([`houdini::round`]) of `part` of this implementation's VC under the
+    /// assignment, reported in source order; with the number of solver calls made.
+    pub(super) fn houdini_round(
+        &self,
+        cands: &[(Name, Bool)],
+        a: &Assignment,
+        error_limit: usize,
+        part: Part,
+    ) -> (ImplRound, usize) {
+        houdini::round(&self.solver, cands, a, error_limit, part, &|f, r| self.diagnostics(f, r))
+    }
+}

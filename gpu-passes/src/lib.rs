@@ -1,3 +1,4 @@
+pub mod bodies;
 pub mod interleaving;
 pub mod invariants;
 pub mod lockstep;
@@ -5,6 +6,8 @@ pub mod mutate;
 pub mod predication;
 pub mod preprocess;
 pub mod replay;
+pub mod sizes;
 pub mod sort_order;
 pub mod termination;
 pub mod two_thread;
+pub mod uniformity;

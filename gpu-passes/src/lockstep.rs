@@ -41,15 +41,17 @@
 //! [`verify_lockstep`] additionally instruments the program with the checks of Definition 4.1
 //! (see [`races`]) and verifies it with the VC engine.
 
+mod accesses;
 mod races;
 mod spec;
 
-pub(crate) use races::{accesses, Access};
+pub(crate) use accesses::{accesses, Access};
 pub use races::{checked_lockstep_program, verify_lockstep, verify_lockstep_with, RaceChecks};
 
+use crate::bodies::{declares_kernels, is_selected};
 use crate::predication::{
-    all_names, barrier_enabled, global_var_types, int_lit, is_selected, predicate_preprocessed, simple_lhs, stmt,
-    typed, FreshNames, PredicatedImpl,
+    all_names, barrier_enabled, global_var_types, int_lit, predicate_preprocessed, simple_lhs, stmt, typed, FreshNames,
+    PredicatedImpl,
 };
 use crate::preprocess::{barrier_calls_to_statements, preprocess};
 use ivl::ast::*;
@@ -586,11 +588,7 @@ pub(crate) fn build(p: &Program, ts: usize, make_ins: &mut MakeInstrument) -> Re
         }
     }
 
-    let gpu = p.decls.iter().any(|d| match &d.kind {
-        DeclKind::Procedure(pr) => has_attr(&pr.attrs, "kernel"),
-        DeclKind::Implementation(i) => has_attr(&i.attrs, "kernel"),
-        _ => false,
-    });
+    let gpu = declares_kernels(&p);
     let mut out = p.clone();
     let mut kernels = Vec::new();
     // Out-parameters of each kernel procedure, renamed per thread in procedure and implementation.

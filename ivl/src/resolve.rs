@@ -11,7 +11,7 @@
 
 use crate::ast::*;
 use crate::diag::Diagnostic;
-use crate::typeck::{MapTy, Ty};
+use crate::types::{MapTy, Ty};
 use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 use std::hash::{Hash, Hasher};

@@ -12,6 +12,8 @@
 //! goto loop's header block.
 
 use super::arith::{Arith, Num, Op, Term, View};
+pub use crate::sizes::Sizes;
+pub use crate::uniformity::Class;
 use ivl::ast::*;
 use ivl::blocks::BlockImpl;
 use ivl::cfg::Cfg;
@@ -23,20 +25,6 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 /// The attribute that tags `while` loops before lowering (never in an output program).
 const LOOP_TAG: &str = "kivl_loop_tag";
 
-/// Work-group and grid sizes, when fixed (command line or axioms).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Sizes {
-    pub local: Option<[u64; 3]>,
-    pub groups: Option<[u64; 3]>,
-}
-
-impl Sizes {
-    /// The number of threads of a work-group.
-    pub fn group_threads(&self) -> Option<u64> {
-        self.local.map(|l| l.iter().product())
-    }
-}
-
 /// Where a loop's invariants go.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Site {
@@ -46,9 +34,13 @@ pub enum Site {
     Label(Name),
 }
 
-/// A shared-memory access made in a loop (directly or by a called procedure).
+/// A shared-memory access made in a loop (directly or by a called procedure), as a source
+/// pattern for the candidate rules: the array, the index of its outermost level and the
+/// conditions that dominate it. Not the exact per-step access of the race instrumentation
+/// (`crate::lockstep::accesses::Access`, whole location and evaluation condition): the rules
+/// match patterns such as `A[lid + C]` before predication, when no such step exists yet.
 #[derive(Clone, Debug)]
-pub struct Access {
+pub struct LoopAccess {
     pub array: Name,
     /// The index of the outermost map level.
     pub index: Expr,
@@ -75,43 +67,11 @@ pub enum Update {
     Other,
 }
 
-/// Which kinds of values an expression depends on.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Class {
-    /// A local id (`local_id_x` …).
-    pub lid: bool,
-    /// A group id.
-    pub group: bool,
-    /// A variable the loop modifies.
-    pub varying: bool,
-    /// Shared memory, or something the analysis cannot follow.
-    pub other: bool,
-}
-
-impl Class {
-    pub fn join(self, o: Class) -> Class {
-        Class {
-            lid: self.lid || o.lid,
-            group: self.group || o.group,
-            varying: self.varying || o.varying,
-            other: self.other || o.other,
-        }
-    }
-    /// Uniform across threads and unchanged by the loop.
-    pub fn is_uniform_invariant(self) -> bool {
-        self == Class::default()
-    }
-    /// Depends on thread identity but is unchanged by the loop.
-    pub fn is_thread_invariant(self) -> bool {
-        (self.lid || self.group) && !self.varying && !self.other
-    }
-}
-
 /// What a procedure does when called: its shared accesses (over its formals) and barriers.
 #[derive(Clone, Debug, Default)]
 pub struct ProcSummary {
     pub ins: Vec<Name>,
-    pub accesses: Vec<Access>,
+    pub accesses: Vec<LoopAccess>,
     pub has_barrier: bool,
 }
 
@@ -134,7 +94,7 @@ pub struct LoopFacts {
     /// block inside the loop that is a sibling of an exit).
     pub guards: Vec<Expr>,
     pub has_barrier: bool,
-    pub accesses: Vec<Access>,
+    pub accesses: Vec<LoopAccess>,
     /// `assume`s of the blocks that dominate the loop (enclosing conditions).
     pub outer_conds: Vec<Expr>,
     /// Parameters and locals of the enclosing body, with their types.
@@ -536,7 +496,13 @@ impl<'p> ProgramFacts<'p> {
 
     /// The shared accesses of one simple statement (a call contributes its callee's accesses,
     /// with actual arguments for formals; one level deep).
-    fn stmt_accesses(&self, s: &Stmt, conds: &[Expr], out: &mut Vec<Access>, summaries: &HashMap<Name, ProcSummary>) {
+    fn stmt_accesses(
+        &self,
+        s: &Stmt,
+        conds: &[Expr],
+        out: &mut Vec<LoopAccess>,
+        summaries: &HashMap<Name, ProcSummary>,
+    ) {
         let mut reads = Vec::new();
         match &s.kind {
             StmtKind::Assign { lhss, rhss } => {
@@ -546,7 +512,7 @@ impl<'p> ProgramFacts<'p> {
                         shared_reads(&self.env, idx, &mut reads);
                     }
                     if self.env.global_var(&l.var.name).is_some() && !l.indices.is_empty() && l.indices[0].len() == 1 {
-                        out.push(Access {
+                        out.push(LoopAccess {
                             array: l.var.name.clone(),
                             index: l.indices[0][0].clone(),
                             levels: l.indices.len(),
@@ -583,7 +549,7 @@ impl<'p> ProgramFacts<'p> {
             _ => {}
         }
         for (array, index, levels) in reads {
-            out.push(Access { array, index, levels, write: false, value: None, conds: conds.to_vec() });
+            out.push(LoopAccess { array, index, levels, write: false, value: None, conds: conds.to_vec() });
         }
     }
 
@@ -730,12 +696,7 @@ impl<'p> ProgramFacts<'p> {
     fn classify_var(&self, lf: &LoopFacts, v: &Name, depth: usize) -> Class {
         let mut c = Class::default();
         if let Some(attr) = self.identity(v) {
-            if attr.starts_with("local_id") {
-                c.lid = true;
-            } else if attr.starts_with("group_id") {
-                c.group = true;
-            }
-            return c;
+            return Class::of_identity(attr);
         }
         if lf.modified.contains(v) {
             c.varying = true;

@@ -30,14 +30,14 @@
 //! preconditions are inconsistent with `TS` threads (say, a fixed `group_size_x`) is refused
 //! rather than reported verified.
 
-use super::{build, map_depth, map_levels, shared_write, Instrument, KernelCtx, SharedVar};
+use super::accesses::{accesses, Access};
+use super::{build, map_depth, map_levels, Instrument, KernelCtx};
 use crate::predication::{int_lit, stmt, PredicatedImpl};
 use crate::two_thread::exprs::map_type;
 use ivl::ast::*;
 use ivl::blocks::check_attrs;
 use ivl::diag::{Diagnostic, ErrorKind};
 use ivl::resolve::MemSpace;
-use ivl::visit::free_vars;
 use std::collections::HashMap;
 use vcgen::engine::{verify_program, Outcome, ProgramResult, VerifyOptions};
 
@@ -52,189 +52,6 @@ impl Default for RaceChecks {
     fn default() -> Self {
         RaceChecks { benign_tolerance: true }
     }
-}
-
-/// One access of a predicated statement, for a generic thread (expressions before `φ_t`).
-#[derive(Clone, Debug)]
-pub(crate) struct Access {
-    pub var: Name,
-    pub write: bool,
-    /// The location: the indices of every `[...]` level, flattened (empty for a scalar).
-    pub loc: Vec<Expr>,
-    /// When the thread makes the access.
-    pub cond: Expr,
-    pub value: Option<Expr>,
-    pub span: Span,
-    /// An atomic access (`crate::two_thread::atomics`): races with reads and writes, not with
-    /// other atomics.
-    pub atomic: bool,
-}
-
-fn and(a: &Expr, b: Expr) -> Expr {
-    if a.is_true() {
-        b
-    } else {
-        Expr::and(a.clone(), b)
-    }
-}
-
-/// The shared reads of an expression evaluated under `pc`.
-fn reads(shared: &HashMap<Name, SharedVar>, e: &Expr, pc: &Expr, out: &mut Vec<Access>) -> Result<(), Diagnostic> {
-    let mut go = |x: &Expr, c: &Expr| reads(shared, x, c, out);
-    match &e.kind {
-        ExprKind::Var(x) if shared.contains_key(&x.name) => {
-            if map_depth(&shared[&x.name].ty) > 0 {
-                return Err(whole_map(&x.name, e.span));
-            }
-            out.push(Access {
-                var: x.name.clone(),
-                write: false,
-                loc: vec![],
-                cond: pc.clone(),
-                value: None,
-                span: e.span,
-                atomic: false,
-            });
-            Ok(())
-        }
-        ExprKind::Select(..) => {
-            // The whole chain m[i][j].
-            let mut chain: Vec<&Vec<Expr>> = Vec::new();
-            let mut base = e;
-            while let ExprKind::Select(m, idx) = &base.kind {
-                chain.push(idx);
-                base = m;
-            }
-            chain.reverse();
-            match &base.kind {
-                ExprKind::Var(x) if shared.contains_key(&x.name) => {
-                    if chain.len() != map_depth(&shared[&x.name].ty) {
-                        return Err(whole_map(&x.name, e.span));
-                    }
-                    for idx in &chain {
-                        for i in idx.iter() {
-                            reads(shared, i, pc, out)?;
-                        }
-                    }
-                    let loc = chain.into_iter().flatten().cloned().collect();
-                    out.push(Access {
-                        var: x.name.clone(),
-                        write: false,
-                        loc,
-                        cond: pc.clone(),
-                        value: None,
-                        span: e.span,
-                        atomic: false,
-                    });
-                    Ok(())
-                }
-                _ => {
-                    reads(shared, base, pc, out)?;
-                    for idx in chain {
-                        for i in idx {
-                            reads(shared, i, pc, out)?;
-                        }
-                    }
-                    Ok(())
-                }
-            }
-        }
-        ExprKind::Binary(BinOp::Implies | BinOp::And, a, b) => {
-            go(a, pc)?;
-            go(b, &and(pc, (**a).clone()))
-        }
-        ExprKind::Binary(BinOp::Or, a, b) => {
-            go(a, pc)?;
-            go(b, &and(pc, Expr::not((**a).clone())))
-        }
-        ExprKind::Binary(BinOp::Explies, a, b) => {
-            go(b, pc)?;
-            go(a, &and(pc, (**b).clone()))
-        }
-        ExprKind::Binary(_, a, b) => {
-            go(a, pc)?;
-            go(b, pc)
-        }
-        ExprKind::IfThenElse(c, a, b) => {
-            go(c, pc)?;
-            go(a, &and(pc, (**c).clone()))?;
-            go(b, &and(pc, Expr::not((**c).clone())))
-        }
-        ExprKind::Old(_) => Ok(()),
-        ExprKind::Quant(q) => match free_vars(&q.body).into_iter().find(|x| shared.contains_key(x)) {
-            Some(x) => Err(Diagnostic::unsupported(
-                format!("race checking of `{x}` inside a quantifier or lambda is not supported"),
-                e.span,
-            )),
-            None => Ok(()),
-        },
-        ExprKind::Unary(_, a) | ExprKind::Extract(a, _, _) | ExprKind::Coerce(a, _) => go(a, pc),
-        ExprKind::Call(_, args) => args.iter().try_for_each(|a| go(a, pc)),
-        ExprKind::Store(m, idx, v) => {
-            go(m, pc)?;
-            idx.iter().try_for_each(|i| go(i, pc))?;
-            go(v, pc)
-        }
-        ExprKind::Var(_)
-        | ExprKind::BoolLit(_)
-        | ExprKind::IntLit(_)
-        | ExprKind::RealLit(_)
-        | ExprKind::BvLit { .. } => Ok(()),
-    }
-}
-
-fn whole_map(x: &Name, span: Span) -> Diagnostic {
-    Diagnostic::unsupported(
-        format!("race checking of a use of the whole shared map `{x}` (not one location of it) is not supported"),
-        span,
-    )
-}
-
-/// The accesses of a predicated statement (reads before writes, as a step evaluates them).
-pub(crate) fn accesses(shared: &HashMap<Name, SharedVar>, s: &Stmt) -> Result<Vec<Access>, Diagnostic> {
-    let mut out = Vec::new();
-    let mut writes = Vec::new();
-    let t = Expr::bool(true);
-    match &s.kind {
-        StmtKind::Assign { lhss, rhss } => {
-            for (l, r) in lhss.iter().zip(rhss) {
-                if shared.contains_key(&l.var.name) {
-                    let w = shared_write(l, r, s.span);
-                    if w.path.len() != map_depth(&shared[&l.var.name].ty) {
-                        return Err(whole_map(&l.var.name, s.span));
-                    }
-                    reads(shared, &w.cond, &t, &mut out)?;
-                    for i in w.path.iter().flatten() {
-                        reads(shared, i, &w.cond, &mut out)?;
-                    }
-                    reads(shared, &w.value, &w.cond, &mut out)?;
-                    writes.push(Access {
-                        var: l.var.name.clone(),
-                        write: true,
-                        loc: w.path.into_iter().flatten().collect(),
-                        cond: w.cond,
-                        value: Some(w.value),
-                        span: s.span,
-                        atomic: false,
-                    });
-                } else {
-                    for i in l.indices.iter().flatten() {
-                        reads(shared, i, &t, &mut out)?;
-                    }
-                    reads(shared, r, &t, &mut out)?;
-                }
-            }
-        }
-        StmtKind::Assume { expr, attrs } => {
-            reads(shared, expr, &t, &mut out)?;
-            if has_attr(attrs, crate::two_thread::atomics::ATOMIC_ACCESS) {
-                out.iter_mut().for_each(|a| a.atomic = true);
-            }
-        }
-        _ => {}
-    }
-    out.extend(writes);
-    Ok(out)
 }
 
 /// The ghost logs of one shared variable.

@@ -591,70 +591,11 @@ impl<'p> ProgramFacts<'p> {
                 None if labels.contains(&hb.label.name) => (Site::Label(hb.label.name.clone()), hb.label.span),
                 None => continue,
             };
-            let blocks: Vec<usize> = lp.body.clone();
-            let mut modified: Vec<Name> = Vec::new();
-            let mut assigns: Vec<(Name, Expr)> = Vec::new();
-            let mut has_barrier = false;
-            for &b in &blocks {
-                for s in &imp.blocks[b].stmts {
-                    match &s.kind {
-                        StmtKind::Assign { lhss, rhss } => {
-                            for (l, r) in lhss.iter().zip(rhss) {
-                                if locals.contains_key(&l.var.name) {
-                                    push_unique(&mut modified, &l.var.name);
-                                    if l.indices.is_empty() {
-                                        assigns.push((l.var.name.clone(), r.clone()));
-                                    }
-                                }
-                            }
-                        }
-                        StmtKind::Havoc(xs) => xs.iter().for_each(|x| push_unique(&mut modified, &x.name)),
-                        StmtKind::Call { outs, proc, .. } => {
-                            outs.iter().for_each(|x| push_unique(&mut modified, &x.name));
-                            if self.barrier_procs.contains(&proc.name) {
-                                has_barrier = true;
-                            }
-                        }
-                        StmtKind::Barrier { .. } => has_barrier = true,
-                        StmtKind::Atomic(a) => a.out.iter().for_each(|x| push_unique(&mut modified, &x.name)),
-                        _ => {}
-                    }
-                }
-            }
+            let (modified, assigns, has_barrier) = self.loop_effects(imp, lp, locals);
             let modified_set: HashSet<Name> = modified.iter().cloned().collect();
-            // Accesses with the conditions that dominate them inside the loop.
-            let mut accesses = Vec::new();
-            for &b in &blocks {
-                let mut conds = Vec::new();
-                for d in cfg.dominators_of(b) {
-                    if d != lp.header && lp.contains(d) {
-                        conds.extend(leading_assumes(&imp.blocks[d].stmts));
-                    }
-                }
-                let skip = if b == lp.header { leading_len(&imp.blocks[b].stmts) } else { 0 };
-                for s in &imp.blocks[b].stmts[skip..] {
-                    self.stmt_accesses(s, &conds, &mut accesses, &self.summaries);
-                }
-            }
-            // Guards: `assume c` leading an in-loop successor of a block with an exit.
-            let mut guards = Vec::new();
-            for &(from, _) in &lp.exits {
-                for &s in cfg.successors(from) {
-                    if lp.contains(s) && s != lp.header {
-                        if let Some(StmtKind::Assume { expr, attrs }) = imp.blocks[s].stmts.first().map(|s| &s.kind) {
-                            if attrs.is_empty() && !guards.contains(expr) {
-                                guards.push(expr.clone());
-                            }
-                        }
-                    }
-                }
-            }
-            let mut outer_conds = Vec::new();
-            for d in cfg.dominators_of(lp.header) {
-                if !lp.contains(d) {
-                    outer_conds.extend(leading_assumes(&imp.blocks[d].stmts));
-                }
-            }
+            let accesses = self.loop_accesses(imp, &cfg, lp);
+            let guards = loop_guards(imp, &cfg, lp);
+            let outer_conds = outer_conds(imp, &cfg, lp);
             let init = rd.entry_values(&cfg, lp, &modified_set);
             out.push(LoopFacts {
                 proc: owner.name.clone(),
@@ -672,6 +613,65 @@ impl<'p> ProgramFacts<'p> {
                 kernel: owner.kernel,
             });
         }
+    }
+
+    /// What the blocks of loop `lp` do: the locals they modify (assign, havoc, receive from
+    /// calls or atomics), their `x := e` assignments in block order, whether they contain a
+    /// barrier (directly or by a call).
+    fn loop_effects(
+        &self,
+        imp: &BlockImpl,
+        lp: &ivl::cfg::Loop,
+        locals: &HashMap<Name, Ty>,
+    ) -> (Vec<Name>, Vec<(Name, Expr)>, bool) {
+        let mut modified: Vec<Name> = Vec::new();
+        let mut assigns: Vec<(Name, Expr)> = Vec::new();
+        let mut has_barrier = false;
+        for &b in &lp.body {
+            for s in &imp.blocks[b].stmts {
+                match &s.kind {
+                    StmtKind::Assign { lhss, rhss } => {
+                        for (l, r) in lhss.iter().zip(rhss) {
+                            if locals.contains_key(&l.var.name) {
+                                push_unique(&mut modified, &l.var.name);
+                                if l.indices.is_empty() {
+                                    assigns.push((l.var.name.clone(), r.clone()));
+                                }
+                            }
+                        }
+                    }
+                    StmtKind::Havoc(xs) => xs.iter().for_each(|x| push_unique(&mut modified, &x.name)),
+                    StmtKind::Call { outs, proc, .. } => {
+                        outs.iter().for_each(|x| push_unique(&mut modified, &x.name));
+                        if self.barrier_procs.contains(&proc.name) {
+                            has_barrier = true;
+                        }
+                    }
+                    StmtKind::Barrier { .. } => has_barrier = true,
+                    StmtKind::Atomic(a) => a.out.iter().for_each(|x| push_unique(&mut modified, &x.name)),
+                    _ => {}
+                }
+            }
+        }
+        (modified, assigns, has_barrier)
+    }
+
+    /// The shared accesses of loop `lp`, with the conditions that dominate them inside the loop.
+    fn loop_accesses(&self, imp: &BlockImpl, cfg: &Cfg, lp: &ivl::cfg::Loop) -> Vec<LoopAccess> {
+        let mut accesses = Vec::new();
+        for &b in &lp.body {
+            let mut conds = Vec::new();
+            for d in cfg.dominators_of(b) {
+                if d != lp.header && lp.contains(d) {
+                    conds.extend(leading_assumes(&imp.blocks[d].stmts));
+                }
+            }
+            let skip = if b == lp.header { leading_len(&imp.blocks[b].stmts) } else { 0 };
+            for s in &imp.blocks[b].stmts[skip..] {
+                self.stmt_accesses(s, &conds, &mut accesses, &self.summaries);
+            }
+        }
+        accesses
     }
 
     /// Which kinds of values `e` depends on at the head of loop `lf` (locals that the loop does
@@ -805,6 +805,34 @@ fn strip_spans_eq(a: &Update, b: &Update) -> bool {
         }
         _ => a == b,
     }
+}
+
+/// The guards of loop `lp`: `assume c` leading an in-loop successor of a block with an exit.
+fn loop_guards(imp: &BlockImpl, cfg: &Cfg, lp: &ivl::cfg::Loop) -> Vec<Expr> {
+    let mut guards = Vec::new();
+    for &(from, _) in &lp.exits {
+        for &s in cfg.successors(from) {
+            if lp.contains(s) && s != lp.header {
+                if let Some(StmtKind::Assume { expr, attrs }) = imp.blocks[s].stmts.first().map(|s| &s.kind) {
+                    if attrs.is_empty() && !guards.contains(expr) {
+                        guards.push(expr.clone());
+                    }
+                }
+            }
+        }
+    }
+    guards
+}
+
+/// The `assume`s of the blocks that dominate loop `lp` from outside (enclosing conditions).
+fn outer_conds(imp: &BlockImpl, cfg: &Cfg, lp: &ivl::cfg::Loop) -> Vec<Expr> {
+    let mut outer_conds = Vec::new();
+    for d in cfg.dominators_of(lp.header) {
+        if !lp.contains(d) {
+            outer_conds.extend(leading_assumes(&imp.blocks[d].stmts));
+        }
+    }
+    outer_conds
 }
 
 fn leading_len(stmts: &[Stmt]) -> usize {

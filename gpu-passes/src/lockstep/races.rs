@@ -228,124 +228,10 @@ impl Instrument for RaceInstrument {
                 s.span,
             ));
         }
-        let ts = kc.th.ts;
-        let benign = self.checks.benign_tolerance;
-        // Per thread: condition, location and value of each access.
-        type Inst = (Expr, Vec<Expr>, Option<Expr>);
-        let inst: Vec<Vec<Inst>> = acc
-            .iter()
-            .map(|a| {
-                (0..ts)
-                    .map(|t| {
-                        (
-                            kc.th.phi(&a.cond, t),
-                            a.loc.iter().map(|e| kc.th.phi(e, t)).collect(),
-                            a.value.as_ref().map(|v| kc.th.phi(v, t)),
-                        )
-                    })
-                    .collect()
-            })
-            .collect();
-        // Against the logs of the other threads.
-        for (ai, a) in acc.iter().enumerate() {
-            let l = &self.logs[&a.var];
-            for (t, (pc, loc, val)) in inst[ai].iter().enumerate() {
-                for u in (0..ts).filter(|&u| u != t) {
-                    // Thread `u` did not log an access of site `sid` at `loc`.
-                    let not_logged = |log: &Name, sid| {
-                        Expr::implies(
-                            pc.clone(),
-                            Expr::binary(BinOp::Neq, select(log, loc, a.span), int_lit(sid, a.span)),
-                        )
-                    };
-                    if a.write {
-                        for (sid, sspan) in self.sites_of(&a.var, false) {
-                            out.push(race_assert("read-write", &a.var, a.span, sspan, not_logged(&l.r[u], sid)));
-                        }
-                        for (sid, sspan) in self.sites_of(&a.var, true) {
-                            let logged = Expr::eq(select(&l.w[u], loc, a.span), int_lit(sid, a.span));
-                            let conflict = if benign {
-                                let differs = Expr::binary(
-                                    BinOp::Neq,
-                                    select(&l.wv[u], loc, a.span),
-                                    val.clone().expect("a value"),
-                                );
-                                Expr::and(logged, Expr::or(select(&l.mv[u], loc, a.span), differs))
-                            } else {
-                                logged
-                            };
-                            out.push(race_assert(
-                                "write-write",
-                                &a.var,
-                                a.span,
-                                sspan,
-                                Expr::implies(pc.clone(), Expr::not(conflict)),
-                            ));
-                        }
-                    } else {
-                        for (sid, sspan) in self.sites_of(&a.var, true) {
-                            out.push(race_assert("write-read", &a.var, a.span, sspan, not_logged(&l.w[u], sid)));
-                        }
-                    }
-                }
-            }
-        }
-        // Between threads within this statement.
-        for i in 0..acc.len() {
-            for j in i..acc.len() {
-                let (a, b) = (&acc[i], &acc[j]);
-                if a.var != b.var || !(a.write || b.write) {
-                    continue;
-                }
-                for t in 0..ts {
-                    for u in (0..ts).filter(|&u| u != t && (i != j || u > t)) {
-                        let (pa, la, va) = &inst[i][t];
-                        let (pb, lb, vb) = &inst[j][u];
-                        let mut clash = Expr::and(pa.clone(), pb.clone());
-                        if let Some(eq) = loc_eq(la, lb) {
-                            clash = Expr::and(clash, eq);
-                        }
-                        if a.write && b.write && benign {
-                            clash =
-                                Expr::and(clash, Expr::binary(BinOp::Neq, va.clone().unwrap(), vb.clone().unwrap()));
-                        }
-                        let kind = if a.write && b.write { "write-write" } else { "read-write" };
-                        out.push(race_assert(kind, &a.var, b.span, a.span, Expr::not(clash)));
-                    }
-                }
-            }
-        }
-        // Log the accesses.
-        for (ai, a) in acc.iter().enumerate() {
-            let l = &self.logs[&a.var];
-            let sid = int_lit(self.site_id(a), a.span);
-            for (t, (pc, loc, val)) in inst[ai].iter().enumerate() {
-                let sp = a.span;
-                let keep = |m: &Name, new: Expr| Expr::ite(pc.clone(), new, select(m, loc, sp));
-                if a.write {
-                    let val = val.clone().unwrap();
-                    let two_values = Expr::and(
-                        pc.clone(),
-                        Expr::and(
-                            Expr::binary(BinOp::Neq, select(&l.w[t], loc, sp), int_lit(0, sp)),
-                            Expr::binary(BinOp::Neq, select(&l.wv[t], loc, sp), val.clone()),
-                        ),
-                    );
-                    let lhss = vec![lhs(&l.w[t], loc, sp), lhs(&l.wv[t], loc, sp), lhs(&l.mv[t], loc, sp)];
-                    let rhss = vec![
-                        keep(&l.w[t], sid.clone()),
-                        keep(&l.wv[t], val),
-                        Expr::or(select(&l.mv[t], loc, sp), two_values),
-                    ];
-                    out.push(stmt(StmtKind::Assign { lhss, rhss }, sp));
-                } else {
-                    out.push(stmt(
-                        StmtKind::Assign { lhss: vec![lhs(&l.r[t], loc, sp)], rhss: vec![keep(&l.r[t], sid.clone())] },
-                        sp,
-                    ));
-                }
-            }
-        }
+        let inst = instances(kc, &acc);
+        self.check_against_logs(kc.th.ts, &acc, &inst, out);
+        self.check_within_step(kc.th.ts, &acc, &inst, out);
+        self.log_accesses(&acc, &inst, out);
         Ok(())
     }
 
@@ -421,6 +307,143 @@ impl Instrument for RaceInstrument {
             let c = &kc.th.copies[x];
             for t in 1..c.len() {
                 out.push(candidate(Expr::eq(Expr::var(c[0].clone(), sp), Expr::var(c[t].clone(), sp))));
+            }
+        }
+    }
+}
+
+/// An access instantiated for one thread: its condition, location and value.
+type Inst = (Expr, Vec<Expr>, Option<Expr>);
+
+/// Each access of a step instantiated for every thread (`φ_t`).
+fn instances(kc: &KernelCtx, acc: &[Access]) -> Vec<Vec<Inst>> {
+    let ts = kc.th.ts;
+    acc.iter()
+        .map(|a| {
+            (0..ts)
+                .map(|t| {
+                    (
+                        kc.th.phi(&a.cond, t),
+                        a.loc.iter().map(|e| kc.th.phi(e, t)).collect(),
+                        a.value.as_ref().map(|v| kc.th.phi(v, t)),
+                    )
+                })
+                .collect()
+        })
+        .collect()
+}
+
+impl RaceInstrument {
+    /// Each access of thread `t` against the logs of every other thread: a read against the
+    /// write sites, a write against the read and the write sites (with benign tolerance, a
+    /// write of the value already written is no race).
+    fn check_against_logs(&self, ts: usize, acc: &[Access], inst: &[Vec<Inst>], out: &mut Vec<Stmt>) {
+        let benign = self.checks.benign_tolerance;
+        for (ai, a) in acc.iter().enumerate() {
+            let l = &self.logs[&a.var];
+            for (t, (pc, loc, val)) in inst[ai].iter().enumerate() {
+                for u in (0..ts).filter(|&u| u != t) {
+                    // Thread `u` did not log an access of site `sid` at `loc`.
+                    let not_logged = |log: &Name, sid| {
+                        Expr::implies(
+                            pc.clone(),
+                            Expr::binary(BinOp::Neq, select(log, loc, a.span), int_lit(sid, a.span)),
+                        )
+                    };
+                    if a.write {
+                        for (sid, sspan) in self.sites_of(&a.var, false) {
+                            out.push(race_assert("read-write", &a.var, a.span, sspan, not_logged(&l.r[u], sid)));
+                        }
+                        for (sid, sspan) in self.sites_of(&a.var, true) {
+                            let logged = Expr::eq(select(&l.w[u], loc, a.span), int_lit(sid, a.span));
+                            let conflict = if benign {
+                                let differs = Expr::binary(
+                                    BinOp::Neq,
+                                    select(&l.wv[u], loc, a.span),
+                                    val.clone().expect("a value"),
+                                );
+                                Expr::and(logged, Expr::or(select(&l.mv[u], loc, a.span), differs))
+                            } else {
+                                logged
+                            };
+                            out.push(race_assert(
+                                "write-write",
+                                &a.var,
+                                a.span,
+                                sspan,
+                                Expr::implies(pc.clone(), Expr::not(conflict)),
+                            ));
+                        }
+                    } else {
+                        for (sid, sspan) in self.sites_of(&a.var, true) {
+                            out.push(race_assert("write-read", &a.var, a.span, sspan, not_logged(&l.w[u], sid)));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Accesses of two threads in the same step, checked against each other directly.
+    fn check_within_step(&self, ts: usize, acc: &[Access], inst: &[Vec<Inst>], out: &mut Vec<Stmt>) {
+        let benign = self.checks.benign_tolerance;
+        for i in 0..acc.len() {
+            for j in i..acc.len() {
+                let (a, b) = (&acc[i], &acc[j]);
+                if a.var != b.var || !(a.write || b.write) {
+                    continue;
+                }
+                for t in 0..ts {
+                    for u in (0..ts).filter(|&u| u != t && (i != j || u > t)) {
+                        let (pa, la, va) = &inst[i][t];
+                        let (pb, lb, vb) = &inst[j][u];
+                        let mut clash = Expr::and(pa.clone(), pb.clone());
+                        if let Some(eq) = loc_eq(la, lb) {
+                            clash = Expr::and(clash, eq);
+                        }
+                        if a.write && b.write && benign {
+                            clash =
+                                Expr::and(clash, Expr::binary(BinOp::Neq, va.clone().unwrap(), vb.clone().unwrap()));
+                        }
+                        let kind = if a.write && b.write { "write-write" } else { "read-write" };
+                        out.push(race_assert(kind, &a.var, b.span, a.span, Expr::not(clash)));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The accesses of every enabled thread entered in its logs.
+    fn log_accesses(&self, acc: &[Access], inst: &[Vec<Inst>], out: &mut Vec<Stmt>) {
+        // Log the accesses.
+        for (ai, a) in acc.iter().enumerate() {
+            let l = &self.logs[&a.var];
+            let sid = int_lit(self.site_id(a), a.span);
+            for (t, (pc, loc, val)) in inst[ai].iter().enumerate() {
+                let sp = a.span;
+                let keep = |m: &Name, new: Expr| Expr::ite(pc.clone(), new, select(m, loc, sp));
+                if a.write {
+                    let val = val.clone().unwrap();
+                    let two_values = Expr::and(
+                        pc.clone(),
+                        Expr::and(
+                            Expr::binary(BinOp::Neq, select(&l.w[t], loc, sp), int_lit(0, sp)),
+                            Expr::binary(BinOp::Neq, select(&l.wv[t], loc, sp), val.clone()),
+                        ),
+                    );
+                    let lhss = vec![lhs(&l.w[t], loc, sp), lhs(&l.wv[t], loc, sp), lhs(&l.mv[t], loc, sp)];
+                    let rhss = vec![
+                        keep(&l.w[t], sid.clone()),
+                        keep(&l.wv[t], val),
+                        Expr::or(select(&l.mv[t], loc, sp), two_values),
+                    ];
+                    out.push(stmt(StmtKind::Assign { lhss, rhss }, sp));
+                } else {
+                    out.push(stmt(
+                        StmtKind::Assign { lhss: vec![lhs(&l.r[t], loc, sp)], rhss: vec![keep(&l.r[t], sid.clone())] },
+                        sp,
+                    ));
+                }
             }
         }
     }

@@ -33,6 +33,7 @@
 use super::accesses::{accesses, Access};
 use super::{build, map_depth, map_levels, Instrument, KernelCtx};
 use crate::predication::{int_lit, stmt, PredicatedImpl};
+use crate::two_thread::barriers::{fenced, fences};
 use crate::two_thread::exprs::map_type;
 use ivl::ast::*;
 use ivl::blocks::check_attrs;
@@ -248,13 +249,9 @@ impl Instrument for RaceInstrument {
     }
 
     fn after_barrier(&mut self, kc: &mut KernelCtx, attrs: &[Attribute], cond: &Expr, out: &mut Vec<Stmt>) {
-        let (local, global) = (has_attr(attrs, "local"), has_attr(attrs, "global"));
-        let fences = |space: MemSpace| match space {
-            MemSpace::GroupShared => local || !global,
-            MemSpace::Global | MemSpace::Unmarked => global || !local,
-        };
+        let fences = fences(attrs);
         let executed = kc.th.any(cond);
-        let mut vars: Vec<&Name> = self.logs.keys().filter(|v| fences(self.logs[*v].space)).collect();
+        let mut vars: Vec<&Name> = self.logs.keys().filter(|v| fenced(self.logs[*v].space, fences)).collect();
         vars.sort();
         for v in vars {
             self.reset(v, Some(&executed), cond.span, out);

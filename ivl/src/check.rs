@@ -10,7 +10,7 @@
 use crate::ast::*;
 use crate::diag::Diagnostic;
 use crate::modifies::walk_stmts;
-use crate::resolve::{identity_attr, MemSpace};
+use crate::resolve::{decl_attrs, identity_attr, MemSpace};
 use crate::typeck::{Checker, Ctx, LocalKind, SPEC_BUILTINS};
 use std::collections::{HashMap, HashSet};
 
@@ -451,19 +451,6 @@ fn decl_description(decl: &Decl) -> &'static str {
         DeclKind::Var(_) => "a variable",
         DeclKind::Procedure(_) => "a procedure",
         DeclKind::Implementation(_) => "an implementation",
-    }
-}
-
-/// A declaration's attributes.
-fn decl_attrs(decl: &Decl) -> &[Attribute] {
-    match &decl.kind {
-        DeclKind::Type(d) => &d.attrs,
-        DeclKind::Const(d) => &d.attrs,
-        DeclKind::Function(d) => &d.attrs,
-        DeclKind::Axiom(d) => &d.attrs,
-        DeclKind::Var(d) => &d.attrs,
-        DeclKind::Procedure(d) => &d.attrs,
-        DeclKind::Implementation(d) => &d.attrs,
     }
 }
 

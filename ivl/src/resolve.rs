@@ -277,7 +277,8 @@ fn namespace(d: &Decl) -> u8 {
     }
 }
 
-fn decl_attrs(d: &Decl) -> &[Attribute] {
+/// A declaration's attributes.
+pub(crate) fn decl_attrs(d: &Decl) -> &[Attribute] {
     match &d.kind {
         DeclKind::Type(x) => &x.attrs,
         DeclKind::Const(x) => &x.attrs,

@@ -42,15 +42,17 @@
 //! Definition 4.1 (see [`races`]); the driver ([`crate::driver`]) verifies it with the VC
 //! engine.
 
+mod accesses;
 mod races;
 mod spec;
 
-pub(crate) use races::{accesses, Access};
+pub(crate) use accesses::{accesses, Access};
 pub use races::{checked_lockstep_program, unrunnable, CheckedLockstep, RaceChecks};
 
+use crate::bodies::{declares_kernels, is_selected};
 use crate::predication::{
-    all_names, barrier_enabled, global_var_types, int_lit, is_selected, predicate_preprocessed, simple_lhs, stmt,
-    typed, FreshNames, PredicatedImpl,
+    all_names, barrier_enabled, global_var_types, int_lit, predicate_preprocessed, simple_lhs, stmt, typed, FreshNames,
+    PredicatedImpl,
 };
 use crate::preprocess::{barrier_calls_to_statements, preprocess};
 use ivl::ast::*;
@@ -370,6 +372,78 @@ impl KernelCtx<'_> {
         Ok(())
     }
 
+    /// Table 3a, assignment: private variables per thread, one-copy variables from thread 1,
+    /// shared writes through the ψ-assignment.
+    fn assign(
+        &mut self,
+        s: &Stmt,
+        lhss: &[Lhs],
+        rhss: &[Expr],
+        ins: &mut dyn Instrument,
+        out: &mut Vec<Stmt>,
+    ) -> Result<(), Diagnostic> {
+        let sp = s.span;
+        ins.before(self, s, out)?;
+        let (mut plhs, mut prhs, mut writes) = (Vec::new(), Vec::new(), Vec::new());
+        for (l, r) in lhss.iter().zip(rhss) {
+            if self.th.copies.contains_key(&l.var.name) {
+                for t in 0..self.th.ts {
+                    let mut lt = l.clone();
+                    lt.var.name = self.th.copy(&l.var.name, t).unwrap().clone();
+                    lt.indices = l.indices.iter().map(|ix| ix.iter().map(|e| self.th.phi(e, t)).collect()).collect();
+                    plhs.push(lt);
+                    prhs.push(self.th.phi(r, t));
+                }
+            } else if self.shared.contains_key(&l.var.name) {
+                writes.push(shared_write(l, r, sp));
+            } else {
+                // A variable with one copy (a uniform value of the two-thread
+                // reduction): every thread computes the same value, take thread 1's.
+                let mut l1 = l.clone();
+                l1.indices = l.indices.iter().map(|ix| ix.iter().map(|e| self.th.phi(e, 0)).collect()).collect();
+                plhs.push(l1);
+                prhs.push(self.th.phi(r, 0));
+            }
+        }
+        let private = (!plhs.is_empty()).then(|| stmt(StmtKind::Assign { lhss: plhs, rhss: prhs }, sp));
+        if writes.is_empty() {
+            out.extend(private);
+            Ok(())
+        } else {
+            self.psi(&writes, private, out)
+        }
+    }
+
+    /// Table 3a, barrier: the divergence assertion (every thread or none reaches it), then the
+    /// instrumentation's barrier effect.
+    fn barrier(
+        &mut self,
+        attrs: &[Attribute],
+        invariants: &[BarrierInvariant],
+        sp: Span,
+        ins: &mut dyn Instrument,
+        out: &mut Vec<Stmt>,
+    ) -> Result<(), Diagnostic> {
+        if let Some(inv) = invariants.first() {
+            return Err(Diagnostic::unsupported("barrier invariants in the lock-step program", inv.span)
+                .with_note("barrier invariants are supported by the two-thread reduction"));
+        }
+        let cond = barrier_enabled(attrs).cloned().unwrap_or_else(|| Expr::bool(true));
+        let e = Expr::implies(self.th.any(&cond), self.th.all(&cond));
+        let mut a = check_attrs("divergence", None);
+        a.push(Attribute {
+            name: Ident::new("msg", sp),
+            args: vec![AttrArg::String(
+                "possible barrier divergence: not every thread reaches this barrier".into(),
+                sp,
+            )],
+            span: sp,
+        });
+        out.push(stmt(StmtKind::Assert { attrs: a, expr: e }, sp));
+        ins.after_barrier(self, attrs, &cond, out);
+        Ok(())
+    }
+
     /// Table 3a: the lock-step form of one predicated statement.
     fn statement(
         &mut self,
@@ -380,39 +454,7 @@ impl KernelCtx<'_> {
     ) -> Result<(), Diagnostic> {
         let sp = s.span;
         match &s.kind {
-            StmtKind::Assign { lhss, rhss } => {
-                ins.before(self, s, out)?;
-                let (mut plhs, mut prhs, mut writes) = (Vec::new(), Vec::new(), Vec::new());
-                for (l, r) in lhss.iter().zip(rhss) {
-                    if self.th.copies.contains_key(&l.var.name) {
-                        for t in 0..self.th.ts {
-                            let mut lt = l.clone();
-                            lt.var.name = self.th.copy(&l.var.name, t).unwrap().clone();
-                            lt.indices =
-                                l.indices.iter().map(|ix| ix.iter().map(|e| self.th.phi(e, t)).collect()).collect();
-                            plhs.push(lt);
-                            prhs.push(self.th.phi(r, t));
-                        }
-                    } else if self.shared.contains_key(&l.var.name) {
-                        writes.push(shared_write(l, r, sp));
-                    } else {
-                        // A variable with one copy (a uniform value of the two-thread
-                        // reduction): every thread computes the same value, take thread 1's.
-                        let mut l1 = l.clone();
-                        l1.indices =
-                            l.indices.iter().map(|ix| ix.iter().map(|e| self.th.phi(e, 0)).collect()).collect();
-                        plhs.push(l1);
-                        prhs.push(self.th.phi(r, 0));
-                    }
-                }
-                let private = (!plhs.is_empty()).then(|| stmt(StmtKind::Assign { lhss: plhs, rhss: prhs }, sp));
-                if writes.is_empty() {
-                    out.extend(private);
-                    Ok(())
-                } else {
-                    self.psi(&writes, private, out)
-                }
-            }
+            StmtKind::Assign { lhss, rhss } => self.assign(s, lhss, rhss, ins, out),
             StmtKind::Havoc(xs) => {
                 let mut ys = Vec::new();
                 for x in xs {
@@ -447,26 +489,7 @@ impl KernelCtx<'_> {
                 out.push(stmt(StmtKind::Assume { attrs: attrs.clone(), expr: e }, sp));
                 Ok(())
             }
-            StmtKind::Barrier { attrs, invariants } => {
-                if let Some(inv) = invariants.first() {
-                    return Err(Diagnostic::unsupported("barrier invariants in the lock-step program", inv.span)
-                        .with_note("barrier invariants are supported by the two-thread reduction"));
-                }
-                let cond = barrier_enabled(attrs).cloned().unwrap_or_else(|| Expr::bool(true));
-                let e = Expr::implies(self.th.any(&cond), self.th.all(&cond));
-                let mut a = check_attrs("divergence", None);
-                a.push(Attribute {
-                    name: Ident::new("msg", sp),
-                    args: vec![AttrArg::String(
-                        "possible barrier divergence: not every thread reaches this barrier".into(),
-                        sp,
-                    )],
-                    span: sp,
-                });
-                out.push(stmt(StmtKind::Assert { attrs: a, expr: e }, sp));
-                ins.after_barrier(self, attrs, &cond, out);
-                Ok(())
-            }
+            StmtKind::Barrier { attrs, invariants } => self.barrier(attrs, invariants, sp, ins, out),
             StmtKind::Call { .. } | StmtKind::Vector(_) => {
                 Err(Diagnostic::unsupported("this statement has no lock-step form", sp))
             }
@@ -520,9 +543,31 @@ pub(crate) fn build(p: &Program, ts: usize, make_ins: &mut MakeInstrument) -> Re
     }
     let p = barrier_calls_to_statements(p);
     let mut names = FreshNames(all_names(&p));
-    let globals = global_var_types(&p);
-    let shared: HashMap<Name, SharedVar> = p
-        .decls
+    let shared = shared_vars(&p);
+    let mut diags = Vec::new();
+    let mut new_decls: Vec<Decl> = Vec::new();
+    let mut new_globals: Vec<(String, Decl)> = Vec::new();
+
+    // Per-thread identity constants and the facts about them.
+    let const_copies = identity_copies(&p, ts, &mut names, &mut new_decls, &mut diags);
+    group_size_axioms(&p, ts, &mut new_decls, &mut diags);
+    per_thread_axioms(&p, ts, &const_copies, &mut new_decls);
+
+    let mut out = p.clone();
+    let mut bodies = Bodies { ts, shared: &shared, const_copies: &const_copies, names: &mut names };
+    let (kernels, renamed_outs) = bodies.lockstep_bodies(&p, &mut out, &mut new_globals, make_ins, &mut diags);
+    kernel_procedures(&mut out, ts, &const_copies, &renamed_outs);
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    out.decls.extend(new_decls);
+    out.decls.extend(new_globals.into_iter().map(|(_, d)| d));
+    Ok(Built { program: out, kernels })
+}
+
+/// The global variables of a program, with their types and memory spaces.
+fn shared_vars(p: &Program) -> HashMap<Name, SharedVar> {
+    p.decls
         .iter()
         .filter_map(|d| match &d.kind {
             DeclKind::Var(v) => Some(
@@ -533,14 +578,20 @@ pub(crate) fn build(p: &Program, ts: usize, make_ins: &mut MakeInstrument) -> Re
             _ => None,
         })
         .flatten()
-        .collect();
-    let mut diags = Vec::new();
-    let mut new_decls: Vec<Decl> = Vec::new();
-    let mut new_globals: Vec<(String, Decl)> = Vec::new();
+        .collect()
+}
 
-    // Per-thread identity constants and the facts about them.
+/// One constant per thread for every local-id constant (`local_id_x$t`, fixed to `t - 1` in
+/// dimension x and to 0 in the others); the copies by original name.
+fn identity_copies(
+    p: &Program,
+    ts: usize,
+    names: &mut FreshNames,
+    new_decls: &mut Vec<Decl>,
+    diags: &mut Vec<Diagnostic>,
+) -> HashMap<Name, Vec<Name>> {
     let mut const_copies: HashMap<Name, Vec<Name>> = HashMap::new();
-    for (c, ty, attr) in per_thread_consts(&p) {
+    for (c, ty, attr) in per_thread_consts(p) {
         let copies: Vec<Name> = (1..=ts).map(|t| names.fresh(&format!("{c}${t}"))).collect();
         for (t, n) in copies.iter().enumerate() {
             new_decls.push(Decl {
@@ -561,6 +612,11 @@ pub(crate) fn build(p: &Program, ts: usize, make_ins: &mut MakeInstrument) -> Re
         }
         const_copies.insert(c, copies);
     }
+    const_copies
+}
+
+/// Axioms fixing the group size to the `TS` threads: `TS` in dimension x, 1 in the others.
+fn group_size_axioms(p: &Program, ts: usize, new_decls: &mut Vec<Decl>, diags: &mut Vec<Diagnostic>) {
     for d in &p.decls {
         if let DeclKind::Const(c) = &d.kind {
             if let Some((attr, _)) = identity_attr(&c.attrs) {
@@ -576,6 +632,10 @@ pub(crate) fn build(p: &Program, ts: usize, make_ins: &mut MakeInstrument) -> Re
             }
         }
     }
+}
+
+/// The axioms that mention per-thread constants, once for each thread.
+fn per_thread_axioms(p: &Program, ts: usize, const_copies: &HashMap<Name, Vec<Name>>, new_decls: &mut Vec<Decl>) {
     let const_threads = Threads::new(ts, const_copies.clone());
     for d in &p.decls {
         if let DeclKind::Axiom(a) = &d.kind {
@@ -586,52 +646,87 @@ pub(crate) fn build(p: &Program, ts: usize, make_ins: &mut MakeInstrument) -> Re
             }
         }
     }
+}
 
-    let gpu = p.decls.iter().any(|d| match &d.kind {
-        DeclKind::Procedure(pr) => has_attr(&pr.attrs, "kernel"),
-        DeclKind::Implementation(i) => has_attr(&i.attrs, "kernel"),
-        _ => false,
-    });
-    let mut out = p.clone();
-    let mut kernels = Vec::new();
-    // Out-parameters of each kernel procedure, renamed per thread in procedure and implementation.
-    let mut renamed_outs: HashMap<Name, Vec<TypedIdent>> = HashMap::new();
-    for d in &mut out.decls {
-        let (attrs, name, body) = match &d.kind {
-            DeclKind::Implementation(i) => (i.attrs.clone(), i.name.clone(), Some(ivl::lower::lower_body(i))),
-            DeclKind::Procedure(pr) if pr.body.is_some() => {
-                (pr.attrs.clone(), pr.name.clone(), Some(ivl::lower::lower_procedure_body(pr)))
-            }
-            _ => continue,
-        };
-        if !is_selected(&p, &attrs, &name.name, gpu) {
-            continue;
-        }
-        let result = body.expect("a body").and_then(|b| {
-            let pre = preprocess(&b)?;
-            let pred = predicate_preprocessed(&pre, &globals, &mut names)?;
-            lockstep_impl(&pred, ts, &shared, &const_copies, &mut names, &mut new_globals, make_ins, &HashSet::new())
-        });
-        match result {
-            Ok((imp, outs)) => {
-                renamed_outs.insert(name.name.clone(), outs.clone());
-                match &mut d.kind {
-                    DeclKind::Implementation(i) => {
-                        i.outs = outs;
-                        i.body = imp.to_body();
-                    }
-                    DeclKind::Procedure(pr) => {
-                        pr.outs = outs;
-                        pr.body = Some(imp.to_body());
-                    }
-                    _ => unreachable!(),
+/// What the lock-step construction of every selected body shares.
+struct Bodies<'a> {
+    ts: usize,
+    shared: &'a HashMap<Name, SharedVar>,
+    const_copies: &'a HashMap<Name, Vec<Name>>,
+    names: &'a mut FreshNames,
+}
+
+impl Bodies<'_> {
+    /// Every selected body of `out` (a copy of `p`) replaced by its lock-step form: preprocess,
+    /// predicate, Table 3b. Returns the kernels built and, by kernel, the out-parameters renamed
+    /// per thread (in procedure and implementation).
+    fn lockstep_bodies(
+        &mut self,
+        p: &Program,
+        out: &mut Program,
+        new_globals: &mut Vec<(String, Decl)>,
+        make_ins: &mut MakeInstrument,
+        diags: &mut Vec<Diagnostic>,
+    ) -> (Vec<Name>, HashMap<Name, Vec<TypedIdent>>) {
+        let globals = global_var_types(p);
+        let gpu = declares_kernels(p);
+        let mut kernels = Vec::new();
+        let mut renamed_outs: HashMap<Name, Vec<TypedIdent>> = HashMap::new();
+        for d in &mut out.decls {
+            let (attrs, name, body) = match &d.kind {
+                DeclKind::Implementation(i) => (i.attrs.clone(), i.name.clone(), Some(ivl::lower::lower_body(i))),
+                DeclKind::Procedure(pr) if pr.body.is_some() => {
+                    (pr.attrs.clone(), pr.name.clone(), Some(ivl::lower::lower_procedure_body(pr)))
                 }
-                kernels.push(name.name.clone());
+                _ => continue,
+            };
+            if !is_selected(p, &attrs, &name.name, gpu) {
+                continue;
             }
-            Err(ds) => diags.extend(ds),
+            let result = body.expect("a body").and_then(|b| {
+                let pre = preprocess(&b)?;
+                let pred = predicate_preprocessed(&pre, &globals, self.names)?;
+                lockstep_impl(
+                    &pred,
+                    self.ts,
+                    self.shared,
+                    self.const_copies,
+                    self.names,
+                    new_globals,
+                    make_ins,
+                    &HashSet::new(),
+                )
+            });
+            match result {
+                Ok((imp, outs)) => {
+                    renamed_outs.insert(name.name.clone(), outs.clone());
+                    match &mut d.kind {
+                        DeclKind::Implementation(i) => {
+                            i.outs = outs;
+                            i.body = imp.to_body();
+                        }
+                        DeclKind::Procedure(pr) => {
+                            pr.outs = outs;
+                            pr.body = Some(imp.to_body());
+                        }
+                        _ => unreachable!(),
+                    }
+                    kernels.push(name.name.clone());
+                }
+                Err(ds) => diags.extend(ds),
+            }
         }
+        (kernels, renamed_outs)
     }
-    // The kernels' procedure declarations: per-thread outs, contracts for every thread.
+}
+
+/// The kernels' procedure declarations: per-thread outs, contracts for every thread.
+fn kernel_procedures(
+    out: &mut Program,
+    ts: usize,
+    const_copies: &HashMap<Name, Vec<Name>>,
+    renamed_outs: &HashMap<Name, Vec<TypedIdent>>,
+) {
     for d in &mut out.decls {
         if let DeclKind::Procedure(pr) = &mut d.kind {
             let Some(outs) = renamed_outs.get(&pr.name.name) else {
@@ -648,12 +743,6 @@ pub(crate) fn build(p: &Program, ts: usize, make_ins: &mut MakeInstrument) -> Re
             }
         }
     }
-    if !diags.is_empty() {
-        return Err(diags);
-    }
-    out.decls.extend(new_decls);
-    out.decls.extend(new_globals.into_iter().map(|(_, d)| d));
-    Ok(Built { program: out, kernels })
 }
 
 /// Table 3b: the lock-step form of a predicated implementation. Returns the implementation and

@@ -38,6 +38,7 @@
 //! The input is preprocessed first ([`crate::preprocess::preprocess`]): guards, a barrier before
 //! termination, at most one loop header per `goto`.
 
+use crate::bodies::map_bodies;
 use crate::preprocess::{guard, preprocess, Labels};
 use crate::sort_order::SortOrder;
 use ivl::ast::*;
@@ -454,48 +455,6 @@ pub(crate) fn global_var_types(p: &Program) -> HashMap<Name, Type> {
         })
         .flatten()
         .collect()
-}
-
-/// Whether a program declares kernels; if so only they are transformed, else every body is.
-pub(crate) fn is_selected(p: &Program, attrs: &[Attribute], name: &str, gpu: bool) -> bool {
-    !gpu || has_attr(attrs, "kernel") || p.procedures().any(|pr| pr.name.name == name && has_attr(&pr.attrs, "kernel"))
-}
-
-/// Applies `f` to the block form of every selected body (the kernels of a GPU program, every
-/// body otherwise) and puts the result back in place; collects the diagnostics of all bodies.
-pub(crate) fn map_bodies(
-    p: &Program,
-    mut f: impl FnMut(&BlockImpl) -> Result<BlockImpl, Vec<Diagnostic>>,
-) -> Result<Program, Vec<Diagnostic>> {
-    let gpu = p.decls.iter().any(|d| match &d.kind {
-        DeclKind::Procedure(pr) => has_attr(&pr.attrs, "kernel"),
-        DeclKind::Implementation(i) => has_attr(&i.attrs, "kernel"),
-        _ => false,
-    });
-    let mut out = p.clone();
-    let mut diags = Vec::new();
-    for d in &mut out.decls {
-        match &mut d.kind {
-            DeclKind::Implementation(i) if is_selected(p, &i.attrs, &i.name.name, gpu) => {
-                match ivl::lower::lower_body(i).and_then(|b| f(&b)) {
-                    Ok(b) => i.body = b.to_body(),
-                    Err(ds) => diags.extend(ds),
-                }
-            }
-            DeclKind::Procedure(pr) if pr.body.is_some() && is_selected(p, &pr.attrs, &pr.name.name, gpu) => {
-                match ivl::lower::lower_procedure_body(pr).and_then(|b| f(&b)) {
-                    Ok(b) => pr.body = Some(b.to_body()),
-                    Err(ds) => diags.extend(ds),
-                }
-            }
-            _ => {}
-        }
-    }
-    if diags.is_empty() {
-        Ok(out)
-    } else {
-        Err(diags)
-    }
 }
 
 /// `kivl transform --emit predicated`: every kernel (every implementation of a program without

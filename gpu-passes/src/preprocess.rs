@@ -237,7 +237,7 @@ pub fn preprocess(imp: &BlockImpl) -> Result<BlockImpl, Vec<Diagnostic>> {
 /// [`preprocess`] as a program-to-program pass (after [`barrier_calls_to_statements`]): every
 /// kernel (every body of a program without kernels) in preprocessed block form.
 pub fn preprocess_program(p: &Program) -> Result<Program, Vec<Diagnostic>> {
-    crate::predication::map_bodies(&barrier_calls_to_statements(p), preprocess)
+    crate::bodies::map_bodies(&barrier_calls_to_statements(p), preprocess)
 }
 
 /// Checks the restrictions [`preprocess`] establishes (for debug assertions and tests).

@@ -10,7 +10,7 @@
 use crate::ast::*;
 use crate::diag::Diagnostic;
 use crate::modifies::walk_stmts;
-use crate::resolve::{identity_attr, MemSpace};
+use crate::resolve::{decl_attrs, identity_attr, MemSpace};
 use crate::typeck::{Checker, Ctx, LocalKind, SPEC_BUILTINS};
 use std::collections::{HashMap, HashSet};
 
@@ -419,58 +419,11 @@ fn misplaced_identity_attr(c: &mut Checker, a: &Attribute, what: &str) {
 /// and on `bool` variables marked `{:race_checking}`); thread-identity attributes on constants of
 /// type `int` or `bvN` only.
 fn gpu_attribute_rules(c: &mut Checker, decl: &Decl) {
-    let what = match &decl.kind {
-        DeclKind::Type(_) => "a type declaration",
-        DeclKind::Const(_) => "a constant",
-        DeclKind::Function(_) => "a function",
-        DeclKind::Axiom(_) => "an axiom",
-        DeclKind::Var(_) => "a variable",
-        DeclKind::Procedure(_) => "a procedure",
-        DeclKind::Implementation(_) => "an implementation",
-    };
-    let attrs: &[Attribute] = match &decl.kind {
-        DeclKind::Type(d) => &d.attrs,
-        DeclKind::Const(d) => &d.attrs,
-        DeclKind::Function(d) => &d.attrs,
-        DeclKind::Axiom(d) => &d.attrs,
-        DeclKind::Var(d) => &d.attrs,
-        DeclKind::Procedure(d) => &d.attrs,
-        DeclKind::Implementation(d) => &d.attrs,
-    };
+    let what = decl_description(decl);
+    let attrs = decl_attrs(decl);
     match &decl.kind {
         DeclKind::Axiom(_) => {}
-        DeclKind::Var(v) => {
-            for tv in &v.vars {
-                let a = mem_attr(&tv.attrs).or_else(|| mem_attr(&v.attrs));
-                let Some(a) = a else { continue };
-                if has_attr(&v.attrs, "group_shared") && has_attr(&v.attrs, "global") {
-                    c.report(
-                        Diagnostic::type_error(
-                            format!("variable `{}` is marked both `{{:group_shared}}` and `{{:global}}`", tv.name.name),
-                            tv.name.span,
-                        )
-                        .with_label("choose one memory space"),
-                    );
-                    continue;
-                }
-                let ty = c.ty_quiet(&tv.ty);
-                let race_flag =
-                    ty == Ty::Bool && (has_attr(&v.attrs, "race_checking") || has_attr(&tv.attrs, "race_checking"));
-                if ty.as_map().is_none() && !ty.is_error() && !race_flag {
-                    c.report(
-                        Diagnostic::type_error(
-                            format!(
-                                "`{{:{}}}` variable `{}` must have a map type, found `{ty}`",
-                                a.name.name, tv.name.name
-                            ),
-                            tv.ty.span,
-                        )
-                        .with_label("shared memory is an array: give it a map type such as `[bv32]bv32`")
-                        .with_related(a.span, "memory space given here"),
-                    );
-                }
-            }
-        }
+        DeclKind::Var(v) => var_memory_spaces(c, v),
         _ => {
             if let Some(a) = mem_attr(attrs) {
                 misplaced_mem_attr(c, a, what);
@@ -478,39 +431,87 @@ fn gpu_attribute_rules(c: &mut Checker, decl: &Decl) {
         }
     }
     match &decl.kind {
-        DeclKind::Const(cd) => {
-            if let Some((_, a)) = identity_attr(&cd.attrs) {
-                let ty = c.ty_quiet(&cd.ty);
-                if !matches!(ty, Ty::Int | Ty::Bv(_) | Ty::Error) {
-                    c.report(
-                        Diagnostic::type_error(
-                            format!("thread-identity constant must have type `int` or `bvN`, found `{ty}`"),
-                            cd.ty.span,
-                        )
-                        .with_related(a.span, "thread identity given here"),
-                    );
-                }
-            }
-            if has_attr(&cd.attrs, "existential") {
-                let ty = c.ty_quiet(&cd.ty);
-                if !ty.compatible(&Ty::Bool) {
-                    c.report(
-                        Diagnostic::type_error(
-                            format!("existential constant must have type `bool`, found `{ty}`"),
-                            cd.ty.span,
-                        )
-                        .with_label("Houdini candidates are boolean constants"),
-                    );
-                }
-            }
-        }
+        DeclKind::Const(cd) => constant_attributes(c, cd),
         _ => {
             if let Some((_, a)) = identity_attr(attrs) {
                 misplaced_identity_attr(c, a, what);
             }
         }
     }
-    // Locals: no memory spaces, no identities.
+    local_attributes(c, decl);
+}
+
+/// "a constant", "a procedure" …: a declaration's kind, for messages.
+fn decl_description(decl: &Decl) -> &'static str {
+    match &decl.kind {
+        DeclKind::Type(_) => "a type declaration",
+        DeclKind::Const(_) => "a constant",
+        DeclKind::Function(_) => "a function",
+        DeclKind::Axiom(_) => "an axiom",
+        DeclKind::Var(_) => "a variable",
+        DeclKind::Procedure(_) => "a procedure",
+        DeclKind::Implementation(_) => "an implementation",
+    }
+}
+
+/// Memory spaces of a global variable declaration: one space, on variables of map type (or
+/// `bool` variables marked `{:race_checking}`).
+fn var_memory_spaces(c: &mut Checker, v: &VarDecl) {
+    for tv in &v.vars {
+        let a = mem_attr(&tv.attrs).or_else(|| mem_attr(&v.attrs));
+        let Some(a) = a else { continue };
+        if has_attr(&v.attrs, "group_shared") && has_attr(&v.attrs, "global") {
+            c.report(
+                Diagnostic::type_error(
+                    format!("variable `{}` is marked both `{{:group_shared}}` and `{{:global}}`", tv.name.name),
+                    tv.name.span,
+                )
+                .with_label("choose one memory space"),
+            );
+            continue;
+        }
+        let ty = c.ty_quiet(&tv.ty);
+        let race_flag = ty == Ty::Bool && (has_attr(&v.attrs, "race_checking") || has_attr(&tv.attrs, "race_checking"));
+        if ty.as_map().is_none() && !ty.is_error() && !race_flag {
+            c.report(
+                Diagnostic::type_error(
+                    format!("`{{:{}}}` variable `{}` must have a map type, found `{ty}`", a.name.name, tv.name.name),
+                    tv.ty.span,
+                )
+                .with_label("shared memory is an array: give it a map type such as `[bv32]bv32`")
+                .with_related(a.span, "memory space given here"),
+            );
+        }
+    }
+}
+
+/// A constant's thread identity (type `int` or `bvN`) and `{:existential}` flag (type `bool`).
+fn constant_attributes(c: &mut Checker, cd: &ConstDecl) {
+    if let Some((_, a)) = identity_attr(&cd.attrs) {
+        let ty = c.ty_quiet(&cd.ty);
+        if !matches!(ty, Ty::Int | Ty::Bv(_) | Ty::Error) {
+            c.report(
+                Diagnostic::type_error(
+                    format!("thread-identity constant must have type `int` or `bvN`, found `{ty}`"),
+                    cd.ty.span,
+                )
+                .with_related(a.span, "thread identity given here"),
+            );
+        }
+    }
+    if has_attr(&cd.attrs, "existential") {
+        let ty = c.ty_quiet(&cd.ty);
+        if !ty.compatible(&Ty::Bool) {
+            c.report(
+                Diagnostic::type_error(format!("existential constant must have type `bool`, found `{ty}`"), cd.ty.span)
+                    .with_label("Houdini candidates are boolean constants"),
+            );
+        }
+    }
+}
+
+/// Locals: no memory spaces, no identities.
+fn local_attributes(c: &mut Checker, decl: &Decl) {
     let body = match &decl.kind {
         DeclKind::Procedure(p) => p.body.as_ref(),
         DeclKind::Implementation(i) => Some(&i.body),

@@ -18,4 +18,5 @@ pub mod printer;
 pub mod resolve;
 pub mod split;
 pub mod typeck;
+pub mod types;
 pub mod visit;

@@ -11,7 +11,7 @@
 
 use crate::ast::*;
 use crate::diag::Diagnostic;
-use crate::typeck::{MapTy, Ty};
+use crate::types::{MapTy, Ty};
 use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 use std::hash::{Hash, Hasher};
@@ -277,7 +277,8 @@ fn namespace(d: &Decl) -> u8 {
     }
 }
 
-fn decl_attrs(d: &Decl) -> &[Attribute] {
+/// A declaration's attributes.
+pub(crate) fn decl_attrs(d: &Decl) -> &[Attribute] {
     match &d.kind {
         DeclKind::Type(x) => &x.attrs,
         DeclKind::Const(x) => &x.attrs,
@@ -436,8 +437,29 @@ pub fn build_env(decls: &[Decl]) -> (GlobalEnv, Vec<Diagnostic>) {
     let decls = decls.iter().enumerate().filter(|(i, _)| !shadowed.contains(i)).map(|(_, d)| d);
 
     // Pass 1: type declarations (names and arities), so that signatures can refer to any of them.
+    let type_decls = declare_types(decls.clone(), &mut env, &mut diags);
+    // Pass 2: expand synonyms in dependency order, detecting cycles.
+    let mut synonyms = SynonymExpander { decls: &type_decls, state: HashMap::new(), diags: &mut diags };
+    let mut names: Vec<&Name> = type_decls.iter().filter(|(_, td)| td.synonym.is_some()).map(|(n, _)| n).collect();
+    names.sort_by_key(|n| type_decls[*n].name.span.start);
+    for n in names {
+        synonyms.expand(n, &mut env);
+    }
+
+    // Pass 3: constants, variables, functions, procedures.
+    declare_items(decls, &mut env, &mut diags);
+    (env, diags)
+}
+
+/// Pass 1 of [`build_env`]: the type declarations' names, arities and finiteness (reserved
+/// and duplicate names, duplicate parameters reported); the declarations by name.
+fn declare_types<'d>(
+    decls: impl Iterator<Item = &'d Decl>,
+    env: &mut GlobalEnv,
+    diags: &mut Vec<Diagnostic>,
+) -> HashMap<Name, &'d TypeDecl> {
     let mut type_decls: HashMap<Name, &TypeDecl> = HashMap::new();
-    for d in decls.clone() {
+    for d in decls {
         if let DeclKind::Type(td) = &d.kind {
             if is_bv_name(&td.name.name) {
                 diags.push(
@@ -475,15 +497,12 @@ pub fn build_env(decls: &[Decl]) -> (GlobalEnv, Vec<Diagnostic>) {
             }
         }
     }
-    // Pass 2: expand synonyms in dependency order, detecting cycles.
-    let mut synonyms = SynonymExpander { decls: &type_decls, state: HashMap::new(), diags: &mut diags };
-    let mut names: Vec<&Name> = type_decls.iter().filter(|(_, td)| td.synonym.is_some()).map(|(n, _)| n).collect();
-    names.sort_by_key(|n| type_decls[*n].name.span.start);
-    for n in names {
-        synonyms.expand(n, &mut env);
-    }
+    type_decls
+}
 
-    // Pass 3: constants, variables, functions, procedures.
+/// Pass 3 of [`build_env`]: constants, variables, functions and procedures (duplicates
+/// reported), their types resolved against the types of passes 1 and 2.
+fn declare_items<'d>(decls: impl Iterator<Item = &'d Decl>, env: &mut GlobalEnv, diags: &mut Vec<Diagnostic>) {
     let mut var_spans: HashMap<Name, Span> = HashMap::new();
     let mut callable_spans: HashMap<Name, Span> = HashMap::new();
     let dup = |map: &mut HashMap<Name, Span>, id: &Ident, what: &str, diags: &mut Vec<Diagnostic>| -> bool {
@@ -505,11 +524,11 @@ pub fn build_env(decls: &[Decl]) -> (GlobalEnv, Vec<Diagnostic>) {
     for d in decls {
         match &d.kind {
             DeclKind::Const(c) => {
-                let ty = env.resolve_type(&c.ty, &[], &mut diags);
+                let ty = env.resolve_type(&c.ty, &[], diags);
                 let identity = identity_attr(&c.attrs).map(|(n, _)| n);
                 let existential = has_attr(&c.attrs, "existential");
                 for id in &c.names {
-                    if !dup(&mut var_spans, id, "variable or constant", &mut diags) {
+                    if !dup(&mut var_spans, id, "variable or constant", diags) {
                         let kind = GlobalKind::Const { unique: c.unique, identity, existential };
                         env.globals.0.insert(id.name.clone(), GlobalInfo { ty: ty.clone(), kind });
                     }
@@ -521,19 +540,19 @@ pub fn build_env(decls: &[Decl]) -> (GlobalEnv, Vec<Diagnostic>) {
                 for tv in &v.vars {
                     let ty = match &prev {
                         Some((pt, pty)) if *pt == &tv.ty => pty.clone(),
-                        _ => env.resolve_type(&tv.ty, &[], &mut diags),
+                        _ => env.resolve_type(&tv.ty, &[], diags),
                     };
                     prev = Some((&tv.ty, ty.clone()));
                     let space = if tv.attrs.is_empty() { space } else { mem_space(&tv.attrs).max_with(space) };
-                    if !dup(&mut var_spans, &tv.name, "variable or constant", &mut diags) {
+                    if !dup(&mut var_spans, &tv.name, "variable or constant", diags) {
                         env.globals.0.insert(tv.name.name.clone(), GlobalInfo { ty, kind: GlobalKind::Var { space } });
                     }
                 }
             }
             DeclKind::Function(f) => {
-                let params = f.params.iter().map(|p| env.resolve_type(&p.ty, &f.type_params, &mut diags)).collect();
-                let result = env.resolve_type(&f.result.ty, &f.type_params, &mut diags);
-                if !dup(&mut callable_spans, &f.name, "function or procedure", &mut diags) {
+                let params = f.params.iter().map(|p| env.resolve_type(&p.ty, &f.type_params, diags)).collect();
+                let result = env.resolve_type(&f.result.ty, &f.type_params, diags);
+                if !dup(&mut callable_spans, &f.name, "function or procedure", diags) {
                     let info = FunctionInfo {
                         params,
                         result,
@@ -549,16 +568,16 @@ pub fn build_env(decls: &[Decl]) -> (GlobalEnv, Vec<Diagnostic>) {
                 let ins: Vec<(Name, Ty)> = p
                     .ins
                     .iter()
-                    .map(|x| (x.name.name.clone(), env.resolve_type(&x.ty, &p.type_params, &mut diags)))
+                    .map(|x| (x.name.name.clone(), env.resolve_type(&x.ty, &p.type_params, diags)))
                     .collect();
                 let outs: Vec<(Name, Ty)> = p
                     .outs
                     .iter()
-                    .map(|x| (x.name.name.clone(), env.resolve_type(&x.ty, &p.type_params, &mut diags)))
+                    .map(|x| (x.name.name.clone(), env.resolve_type(&x.ty, &p.type_params, diags)))
                     .collect();
                 let kernel = has_attr(&p.attrs, "kernel");
                 env.has_kernel |= kernel;
-                if !dup(&mut callable_spans, &p.name, "function or procedure", &mut diags) {
+                if !dup(&mut callable_spans, &p.name, "function or procedure", diags) {
                     let info = ProcInfo {
                         ins,
                         outs,
@@ -574,7 +593,6 @@ pub fn build_env(decls: &[Decl]) -> (GlobalEnv, Vec<Diagnostic>) {
             DeclKind::Type(_) | DeclKind::Axiom(_) => {}
         }
     }
-    (env, diags)
 }
 
 impl MemSpace {

@@ -10,158 +10,10 @@
 use crate::ast::*;
 use crate::diag::Diagnostic;
 use crate::resolve::{GlobalEnv, GlobalInfo, GlobalKind};
+pub use crate::types::{MapTy, Ty};
+use num_bigint::BigUint;
 use rustc_hash::FxHashMap;
 use std::collections::HashSet;
-use std::fmt;
-use std::sync::Arc;
-
-/// A semantic type: synonyms expanded, no spans. Cheap to clone (maps are shared).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Ty {
-    Bool,
-    Int,
-    Real,
-    Bv(u32),
-    /// An uninterpreted type constructor applied to arguments (`type T a;` used as `T int`).
-    Ctor(Name, Arc<[Ty]>),
-    Map(Arc<MapTy>),
-    /// Parameter `i` of a type synonym's body; substituted away at every use of the synonym.
-    Param(u32),
-    /// The type of an erroneous or unsupported construct: compatible with every type.
-    Error,
-}
-
-/// `[args]result`
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct MapTy {
-    pub args: Vec<Ty>,
-    pub result: Ty,
-}
-
-impl Ty {
-    pub fn map(args: Vec<Ty>, result: Ty) -> Ty {
-        Ty::Map(Arc::new(MapTy { args, result }))
-    }
-
-    pub fn is_error(&self) -> bool {
-        matches!(self, Ty::Error)
-    }
-
-    /// Whether an error type occurs anywhere inside.
-    pub fn has_error(&self) -> bool {
-        match self {
-            Ty::Error => true,
-            Ty::Ctor(_, args) => args.iter().any(Ty::has_error),
-            Ty::Map(m) => m.result.has_error() || m.args.iter().any(Ty::has_error),
-            _ => false,
-        }
-    }
-
-    pub fn bv_width(&self) -> Option<u32> {
-        match self {
-            Ty::Bv(w) => Some(*w),
-            _ => None,
-        }
-    }
-
-    pub fn as_map(&self) -> Option<&MapTy> {
-        match self {
-            Ty::Map(m) => Some(m),
-            _ => None,
-        }
-    }
-
-    /// Type equality where [`Ty::Error`] matches anything.
-    pub fn compatible(&self, other: &Ty) -> bool {
-        match (self, other) {
-            (Ty::Error, _) | (_, Ty::Error) => true,
-            (Ty::Ctor(a, xs), Ty::Ctor(b, ys)) => {
-                a == b && xs.len() == ys.len() && xs.iter().zip(ys.iter()).all(|(x, y)| x.compatible(y))
-            }
-            (Ty::Map(a), Ty::Map(b)) => {
-                Arc::ptr_eq(a, b)
-                    || (a.args.len() == b.args.len()
-                        && a.result.compatible(&b.result)
-                        && a.args.iter().zip(&b.args).all(|(x, y)| x.compatible(y)))
-            }
-            _ => self == other,
-        }
-    }
-
-    /// A copy that shares no allocation with `self`, so that cloning it on another thread does
-    /// not contend for the same reference counts.
-    pub fn unshared(&self) -> Ty {
-        match self {
-            Ty::Ctor(n, xs) => Ty::Ctor(Name::new(n.as_str()), xs.iter().map(Ty::unshared).collect()),
-            Ty::Map(m) => Ty::map(m.args.iter().map(Ty::unshared).collect(), m.result.unshared()),
-            _ => self.clone(),
-        }
-    }
-
-    /// Replaces synonym parameters by `args`.
-    pub fn substitute(&self, args: &[Ty]) -> Ty {
-        match self {
-            Ty::Param(i) => args.get(*i as usize).cloned().unwrap_or(Ty::Error),
-            Ty::Ctor(n, xs) => Ty::Ctor(n.clone(), xs.iter().map(|x| x.substitute(args)).collect()),
-            Ty::Map(m) => Ty::map(m.args.iter().map(|x| x.substitute(args)).collect(), m.result.substitute(args)),
-            _ => self.clone(),
-        }
-    }
-
-    /// The written form (dummy spans). [`Ty::Error`] and [`Ty::Param`] become a named type `?`.
-    pub fn to_type(&self) -> Type {
-        let kind = match self {
-            Ty::Bool => TypeKind::Bool,
-            Ty::Int => TypeKind::Int,
-            Ty::Real => TypeKind::Real,
-            Ty::Bv(w) => TypeKind::Bv(*w),
-            Ty::Ctor(n, xs) => {
-                TypeKind::Named(Ident::new(n.clone(), Span::DUMMY), xs.iter().map(Ty::to_type).collect())
-            }
-            Ty::Map(m) => TypeKind::Map {
-                type_params: Vec::new(),
-                args: m.args.iter().map(Ty::to_type).collect(),
-                result: Box::new(m.result.to_type()),
-            },
-            Ty::Param(_) | Ty::Error => TypeKind::Named(Ident::new("?", Span::DUMMY), Vec::new()),
-        };
-        Type::new(kind, Span::DUMMY)
-    }
-}
-
-impl fmt::Display for Ty {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Ty::Bool => write!(f, "bool"),
-            Ty::Int => write!(f, "int"),
-            Ty::Real => write!(f, "real"),
-            Ty::Bv(w) => write!(f, "bv{w}"),
-            Ty::Ctor(n, xs) => {
-                write!(f, "{n}")?;
-                for x in xs.iter() {
-                    match x {
-                        Ty::Ctor(_, ys) if !ys.is_empty() => write!(f, " ({x})")?,
-                        Ty::Map(_) => write!(f, " ({x})")?,
-                        _ => write!(f, " {x}")?,
-                    }
-                }
-                Ok(())
-            }
-            Ty::Map(m) => {
-                write!(f, "[")?;
-                for (i, a) in m.args.iter().enumerate() {
-                    if i > 0 {
-                        write!(f, ", ")?;
-                    }
-                    write!(f, "{a}")?;
-                }
-                write!(f, "]{}", m.result)
-            }
-            Ty::Param(i) => write!(f, "?{i}"),
-            Ty::Error => write!(f, "?"),
-        }
-    }
-}
 
 /// The GPU specification built-ins of docs/kbpl.md §5.2.
 pub const SPEC_BUILTINS: [&str; 7] =
@@ -434,20 +286,7 @@ impl<'a> Checker<'a> {
             ExprKind::BoolLit(_) => Ty::Bool,
             ExprKind::IntLit(_) => Ty::Int,
             ExprKind::RealLit(_) => Ty::Real,
-            ExprKind::BvLit { value, width } => {
-                if *width == 0 {
-                    self.report(Diagnostic::unsupported("zero-width bit-vectors are not supported", e.span));
-                    return Ty::Error;
-                }
-                if value.bits() > *width as u64 {
-                    self.type_error(
-                        format!("literal `{value}bv{width}` does not fit in {width} bits"),
-                        e.span,
-                        format!("the largest `bv{width}` value is 2^{width} - 1"),
-                    );
-                }
-                Ty::Bv(*width)
-            }
+            ExprKind::BvLit { value, width } => self.bv_lit(e, value, *width),
             ExprKind::Var(id) => self.var(id),
             ExprKind::Old(inner) => {
                 if let Some(place) = self.ctx.no_old {
@@ -459,109 +298,16 @@ impl<'a> Checker<'a> {
                 }
                 self.expr(inner)
             }
-            ExprKind::Unary(op, a) => {
-                let t = self.expr(a);
-                match op {
-                    UnOp::Not => {
-                        if self.ctx.trigger {
-                            self.trigger_error(e.span, "boolean operators");
-                        }
-                        if !t.compatible(&Ty::Bool) {
-                            self.type_error(
-                                format!("invalid operand type `{t}` for `!`"),
-                                a.span,
-                                "`!` needs a `bool` operand",
-                            );
-                        }
-                        Ty::Bool
-                    }
-                    UnOp::Neg => match t {
-                        Ty::Int | Ty::Real | Ty::Error => t,
-                        _ => self.type_error(
-                            format!("invalid operand type `{t}` for unary `-`"),
-                            a.span,
-                            "unary `-` needs an `int` or `real` operand",
-                        ),
-                    },
-                }
-            }
+            ExprKind::Unary(op, a) => self.unary(e, *op, a),
             ExprKind::Binary(op, a, b) => self.binary(e, *op, a, b),
             ExprKind::Call(f, args) => self.call_expr(e, f, args),
             ExprKind::Select(m, idx) => {
                 let mt = self.expr(m);
                 self.select(&mt, idx, m.span, e.span)
             }
-            ExprKind::Store(m, idx, v) => {
-                let mt = self.expr(m);
-                let rt = self.select(&mt, idx, m.span, e.span);
-                let vt = self.expr(v);
-                if !vt.compatible(&rt) {
-                    self.mismatch(v.span, &rt, &vt, "the value stored must have the map's element type");
-                }
-                if rt.is_error() && !mt.compatible(&Ty::Error) {
-                    return Ty::Error;
-                }
-                mt
-            }
-            ExprKind::Extract(a, hi, lo) => {
-                let t = self.expr(a);
-                if t.is_error() {
-                    return Ty::Error;
-                }
-                let Some(w) = t.bv_width() else {
-                    return self.type_error(
-                        format!("bit extraction `[{hi}:{lo}]` needs a bit-vector operand, found `{t}`"),
-                        a.span,
-                        format!("this has type `{t}`"),
-                    );
-                };
-                if lo > hi {
-                    return self.type_error(
-                        format!("invalid extraction `[{hi}:{lo}]`: the upper bound is below the lower bound"),
-                        e.span,
-                        "write `[hi:lo]` with lo <= hi",
-                    );
-                }
-                if *hi > w {
-                    return self.type_error(
-                        format!("extraction `[{hi}:{lo}]` out of range for `bv{w}`"),
-                        e.span,
-                        format!("the upper bound must be at most {w}"),
-                    );
-                }
-                if hi == lo {
-                    self.report(Diagnostic::unsupported("zero-width bit extraction is not supported", e.span));
-                    return Ty::Error;
-                }
-                Ty::Bv(hi - lo)
-            }
-            ExprKind::IfThenElse(c, a, b) => {
-                if self.ctx.trigger {
-                    // Boogie allows if-then-else in triggers; its condition is a boolean.
-                }
-                let ct = self.expr(c);
-                if !ct.compatible(&Ty::Bool) {
-                    self.type_error(
-                        format!("the condition of `if-then-else` must be `bool`, found `{ct}`"),
-                        c.span,
-                        format!("this has type `{ct}`"),
-                    );
-                }
-                let ta = self.expr(a);
-                let tb = self.expr(b);
-                if !ta.compatible(&tb) {
-                    return self.type_error(
-                        format!("the branches of `if-then-else` have different types `{ta}` and `{tb}`"),
-                        b.span,
-                        format!("expected `{ta}` like the `then` branch"),
-                    );
-                }
-                if ta.is_error() {
-                    tb
-                } else {
-                    ta
-                }
-            }
+            ExprKind::Store(m, idx, v) => self.store(e, m, idx, v),
+            ExprKind::Extract(a, hi, lo) => self.extract(e, a, *hi, *lo),
+            ExprKind::IfThenElse(c, a, b) => self.if_then_else(c, a, b),
             ExprKind::Quant(q) => self.quant(e, q),
             ExprKind::Coerce(a, t) => {
                 let target = self.ty(t);
@@ -575,6 +321,127 @@ impl<'a> Checker<'a> {
                 }
                 target
             }
+        }
+    }
+
+    /// A bit-vector literal: a supported width, a value that fits.
+    fn bv_lit(&mut self, e: &Expr, value: &BigUint, width: u32) -> Ty {
+        if width == 0 {
+            self.report(Diagnostic::unsupported("zero-width bit-vectors are not supported", e.span));
+            return Ty::Error;
+        }
+        if value.bits() > width as u64 {
+            self.type_error(
+                format!("literal `{value}bv{width}` does not fit in {width} bits"),
+                e.span,
+                format!("the largest `bv{width}` value is 2^{width} - 1"),
+            );
+        }
+        Ty::Bv(width)
+    }
+
+    /// `!a` and `-a`.
+    fn unary(&mut self, e: &Expr, op: UnOp, a: &Expr) -> Ty {
+        let t = self.expr(a);
+        match op {
+            UnOp::Not => {
+                if self.ctx.trigger {
+                    self.trigger_error(e.span, "boolean operators");
+                }
+                if !t.compatible(&Ty::Bool) {
+                    self.type_error(
+                        format!("invalid operand type `{t}` for `!`"),
+                        a.span,
+                        "`!` needs a `bool` operand",
+                    );
+                }
+                Ty::Bool
+            }
+            UnOp::Neg => match t {
+                Ty::Int | Ty::Real | Ty::Error => t,
+                _ => self.type_error(
+                    format!("invalid operand type `{t}` for unary `-`"),
+                    a.span,
+                    "unary `-` needs an `int` or `real` operand",
+                ),
+            },
+        }
+    }
+
+    /// `m[idx := v]`: the map's type, when `v` has its element type.
+    fn store(&mut self, e: &Expr, m: &Expr, idx: &[Expr], v: &Expr) -> Ty {
+        let mt = self.expr(m);
+        let rt = self.select(&mt, idx, m.span, e.span);
+        let vt = self.expr(v);
+        if !vt.compatible(&rt) {
+            self.mismatch(v.span, &rt, &vt, "the value stored must have the map's element type");
+        }
+        if rt.is_error() && !mt.compatible(&Ty::Error) {
+            return Ty::Error;
+        }
+        mt
+    }
+
+    /// `a[hi:lo]`: a bit-vector operand, `lo < hi <= width`.
+    fn extract(&mut self, e: &Expr, a: &Expr, hi: u32, lo: u32) -> Ty {
+        let t = self.expr(a);
+        if t.is_error() {
+            return Ty::Error;
+        }
+        let Some(w) = t.bv_width() else {
+            return self.type_error(
+                format!("bit extraction `[{hi}:{lo}]` needs a bit-vector operand, found `{t}`"),
+                a.span,
+                format!("this has type `{t}`"),
+            );
+        };
+        if lo > hi {
+            return self.type_error(
+                format!("invalid extraction `[{hi}:{lo}]`: the upper bound is below the lower bound"),
+                e.span,
+                "write `[hi:lo]` with lo <= hi",
+            );
+        }
+        if hi > w {
+            return self.type_error(
+                format!("extraction `[{hi}:{lo}]` out of range for `bv{w}`"),
+                e.span,
+                format!("the upper bound must be at most {w}"),
+            );
+        }
+        if hi == lo {
+            self.report(Diagnostic::unsupported("zero-width bit extraction is not supported", e.span));
+            return Ty::Error;
+        }
+        Ty::Bv(hi - lo)
+    }
+
+    /// `if c then a else b`: a boolean condition, branches of one type.
+    fn if_then_else(&mut self, c: &Expr, a: &Expr, b: &Expr) -> Ty {
+        if self.ctx.trigger {
+            // Boogie allows if-then-else in triggers; its condition is a boolean.
+        }
+        let ct = self.expr(c);
+        if !ct.compatible(&Ty::Bool) {
+            self.type_error(
+                format!("the condition of `if-then-else` must be `bool`, found `{ct}`"),
+                c.span,
+                format!("this has type `{ct}`"),
+            );
+        }
+        let ta = self.expr(a);
+        let tb = self.expr(b);
+        if !ta.compatible(&tb) {
+            return self.type_error(
+                format!("the branches of `if-then-else` have different types `{ta}` and `{tb}`"),
+                b.span,
+                format!("expected `{ta}` like the `then` branch"),
+            );
+        }
+        if ta.is_error() {
+            tb
+        } else {
+            ta
         }
     }
 

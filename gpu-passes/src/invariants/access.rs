@@ -24,7 +24,7 @@
 
 use super::arith::{Num, Rel, Term};
 use super::cx::LoopCx;
-use super::facts::{Access, Class, Update};
+use super::facts::{Class, LoopAccess, Update};
 use ivl::ast::*;
 
 pub const OFFSET: &str = "access-offset";
@@ -142,7 +142,7 @@ fn strength_reduced(cx: &mut LoopCx) {
 }
 
 /// Proposes `has ==> off - U == L + G` and returns the equation.
-fn offset(cx: &mut LoopCx, acc: &Access, num: Num, s: &Split) -> Option<Expr> {
+fn offset(cx: &mut LoopCx, acc: &LoopAccess, num: Num, s: &Split) -> Option<Expr> {
     if s.lid.is_empty() && s.group.is_empty() {
         return None;
     }
@@ -156,7 +156,7 @@ fn offset(cx: &mut LoopCx, acc: &Access, num: Num, s: &Split) -> Option<Expr> {
 }
 
 /// `A[i + R]` with a counter `i`: the counter's bounds for `off - R`.
-fn counter_range(cx: &mut LoopCx, acc: &Access, num: Num, s: &Split) {
+fn counter_range(cx: &mut LoopCx, acc: &LoopAccess, num: Num, s: &Split) {
     let [(t, _)] = s.varying.as_slice() else { return };
     let ExprKind::Var(i) = &t.expr.kind else { return };
     if t.neg {
@@ -190,7 +190,7 @@ fn counter_range(cx: &mut LoopCx, acc: &Access, num: Num, s: &Split) {
     }
 }
 
-fn strided(cx: &mut LoopCx, acc: &Access, num: Num, s: &Split) {
+fn strided(cx: &mut LoopCx, acc: &LoopAccess, num: Num, s: &Split) {
     let [(t, _)] = s.varying.as_slice() else { return };
     if t.neg {
         return;
@@ -232,7 +232,7 @@ fn strided(cx: &mut LoopCx, acc: &Access, num: Num, s: &Split) {
     cx.push(STRIDED, e);
 }
 
-fn contiguous(cx: &mut LoopCx, acc: &Access, num: Num, s: &Split) {
+fn contiguous(cx: &mut LoopCx, acc: &LoopAccess, num: Num, s: &Split) {
     let thread: Vec<Term> = s.lid.iter().chain(&s.group).cloned().collect();
     for (k, t) in thread.iter().enumerate() {
         if t.neg {

@@ -2,7 +2,7 @@
 //! candidates the rules propose (deduplicated by their printed form).
 
 use super::arith::{Arith, Num};
-use super::facts::{Access, Class, LoopFacts, ProgramFacts, Update};
+use super::facts::{Class, LoopAccess, LoopFacts, ProgramFacts, Update};
 use ivl::ast::*;
 use ivl::check::Ty;
 use std::collections::{HashMap, HashSet};
@@ -34,7 +34,7 @@ impl<'a, 'p> LoopCx<'a, 'p> {
     }
 
     /// The loop's accesses to arrays that some thread writes (the others cannot race).
-    pub fn accesses(&self) -> Vec<Access> {
+    pub fn accesses(&self) -> Vec<LoopAccess> {
         self.lf.accesses.iter().filter(|a| self.written.contains(&a.array)).cloned().collect()
     }
 

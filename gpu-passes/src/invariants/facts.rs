@@ -12,6 +12,8 @@
 //! goto loop's header block.
 
 use super::arith::{Arith, Num, Op, Term, View};
+pub use crate::sizes::Sizes;
+pub use crate::uniformity::Class;
 use ivl::ast::*;
 use ivl::blocks::BlockImpl;
 use ivl::cfg::Cfg;
@@ -23,20 +25,6 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 /// The attribute that tags `while` loops before lowering (never in an output program).
 const LOOP_TAG: &str = "kivl_loop_tag";
 
-/// Work-group and grid sizes, when fixed (command line or axioms).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Sizes {
-    pub local: Option<[u64; 3]>,
-    pub groups: Option<[u64; 3]>,
-}
-
-impl Sizes {
-    /// The number of threads of a work-group.
-    pub fn group_threads(&self) -> Option<u64> {
-        self.local.map(|l| l.iter().product())
-    }
-}
-
 /// Where a loop's invariants go.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Site {
@@ -46,9 +34,13 @@ pub enum Site {
     Label(Name),
 }
 
-/// A shared-memory access made in a loop (directly or by a called procedure).
+/// A shared-memory access made in a loop (directly or by a called procedure), as a source
+/// pattern for the candidate rules: the array, the index of its outermost level and the
+/// conditions that dominate it. Not the exact per-step access of the race instrumentation
+/// (`crate::lockstep::accesses::Access`, whole location and evaluation condition): the rules
+/// match patterns such as `A[lid + C]` before predication, when no such step exists yet.
 #[derive(Clone, Debug)]
-pub struct Access {
+pub struct LoopAccess {
     pub array: Name,
     /// The index of the outermost map level.
     pub index: Expr,
@@ -75,43 +67,11 @@ pub enum Update {
     Other,
 }
 
-/// Which kinds of values an expression depends on.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Class {
-    /// A local id (`local_id_x` …).
-    pub lid: bool,
-    /// A group id.
-    pub group: bool,
-    /// A variable the loop modifies.
-    pub varying: bool,
-    /// Shared memory, or something the analysis cannot follow.
-    pub other: bool,
-}
-
-impl Class {
-    pub fn join(self, o: Class) -> Class {
-        Class {
-            lid: self.lid || o.lid,
-            group: self.group || o.group,
-            varying: self.varying || o.varying,
-            other: self.other || o.other,
-        }
-    }
-    /// Uniform across threads and unchanged by the loop.
-    pub fn is_uniform_invariant(self) -> bool {
-        self == Class::default()
-    }
-    /// Depends on thread identity but is unchanged by the loop.
-    pub fn is_thread_invariant(self) -> bool {
-        (self.lid || self.group) && !self.varying && !self.other
-    }
-}
-
 /// What a procedure does when called: its shared accesses (over its formals) and barriers.
 #[derive(Clone, Debug, Default)]
 pub struct ProcSummary {
     pub ins: Vec<Name>,
-    pub accesses: Vec<Access>,
+    pub accesses: Vec<LoopAccess>,
     pub has_barrier: bool,
 }
 
@@ -134,7 +94,7 @@ pub struct LoopFacts {
     /// block inside the loop that is a sibling of an exit).
     pub guards: Vec<Expr>,
     pub has_barrier: bool,
-    pub accesses: Vec<Access>,
+    pub accesses: Vec<LoopAccess>,
     /// `assume`s of the blocks that dominate the loop (enclosing conditions).
     pub outer_conds: Vec<Expr>,
     /// Parameters and locals of the enclosing body, with their types.
@@ -536,7 +496,13 @@ impl<'p> ProgramFacts<'p> {
 
     /// The shared accesses of one simple statement (a call contributes its callee's accesses,
     /// with actual arguments for formals; one level deep).
-    fn stmt_accesses(&self, s: &Stmt, conds: &[Expr], out: &mut Vec<Access>, summaries: &HashMap<Name, ProcSummary>) {
+    fn stmt_accesses(
+        &self,
+        s: &Stmt,
+        conds: &[Expr],
+        out: &mut Vec<LoopAccess>,
+        summaries: &HashMap<Name, ProcSummary>,
+    ) {
         let mut reads = Vec::new();
         match &s.kind {
             StmtKind::Assign { lhss, rhss } => {
@@ -546,7 +512,7 @@ impl<'p> ProgramFacts<'p> {
                         shared_reads(&self.env, idx, &mut reads);
                     }
                     if self.env.global_var(&l.var.name).is_some() && !l.indices.is_empty() && l.indices[0].len() == 1 {
-                        out.push(Access {
+                        out.push(LoopAccess {
                             array: l.var.name.clone(),
                             index: l.indices[0][0].clone(),
                             levels: l.indices.len(),
@@ -583,7 +549,7 @@ impl<'p> ProgramFacts<'p> {
             _ => {}
         }
         for (array, index, levels) in reads {
-            out.push(Access { array, index, levels, write: false, value: None, conds: conds.to_vec() });
+            out.push(LoopAccess { array, index, levels, write: false, value: None, conds: conds.to_vec() });
         }
     }
 
@@ -625,70 +591,11 @@ impl<'p> ProgramFacts<'p> {
                 None if labels.contains(&hb.label.name) => (Site::Label(hb.label.name.clone()), hb.label.span),
                 None => continue,
             };
-            let blocks: Vec<usize> = lp.body.clone();
-            let mut modified: Vec<Name> = Vec::new();
-            let mut assigns: Vec<(Name, Expr)> = Vec::new();
-            let mut has_barrier = false;
-            for &b in &blocks {
-                for s in &imp.blocks[b].stmts {
-                    match &s.kind {
-                        StmtKind::Assign { lhss, rhss } => {
-                            for (l, r) in lhss.iter().zip(rhss) {
-                                if locals.contains_key(&l.var.name) {
-                                    push_unique(&mut modified, &l.var.name);
-                                    if l.indices.is_empty() {
-                                        assigns.push((l.var.name.clone(), r.clone()));
-                                    }
-                                }
-                            }
-                        }
-                        StmtKind::Havoc(xs) => xs.iter().for_each(|x| push_unique(&mut modified, &x.name)),
-                        StmtKind::Call { outs, proc, .. } => {
-                            outs.iter().for_each(|x| push_unique(&mut modified, &x.name));
-                            if self.barrier_procs.contains(&proc.name) {
-                                has_barrier = true;
-                            }
-                        }
-                        StmtKind::Barrier { .. } => has_barrier = true,
-                        StmtKind::Atomic(a) => a.out.iter().for_each(|x| push_unique(&mut modified, &x.name)),
-                        _ => {}
-                    }
-                }
-            }
+            let (modified, assigns, has_barrier) = self.loop_effects(imp, lp, locals);
             let modified_set: HashSet<Name> = modified.iter().cloned().collect();
-            // Accesses with the conditions that dominate them inside the loop.
-            let mut accesses = Vec::new();
-            for &b in &blocks {
-                let mut conds = Vec::new();
-                for d in cfg.dominators_of(b) {
-                    if d != lp.header && lp.contains(d) {
-                        conds.extend(leading_assumes(&imp.blocks[d].stmts));
-                    }
-                }
-                let skip = if b == lp.header { leading_len(&imp.blocks[b].stmts) } else { 0 };
-                for s in &imp.blocks[b].stmts[skip..] {
-                    self.stmt_accesses(s, &conds, &mut accesses, &self.summaries);
-                }
-            }
-            // Guards: `assume c` leading an in-loop successor of a block with an exit.
-            let mut guards = Vec::new();
-            for &(from, _) in &lp.exits {
-                for &s in cfg.successors(from) {
-                    if lp.contains(s) && s != lp.header {
-                        if let Some(StmtKind::Assume { expr, attrs }) = imp.blocks[s].stmts.first().map(|s| &s.kind) {
-                            if attrs.is_empty() && !guards.contains(expr) {
-                                guards.push(expr.clone());
-                            }
-                        }
-                    }
-                }
-            }
-            let mut outer_conds = Vec::new();
-            for d in cfg.dominators_of(lp.header) {
-                if !lp.contains(d) {
-                    outer_conds.extend(leading_assumes(&imp.blocks[d].stmts));
-                }
-            }
+            let accesses = self.loop_accesses(imp, &cfg, lp);
+            let guards = loop_guards(imp, &cfg, lp);
+            let outer_conds = outer_conds(imp, &cfg, lp);
             let init = rd.entry_values(&cfg, lp, &modified_set);
             out.push(LoopFacts {
                 proc: owner.name.clone(),
@@ -706,6 +613,65 @@ impl<'p> ProgramFacts<'p> {
                 kernel: owner.kernel,
             });
         }
+    }
+
+    /// What the blocks of loop `lp` do: the locals they modify (assign, havoc, receive from
+    /// calls or atomics), their `x := e` assignments in block order, whether they contain a
+    /// barrier (directly or by a call).
+    fn loop_effects(
+        &self,
+        imp: &BlockImpl,
+        lp: &ivl::cfg::Loop,
+        locals: &HashMap<Name, Ty>,
+    ) -> (Vec<Name>, Vec<(Name, Expr)>, bool) {
+        let mut modified: Vec<Name> = Vec::new();
+        let mut assigns: Vec<(Name, Expr)> = Vec::new();
+        let mut has_barrier = false;
+        for &b in &lp.body {
+            for s in &imp.blocks[b].stmts {
+                match &s.kind {
+                    StmtKind::Assign { lhss, rhss } => {
+                        for (l, r) in lhss.iter().zip(rhss) {
+                            if locals.contains_key(&l.var.name) {
+                                push_unique(&mut modified, &l.var.name);
+                                if l.indices.is_empty() {
+                                    assigns.push((l.var.name.clone(), r.clone()));
+                                }
+                            }
+                        }
+                    }
+                    StmtKind::Havoc(xs) => xs.iter().for_each(|x| push_unique(&mut modified, &x.name)),
+                    StmtKind::Call { outs, proc, .. } => {
+                        outs.iter().for_each(|x| push_unique(&mut modified, &x.name));
+                        if self.barrier_procs.contains(&proc.name) {
+                            has_barrier = true;
+                        }
+                    }
+                    StmtKind::Barrier { .. } => has_barrier = true,
+                    StmtKind::Atomic(a) => a.out.iter().for_each(|x| push_unique(&mut modified, &x.name)),
+                    _ => {}
+                }
+            }
+        }
+        (modified, assigns, has_barrier)
+    }
+
+    /// The shared accesses of loop `lp`, with the conditions that dominate them inside the loop.
+    fn loop_accesses(&self, imp: &BlockImpl, cfg: &Cfg, lp: &ivl::cfg::Loop) -> Vec<LoopAccess> {
+        let mut accesses = Vec::new();
+        for &b in &lp.body {
+            let mut conds = Vec::new();
+            for d in cfg.dominators_of(b) {
+                if d != lp.header && lp.contains(d) {
+                    conds.extend(leading_assumes(&imp.blocks[d].stmts));
+                }
+            }
+            let skip = if b == lp.header { leading_len(&imp.blocks[b].stmts) } else { 0 };
+            for s in &imp.blocks[b].stmts[skip..] {
+                self.stmt_accesses(s, &conds, &mut accesses, &self.summaries);
+            }
+        }
+        accesses
     }
 
     /// Which kinds of values `e` depends on at the head of loop `lf` (locals that the loop does
@@ -730,12 +696,7 @@ impl<'p> ProgramFacts<'p> {
     fn classify_var(&self, lf: &LoopFacts, v: &Name, depth: usize) -> Class {
         let mut c = Class::default();
         if let Some(attr) = self.identity(v) {
-            if attr.starts_with("local_id") {
-                c.lid = true;
-            } else if attr.starts_with("group_id") {
-                c.group = true;
-            }
-            return c;
+            return Class::of_identity(attr);
         }
         if lf.modified.contains(v) {
             c.varying = true;
@@ -844,6 +805,34 @@ fn strip_spans_eq(a: &Update, b: &Update) -> bool {
         }
         _ => a == b,
     }
+}
+
+/// The guards of loop `lp`: `assume c` leading an in-loop successor of a block with an exit.
+fn loop_guards(imp: &BlockImpl, cfg: &Cfg, lp: &ivl::cfg::Loop) -> Vec<Expr> {
+    let mut guards = Vec::new();
+    for &(from, _) in &lp.exits {
+        for &s in cfg.successors(from) {
+            if lp.contains(s) && s != lp.header {
+                if let Some(StmtKind::Assume { expr, attrs }) = imp.blocks[s].stmts.first().map(|s| &s.kind) {
+                    if attrs.is_empty() && !guards.contains(expr) {
+                        guards.push(expr.clone());
+                    }
+                }
+            }
+        }
+    }
+    guards
+}
+
+/// The `assume`s of the blocks that dominate loop `lp` from outside (enclosing conditions).
+fn outer_conds(imp: &BlockImpl, cfg: &Cfg, lp: &ivl::cfg::Loop) -> Vec<Expr> {
+    let mut outer_conds = Vec::new();
+    for d in cfg.dominators_of(lp.header) {
+        if !lp.contains(d) {
+            outer_conds.extend(leading_assumes(&imp.blocks[d].stmts));
+        }
+    }
+    outer_conds
 }
 
 fn leading_len(stmts: &[Stmt]) -> usize {

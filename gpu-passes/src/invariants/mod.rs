@@ -42,7 +42,7 @@ pub mod report;
 pub mod uniform;
 pub mod values;
 
-pub use facts::Sizes;
+pub use crate::sizes::Sizes;
 use facts::{for_each_while, LoopFacts, ProgramFacts, Site};
 use ivl::ast::*;
 use ivl::visit::{walk_expr_mut, VisitMut};
@@ -451,11 +451,7 @@ fn strip_stmts(stmts: &mut Vec<Stmt>, headers: &[Name]) {
 
 /// The sizes of [`crate::two_thread::KernelOptions`] as generation options.
 pub fn gen_options(kopts: &crate::two_thread::KernelOptions) -> GenOptions {
-    let dims = |v: &Option<Vec<u64>>| {
-        v.as_ref()
-            .map(|d| [d.first().copied().unwrap_or(1), d.get(1).copied().unwrap_or(1), d.get(2).copied().unwrap_or(1)])
-    };
-    GenOptions { sizes: Sizes { local: dims(&kopts.local_size), groups: dims(&kopts.num_groups) } }
+    GenOptions { sizes: Sizes::padded(kopts.local_size.as_deref(), kopts.num_groups.as_deref()) }
 }
 
 /// A kernel program with its generated candidate invariants: what Houdini starts from.

@@ -30,15 +30,16 @@
 //! preconditions are inconsistent with `TS` threads (say, a fixed `group_size_x`) is refused
 //! rather than reported verified.
 
-use super::{build, map_depth, map_levels, shared_write, Instrument, KernelCtx, SharedVar};
+use super::accesses::{accesses, Access};
+use super::{build, map_depth, map_levels, Instrument, KernelCtx};
 use crate::predication::{int_lit, stmt, PredicatedImpl};
+use crate::two_thread::barriers::{fenced, fences};
 use crate::two_thread::exprs::map_type;
 use crate::vacuity::{Kernel, VacuityChecks};
 use ivl::ast::*;
 use ivl::blocks::check_attrs;
 use ivl::diag::{Diagnostic, ErrorKind};
 use ivl::resolve::MemSpace;
-use ivl::visit::free_vars;
 use std::collections::HashMap;
 
 /// Options of the race checks.
@@ -52,189 +53,6 @@ impl Default for RaceChecks {
     fn default() -> Self {
         RaceChecks { benign_tolerance: true }
     }
-}
-
-/// One access of a predicated statement, for a generic thread (expressions before `φ_t`).
-#[derive(Clone, Debug)]
-pub(crate) struct Access {
-    pub var: Name,
-    pub write: bool,
-    /// The location: the indices of every `[...]` level, flattened (empty for a scalar).
-    pub loc: Vec<Expr>,
-    /// When the thread makes the access.
-    pub cond: Expr,
-    pub value: Option<Expr>,
-    pub span: Span,
-    /// An atomic access (`crate::two_thread::atomics`): races with reads and writes, not with
-    /// other atomics.
-    pub atomic: bool,
-}
-
-fn and(a: &Expr, b: Expr) -> Expr {
-    if a.is_true() {
-        b
-    } else {
-        Expr::and(a.clone(), b)
-    }
-}
-
-/// The shared reads of an expression evaluated under `pc`.
-fn reads(shared: &HashMap<Name, SharedVar>, e: &Expr, pc: &Expr, out: &mut Vec<Access>) -> Result<(), Diagnostic> {
-    let mut go = |x: &Expr, c: &Expr| reads(shared, x, c, out);
-    match &e.kind {
-        ExprKind::Var(x) if shared.contains_key(&x.name) => {
-            if map_depth(&shared[&x.name].ty) > 0 {
-                return Err(whole_map(&x.name, e.span));
-            }
-            out.push(Access {
-                var: x.name.clone(),
-                write: false,
-                loc: vec![],
-                cond: pc.clone(),
-                value: None,
-                span: e.span,
-                atomic: false,
-            });
-            Ok(())
-        }
-        ExprKind::Select(..) => {
-            // The whole chain m[i][j].
-            let mut chain: Vec<&Vec<Expr>> = Vec::new();
-            let mut base = e;
-            while let ExprKind::Select(m, idx) = &base.kind {
-                chain.push(idx);
-                base = m;
-            }
-            chain.reverse();
-            match &base.kind {
-                ExprKind::Var(x) if shared.contains_key(&x.name) => {
-                    if chain.len() != map_depth(&shared[&x.name].ty) {
-                        return Err(whole_map(&x.name, e.span));
-                    }
-                    for idx in &chain {
-                        for i in idx.iter() {
-                            reads(shared, i, pc, out)?;
-                        }
-                    }
-                    let loc = chain.into_iter().flatten().cloned().collect();
-                    out.push(Access {
-                        var: x.name.clone(),
-                        write: false,
-                        loc,
-                        cond: pc.clone(),
-                        value: None,
-                        span: e.span,
-                        atomic: false,
-                    });
-                    Ok(())
-                }
-                _ => {
-                    reads(shared, base, pc, out)?;
-                    for idx in chain {
-                        for i in idx {
-                            reads(shared, i, pc, out)?;
-                        }
-                    }
-                    Ok(())
-                }
-            }
-        }
-        ExprKind::Binary(BinOp::Implies | BinOp::And, a, b) => {
-            go(a, pc)?;
-            go(b, &and(pc, (**a).clone()))
-        }
-        ExprKind::Binary(BinOp::Or, a, b) => {
-            go(a, pc)?;
-            go(b, &and(pc, Expr::not((**a).clone())))
-        }
-        ExprKind::Binary(BinOp::Explies, a, b) => {
-            go(b, pc)?;
-            go(a, &and(pc, (**b).clone()))
-        }
-        ExprKind::Binary(_, a, b) => {
-            go(a, pc)?;
-            go(b, pc)
-        }
-        ExprKind::IfThenElse(c, a, b) => {
-            go(c, pc)?;
-            go(a, &and(pc, (**c).clone()))?;
-            go(b, &and(pc, Expr::not((**c).clone())))
-        }
-        ExprKind::Old(_) => Ok(()),
-        ExprKind::Quant(q) => match free_vars(&q.body).into_iter().find(|x| shared.contains_key(x)) {
-            Some(x) => Err(Diagnostic::unsupported(
-                format!("race checking of `{x}` inside a quantifier or lambda is not supported"),
-                e.span,
-            )),
-            None => Ok(()),
-        },
-        ExprKind::Unary(_, a) | ExprKind::Extract(a, _, _) | ExprKind::Coerce(a, _) => go(a, pc),
-        ExprKind::Call(_, args) => args.iter().try_for_each(|a| go(a, pc)),
-        ExprKind::Store(m, idx, v) => {
-            go(m, pc)?;
-            idx.iter().try_for_each(|i| go(i, pc))?;
-            go(v, pc)
-        }
-        ExprKind::Var(_)
-        | ExprKind::BoolLit(_)
-        | ExprKind::IntLit(_)
-        | ExprKind::RealLit(_)
-        | ExprKind::BvLit { .. } => Ok(()),
-    }
-}
-
-fn whole_map(x: &Name, span: Span) -> Diagnostic {
-    Diagnostic::unsupported(
-        format!("race checking of a use of the whole shared map `{x}` (not one location of it) is not supported"),
-        span,
-    )
-}
-
-/// The accesses of a predicated statement (reads before writes, as a step evaluates them).
-pub(crate) fn accesses(shared: &HashMap<Name, SharedVar>, s: &Stmt) -> Result<Vec<Access>, Diagnostic> {
-    let mut out = Vec::new();
-    let mut writes = Vec::new();
-    let t = Expr::bool(true);
-    match &s.kind {
-        StmtKind::Assign { lhss, rhss } => {
-            for (l, r) in lhss.iter().zip(rhss) {
-                if shared.contains_key(&l.var.name) {
-                    let w = shared_write(l, r, s.span);
-                    if w.path.len() != map_depth(&shared[&l.var.name].ty) {
-                        return Err(whole_map(&l.var.name, s.span));
-                    }
-                    reads(shared, &w.cond, &t, &mut out)?;
-                    for i in w.path.iter().flatten() {
-                        reads(shared, i, &w.cond, &mut out)?;
-                    }
-                    reads(shared, &w.value, &w.cond, &mut out)?;
-                    writes.push(Access {
-                        var: l.var.name.clone(),
-                        write: true,
-                        loc: w.path.into_iter().flatten().collect(),
-                        cond: w.cond,
-                        value: Some(w.value),
-                        span: s.span,
-                        atomic: false,
-                    });
-                } else {
-                    for i in l.indices.iter().flatten() {
-                        reads(shared, i, &t, &mut out)?;
-                    }
-                    reads(shared, r, &t, &mut out)?;
-                }
-            }
-        }
-        StmtKind::Assume { expr, attrs } => {
-            reads(shared, expr, &t, &mut out)?;
-            if has_attr(attrs, crate::two_thread::atomics::ATOMIC_ACCESS) {
-                out.iter_mut().for_each(|a| a.atomic = true);
-            }
-        }
-        _ => {}
-    }
-    out.extend(writes);
-    Ok(out)
 }
 
 /// The ghost logs of one shared variable.
@@ -411,124 +229,10 @@ impl Instrument for RaceInstrument {
                 s.span,
             ));
         }
-        let ts = kc.th.ts;
-        let benign = self.checks.benign_tolerance;
-        // Per thread: condition, location and value of each access.
-        type Inst = (Expr, Vec<Expr>, Option<Expr>);
-        let inst: Vec<Vec<Inst>> = acc
-            .iter()
-            .map(|a| {
-                (0..ts)
-                    .map(|t| {
-                        (
-                            kc.th.phi(&a.cond, t),
-                            a.loc.iter().map(|e| kc.th.phi(e, t)).collect(),
-                            a.value.as_ref().map(|v| kc.th.phi(v, t)),
-                        )
-                    })
-                    .collect()
-            })
-            .collect();
-        // Against the logs of the other threads.
-        for (ai, a) in acc.iter().enumerate() {
-            let l = &self.logs[&a.var];
-            for (t, (pc, loc, val)) in inst[ai].iter().enumerate() {
-                for u in (0..ts).filter(|&u| u != t) {
-                    // Thread `u` did not log an access of site `sid` at `loc`.
-                    let not_logged = |log: &Name, sid| {
-                        Expr::implies(
-                            pc.clone(),
-                            Expr::binary(BinOp::Neq, select(log, loc, a.span), int_lit(sid, a.span)),
-                        )
-                    };
-                    if a.write {
-                        for (sid, sspan) in self.sites_of(&a.var, false) {
-                            out.push(race_assert("read-write", &a.var, a.span, sspan, not_logged(&l.r[u], sid)));
-                        }
-                        for (sid, sspan) in self.sites_of(&a.var, true) {
-                            let logged = Expr::eq(select(&l.w[u], loc, a.span), int_lit(sid, a.span));
-                            let conflict = if benign {
-                                let differs = Expr::binary(
-                                    BinOp::Neq,
-                                    select(&l.wv[u], loc, a.span),
-                                    val.clone().expect("a value"),
-                                );
-                                Expr::and(logged, Expr::or(select(&l.mv[u], loc, a.span), differs))
-                            } else {
-                                logged
-                            };
-                            out.push(race_assert(
-                                "write-write",
-                                &a.var,
-                                a.span,
-                                sspan,
-                                Expr::implies(pc.clone(), Expr::not(conflict)),
-                            ));
-                        }
-                    } else {
-                        for (sid, sspan) in self.sites_of(&a.var, true) {
-                            out.push(race_assert("write-read", &a.var, a.span, sspan, not_logged(&l.w[u], sid)));
-                        }
-                    }
-                }
-            }
-        }
-        // Between threads within this statement.
-        for i in 0..acc.len() {
-            for j in i..acc.len() {
-                let (a, b) = (&acc[i], &acc[j]);
-                if a.var != b.var || !(a.write || b.write) {
-                    continue;
-                }
-                for t in 0..ts {
-                    for u in (0..ts).filter(|&u| u != t && (i != j || u > t)) {
-                        let (pa, la, va) = &inst[i][t];
-                        let (pb, lb, vb) = &inst[j][u];
-                        let mut clash = Expr::and(pa.clone(), pb.clone());
-                        if let Some(eq) = loc_eq(la, lb) {
-                            clash = Expr::and(clash, eq);
-                        }
-                        if a.write && b.write && benign {
-                            clash =
-                                Expr::and(clash, Expr::binary(BinOp::Neq, va.clone().unwrap(), vb.clone().unwrap()));
-                        }
-                        let kind = if a.write && b.write { "write-write" } else { "read-write" };
-                        out.push(race_assert(kind, &a.var, b.span, a.span, Expr::not(clash)));
-                    }
-                }
-            }
-        }
-        // Log the accesses.
-        for (ai, a) in acc.iter().enumerate() {
-            let l = &self.logs[&a.var];
-            let sid = int_lit(self.site_id(a), a.span);
-            for (t, (pc, loc, val)) in inst[ai].iter().enumerate() {
-                let sp = a.span;
-                let keep = |m: &Name, new: Expr| Expr::ite(pc.clone(), new, select(m, loc, sp));
-                if a.write {
-                    let val = val.clone().unwrap();
-                    let two_values = Expr::and(
-                        pc.clone(),
-                        Expr::and(
-                            Expr::binary(BinOp::Neq, select(&l.w[t], loc, sp), int_lit(0, sp)),
-                            Expr::binary(BinOp::Neq, select(&l.wv[t], loc, sp), val.clone()),
-                        ),
-                    );
-                    let lhss = vec![lhs(&l.w[t], loc, sp), lhs(&l.wv[t], loc, sp), lhs(&l.mv[t], loc, sp)];
-                    let rhss = vec![
-                        keep(&l.w[t], sid.clone()),
-                        keep(&l.wv[t], val),
-                        Expr::or(select(&l.mv[t], loc, sp), two_values),
-                    ];
-                    out.push(stmt(StmtKind::Assign { lhss, rhss }, sp));
-                } else {
-                    out.push(stmt(
-                        StmtKind::Assign { lhss: vec![lhs(&l.r[t], loc, sp)], rhss: vec![keep(&l.r[t], sid.clone())] },
-                        sp,
-                    ));
-                }
-            }
-        }
+        let inst = instances(kc, &acc);
+        self.check_against_logs(kc.th.ts, &acc, &inst, out);
+        self.check_within_step(kc.th.ts, &acc, &inst, out);
+        self.log_accesses(&acc, &inst, out);
         Ok(())
     }
 
@@ -545,13 +249,9 @@ impl Instrument for RaceInstrument {
     }
 
     fn after_barrier(&mut self, kc: &mut KernelCtx, attrs: &[Attribute], cond: &Expr, out: &mut Vec<Stmt>) {
-        let (local, global) = (has_attr(attrs, "local"), has_attr(attrs, "global"));
-        let fences = |space: MemSpace| match space {
-            MemSpace::GroupShared => local || !global,
-            MemSpace::Global | MemSpace::Unmarked => global || !local,
-        };
+        let fences = fences(attrs);
         let executed = kc.th.any(cond);
-        let mut vars: Vec<&Name> = self.logs.keys().filter(|v| fences(self.logs[*v].space)).collect();
+        let mut vars: Vec<&Name> = self.logs.keys().filter(|v| fenced(self.logs[*v].space, fences)).collect();
         vars.sort();
         for v in vars {
             self.reset(v, Some(&executed), cond.span, out);
@@ -604,6 +304,143 @@ impl Instrument for RaceInstrument {
             let c = &kc.th.copies[x];
             for t in 1..c.len() {
                 out.push(candidate(Expr::eq(Expr::var(c[0].clone(), sp), Expr::var(c[t].clone(), sp))));
+            }
+        }
+    }
+}
+
+/// An access instantiated for one thread: its condition, location and value.
+type Inst = (Expr, Vec<Expr>, Option<Expr>);
+
+/// Each access of a step instantiated for every thread (`φ_t`).
+fn instances(kc: &KernelCtx, acc: &[Access]) -> Vec<Vec<Inst>> {
+    let ts = kc.th.ts;
+    acc.iter()
+        .map(|a| {
+            (0..ts)
+                .map(|t| {
+                    (
+                        kc.th.phi(&a.cond, t),
+                        a.loc.iter().map(|e| kc.th.phi(e, t)).collect(),
+                        a.value.as_ref().map(|v| kc.th.phi(v, t)),
+                    )
+                })
+                .collect()
+        })
+        .collect()
+}
+
+impl RaceInstrument {
+    /// Each access of thread `t` against the logs of every other thread: a read against the
+    /// write sites, a write against the read and the write sites (with benign tolerance, a
+    /// write of the value already written is no race).
+    fn check_against_logs(&self, ts: usize, acc: &[Access], inst: &[Vec<Inst>], out: &mut Vec<Stmt>) {
+        let benign = self.checks.benign_tolerance;
+        for (ai, a) in acc.iter().enumerate() {
+            let l = &self.logs[&a.var];
+            for (t, (pc, loc, val)) in inst[ai].iter().enumerate() {
+                for u in (0..ts).filter(|&u| u != t) {
+                    // Thread `u` did not log an access of site `sid` at `loc`.
+                    let not_logged = |log: &Name, sid| {
+                        Expr::implies(
+                            pc.clone(),
+                            Expr::binary(BinOp::Neq, select(log, loc, a.span), int_lit(sid, a.span)),
+                        )
+                    };
+                    if a.write {
+                        for (sid, sspan) in self.sites_of(&a.var, false) {
+                            out.push(race_assert("read-write", &a.var, a.span, sspan, not_logged(&l.r[u], sid)));
+                        }
+                        for (sid, sspan) in self.sites_of(&a.var, true) {
+                            let logged = Expr::eq(select(&l.w[u], loc, a.span), int_lit(sid, a.span));
+                            let conflict = if benign {
+                                let differs = Expr::binary(
+                                    BinOp::Neq,
+                                    select(&l.wv[u], loc, a.span),
+                                    val.clone().expect("a value"),
+                                );
+                                Expr::and(logged, Expr::or(select(&l.mv[u], loc, a.span), differs))
+                            } else {
+                                logged
+                            };
+                            out.push(race_assert(
+                                "write-write",
+                                &a.var,
+                                a.span,
+                                sspan,
+                                Expr::implies(pc.clone(), Expr::not(conflict)),
+                            ));
+                        }
+                    } else {
+                        for (sid, sspan) in self.sites_of(&a.var, true) {
+                            out.push(race_assert("write-read", &a.var, a.span, sspan, not_logged(&l.w[u], sid)));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Accesses of two threads in the same step, checked against each other directly.
+    fn check_within_step(&self, ts: usize, acc: &[Access], inst: &[Vec<Inst>], out: &mut Vec<Stmt>) {
+        let benign = self.checks.benign_tolerance;
+        for i in 0..acc.len() {
+            for j in i..acc.len() {
+                let (a, b) = (&acc[i], &acc[j]);
+                if a.var != b.var || !(a.write || b.write) {
+                    continue;
+                }
+                for t in 0..ts {
+                    for u in (0..ts).filter(|&u| u != t && (i != j || u > t)) {
+                        let (pa, la, va) = &inst[i][t];
+                        let (pb, lb, vb) = &inst[j][u];
+                        let mut clash = Expr::and(pa.clone(), pb.clone());
+                        if let Some(eq) = loc_eq(la, lb) {
+                            clash = Expr::and(clash, eq);
+                        }
+                        if a.write && b.write && benign {
+                            clash =
+                                Expr::and(clash, Expr::binary(BinOp::Neq, va.clone().unwrap(), vb.clone().unwrap()));
+                        }
+                        let kind = if a.write && b.write { "write-write" } else { "read-write" };
+                        out.push(race_assert(kind, &a.var, b.span, a.span, Expr::not(clash)));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The accesses of every enabled thread entered in its logs.
+    fn log_accesses(&self, acc: &[Access], inst: &[Vec<Inst>], out: &mut Vec<Stmt>) {
+        // Log the accesses.
+        for (ai, a) in acc.iter().enumerate() {
+            let l = &self.logs[&a.var];
+            let sid = int_lit(self.site_id(a), a.span);
+            for (t, (pc, loc, val)) in inst[ai].iter().enumerate() {
+                let sp = a.span;
+                let keep = |m: &Name, new: Expr| Expr::ite(pc.clone(), new, select(m, loc, sp));
+                if a.write {
+                    let val = val.clone().unwrap();
+                    let two_values = Expr::and(
+                        pc.clone(),
+                        Expr::and(
+                            Expr::binary(BinOp::Neq, select(&l.w[t], loc, sp), int_lit(0, sp)),
+                            Expr::binary(BinOp::Neq, select(&l.wv[t], loc, sp), val.clone()),
+                        ),
+                    );
+                    let lhss = vec![lhs(&l.w[t], loc, sp), lhs(&l.wv[t], loc, sp), lhs(&l.mv[t], loc, sp)];
+                    let rhss = vec![
+                        keep(&l.w[t], sid.clone()),
+                        keep(&l.wv[t], val),
+                        Expr::or(select(&l.mv[t], loc, sp), two_values),
+                    ];
+                    out.push(stmt(StmtKind::Assign { lhss, rhss }, sp));
+                } else {
+                    out.push(stmt(
+                        StmtKind::Assign { lhss: vec![lhs(&l.r[t], loc, sp)], rhss: vec![keep(&l.r[t], sid.clone())] },
+                        sp,
+                    ));
+                }
             }
         }
     }

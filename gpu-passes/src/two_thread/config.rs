@@ -21,43 +21,7 @@ use ivl::diag::Diagnostic;
 use ivl::resolve::identity_attr;
 use std::collections::{BTreeMap, HashMap};
 
-pub(crate) const DIMS: [&str; 3] = ["x", "y", "z"];
-
-/// The sizes fixed on the command line (`None`: symbolic or fixed by the file's axioms).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Sizes {
-    pub local: Option<[u64; 3]>,
-    pub groups: Option<[u64; 3]>,
-}
-
-impl Sizes {
-    /// Checks `--local-size` / `--num-groups` values: 1 to 3 positive numbers.
-    pub fn new(local: Option<&[u64]>, groups: Option<&[u64]>) -> Result<Sizes, Diagnostic> {
-        fn dims(flag: &str, v: Option<&[u64]>) -> Result<Option<[u64; 3]>, Diagnostic> {
-            let Some(v) = v else { return Ok(None) };
-            if v.is_empty() || v.len() > 3 || v.contains(&0) {
-                return Err(Diagnostic::unsupported(
-                    format!("`{flag}` takes 1 to 3 positive numbers, got {v:?}"),
-                    Span::DUMMY,
-                ));
-            }
-            let mut d = [1; 3];
-            d[..v.len()].copy_from_slice(v);
-            Ok(Some(d))
-        }
-        Ok(Sizes { local: dims("--local-size", local)?, groups: dims("--num-groups", groups)? })
-    }
-
-    /// Whether a group certainly has at least two threads (else the "pair" may be one thread).
-    pub fn group_has_pairs(&self) -> bool {
-        self.local.is_some_and(|l| l.iter().product::<u64>() >= 2)
-    }
-
-    /// Whether the grid certainly has a single group (no inter-group pairs).
-    pub fn single_group(&self) -> bool {
-        self.groups.is_some_and(|g| g == [1, 1, 1])
-    }
-}
+pub(crate) use crate::sizes::{Sizes, DIMS};
 
 /// One identity constant.
 #[derive(Clone, Debug)]

@@ -18,6 +18,7 @@
 //! and `const.NAME` for the file's plain scalar constants.
 
 use super::VariantInfo;
+use crate::sizes::DIMS;
 use ivl::ast::*;
 use ivl::diag::{Diagnostic, ErrorKind};
 use ivl::visit::{walk_stmt_mut, VisitMut};
@@ -25,7 +26,6 @@ use std::collections::{HashMap, HashSet};
 
 /// The identity attributes (docs/kbpl.md §4), per dimension.
 const ID_KINDS: [&str; 4] = ["local_id", "group_id", "group_size", "num_groups"];
-const DIMS: [&str; 3] = ["x", "y", "z"];
 
 fn identity_attr(attrs: &[Attribute]) -> Option<String> {
     ID_KINDS.iter().flat_map(|k| DIMS.iter().map(move |d| format!("{k}_{d}"))).find(|a| has_attr(attrs, a))

@@ -33,7 +33,7 @@ pub(crate) mod race_instrumentation;
 pub(crate) mod reduction;
 pub mod report;
 pub(crate) mod spec_builtins;
-pub(crate) mod uniformity;
+pub(crate) use crate::uniformity;
 
 use crate::lockstep::SharedVar;
 use crate::predication::{all_names, global_var_types, FreshNames};

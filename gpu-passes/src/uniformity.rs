@@ -1,4 +1,4 @@
-//! Uniformity analysis: which values are equal in the two modelled threads, and which blocks
+//! Uniformity: which values are equal in the two modelled threads, and which blocks
 //! both threads execute together — the main optimisation of the two-thread reduction (seed 001
 //! §4.1.5: predicates are only needed where threads can disagree; GPUVerify keeps one copy of
 //! every uniform variable).
@@ -20,6 +20,15 @@
 //!
 //! Everything is a greatest fixpoint from "all uniform", decreasing; a body with a block that
 //! cannot reach the exit is treated as entirely non-uniform.
+//!
+//! The same concept has a second, expression-level view: [`Class`], which kinds of values an
+//! expression depends on at a loop head (a local id, a group id, a variable the loop modifies,
+//! shared memory). Candidate invariant generation (`crate::invariants::facts`,
+//! `ProgramFacts::classify`) uses it; "uniform" there is [`Class::is_uniform_invariant`]. The two
+//! differ on purpose: [`analyse`] is flow-sensitive over a whole body (control dependence,
+//! liveness) and answers "equal in both threads"; [`Class`] is read off an expression and the
+//! loop's entry values, keeps apart the thread-identity sources (local vs group id, which the
+//! candidate rules of seed 001 §4.3 need), and adds loop variance.
 
 use crate::preprocess::guard;
 use ivl::ast::*;
@@ -36,6 +45,44 @@ pub(crate) struct Uniformity {
     pub vars: HashSet<Name>,
     /// Every block is uniform: the threads never disagree on control flow.
     pub all_blocks: bool,
+}
+
+/// Which kinds of values an expression depends on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Class {
+    /// A local id (`local_id_x` …).
+    pub lid: bool,
+    /// A group id.
+    pub group: bool,
+    /// A variable the loop modifies.
+    pub varying: bool,
+    /// Shared memory, or something the analysis cannot follow.
+    pub other: bool,
+}
+
+impl Class {
+    /// The class of a thread-identity constant, by its attribute (`"local_id_x"` …): a local or
+    /// group id; sizes are the same in every thread.
+    pub fn of_identity(attr: &str) -> Class {
+        Class { lid: attr.starts_with("local_id"), group: attr.starts_with("group_id"), ..Class::default() }
+    }
+
+    pub fn join(self, o: Class) -> Class {
+        Class {
+            lid: self.lid || o.lid,
+            group: self.group || o.group,
+            varying: self.varying || o.varying,
+            other: self.other || o.other,
+        }
+    }
+    /// Uniform across threads and unchanged by the loop.
+    pub fn is_uniform_invariant(self) -> bool {
+        self == Class::default()
+    }
+    /// Depends on thread identity but is unchanged by the loop.
+    pub fn is_thread_invariant(self) -> bool {
+        (self.lid || self.group) && !self.varying && !self.other
+    }
 }
 
 /// Guard normal form: the base relation and its polarity.

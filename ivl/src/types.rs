@@ -1,0 +1,158 @@
+//! The semantic types of Boogie 2 (Leino, "This is Boogie 2", §2): [`Ty`] is a written type
+//! with synonyms expanded and no spans, [`MapTy`] a map type `[args]result`.
+//!
+//! Why a module of its own: the item index ([`crate::resolve`]) records the types of globals
+//! and the type checker ([`crate::typeck`]) computes the types of expressions; both use this
+//! representation, which depends on neither. [`crate::typeck`] re-exports it.
+
+use crate::ast::*;
+use std::fmt;
+use std::sync::Arc;
+
+/// A semantic type: synonyms expanded, no spans. Cheap to clone (maps are shared).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Ty {
+    Bool,
+    Int,
+    Real,
+    Bv(u32),
+    /// An uninterpreted type constructor applied to arguments (`type T a;` used as `T int`).
+    Ctor(Name, Arc<[Ty]>),
+    Map(Arc<MapTy>),
+    /// Parameter `i` of a type synonym's body; substituted away at every use of the synonym.
+    Param(u32),
+    /// The type of an erroneous or unsupported construct: compatible with every type.
+    Error,
+}
+
+/// `[args]result`
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct MapTy {
+    pub args: Vec<Ty>,
+    pub result: Ty,
+}
+
+impl Ty {
+    pub fn map(args: Vec<Ty>, result: Ty) -> Ty {
+        Ty::Map(Arc::new(MapTy { args, result }))
+    }
+
+    pub fn is_error(&self) -> bool {
+        matches!(self, Ty::Error)
+    }
+
+    /// Whether an error type occurs anywhere inside.
+    pub fn has_error(&self) -> bool {
+        match self {
+            Ty::Error => true,
+            Ty::Ctor(_, args) => args.iter().any(Ty::has_error),
+            Ty::Map(m) => m.result.has_error() || m.args.iter().any(Ty::has_error),
+            _ => false,
+        }
+    }
+
+    pub fn bv_width(&self) -> Option<u32> {
+        match self {
+            Ty::Bv(w) => Some(*w),
+            _ => None,
+        }
+    }
+
+    pub fn as_map(&self) -> Option<&MapTy> {
+        match self {
+            Ty::Map(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// Type equality where [`Ty::Error`] matches anything.
+    pub fn compatible(&self, other: &Ty) -> bool {
+        match (self, other) {
+            (Ty::Error, _) | (_, Ty::Error) => true,
+            (Ty::Ctor(a, xs), Ty::Ctor(b, ys)) => {
+                a == b && xs.len() == ys.len() && xs.iter().zip(ys.iter()).all(|(x, y)| x.compatible(y))
+            }
+            (Ty::Map(a), Ty::Map(b)) => {
+                Arc::ptr_eq(a, b)
+                    || (a.args.len() == b.args.len()
+                        && a.result.compatible(&b.result)
+                        && a.args.iter().zip(&b.args).all(|(x, y)| x.compatible(y)))
+            }
+            _ => self == other,
+        }
+    }
+
+    /// A copy that shares no allocation with `self`, so that cloning it on another thread does
+    /// not contend for the same reference counts.
+    pub fn unshared(&self) -> Ty {
+        match self {
+            Ty::Ctor(n, xs) => Ty::Ctor(Name::new(n.as_str()), xs.iter().map(Ty::unshared).collect()),
+            Ty::Map(m) => Ty::map(m.args.iter().map(Ty::unshared).collect(), m.result.unshared()),
+            _ => self.clone(),
+        }
+    }
+
+    /// Replaces synonym parameters by `args`.
+    pub fn substitute(&self, args: &[Ty]) -> Ty {
+        match self {
+            Ty::Param(i) => args.get(*i as usize).cloned().unwrap_or(Ty::Error),
+            Ty::Ctor(n, xs) => Ty::Ctor(n.clone(), xs.iter().map(|x| x.substitute(args)).collect()),
+            Ty::Map(m) => Ty::map(m.args.iter().map(|x| x.substitute(args)).collect(), m.result.substitute(args)),
+            _ => self.clone(),
+        }
+    }
+
+    /// The written form (dummy spans). [`Ty::Error`] and [`Ty::Param`] become a named type `?`.
+    pub fn to_type(&self) -> Type {
+        let kind = match self {
+            Ty::Bool => TypeKind::Bool,
+            Ty::Int => TypeKind::Int,
+            Ty::Real => TypeKind::Real,
+            Ty::Bv(w) => TypeKind::Bv(*w),
+            Ty::Ctor(n, xs) => {
+                TypeKind::Named(Ident::new(n.clone(), Span::DUMMY), xs.iter().map(Ty::to_type).collect())
+            }
+            Ty::Map(m) => TypeKind::Map {
+                type_params: Vec::new(),
+                args: m.args.iter().map(Ty::to_type).collect(),
+                result: Box::new(m.result.to_type()),
+            },
+            Ty::Param(_) | Ty::Error => TypeKind::Named(Ident::new("?", Span::DUMMY), Vec::new()),
+        };
+        Type::new(kind, Span::DUMMY)
+    }
+}
+
+impl fmt::Display for Ty {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Ty::Bool => write!(f, "bool"),
+            Ty::Int => write!(f, "int"),
+            Ty::Real => write!(f, "real"),
+            Ty::Bv(w) => write!(f, "bv{w}"),
+            Ty::Ctor(n, xs) => {
+                write!(f, "{n}")?;
+                for x in xs.iter() {
+                    match x {
+                        Ty::Ctor(_, ys) if !ys.is_empty() => write!(f, " ({x})")?,
+                        Ty::Map(_) => write!(f, " ({x})")?,
+                        _ => write!(f, " {x}")?,
+                    }
+                }
+                Ok(())
+            }
+            Ty::Map(m) => {
+                write!(f, "[")?;
+                for (i, a) in m.args.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, ", ")?;
+                    }
+                    write!(f, "{a}")?;
+                }
+                write!(f, "]{}", m.result)
+            }
+            Ty::Param(i) => write!(f, "?{i}"),
+            Ty::Error => write!(f, "?"),
+        }
+    }
+}

@@ -65,7 +65,28 @@ pub fn infer_modifies(p: &Program) -> Program {
         })
         .flatten()
         .collect();
+    let (facts, declared) = proc_facts(p, &globals);
+    let mods = transitive_mods(&facts, &declared, &globals);
+    let mut out = p.clone();
+    for d in &mut out.decls {
+        if let DeclKind::Procedure(pd) = &mut d.kind {
+            let Some(m) = mods.get(&pd.name.name) else {
+                continue;
+            };
+            let have: HashSet<Name> = pd.modifies.iter().map(|i| i.name.clone()).collect();
+            for (g, span) in m {
+                if !have.contains(g) {
+                    pd.modifies.push(Ident::new(g.clone(), *span));
+                }
+            }
+        }
+    }
+    out
+}
 
+/// Per procedure with a body: the globals it writes and the procedures it calls; and every
+/// procedure's declared `modifies`.
+fn proc_facts(p: &Program, globals: &HashSet<&Name>) -> (HashMap<Name, ProcFacts>, HashMap<Name, Vec<Name>>) {
     let mut facts: HashMap<Name, ProcFacts> = HashMap::new();
     let mut declared: HashMap<Name, Vec<Name>> = HashMap::new();
     for d in &p.decls {
@@ -103,10 +124,18 @@ pub fn infer_modifies(p: &Program) -> Program {
             }
         });
     }
+    (facts, declared)
+}
 
-    // mods(P) = declared(P) ∪ direct(P) ∪ ⋃ mods(Q) for the callees Q; fixpoint.
+/// mods(P) = declared(P) ∪ direct(P) ∪ ⋃ mods(Q) for the callees Q, as a fixpoint; each global
+/// with the span of the first statement that writes it (directly or by a call).
+fn transitive_mods(
+    facts: &HashMap<Name, ProcFacts>,
+    declared: &HashMap<Name, Vec<Name>>,
+    globals: &HashSet<&Name>,
+) -> HashMap<Name, BTreeMap<Name, Span>> {
     let mut mods: HashMap<Name, BTreeMap<Name, Span>> = HashMap::new();
-    for (name, f) in &facts {
+    for (name, f) in facts {
         let m = mods.entry(name.clone()).or_default();
         for (g, span) in &f.direct {
             m.entry(g.clone()).or_insert(*span);
@@ -141,23 +170,7 @@ pub fn infer_modifies(p: &Program) -> Program {
             }
         }
         if !changed {
-            break;
+            return mods;
         }
     }
-
-    let mut out = p.clone();
-    for d in &mut out.decls {
-        if let DeclKind::Procedure(pd) = &mut d.kind {
-            let Some(m) = mods.get(&pd.name.name) else {
-                continue;
-            };
-            let have: HashSet<Name> = pd.modifies.iter().map(|i| i.name.clone()).collect();
-            for (g, span) in m {
-                if !have.contains(g) {
-                    pd.modifies.push(Ident::new(g.clone(), *span));
-                }
-            }
-        }
-    }
-    out
 }

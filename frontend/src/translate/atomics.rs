@@ -53,7 +53,7 @@ impl<'m> Tr<'m> {
         }
         let p = self.operand(f, &c.arguments[0].0, loc);
         let Some(p) = self.ptr(p, loc) else { return true };
-        if p.cands().iter().any(|&b| self.bases[b].space == Space::Constant) {
+        if p.cands().iter().any(|&b| self.space_of(b) == Some(Space::Constant)) {
             self.err(loc, "an atomic on constant memory");
             return true;
         }
@@ -68,17 +68,20 @@ impl<'m> Tr<'m> {
             }
             args.push_str(&format!(", {}", v.text));
         }
-        let out = match &c.dest {
-            Some(d) => {
-                let v = self.var(f, d);
-                self.locals.insert(v.clone(), ty.kbpl());
-                f.vals.insert(d.clone(), Val::Scalar(Ex::new(v.clone(), ty)));
-                format!("{v} := ")
-            }
-            None => String::new(),
-        };
+        let result = c.dest.as_ref().map(|d| {
+            let v = self.var(f, d);
+            self.locals.insert(v.clone(), ty.kbpl());
+            f.vals.insert(d.clone(), Val::Scalar(Ex::new(v.clone(), ty)));
+            v
+        });
+        let out = result.as_ref().map_or(String::new(), |v| format!("{v} := "));
         let op = op.name();
         self.on_each_object(&p, loc, |tr, q| {
+            if tr.space_of(q.base).is_none() {
+                // Through the null pointer: the access fails, and its result is arbitrary.
+                let fail = tr.null_assertion();
+                return Some(result.as_ref().map_or(fail.clone(), |v| format!("{fail} havoc {v};")));
+            }
             tr.access(q, ty, loc).map(|place| format!("atomic {out}{op}({place}{args});"))
         });
         true

@@ -35,7 +35,8 @@ impl VacuityChecks {
     /// The checks of `kernels`, next to the declarations of `program` (whose names they avoid).
     pub fn new<'a>(program: &Program, kernels: impl IntoIterator<Item = Kernel<'a>>) -> VacuityChecks {
         let mut fresh = FreshNames(all_names(program));
-        let mut out = VacuityChecks { program: without_bodies(program), checks: Vec::new() };
+        let declarations = Program { decls: vcgen::desugar::declarations(program) };
+        let mut out = VacuityChecks { program: declarations, checks: Vec::new() };
         for k in kernels {
             let name = fresh.fresh(&format!("{}$vacuity", k.name));
             out.program.decls.push(assert_false(&name, k.ins, k.requires, k.span));
@@ -63,19 +64,6 @@ impl VacuityChecks {
             }
         }
     }
-}
-
-/// The declarations of `program` without procedure bodies and implementations: what a check
-/// `assert false` under a kernel's preconditions needs.
-fn without_bodies(program: &Program) -> Program {
-    let mut p = program.clone();
-    p.decls.retain(|d| !matches!(d.kind, DeclKind::Implementation(_)));
-    for d in &mut p.decls {
-        if let DeclKind::Procedure(pr) = &mut d.kind {
-            pr.body = None;
-        }
-    }
-    p
 }
 
 /// `procedure name(ins) requires …; { assert false; }`. A candidate precondition counts as

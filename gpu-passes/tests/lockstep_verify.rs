@@ -212,8 +212,26 @@ fn inconsistent_group_size_is_refused() {
 }
 
 #[test]
+fn calls_are_inlined_or_replaced_by_their_contract() {
+    // Calls are inlined as on the two-thread path: a callee's race is found in the kernel, a
+    // bodiless callee's precondition is checked at the call.
+    let src = format!("procedure g() modifies A; {{ A[tid] := 1; }}\n{}", kernel("  call g();\n  x := A[tid + 1];\n"));
+    assert_eq!(verify(&src, 2).first().map(|e| e.0), Some(ErrorKind::Race));
+    let src = format!(
+        "procedure g() modifies A; {{ A[tid] := 1; }}\n{}",
+        kernel("  call g();\n  barrier;\n  x := A[tid + 1];\n")
+    );
+    assert_eq!(verify(&src, 2), vec![]);
+    let src = format!("procedure f(y: int); requires y > 0;\n{}", kernel("  call f(tid);\n"));
+    assert_eq!(verify(&src, 2).first().map(|e| e.0), Some(ErrorKind::Precondition));
+    let src = format!("procedure f(y: int); requires y >= 0;\n{}", kernel("  call f(tid);\n"));
+    assert_eq!(verify(&src, 2), vec![]);
+}
+
+#[test]
 fn unsupported_constructs_are_diagnosed() {
-    let src = format!("procedure f();\n{}", kernel("  call f();\n"));
+    // A procedure without a body that writes shared memory: its accesses cannot be checked.
+    let src = format!("procedure f(); modifies A;\n{}", kernel("  call f();\n"));
     let r = verify_lockstep(&parse(&src), 2, &opts());
     assert_eq!(r.errors.len(), 1);
     assert_eq!(r.errors[0].kind, ErrorKind::Unsupported);

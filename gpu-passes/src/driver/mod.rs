@@ -287,11 +287,9 @@ impl Run<'_> {
     }
 }
 
-/// The desugared program: declarations as they are, implementations in the acyclic block form.
+/// The desugared program: the declarations without bodies, and the implementations in the
+/// acyclic block form.
 fn desugared(program: &Program) -> Result<String, Vec<Diagnostic>> {
-    let inputs = vcgen::desugar::prepare(program)?;
-    let mut out = program.clone();
-    out.decls.retain(|d| !matches!(d.kind, DeclKind::Implementation(_)));
-    out.decls.extend(inputs.iter().map(|v| v.imp.to_decl()));
+    let out = vcgen::desugar::desugared_program(program, &Default::default())?;
     Ok(ivl::printer::print_program(&out))
 }

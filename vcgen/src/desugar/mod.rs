@@ -134,7 +134,15 @@ pub fn prepare_with_options(program: &Program, opts: &DesugarOptions) -> Result<
 /// the other implementations removed (`kivl transform --emit desugared`).
 pub fn desugared_program(program: &Program, opts: &DesugarOptions) -> Result<Program, Vec<Diagnostic>> {
     let inputs = prepare_with_options(program, opts)?;
-    let mut decls: Vec<Decl> = program
+    let mut decls = declarations(program);
+    decls.extend(inputs.iter().map(|v| v.imp.to_decl()));
+    Ok(Program { decls })
+}
+
+/// The declarations of `program` without bodies: implementations removed, procedures without
+/// their bodies (what a transformed implementation is printed next to, or checked against).
+pub fn declarations(program: &Program) -> Vec<Decl> {
+    program
         .decls
         .iter()
         .filter(|d| !matches!(d.kind, DeclKind::Implementation(_)))
@@ -144,9 +152,7 @@ pub fn desugared_program(program: &Program, opts: &DesugarOptions) -> Result<Pro
             }
             _ => d.clone(),
         })
-        .collect();
-    decls.extend(inputs.iter().map(|v| v.imp.to_decl()));
-    Ok(Program { decls })
+        .collect()
 }
 
 /// Runs the passes on one implementation.

@@ -48,17 +48,7 @@ pub fn emit_stage(program: &Program, stage: EmitStage) -> Result<String, Vec<Dia
     }
     match stage {
         EmitStage::Passified => {
-            let mut decls: Vec<Decl> = program
-                .decls
-                .iter()
-                .filter(|d| !matches!(d.kind, DeclKind::Implementation(_)))
-                .map(|d| match &d.kind {
-                    DeclKind::Procedure(p) if p.body.is_some() => {
-                        Decl { kind: DeclKind::Procedure(ProcedureDecl { body: None, ..p.clone() }), span: d.span }
-                    }
-                    _ => d.clone(),
-                })
-                .collect();
+            let mut decls = crate::desugar::declarations(program);
             decls.extend(passives.iter().map(|p| p.imp.to_decl()));
             Ok(ivl::printer::print_program(&Program { decls }))
         }

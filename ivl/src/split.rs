@@ -29,7 +29,14 @@ pub struct Chunk {
     pub name: Option<String>,
 }
 
-fn decl_keyword(word: &[u8]) -> Option<&'static str> {
+/// The cutting rule (see the module doc): a declaration keyword at brace depth `depth` starts
+/// a declaration, except `var` inside braces. The scan of the text here and the parser's cut of
+/// its token stream (`parser::chunk_starts`) both apply it; the depth restarts at 0 after a cut.
+pub(crate) fn starts_declaration(keyword: &str, depth: usize) -> bool {
+    keyword != "var" || depth == 0
+}
+
+pub(crate) fn decl_keyword(word: &[u8]) -> Option<&'static str> {
     Some(match word {
         b"type" => "type",
         b"const" => "const",
@@ -138,7 +145,7 @@ impl Sink for Splitter<'_> {
         self.depth = if open { self.depth + 1 } else { self.depth.saturating_sub(1) };
     }
     fn keyword(&mut self, start: usize, keyword: &'static str) {
-        if keyword != "var" || self.depth == 0 {
+        if starts_declaration(keyword, self.depth) {
             self.close_current();
             self.cur = Some((start, keyword));
             self.depth = 0;

@@ -106,6 +106,20 @@ fn chunk_input(data: &Rc<TokData>, lo: usize, hi: usize) -> TokInput {
     TokInput { data: data.clone(), lo, hi, eoi }
 }
 
+/// The declaration keyword a token is, if any.
+fn decl_keyword(t: &Tok) -> Option<&'static str> {
+    Some(match t {
+        Tok::Type => "type",
+        Tok::Const => "const",
+        Tok::Function => "function",
+        Tok::Axiom => "axiom",
+        Tok::Var => "var",
+        Tok::Procedure => "procedure",
+        Tok::Implementation => "implementation",
+        _ => return None,
+    })
+}
+
 /// Token indices where declarations start (the rule of [`crate::split`]).
 fn chunk_starts(toks: &[Tok]) -> Vec<usize> {
     let mut starts = Vec::new();
@@ -114,12 +128,14 @@ fn chunk_starts(toks: &[Tok]) -> Vec<usize> {
         match t {
             Tok::LBrace => depth += 1,
             Tok::RBrace => depth = depth.saturating_sub(1),
-            Tok::Type | Tok::Const | Tok::Function | Tok::Axiom | Tok::Procedure | Tok::Implementation => {
-                starts.push(i);
-                depth = 0;
+            _ => {
+                if let Some(keyword) = decl_keyword(t) {
+                    if crate::split::starts_declaration(keyword, depth) {
+                        starts.push(i);
+                        depth = 0;
+                    }
+                }
             }
-            Tok::Var if depth == 0 => starts.push(i),
-            _ => {}
         }
         if i == 0 && starts.is_empty() {
             // Leading text that starts no declaration.

@@ -491,6 +491,7 @@ pub fn checked_lockstep_program(p: &Program, n: usize, checks: RaceChecks) -> Re
         Ok((Box::new(ri) as Box<dyn Instrument>, init))
     })?;
     let program = built.program;
+    untranslated_builtins(&program)?;
     let kernels: Vec<ProcedureDecl> =
         built.kernels.iter().filter_map(|k| program.procedures().find(|pr| &pr.name.name == k).cloned()).collect();
     let vacuity = VacuityChecks::new(
@@ -503,6 +504,29 @@ pub fn checked_lockstep_program(p: &Program, n: usize, checks: RaceChecks) -> Re
         }),
     );
     Ok(CheckedLockstep { program, vacuity })
+}
+
+/// A specification built-in the lock-step construction left in a contract (`requires
+/// !__read(A)`: the access logs it reads do not exist there) would make the program mean
+/// nothing: it is refused, at the contract.
+fn untranslated_builtins(program: &Program) -> Result<(), Vec<Diagnostic>> {
+    let unsupported: Vec<Diagnostic> = program
+        .procedures()
+        .flat_map(|pr| &pr.contracts)
+        .filter(|c| super::spec::mentions_builtin(&c.expr))
+        .map(|c| {
+            Diagnostic::unsupported(
+                "this specification built-in is not supported in a contract with `--lockstep`",
+                c.span,
+            )
+            .with_label("in this contract")
+        })
+        .collect();
+    if unsupported.is_empty() {
+        Ok(())
+    } else {
+        Err(unsupported)
+    }
 }
 
 /// The error of a kernel that no work-group of `n` threads can run.

@@ -171,30 +171,11 @@ fn corpus_verdicts() {
     files.sort();
     let total_start = Instant::now();
     // Two children at a time (the machine has two cores).
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let results: Vec<(usize, Result<String, String>)> = std::thread::scope(|s| {
-        let workers: Vec<_> = (0..2)
-            .map(|_| {
-                s.spawn(|| {
-                    let mut out = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                        if i >= files.len() {
-                            break out;
-                        }
-                        out.push((i, run_isolated(&files[i])));
-                    }
-                })
-            })
-            .collect();
-        let mut all: Vec<_> = workers.into_iter().flat_map(|w| w.join().unwrap()).collect();
-        all.sort_by_key(|r| r.0);
-        all
-    });
+    let results = test_support::par_map(&files, |f| run_isolated(f));
     let mut failures = Vec::new();
     let mut false_negatives = Vec::new();
-    for (i, r) in results {
-        let name = files[i].file_name().unwrap().to_string_lossy().to_string();
+    for (path, r) in files.iter().zip(results) {
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
         match r {
             Ok(s) => println!("ok   {name}: {s}"),
             Err(e) => {

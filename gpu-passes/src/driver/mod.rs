@@ -69,7 +69,7 @@ pub struct Verdicts {
 /// Verifies a checked program.
 pub fn verify(program: &Program, cfg: &Config) -> Verdicts {
     let run = Run { cfg, tap: None };
-    let kernel = two_thread::is_kernel_program(program) || cfg.lockstep.is_some();
+    let kernel = two_thread::is_kernel_program(program);
     let (result, inference) = run.main_path(program).unwrap_or_else(|halt| (halt.into_result(), None));
     let input_error = result.errors.iter().any(|d| d.kind.is_input_error());
     let termination = (cfg.termination && !input_error).then(|| {

@@ -98,7 +98,40 @@ pub fn transform_file(path: &Path, stage: Stage, cfg: &VerifyConfig, threads: us
         return if diags.is_empty() { Ok(ivl::printer::print_program(&program)) } else { Err(fail(source, diags)) };
     }
     match front::checked_program(&source, &cfg.frontend) {
-        Ok(program) => driver::emit(&program, stage, &cfg.driver, threads).map_err(|d| fail(source, d)),
+        Ok(program) => match driver::emit(&program, stage, &cfg.driver, threads) {
+            Ok(text) => Ok(relocate_related_spans(&text, &source)),
+            Err(d) => Err(fail(source, d)),
+        },
         Err(d) => Err(fail(source, d)),
     }
+}
+
+/// The emitted text with every `{:related_span START, END}` (offsets into `source`, meaningless
+/// in the emitted text, where they would point at the prelude) replaced by
+/// `{:related_source "FILE:LINE:COLUMN"}`, which a report of the emitted program shows as a note
+/// (`vcgen::report::RELATED_SOURCE`).
+fn relocate_related_spans(text: &str, source: &SourceFile) -> String {
+    const OPEN: &str = "{:related_span ";
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find(OPEN) {
+        let (before, after) = rest.split_at(i);
+        out.push_str(before);
+        let args = &after[OPEN.len()..];
+        let close = args.find('}').unwrap_or(args.len());
+        match args[..close].split(',').next().and_then(|a| a.trim().parse::<u32>().ok()) {
+            Some(start) => {
+                let (line, col) = source.line_col(start);
+                let attr = vcgen::report::RELATED_SOURCE;
+                out.push_str(&format!("{{:{attr} \"{}:{line}:{col}\"}}", source.name));
+                rest = &args[(close + 1).min(args.len())..];
+            }
+            None => {
+                out.push_str(OPEN);
+                rest = args;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }

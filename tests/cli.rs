@@ -152,6 +152,28 @@ fn kernel_race_report_names_both_accesses() {
 }
 
 #[test]
+fn an_emitted_program_names_related_locations_in_its_source() {
+    // The two-thread program's race checks relate to accesses of the kernel file, not of the
+    // printed text (where their offsets would land in the prelude).
+    let ex = repo_dir("examples/add_neighbour_race.kbpl");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kivl"))
+        .args(["transform", "--emit", "two-thread", ex.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains("related_span"), "offsets of another file are not kept");
+    let emitted = temp_file("emitted_two_thread.bpl", &text);
+    let run = kivl(&["verify", "--format", "json", emitted.to_str().unwrap()]);
+    let races: Vec<_> = run.errors().into_iter().filter(|e| e["kind"] == "race").collect();
+    assert!(!races.is_empty(), "{:?}", run.error_summary());
+    for r in races {
+        assert_eq!(r["locations"].as_array().unwrap().len(), 1, "no related span into the emitted text: {r}");
+        let notes = r["notes"].to_string();
+        assert!(notes.contains("add_neighbour_race.kbpl:9:"), "the other access, in the kernel file: {notes}");
+    }
+}
+
+#[test]
 fn bundled_example_kernel_verifies_for_every_size() {
     let ex = repo_dir("examples/reduce.kbpl");
     let run = kivl(&["verify", "--format", "json", ex.to_str().unwrap()]);

@@ -17,6 +17,7 @@
 //! object indexed by element, blocks with `goto` and guarding `assume`s.
 
 mod builtins;
+mod c_access;
 mod clang;
 mod layout;
 mod memory;
@@ -122,8 +123,13 @@ pub fn translate_file(path: &Path, text: &str, lang: Language, opts: &Options) -
     Ok(out)
 }
 
-/// The span of a source location: from its column to the end of its line (without the line
-/// break), so that reports underline the statement and show its line.
+/// The span of a source location. clang places a load at the start of its expression and a
+/// store at its assignment operator, so that a race report can underline the two accesses
+/// themselves, as `kivl run` does:
+/// - at an assignment operator (`=`, `+=`, `++`, …): the target written, before it;
+/// - at a name followed by selectors (`A[i]`, `s.f`, `p->f`): that access;
+/// - otherwise (a call, a barrier, an unknown column): from the column to the end of the line
+///   (without the line break), so that the report shows the statement.
 pub fn span_at(text: &str, loc: Loc) -> Span {
     let mut start = 0usize;
     for _ in 1..loc.line.max(1) {
@@ -139,5 +145,9 @@ pub fn span_at(text: &str, loc: Loc) -> Span {
     let from = if text.is_char_boundary(from) { from } else { start };
     // Leading whitespace is not part of the statement.
     let from = if col == 0 { from + (text[from..end].len() - text[from..end].trim_start().len()) } else { from };
-    Span::new(from, end.max(from))
+    let line = &text.as_bytes()[start..end];
+    let at = from - start;
+    let access = || c_access::target_before(line, at).or_else(|| c_access::access_at(line, at));
+    let (a, b) = if col == 0 { None } else { access() }.unwrap_or((at, line.len()));
+    Span::new(start + a, start + b.max(a))
 }

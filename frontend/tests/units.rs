@@ -4,10 +4,16 @@ use frontend::{span_at, Language, Loc};
 use std::path::Path;
 
 #[test]
-fn a_location_spans_its_statement_to_the_end_of_the_line() {
-    let text = "kernel void k() {\n  A[i] = 1;\r\n}\n";
+fn a_location_spans_its_access_or_its_statement_to_the_end_of_the_line() {
+    let text = "kernel void k() {\n  A[i] = 1;\r\n  barrier(0);\n}\n";
+    // A load at its first character, a store at its `=`: the access itself.
     let s = span_at(text, Loc { line: 2, col: 3 });
-    assert_eq!(&text[s.range()], "A[i] = 1;");
+    assert_eq!(&text[s.range()], "A[i]");
+    let s = span_at(text, Loc { line: 2, col: 8 });
+    assert_eq!(&text[s.range()], "A[i]");
+    // Anything else: the statement, to the end of the line.
+    let s = span_at(text, Loc { line: 3, col: 3 });
+    assert_eq!(&text[s.range()], "barrier(0);");
     // Column 1 (unknown) skips the indentation.
     let s = span_at(text, Loc { line: 2, col: 1 });
     assert_eq!(&text[s.range()], "A[i] = 1;");

@@ -19,8 +19,16 @@ fn opts() -> VerifyOptions {
     VerifyOptions { jobs: 1, timeout_secs: Some(120), ..VerifyOptions::default() }
 }
 
-/// Every error as (kind, message, primary line, related lines).
+/// Every error as (kind, message without a race's details, primary line, related lines).
 fn errors(src: &str, r: &ProgramResult) -> Vec<(ErrorKind, String, usize, Vec<usize>)> {
+    full_errors(src, r)
+        .into_iter()
+        .map(|(k, m, l, r)| (k, m.split(": this ").next().unwrap_or("").to_string(), l, r))
+        .collect()
+}
+
+/// Every error as (kind, message, primary line, related lines).
+fn full_errors(src: &str, r: &ProgramResult) -> Vec<(ErrorKind, String, usize, Vec<usize>)> {
     let file = SourceFile::new("k.kbpl", src);
     assert!(r.errors.is_empty(), "invalid: {:?}", r.errors);
     let mut out = Vec::new();
@@ -119,6 +127,16 @@ fn write_read_race_between_statements() {
     // A barrier in between separates them.
     let src = kernel("  A[tid] := 1;\n  barrier;\n  x := A[tid + 1];\n");
     assert_eq!(verify(&src, 2), vec![]);
+}
+
+#[test]
+fn race_reports_name_the_threads_and_the_element() {
+    // Thread t (local id t of group 0) writes A[t]; thread 0 then reads A[1], thread 1's.
+    let src = kernel("  A[tid] := 1;\n  x := A[tid + 1];\n");
+    let errs = full_errors(&src, &verify_lockstep(&parse(&src), 2, &opts()));
+    let msg = "possible write-read race on `A`: this read (thread 0 of group 0) and the write at the related \
+               location (thread 1 of group 0) both access `A[1]`, with no barrier in between";
+    assert_eq!(errs, vec![(ErrorKind::Race, msg.to_string(), 12, vec![11])]);
 }
 
 #[test]

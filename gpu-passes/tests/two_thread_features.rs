@@ -89,6 +89,26 @@ fn read_write_and_write_read_races() {
 }
 
 #[test]
+fn a_race_underlines_the_two_accesses_not_the_statement() {
+    // Both accesses on one line: the write is its target, the read its own expression.
+    let src = format!("{HEAD}procedure {{:kernel}} k() {{\n  A[local_id_x] := A[local_id_x + 1] + 1;\n}}\n");
+    let p = common::front_end(&src).unwrap_or_else(|d| panic!("front end: {d:?}"));
+    let vopts = VerifyOptions { jobs: 1, timeout_secs: Some(60), ..VerifyOptions::default() };
+    let r = verify_kernel(&p, &sizes(&[4], &[1]), &vopts);
+    let texts: Vec<(&str, &str)> = r
+        .impls
+        .iter()
+        .flat_map(|i| match &i.outcome {
+            Outcome::Errors(ds) => ds.clone(),
+            _ => vec![],
+        })
+        .map(|d| (&src[d.primary.span.range()], &src[d.related[0].span.range()]))
+        .collect();
+    // Read-write (the write checked against the logged read) and write-read.
+    assert_eq!(texts, vec![("A[local_id_x]", "A[local_id_x + 1]"), ("A[local_id_x + 1]", "A[local_id_x]")]);
+}
+
+#[test]
 fn benign_writes_unless_strict() {
     let src = format!("{HEAD}procedure {{:kernel}} k() {{\n  A[0] := 1;\n}}\n");
     assert_eq!(verify(&src, &sizes(&[8], &[1])), vec![]);

@@ -49,6 +49,11 @@ fn texts(kind: ErrorKind) -> (&'static str, &'static str, &'static str) {
     }
 }
 
+/// `{:related_source "FILE:LINE:COLUMN"}`: a related location in another file. `kivl transform
+/// --emit` writes it in place of `{:related_span}`, whose offsets are those of the file the
+/// program was emitted from, not of the emitted text.
+pub const RELATED_SOURCE: &str = "related_source";
+
 fn string_attr<'a>(attrs: &'a [Attribute], name: &str) -> Option<&'a str> {
     match find_attr(attrs, name)?.args.first() {
         Some(AttrArg::String(s, _)) => Some(s.as_str()),
@@ -66,6 +71,8 @@ pub fn failure_diagnostic(vc: &Vc, failure: &Failure, synthetic: &HashSet<Name>)
     let mut d = Diagnostic::new(kind, message, site.span).with_label(label);
     if let Some(r) = related_span(&site.attrs) {
         d = d.with_related(r, related);
+    } else if let Some(src) = string_attr(&site.attrs, RELATED_SOURCE) {
+        d = d.with_note(format!("{related}: {src}, in the program this one was emitted from"));
     }
     let trace: Vec<&str> =
         failure.trace.iter().map(|&b| vc.labels[b].as_str()).filter(|l| !synthetic.contains(*l)).collect();

@@ -8,7 +8,7 @@
 //! |---|---|---|
 //! | plain Boogie | programs without a `{:kernel}`, GPUVerify's two-thread output | engine |
 //! | two-thread (seed 001 ch. 4) | kernels | candidates (`--houdini`) → two-thread → engine → vacuity → explain |
-//! | lock-step (seed 000 §4) | `--lockstep N` | inlined → (predicated) → (lockstep) → lockstep-checked → engine → vacuity |
+//! | lock-step (seed 000 §4) | `--lockstep N` | inlined → (predicated) → (lockstep) → lockstep-checked → engine → vacuity → explain |
 //! | termination (seed 004 §4) | `--termination`, after the main path | termination → engine (Houdini) → judge |
 //!
 //! and the engine's own stages are desugared → passified → vc → Z3 (`vcgen`).
@@ -236,6 +236,7 @@ impl Run<'_> {
             }
         }
         checked.vacuity.judge(&mut vacuity, &mut result, |kernel, span| lockstep::unrunnable(kernel, span, n));
+        two_thread::counterexample::explain_all(&mut result);
         Ok(result)
     }
 

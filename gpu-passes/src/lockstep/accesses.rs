@@ -174,7 +174,9 @@ pub(crate) fn accesses(shared: &HashMap<Name, SharedVar>, s: &Stmt) -> Result<Ve
                         loc: w.path.into_iter().flatten().collect(),
                         cond: w.cond,
                         value: Some(w.value),
-                        span: s.span,
+                        // The target itself, as `kivl run` underlines it (the whole statement
+                        // when a pass made the target without a location of its own).
+                        span: if l.span == Span::DUMMY { s.span } else { l.span },
                         atomic: false,
                     });
                 } else {

@@ -81,14 +81,60 @@ struct RaceInstrument {
     uniform_candidates: Vec<Name>,
 }
 
-fn race_assert(kind: &str, var: &Name, primary: Span, related: Span, e: Expr) -> Stmt {
-    let mut attrs = check_attrs("race", Some(related));
-    attrs.push(Attribute {
-        name: Ident::new("msg", primary),
-        args: vec![AttrArg::String(format!("possible {kind} race on `{var}`").into(), primary)],
-        span: primary,
-    });
-    stmt(StmtKind::Assert { attrs, expr: e }, primary)
+/// One race check: the checking access (primary location) of thread `here` and the other
+/// access (related location) of thread `other`, as in the two-thread reduction's message, so
+/// that `crate::two_thread::counterexample::explain` names the threads and the element: the
+/// threads are fixed here (thread `t` has local id `t` in group 0), the element is captured as
+/// the checking access's location (`offsetK`).
+struct RaceCheck<'a> {
+    var: &'a Name,
+    /// `read`/`write` of the other access, then of the checking one.
+    kinds: (&'static str, &'static str),
+    threads: (usize, usize),
+    spans: (Span, Span),
+    loc: &'a [Expr],
+}
+
+fn access_name(write: bool) -> &'static str {
+    if write {
+        "write"
+    } else {
+        "read"
+    }
+}
+
+impl RaceCheck<'_> {
+    fn assert(&self, e: Expr) -> Stmt {
+        let (related, primary) = self.spans;
+        let (first, second) = self.kinds;
+        let mut attrs = check_attrs("race", Some(related));
+        let msg = format!(
+            "possible {first}-{second} race on `{}`: this {second} (thread 2) and the {first} at the related \
+             location (thread 1) may access the same element, with no barrier in between",
+            self.var
+        );
+        attrs.push(Attribute {
+            name: Ident::new("msg", primary),
+            args: vec![AttrArg::String(msg.into(), primary)],
+            span: primary,
+        });
+        let capture = |label: String, e: Expr| Attribute {
+            name: Ident::new(vcgen::wp::CAPTURE_ATTR, primary),
+            args: vec![AttrArg::String(label.into(), primary), AttrArg::Expr(e)],
+            span: primary,
+        };
+        for (k, t) in [(1, self.threads.0), (2, self.threads.1)] {
+            for dim in crate::sizes::DIMS {
+                let local = if dim == "x" { t } else { 0 };
+                attrs.push(capture(format!("t{k}.local_id_{dim}"), int_lit(local as u64, primary)));
+                attrs.push(capture(format!("t{k}.group_id_{dim}"), int_lit(0, primary)));
+            }
+        }
+        for (k, l) in self.loc.iter().enumerate() {
+            attrs.push(capture(format!("offset{k}"), l.clone()));
+        }
+        stmt(StmtKind::Assert { attrs, expr: e }, primary)
+    }
 }
 
 fn select(m: &Name, loc: &[Expr], span: Span) -> Expr {
@@ -347,9 +393,16 @@ impl RaceInstrument {
                             Expr::binary(BinOp::Neq, select(log, loc, a.span), int_lit(sid, a.span)),
                         )
                     };
+                    let check = |first: bool, sspan| RaceCheck {
+                        var: &a.var,
+                        kinds: (access_name(first), access_name(a.write)),
+                        threads: (u, t),
+                        spans: (sspan, a.span),
+                        loc,
+                    };
                     if a.write {
                         for (sid, sspan) in self.sites_of(&a.var, false) {
-                            out.push(race_assert("read-write", &a.var, a.span, sspan, not_logged(&l.r[u], sid)));
+                            out.push(check(false, sspan).assert(not_logged(&l.r[u], sid)));
                         }
                         for (sid, sspan) in self.sites_of(&a.var, true) {
                             let logged = Expr::eq(select(&l.w[u], loc, a.span), int_lit(sid, a.span));
@@ -363,17 +416,11 @@ impl RaceInstrument {
                             } else {
                                 logged
                             };
-                            out.push(race_assert(
-                                "write-write",
-                                &a.var,
-                                a.span,
-                                sspan,
-                                Expr::implies(pc.clone(), Expr::not(conflict)),
-                            ));
+                            out.push(check(true, sspan).assert(Expr::implies(pc.clone(), Expr::not(conflict))));
                         }
                     } else {
                         for (sid, sspan) in self.sites_of(&a.var, true) {
-                            out.push(race_assert("write-read", &a.var, a.span, sspan, not_logged(&l.w[u], sid)));
+                            out.push(check(true, sspan).assert(not_logged(&l.w[u], sid)));
                         }
                     }
                 }
@@ -402,8 +449,14 @@ impl RaceInstrument {
                             clash =
                                 Expr::and(clash, Expr::binary(BinOp::Neq, va.clone().unwrap(), vb.clone().unwrap()));
                         }
-                        let kind = if a.write && b.write { "write-write" } else { "read-write" };
-                        out.push(race_assert(kind, &a.var, b.span, a.span, Expr::not(clash)));
+                        let check = RaceCheck {
+                            var: &a.var,
+                            kinds: (access_name(a.write), access_name(b.write)),
+                            threads: (t, u),
+                            spans: (a.span, b.span),
+                            loc: lb,
+                        };
+                        out.push(check.assert(Expr::not(clash)));
                     }
                 }
             }

@@ -362,6 +362,15 @@ impl Counterexample {
     }
 }
 
+/// [`explain`] on every error of `result`.
+pub fn explain_all(result: &mut vcgen::engine::ProgramResult) {
+    for r in &mut result.impls {
+        if let vcgen::engine::Outcome::Errors(ds) = &mut r.outcome {
+            ds.iter_mut().for_each(explain);
+        }
+    }
+}
+
 /// Rewrites a two-thread error with its counterexample: the modelled threads "thread 1" and
 /// "thread 2" become grid threads, a race names the element, and a note sums it up.
 pub fn explain(d: &mut Diagnostic) {

@@ -18,7 +18,7 @@
 use super::{Built, KernelOptions};
 use crate::vacuity::{Kernel, VacuityChecks};
 use ivl::diag::{Diagnostic, ErrorKind};
-use vcgen::engine::{Outcome, ProgramResult};
+use vcgen::engine::ProgramResult;
 
 /// The suffix of the inter-group variant's results.
 pub const INTER_GROUP_SUFFIX: &str = " (threads in different groups)";
@@ -58,11 +58,7 @@ pub fn explain(
         .with_label("this kernel")
         .with_note("a kernel that cannot run is not reported verified; check fixed size axioms and `requires`")
     });
-    for r in &mut result.impls {
-        if let Outcome::Errors(ds) = &mut r.outcome {
-            ds.iter_mut().for_each(super::counterexample::explain);
-        }
-    }
+    super::counterexample::explain_all(result);
     for v in built.variants.iter().filter(|v| v.inter) {
         if let Some(r) = result.impls.iter_mut().find(|r| r.name == v.name.as_str()) {
             r.name = format!("{}{INTER_GROUP_SUFFIX}", v.kernel);

@@ -46,6 +46,8 @@ for f in "$dir"/*.bpl; do
   want_lines="$(normalise_lines "$(sed -n '1,5s|^//error-lines:||p' "$f")")"
   flags=()
   if sed -n '1,5p' "$f" | grep -q '^//args:.*--houdini'; then flags+=("/contractInfer"); fi
+  depth="$(sed -n '1,5s|^//args:.*--inline-depth \([0-9]*\).*|\1|p' "$f")"
+  if [ -n "$depth" ]; then flags+=("/inlineDepth:$depth"); fi
 
   out="$(cd "$(dirname "$f")" && timeout "$limit" "$boogie" "/z3exe:$wrap" "${flags[@]}" "$name" 2>&1)"
   rc=$?

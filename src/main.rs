@@ -139,6 +139,11 @@ struct VerifyArgs {
     /// on as many (scripts/houdini-parallel-bench.py).
     #[arg(long)]
     split_vc: bool,
+    /// Inline calls of every procedure with a body and no {:inline} N levels deep, their
+    /// postconditions assumed where they return, their calls past the depth kept as calls
+    /// (Boogie's /inlineDepth:N); every implementation is still verified on its own.
+    #[arg(long, value_name = "N")]
+    inline_depth: Option<u64>,
     /// With --houdini and fewer implementations than --jobs: several solvers, each configured
     /// differently, run Houdini on each implementation's whole VC at once and share every
     /// refutation as soon as it is found; the first to prove the VC ends the race.
@@ -337,6 +342,7 @@ fn real_main() -> i32 {
                 error_limit: a.error_limit,
                 split_vc: a.split_vc,
                 portfolio: a.portfolio,
+                inline_depth: a.inline_depth,
             };
             d.infer = a.houdini;
             d.infer_info = a.infer_info;

@@ -798,10 +798,7 @@ impl<'p> Encoder<'p> {
             FnImpl::Inline(decl) => {
                 let decl: &FunctionDecl = decl;
                 if self.inline_depth >= MAX_INLINE_DEPTH {
-                    return Err(Diagnostic::unsupported(
-                        format!("`{{:inline}}` function `{}` expands too deeply (recursive?)", f.name),
-                        span,
-                    ));
+                    return Ok(self.unexpanded(&f.name, args, &result));
                 }
                 let mut inner = Scope::empty();
                 for (p, a) in decl.params.iter().zip(args) {
@@ -822,6 +819,20 @@ impl<'p> Encoder<'p> {
             ));
         }
         Ok(out)
+    }
+
+    /// A call of a (recursive) `{:inline}` function past [`MAX_INLINE_DEPTH`] expansions: an
+    /// uninterpreted function of the same signature, one per function (Z3 identifies
+    /// declarations by name and sorts). Sound: every function that satisfies the definition
+    /// is one of its interpretations, so the expansions above it over-approximate. Boogie 2.4.1
+    /// accepts such definitions too (inline/expansion3.bpl); a definition that is not
+    /// recursive never gets here.
+    fn unexpanded(&self, name: &Name, args: &[Dynamic], result: &Sort) -> Dynamic {
+        let domain: Vec<Sort> = args.iter().map(|a| a.get_sort()).collect();
+        let refs: Vec<&Sort> = domain.iter().collect();
+        let decl = FuncDecl::new(format!("{name}@unexpanded"), &refs, result);
+        let args: Vec<&dyn Ast> = args.iter().map(|a| a as &dyn Ast).collect();
+        decl.apply(&args)
     }
 
     /// Whether `e` contains no quantifier or lambda, also inside the `{:inline}` functions it

@@ -168,3 +168,43 @@ procedure main() modifies g; {
     assert_eq!(kinds.iter().filter(|k| *k == "invariant-entry").count(), 2, "{}", show(&imp));
     assert_eq!(kinds.iter().filter(|k| *k == "invariant-maintained").count(), 2);
 }
+
+/// A recursive procedure without `{:inline}`, for `--inline-depth` (Boogie's `/inlineDepth`).
+const RECURSIVE: &str = r#"
+procedure Down(n: int) returns (r: int)
+  ensures r == 0;
+{
+  if (n > 0) { call r := Down(n - 1); } else { r := 0; }
+}
+"#;
+
+/// The statements of all blocks, in order.
+fn all_lines(imp: &ivl::blocks::BlockImpl) -> Vec<String> {
+    imp.blocks.iter().flat_map(lines).collect()
+}
+
+#[test]
+fn inline_depth_inlines_plain_procedures_and_keeps_the_call_past_the_depth() {
+    let program = parse(RECURSIVE);
+    let opts =
+        vcgen::desugar::DesugarOptions { stop_after: Stage::Inlined, inline_depth: Some(1), ..Default::default() };
+    let inputs = vcgen::desugar::prepare_with_options(&program, &opts).unwrap();
+    // Still verified on its own, although its calls are inlined.
+    assert_eq!(inputs.len(), 1);
+    let text = all_lines(&inputs[0].imp);
+    // One copy of the body; inside it the recursive call stays a call (Boogie's /inline:spec),
+    // and the copy's postcondition is assumed where it returns, not checked.
+    assert_eq!(text.iter().filter(|l| l.starts_with("call ")).count(), 1, "{text:#?}");
+    assert!(text.iter().any(|l| l.starts_with("call inline$Down$0$r := Down(")), "{text:#?}");
+    assert!(text.iter().any(|l| l == "assume inline$Down$0$r == 0;"), "{text:#?}");
+    assert!(!text.iter().any(|l| l.contains("postcondition")), "{text:#?}");
+}
+
+#[test]
+fn without_inline_depth_plain_procedures_are_called() {
+    let program = parse(RECURSIVE);
+    let opts = vcgen::desugar::DesugarOptions { stop_after: Stage::Inlined, ..Default::default() };
+    let text = all_lines(&vcgen::desugar::prepare_with_options(&program, &opts).unwrap()[0].imp);
+    assert!(text.iter().any(|l| l.starts_with("call r := Down(")), "{text:#?}");
+    assert!(!text.iter().any(|l| l.contains("inline$")), "{text:#?}");
+}

@@ -25,6 +25,9 @@ pub struct Context<'p> {
     pub(super) global_values: HashSet<Name>,
     /// Inlinable procedures (positive or zero depth) lowered once.
     inline_bodies: HashMap<Name, BlockImpl>,
+    /// `--inline-depth N` (Boogie's `/inlineDepth:N`): calls of every procedure with a body
+    /// and no `{:inline}` are inlined N levels deep too (see [`Context::with_inline_depth`]).
+    default_depth: Option<u64>,
 }
 
 #[derive(Clone, Copy)]
@@ -35,6 +38,17 @@ pub enum BodySource<'p> {
 
 impl<'p> Context<'p> {
     pub fn new(program: &'p Program) -> Result<Context<'p>, Vec<Diagnostic>> {
+        Context::with_inline_depth(program, None)
+    }
+
+    /// Like [`Context::new`], with Boogie's `/inlineDepth:N` when `depth` is `Some(N)`, as
+    /// Boogie 2.4.1's Houdini applies it (`Houdini.Inline`): every call of a procedure with a
+    /// body is inlined N levels deep (`{:inline N}` on a procedure still wins); the callee's
+    /// postconditions are assumed where its copy returns (Boogie marks them `{:assume}`, since
+    /// the callee's own verification checks them), and past the depth a call keeps its
+    /// contract (Boogie's `/inline:spec`) instead of cutting the path. Every implementation is
+    /// still verified on its own.
+    pub fn with_inline_depth(program: &'p Program, depth: Option<u64>) -> Result<Context<'p>, Vec<Diagnostic>> {
         let mut procs = HashMap::new();
         let mut bodies = HashMap::new();
         let mut globals = HashMap::new();
@@ -81,8 +95,16 @@ impl<'p> Context<'p> {
                 ));
             }
         }
-        let mut ctx =
-            Context { program, procs, bodies, globals, top_names, global_values, inline_bodies: HashMap::new() };
+        let mut ctx = Context {
+            program,
+            procs,
+            bodies,
+            globals,
+            top_names,
+            global_values,
+            inline_bodies: HashMap::new(),
+            default_depth: depth,
+        };
         let inlinable: Vec<Name> = ctx.bodies.keys().filter(|n| ctx.inline_depth(n).is_some()).cloned().collect();
         for name in inlinable {
             match ctx.lower_source(ctx.bodies[&name]) {
@@ -132,7 +154,24 @@ impl<'p> Context<'p> {
             BodySource::Implementation(i) => inline_attr(&i.attrs),
             BodySource::Procedure(_) => None,
         };
-        inline_attr(&p.attrs).or(from_impl)
+        inline_attr(&p.attrs).or(from_impl).or(self.default_depth)
+    }
+
+    /// Whether calls of `proc` are inlined only because of `--inline-depth` (no `{:inline N}`):
+    /// then a call past the depth keeps its contract, and the procedure is verified on its own.
+    pub fn inlined_by_depth(&self, proc: &str) -> bool {
+        self.default_depth.is_some()
+            && self.bodies.get(proc).is_some_and(|b| match b {
+                BodySource::Implementation(i) => inline_attr(&i.attrs).is_none(),
+                BodySource::Procedure(_) => true,
+            })
+            && self.procs.get(proc).is_some_and(|p| inline_attr(&p.attrs).is_none())
+    }
+
+    /// Whether the postconditions of an inlined copy are assumed where it returns (under
+    /// `--inline-depth`, Boogie's `InlineEnsuresVisitor`) rather than checked.
+    pub fn assume_inlined_ensures(&self) -> bool {
+        self.default_depth.is_some()
     }
 
     /// The lowered body of an inlinable procedure.

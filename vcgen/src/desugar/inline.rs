@@ -22,6 +22,10 @@
 //! inlined in turn; each procedure's remaining depth is counted along the chain of inlined calls
 //! (Boogie's `recursiveProcUnrollMap`): when it reaches 0 the call is replaced by
 //! `assume false`, which cuts the path (Boogie's `/inline:assume`).
+//!
+//! Under `--inline-depth N` (Boogie's `/inlineDepth:N`, [`Context::with_inline_depth`]) calls
+//! of procedures without `{:inline}` are inlined too; their copies assume the callee's
+//! postconditions at the return, and past the depth the call stays a call.
 
 use super::context::Context;
 use super::names::Fresh;
@@ -88,6 +92,12 @@ impl Inliner<'_, '_, '_, '_> {
                     continue;
                 };
                 let remaining = *self.remaining.entry(callee.clone()).or_insert(depth);
+                if remaining == 0 && self.ctx.inlined_by_depth(&callee) {
+                    // Depth of --inline-depth exhausted: the call keeps its contract
+                    // (Boogie's /inline:spec, as its Houdini inlines).
+                    stmts.push(s);
+                    continue;
+                }
                 if remaining == 0 {
                     // Depth exhausted: Boogie's /inline:assume.
                     stmts.push(Stmt::new(StmtKind::Assume { attrs: Vec::new(), expr: Expr::bool(false) }, s.span));
@@ -155,7 +165,7 @@ impl Inliner<'_, '_, '_, '_> {
         out.extend(copy.body(body, &ret));
         out.push(Block {
             label: ret,
-            stmts: copy.exit_stmts(proc, outs),
+            stmts: copy.exit_stmts(proc, outs, self.ctx.assume_inlined_ensures()),
             term: Terminator::Goto(vec![cont.clone()]),
             span,
         });
@@ -330,12 +340,12 @@ impl Instance {
 
     /// The exit block's statements: the checked postconditions (`{:assume}` ones assumed),
     /// and the call's results copied from the copy's outs.
-    fn exit_stmts(&self, proc: &ProcedureDecl, outs: &[Ident]) -> Vec<Stmt> {
+    fn exit_stmts(&self, proc: &ProcedureDecl, outs: &[Ident], assume_all: bool) -> Vec<Stmt> {
         let span = self.span;
         let mut stmts = Vec::new();
         for c in proc.contracts.iter().filter(|c| c.kind == SpecKind::Ensures) {
             let expr = subst_expr(&c.expr, &self.vars.map, &self.old_map);
-            if has_attr(&c.attrs, "assume") {
+            if has_attr(&c.attrs, "assume") || (assume_all && !c.free) {
                 stmts.push(Stmt::new(StmtKind::Assume { attrs: c.attrs.clone(), expr }, span));
             } else if !c.free {
                 let attrs = with_check(&c.attrs, "postcondition", Some(c.span));

@@ -45,6 +45,7 @@ pub mod loops;
 pub mod names;
 pub mod old;
 mod stmts;
+mod verified_under;
 
 pub use context::{BodySource, Context};
 pub use stmts::{rename_targets, where_assumes};
@@ -85,11 +86,13 @@ pub struct DesugarOptions {
     /// program has a `{:kernel}` procedure (GPUVerify's output relies on Boogie's
     /// `/doModSetAnalysis`, docs/kbpl.md §2.4). Turn off when the caller has done it already.
     pub infer_modifies: bool,
+    /// `--inline-depth N`: Boogie's `/inlineDepth:N` ([`Context::with_inline_depth`]).
+    pub inline_depth: Option<u64>,
 }
 
 impl Default for DesugarOptions {
     fn default() -> Self {
-        DesugarOptions { drop_candidates: false, stop_after: Stage::Calls, infer_modifies: true }
+        DesugarOptions { drop_candidates: false, stop_after: Stage::Calls, infer_modifies: true, inline_depth: None }
     }
 }
 
@@ -114,7 +117,7 @@ pub fn prepare_with_options(program: &Program, opts: &DesugarOptions) -> Result<
     } else {
         program
     };
-    let ctx = Context::new(program)?;
+    let ctx = Context::with_inline_depth(program, opts.inline_depth)?;
     let mut out = Vec::new();
     let mut diags = Vec::new();
     for (proc, body) in ctx.to_verify() {
@@ -180,6 +183,7 @@ pub fn prepare_one(
     let proc_out = ProcedureDecl { body: None, ..proc.clone() };
     let done = |mut imp: BlockImpl, fresh: &mut Fresh| {
         rename_clashing_binders(ctx, &mut imp, fresh);
+        verified_under::apply(&mut imp);
         Ok(VcInput { imp, proc: proc_out.clone() })
     };
     if opts.stop_after == Stage::Lowered {

@@ -28,6 +28,9 @@ pub struct VerifyOptions {
     /// configuration; a race gets the fastest. The refutations found may differ from one-thread
     /// runs, the fixpoint does not (up to solver incompleteness). Ignored with `split_vc`.
     pub portfolio: bool,
+    /// Inline calls of procedures without `{:inline}` this deep (Boogie's `/inlineDepth`,
+    /// `crate::desugar::Context::with_inline_depth`).
+    pub inline_depth: Option<u64>,
 }
 
 impl Default for VerifyOptions {
@@ -40,6 +43,7 @@ impl Default for VerifyOptions {
             error_limit: 5,
             split_vc: false,
             portfolio: false,
+            inline_depth: None,
         }
     }
 }

@@ -5,14 +5,19 @@
 //! - diagnostics on open and on every change: syntax and type errors at once (the front end runs
 //!   on the message loop, it takes milliseconds), verification results when they are ready (a
 //!   worker thread verifies the newest text; both accesses of a race are related information);
-//! - a verification whose text has changed again is outdated: its result is dropped, and the
-//!   newest text is verified next (one verification at a time, so typing never queues work);
+//! - a verification whose text has changed again is outdated: it stops at the next unit (see
+//!   below) and its result is dropped, and the newest text is verified next (one verification
+//!   at a time, so typing never queues work);
+//! - the worker verifies through one long-lived database (`crate::incremental`): an edit
+//!   re-verifies only the implementations whose slice changed, and the units a cancelled
+//!   verification finished are kept;
 //! - hover (a declaration's type; for shared maps their memory space), go to definition, and the
 //!   document's symbols, read from the parse of the current text.
 //!
 //! Positions are LSP's: zero-based lines and UTF-16 columns.
 
-use crate::pipeline::{self, VerifyConfig};
+use crate::incremental::Session;
+use crate::pipeline::VerifyConfig;
 use ivl::ast::*;
 use ivl::diag::SourceFile;
 use lsp_server::{Connection, Message, Notification, Request, Response};
@@ -70,6 +75,7 @@ pub fn run(cfg: VerifyConfig) -> i32 {
             }
             Message::Notification(n) => {
                 if let Some((uri, text)) = changed_text(&n) {
+                    let started = (std::time::Instant::now(), thread_cpu_time());
                     let errors = front_end(&uri, &text, &frontend);
                     let (generation, had_errors) = {
                         let mut d = docs.lock().expect("documents");
@@ -83,6 +89,14 @@ pub fn run(cfg: VerifyConfig) -> i32 {
                     if !errors.is_empty() || had_errors {
                         publish(&connection.sender, &uri, &text, &errors, Some(generation));
                     }
+                    let (wall, cpu) = (started.0.elapsed(), thread_cpu_time().saturating_sub(started.1));
+                    let line = format!(
+                        "front end of version {generation}: {} diagnostics in {:.1} ms ({:.1} ms of CPU time)",
+                        errors.len(),
+                        wall.as_secs_f64() * 1e3,
+                        cpu.as_secs_f64() * 1e3
+                    );
+                    log(&connection.sender, line);
                     if errors.is_empty() {
                         let _ = work.send(uri);
                     }
@@ -121,6 +135,7 @@ fn verify_loop(
     pending: &std::sync::mpsc::Receiver<Url>,
     sender: &crossbeam_channel::Sender<Message>,
 ) {
+    let mut session = Session::new(cfg);
     while let Ok(uri) = pending.recv() {
         // Only the last of a burst of changes matters.
         let mut uris = vec![uri];
@@ -129,10 +144,13 @@ fn verify_loop(
         uris.dedup();
         for uri in uris {
             let Some((generation, text)) = docs.lock().expect("documents").texts.get(&uri).cloned() else { continue };
-            let report = pipeline::verify_source(SourceFile::new(uri.path().to_string(), text.clone()), cfg);
-            let current = docs.lock().expect("documents").texts.get(&uri).map(|(g, _)| *g) == Some(generation);
-            if current {
-                publish(sender, &uri, &text, &report.errors, Some(generation));
+            let outdated = || docs.lock().expect("documents").texts.get(&uri).map(|(g, _)| *g) != Some(generation);
+            // Outdated between two units: the units verified so far stay in the database.
+            let Some(outcome) = session.verify(uri.path(), text.clone(), &outdated) else { continue };
+            if !outdated() {
+                publish(sender, &uri, &text, &outcome.report.errors, Some(generation));
+                let (n, all) = (outcome.verified_units, outcome.units);
+                log(sender, format!("verification of version {generation}: {n} of {all} units verified again"));
             }
         }
     }
@@ -142,6 +160,25 @@ fn verify_loop(
 fn front_end(uri: &Url, text: &str, opts: &frontend::Options) -> Vec<ivl::diag::Diagnostic> {
     let source = SourceFile::new(uri.path().to_string(), text.to_string());
     crate::front::checked_program(&source, opts).err().unwrap_or_default()
+}
+
+/// A `window/logMessage` (info): what the server did and how long it took.
+fn log(sender: &crossbeam_channel::Sender<Message>, message: String) {
+    let params = lsp_types::LogMessageParams { typ: lsp_types::MessageType::INFO, message };
+    let method = lsp_types::notification::LogMessage::METHOD.to_string();
+    let _ = sender.send(Message::Notification(Notification::new(method, params)));
+}
+
+/// The CPU time of the calling thread: what the server itself spent, however loaded the
+/// machine is.
+fn thread_cpu_time() -> std::time::Duration {
+    let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `t` is a valid timespec to write to; the clock id is a constant of the platform.
+    let ok = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) } == 0;
+    if !ok {
+        return std::time::Duration::ZERO;
+    }
+    std::time::Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
 }
 
 /// `textDocument/publishDiagnostics` for `diags` of `text`.

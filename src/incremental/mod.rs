@@ -6,7 +6,8 @@
 //!   └ checked(file)            the driver's input: prelude added, modifies inferred
 //!      └ units(job)            one unit per implementation, or one for the whole program
 //!         └ sliced(unit)       slice.rs: what the unit's verification reads, in layout.rs's
-//!            │                 canonical layout (no absolute offsets) …
+//!            │                 canonical layout (no absolute offsets; the whole program
+//!            │                 as it is) …
 //!            ├ slice_program   … a firewall: equal after an edit elsewhere, so backdated
 //!            ├ slice_layout    where the slice's declarations are now
 //!            └ unit_verdict    the driver (gpu_passes::driver::verify) on the slice and the flags
@@ -139,11 +140,10 @@ pub fn units(db: &dyn salsa::Database, job: Job) -> Vec<Unit<'_>> {
 #[salsa::tracked(returns(ref))]
 fn sliced<'db>(db: &'db dyn salsa::Database, unit: Unit<'db>) -> Option<(Arc<Program>, Layout)> {
     let program = checked(db, unit.job(db).file(db)).as_ref().ok()?;
-    let sliced = match unit.key(db) {
-        Some(key) => slice::slice(program, key)?,
-        None => (**program).clone(),
-    };
-    let (canonical, layout) = layout::canonical(sliced);
+    // The whole program keeps its absolute spans: its verdicts (kernels' inference and
+    // termination reports included) are used as they are.
+    let Some(key) = unit.key(db) else { return Some((Arc::clone(program), Layout::default())) };
+    let (canonical, layout) = layout::canonical(slice::slice(program, key)?);
     Some((Arc::new(canonical), layout))
 }
 

@@ -102,14 +102,26 @@ fn a_cancelled_verification_keeps_nothing_wrong() {
 /// so it stays after a no-op edit (a line added at the top moves every span).
 #[test]
 fn reports_equal_the_whole_program_pipeline() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/boogie");
-    let mut files: Vec<_> = std::fs::read_dir(&dir).expect("tests/boogie").flatten().map(|e| e.path()).collect();
-    files.retain(|p| p.extension().is_some_and(|e| e == "bpl"));
+    compare_with_pipeline("tests/boogie", "bpl", 1);
+}
+
+/// Kernels (one unit: the whole program), every 8th file of `tests/kernels`.
+#[test]
+fn kernel_reports_equal_the_whole_program_pipeline() {
+    compare_with_pipeline("tests/kernels", "kbpl", 8);
+}
+
+fn compare_with_pipeline(dir: &str, ext: &str, step: usize) {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+    let mut files: Vec<_> = std::fs::read_dir(&dir).expect("the test directory").flatten().map(|e| e.path()).collect();
+    files.retain(|p| p.extension().is_some_and(|e| e == ext));
     files.sort();
     assert!(files.len() > 50);
-    let cfg = config();
+    let mut cfg = config();
+    // The kernels' headers ask for these sizes at most; the same for both runs either way.
+    cfg.driver.kernel.local_size = Some(vec![16]);
     let mut s = Session::new(&cfg);
-    for path in files {
+    for path in files.into_iter().step_by(step) {
         let name = path.display().to_string();
         let text = std::fs::read_to_string(&path).expect("readable");
         let whole = crate::pipeline::verify_source(ivl::diag::SourceFile::new(name.clone(), text.clone()), &cfg);

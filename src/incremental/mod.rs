@@ -32,6 +32,7 @@
 //!   kernels, almost always one component.)
 //! - a program with an input error found by the driver (an unsupported construct): the
 //!   whole run decides which errors it reports, so the units' results are not merged.
+//!
 //! Houdini does not restart from the previous assignment: a re-run starts from all candidates.
 //! `.cl`/`.cu` files, GPUVerify `.bpl` files with a location table and `--replay` are verified
 //! by the ordinary pipeline on every change (the translation is not a query).

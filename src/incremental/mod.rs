@@ -47,10 +47,13 @@ use ivl::ast::Program;
 use ivl::db::SourceFile;
 use ivl::diag::Diagnostic;
 use layout::Layout;
+use salsa::plumbing::{AsId as _, FromId as _};
 use slice::ImplKey;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use vcgen::engine::ProgramResult;
+use vcgen::engine::WORKER_STACK;
 
 /// A value compared by identity: a verification result is never equal to an earlier one, so
 /// the cheap queries after it re-run whenever it does.
@@ -289,31 +292,43 @@ impl Session {
         }
     }
 
-    /// Verifies `text` as the file `name`, re-verifying only the units whose slice changed.
-    /// Between units, `cancelled` is asked whether the result is still wanted (`None`: it was
-    /// not; the units verified so far are kept).
-    pub fn verify(&mut self, name: &str, text: String, cancelled: &dyn Fn() -> bool) -> Option<Outcome> {
+    /// Verifies `text` as the file `name`, re-verifying only the units whose slice changed, on
+    /// `--jobs` threads (each with its handle on the database). Before each unit, `cancelled`
+    /// is asked whether the result is still wanted (`None`: it was not; the units verified so
+    /// far are kept).
+    pub fn verify(&mut self, name: &str, text: String, cancelled: &(dyn Fn() -> bool + Sync)) -> Option<Outcome> {
         if !self.incremental(name, &text) {
             let report = crate::pipeline::verify_source(ivl::diag::SourceFile::new(name, text), &self.flags.cfg);
             return Some(Outcome { report, verified_units: 1, units: 1 });
         }
         let _ = self.db.take_executions();
         let job = self.job(name, text);
-        let units = units(&self.db, job).clone();
-        self.executions = self.db.take_executions();
-        let mut verified_units = 0;
-        for u in &units {
-            if cancelled() {
-                return None;
+        let ids: Vec<salsa::Id> = units(&self.db, job).iter().map(|u| u.as_id()).collect();
+        let threads = self.flags.cfg.driver.engine.jobs.clamp(1, ids.len().max(1));
+        let next = AtomicUsize::new(0);
+        std::thread::scope(|scope| {
+            for _ in 0..threads {
+                let (db, ids, next) = (self.db.clone(), &ids, &next);
+                let worker = move || {
+                    while let Some(&id) = ids.get(next.fetch_add(1, Ordering::Relaxed)) {
+                        if cancelled() {
+                            return;
+                        }
+                        let _ = unit_result(&db, Unit::from_id(id));
+                    }
+                };
+                // Large stacks: the passes recurse over deeply nested expressions.
+                let spawned = std::thread::Builder::new().stack_size(WORKER_STACK).spawn_scoped(scope, worker);
+                spawned.expect("starting a verification thread");
             }
-            let _ = unit_result(&self.db, *u);
-            let log = self.db.take_executions();
-            verified_units += usize::from(log.iter().any(|q| q.starts_with("unit_verdict(")));
-            self.executions.extend(log);
+        });
+        if cancelled() {
+            return None;
         }
         let report = copy_report(&file_report(&self.db, job).0);
-        self.executions.extend(self.db.take_executions());
-        Some(Outcome { report, verified_units, units: units.len() })
+        self.executions = self.db.take_executions();
+        let verified_units = self.executions.iter().filter(|q| q.starts_with("unit_verdict(")).count();
+        Some(Outcome { report, verified_units, units: ids.len() })
     }
 }
 

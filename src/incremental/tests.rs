@@ -11,7 +11,7 @@ fn config() -> VerifyConfig {
     cfg
 }
 
-const NEVER: &dyn Fn() -> bool = &|| false;
+const NEVER: &(dyn Fn() -> bool + Sync) = &|| false;
 
 /// Three procedures: `A` calls `B` (through its contract), `C` stands alone and fails.
 const PROGRAM: &str = "\
@@ -98,20 +98,22 @@ fn a_cancelled_verification_keeps_nothing_wrong() {
     assert_eq!(r.report.verdict, Verdict::Errors);
 }
 
-/// Every plain Boogie test file: the incremental report is the whole-program pipeline's, and
-/// so it stays after a no-op edit (a line added at the top moves every span).
+/// Every plain Boogie test file: the incremental report (units verified on two threads) is the
+/// whole-program pipeline's, and so it stays after a no-op edit (a line added at the top moves
+/// every span).
 #[test]
 fn reports_equal_the_whole_program_pipeline() {
-    compare_with_pipeline("tests/boogie", "bpl", 1);
+    compare_with_pipeline("tests/boogie", "bpl", 1, 2);
 }
 
 /// Kernels (one unit: the whole program), every 8th file of `tests/kernels`.
 #[test]
 fn kernel_reports_equal_the_whole_program_pipeline() {
-    compare_with_pipeline("tests/kernels", "kbpl", 8);
+    compare_with_pipeline("tests/kernels", "kbpl", 8, 1);
 }
 
-fn compare_with_pipeline(dir: &str, ext: &str, step: usize) {
+/// `jobs`: the session's threads (units verified in parallel); the pipeline runs on one.
+fn compare_with_pipeline(dir: &str, ext: &str, step: usize, jobs: usize) {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
     let mut files: Vec<_> = std::fs::read_dir(&dir).expect("the test directory").flatten().map(|e| e.path()).collect();
     files.retain(|p| p.extension().is_some_and(|e| e == ext));
@@ -120,7 +122,9 @@ fn compare_with_pipeline(dir: &str, ext: &str, step: usize) {
     let mut cfg = config();
     // The kernels' headers ask for these sizes at most; the same for both runs either way.
     cfg.driver.kernel.local_size = Some(vec![16]);
-    let mut s = Session::new(&cfg);
+    let mut parallel = cfg.clone();
+    parallel.driver.engine.jobs = jobs;
+    let mut s = Session::new(&parallel);
     for path in files.into_iter().step_by(step) {
         let name = path.display().to_string();
         let text = std::fs::read_to_string(&path).expect("readable");

@@ -3,7 +3,8 @@
 //!
 //! What an editor gets:
 //! - diagnostics on open and on every change: syntax and type errors at once (the front end runs
-//!   on the message loop, it takes milliseconds), verification results when they are ready (a
+//!   on the message loop on a database of its own, re-checking only the declarations a change
+//!   touched: milliseconds), verification results when they are ready (a
 //!   worker thread verifies the newest text; both accesses of a race are related information);
 //! - a verification whose text has changed again is outdated: it stops at the next unit (see
 //!   below) and its result is dropped, and the newest text is verified next (one verification
@@ -56,7 +57,7 @@ pub fn run(cfg: VerifyConfig) -> i32 {
     }
     let docs = Arc::new(Mutex::new(Documents::default()));
     let (work, pending) = std::sync::mpsc::channel::<Url>();
-    let frontend = cfg.frontend.clone();
+    let mut front = FrontEnd { opts: cfg.frontend.clone(), db: ivl::db::Database::new(), files: HashMap::new() };
     let verifier = {
         let (docs, sender) = (Arc::clone(&docs), connection.sender.clone());
         std::thread::Builder::new()
@@ -76,7 +77,7 @@ pub fn run(cfg: VerifyConfig) -> i32 {
             Message::Notification(n) => {
                 if let Some((uri, text)) = changed_text(&n) {
                     let started = (std::time::Instant::now(), thread_cpu_time());
-                    let errors = front_end(&uri, &text, &frontend);
+                    let errors = front.diagnostics(&uri, &text);
                     let (generation, had_errors) = {
                         let mut d = docs.lock().expect("documents");
                         d.generation += 1;
@@ -157,9 +158,35 @@ fn verify_loop(
 }
 
 /// Syntax and type errors of the text.
-fn front_end(uri: &Url, text: &str, opts: &frontend::Options) -> Vec<ivl::diag::Diagnostic> {
-    let source = SourceFile::new(uri.path().to_string(), text.to_string());
-    crate::front::checked_program(&source, opts).err().unwrap_or_default()
+/// The front end of the message loop: a database of its own that lives as long as the
+/// server (the worker's is busy verifying), so a change re-parses and re-checks only the
+/// declarations it touched (`ivl::db`).
+struct FrontEnd {
+    opts: frontend::Options,
+    db: ivl::db::Database,
+    files: HashMap<Url, ivl::db::SourceFile>,
+}
+
+impl FrontEnd {
+    /// Syntax and type errors of the text (an OpenCL/CUDA kernel is translated again).
+    fn diagnostics(&mut self, uri: &Url, text: &str) -> Vec<ivl::diag::Diagnostic> {
+        if frontend::Language::of(std::path::Path::new(uri.path())).is_some() {
+            let source = SourceFile::new(uri.path().to_string(), text.to_string());
+            return crate::front::checked_program(&source, &self.opts).err().unwrap_or_default();
+        }
+        let file = match self.files.get(uri) {
+            Some(&file) => {
+                self.db.set_text(file, text);
+                file
+            }
+            None => {
+                let file = self.db.add_file(uri.path(), text);
+                self.files.insert(uri.clone(), file);
+                file
+            }
+        };
+        crate::front::db_diagnostics(ivl::db::file_diagnostics(&self.db, file)).err().unwrap_or_default()
+    }
 }
 
 /// A `window/logMessage` (info): what the server did and how long it took.

@@ -48,9 +48,15 @@ fn an_edit_re_verifies_only_what_depends_on_it() {
     assert_eq!(first.report.verdict, Verdict::Errors);
     assert_eq!(error_lines(&first.report), [13]);
 
-    // C's body: only C.
+    // C's body: only C's declaration is parsed and checked again, only C is verified again;
+    // the slices of A and B are computed again, equal to the previous ones (backdated), so
+    // nothing after them runs.
     let edited = PROGRAM.replace("assert x > 0;", "assert x > 0 || x <= 0;");
     let r = s.verify("a.bpl", edited.clone(), NEVER).expect("not cancelled");
+    eprintln!("after editing C's body: {:?}", s.executions());
+    let ran = |query: &str| s.executions().iter().filter(|q| q.starts_with(&format!("{query}("))).count();
+    assert_eq!((ran("parse_decl_query"), ran("check_decl_query")), (1, 1), "{:?}", s.executions());
+    assert_eq!((ran("sliced"), ran("slice_program"), ran("unit_verdict")), (3, 1, 1), "{:?}", s.executions());
     assert_eq!(verdicts_run(&s), 1, "{:?}", s.executions());
     assert_eq!(r.verified_units, 1);
     assert_eq!(r.report.verdict, Verdict::Verified);

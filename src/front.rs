@@ -101,20 +101,28 @@ pub fn translate_kernel(
 
 /// The front end's verdict on a file of the database: `Err` with the diagnostics to show.
 fn front_end_diagnostics(db: &ivl::db::Database, file: ivl::db::SourceFile) -> Result<(), Vec<Diagnostic>> {
-    let diags = ivl::db::file_diagnostics(db, file);
+    db_diagnostics(ivl::db::file_diagnostics(db, file))
+}
+
+/// The diagnostics to show of those a file's database found (its syntax errors if it has any).
+pub fn db_diagnostics(diags: &[Diagnostic]) -> Result<(), Vec<Diagnostic>> {
     if diags.is_empty() {
         return Ok(());
     }
     let syntax: Vec<Diagnostic> = diags.iter().filter(|d| d.kind == ErrorKind::Syntax).cloned().collect();
-    Err(if syntax.is_empty() { diags.clone() } else { syntax })
+    Err(if syntax.is_empty() { diags.to_vec() } else { syntax })
 }
 
 /// The program every later stage starts from: checked, with the GPU prelude and inferred
 /// modifies clauses.
 pub fn checked(source: &SourceFile, opts: &frontend::Options) -> Result<Checked, Vec<Diagnostic>> {
     let Checked { program, times } = front_end(source, opts)?;
-    let program = ivl::prelude::with_prelude(program);
-    Ok(Checked { program: ivl::modifies::infer_modifies(&program), times })
+    Ok(Checked { program: complete(program), times })
+}
+
+/// A parsed and checked program with the GPU prelude and inferred modifies clauses.
+pub fn complete(program: Program) -> Program {
+    ivl::modifies::infer_modifies(&ivl::prelude::with_prelude(program))
 }
 
 /// [`checked`] without the times.

@@ -3,16 +3,22 @@
 //!
 //! What an editor gets:
 //! - diagnostics on open and on every change: syntax and type errors at once (the front end runs
-//!   on the message loop, it takes milliseconds), verification results when they are ready (a
+//!   on the message loop on a database of its own, re-checking only the declarations a change
+//!   touched: milliseconds), verification results when they are ready (a
 //!   worker thread verifies the newest text; both accesses of a race are related information);
-//! - a verification whose text has changed again is outdated: its result is dropped, and the
-//!   newest text is verified next (one verification at a time, so typing never queues work);
+//! - a verification whose text has changed again is outdated: it stops at the next unit (see
+//!   below) and its result is dropped, and the newest text is verified next (one verification
+//!   at a time, so typing never queues work);
+//! - the worker verifies through one long-lived database (`crate::incremental`): an edit
+//!   re-verifies only the implementations whose slice changed, and the units a cancelled
+//!   verification finished are kept;
 //! - hover (a declaration's type; for shared maps their memory space), go to definition, and the
 //!   document's symbols, read from the parse of the current text.
 //!
 //! Positions are LSP's: zero-based lines and UTF-16 columns.
 
-use crate::pipeline::{self, VerifyConfig};
+use crate::incremental::Session;
+use crate::pipeline::VerifyConfig;
 use ivl::ast::*;
 use ivl::diag::SourceFile;
 use lsp_server::{Connection, Message, Notification, Request, Response};
@@ -51,7 +57,7 @@ pub fn run(cfg: VerifyConfig) -> i32 {
     }
     let docs = Arc::new(Mutex::new(Documents::default()));
     let (work, pending) = std::sync::mpsc::channel::<Url>();
-    let frontend = cfg.frontend.clone();
+    let mut front = FrontEnd { opts: cfg.frontend.clone(), db: ivl::db::Database::new(), files: HashMap::new() };
     let verifier = {
         let (docs, sender) = (Arc::clone(&docs), connection.sender.clone());
         std::thread::Builder::new()
@@ -70,7 +76,8 @@ pub fn run(cfg: VerifyConfig) -> i32 {
             }
             Message::Notification(n) => {
                 if let Some((uri, text)) = changed_text(&n) {
-                    let errors = front_end(&uri, &text, &frontend);
+                    let started = (std::time::Instant::now(), thread_cpu_time());
+                    let errors = front.diagnostics(&uri, &text);
                     let (generation, had_errors) = {
                         let mut d = docs.lock().expect("documents");
                         d.generation += 1;
@@ -83,6 +90,14 @@ pub fn run(cfg: VerifyConfig) -> i32 {
                     if !errors.is_empty() || had_errors {
                         publish(&connection.sender, &uri, &text, &errors, Some(generation));
                     }
+                    let (wall, cpu) = (started.0.elapsed(), thread_cpu_time().saturating_sub(started.1));
+                    let line = format!(
+                        "front end of version {generation}: {} diagnostics in {:.1} ms ({:.1} ms of CPU time)",
+                        errors.len(),
+                        wall.as_secs_f64() * 1e3,
+                        cpu.as_secs_f64() * 1e3
+                    );
+                    log(&connection.sender, line);
                     if errors.is_empty() {
                         let _ = work.send(uri);
                     }
@@ -121,6 +136,7 @@ fn verify_loop(
     pending: &std::sync::mpsc::Receiver<Url>,
     sender: &crossbeam_channel::Sender<Message>,
 ) {
+    let mut session = Session::new(cfg);
     while let Ok(uri) = pending.recv() {
         // Only the last of a burst of changes matters.
         let mut uris = vec![uri];
@@ -129,19 +145,67 @@ fn verify_loop(
         uris.dedup();
         for uri in uris {
             let Some((generation, text)) = docs.lock().expect("documents").texts.get(&uri).cloned() else { continue };
-            let report = pipeline::verify_source(SourceFile::new(uri.path().to_string(), text.clone()), cfg);
-            let current = docs.lock().expect("documents").texts.get(&uri).map(|(g, _)| *g) == Some(generation);
-            if current {
-                publish(sender, &uri, &text, &report.errors, Some(generation));
+            let outdated = || docs.lock().expect("documents").texts.get(&uri).map(|(g, _)| *g) != Some(generation);
+            // Outdated between two units: the units verified so far stay in the database.
+            let Some(outcome) = session.verify(uri.path(), text.clone(), &outdated) else { continue };
+            if !outdated() {
+                publish(sender, &uri, &text, &outcome.report.errors, Some(generation));
+                let (n, all) = (outcome.verified_units, outcome.units);
+                log(sender, format!("verification of version {generation}: {n} of {all} units verified again"));
             }
         }
     }
 }
 
 /// Syntax and type errors of the text.
-fn front_end(uri: &Url, text: &str, opts: &frontend::Options) -> Vec<ivl::diag::Diagnostic> {
-    let source = SourceFile::new(uri.path().to_string(), text.to_string());
-    crate::front::checked_program(&source, opts).err().unwrap_or_default()
+/// The front end of the message loop: a database of its own that lives as long as the
+/// server (the worker's is busy verifying), so a change re-parses and re-checks only the
+/// declarations it touched (`ivl::db`).
+struct FrontEnd {
+    opts: frontend::Options,
+    db: ivl::db::Database,
+    files: HashMap<Url, ivl::db::SourceFile>,
+}
+
+impl FrontEnd {
+    /// Syntax and type errors of the text (an OpenCL/CUDA kernel is translated again).
+    fn diagnostics(&mut self, uri: &Url, text: &str) -> Vec<ivl::diag::Diagnostic> {
+        if frontend::Language::of(std::path::Path::new(uri.path())).is_some() {
+            let source = SourceFile::new(uri.path().to_string(), text.to_string());
+            return crate::front::checked_program(&source, &self.opts).err().unwrap_or_default();
+        }
+        let file = match self.files.get(uri) {
+            Some(&file) => {
+                self.db.set_text(file, text);
+                file
+            }
+            None => {
+                let file = self.db.add_file(uri.path(), text);
+                self.files.insert(uri.clone(), file);
+                file
+            }
+        };
+        crate::front::db_diagnostics(ivl::db::file_diagnostics(&self.db, file)).err().unwrap_or_default()
+    }
+}
+
+/// A `window/logMessage` (info): what the server did and how long it took.
+fn log(sender: &crossbeam_channel::Sender<Message>, message: String) {
+    let params = lsp_types::LogMessageParams { typ: lsp_types::MessageType::INFO, message };
+    let method = lsp_types::notification::LogMessage::METHOD.to_string();
+    let _ = sender.send(Message::Notification(Notification::new(method, params)));
+}
+
+/// The CPU time of the calling thread: what the server itself spent, however loaded the
+/// machine is.
+fn thread_cpu_time() -> std::time::Duration {
+    let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `t` is a valid timespec to write to; the clock id is a constant of the platform.
+    let ok = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) } == 0;
+    if !ok {
+        return std::time::Duration::ZERO;
+    }
+    std::time::Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
 }
 
 /// `textDocument/publishDiagnostics` for `diags` of `text`.

@@ -8,6 +8,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod cache;
 mod front;
+mod incremental;
 mod interrupt;
 mod lsp;
 mod pipeline;
@@ -15,6 +16,7 @@ mod report;
 mod run_cmd;
 mod sourceloc;
 mod verdicts;
+mod watch;
 
 use clap::{Args, Parser, Subcommand};
 use report::Format;
@@ -45,6 +47,18 @@ enum Command {
     /// A Language Server Protocol server over stdio: diagnostics as you type (syntax and type
     /// errors at once, verification results when ready), hover, go to definition, symbols.
     Lsp(LspArgs),
+    /// Verify the files, then again on every save, printing only what changed (verdicts, new
+    /// and fixed errors); an edit re-verifies only what depends on it.
+    Watch(WatchArgs),
+}
+
+#[derive(Args)]
+struct WatchArgs {
+    #[command(flatten)]
+    verify: VerifyArgs,
+    /// How often the files are looked at, in milliseconds.
+    #[arg(long, default_value_t = 200, value_name = "MS")]
+    poll_ms: u64,
 }
 
 #[derive(Args)]
@@ -312,6 +326,7 @@ fn real_main() -> i32 {
         Command::Verify(a) => Some(&mut a.kernel),
         Command::Transform(a) => Some(&mut a.kernel),
         Command::Lsp(a) => Some(&mut a.kernel),
+        Command::Watch(a) => Some(&mut a.verify.kernel),
         _ => None,
     };
     if let Some(k) = kernel_args {
@@ -329,25 +344,7 @@ fn real_main() -> i32 {
         Command::Verify(a) => {
             interrupt::give_up_when_z3_is_stuck();
             vcgen::solver::set_memory_limit_mb(a.memory_limit);
-            let mut opts = a.kernel.config();
-            opts.print_assignment = a.print_assignment;
-            opts.replay = a.replay;
-            let d = &mut opts.driver;
-            d.engine = vcgen::engine::VerifyOptions {
-                jobs: a.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
-                // `--timeout 0` is no limit (Boogie's meaning), not a limit of nothing.
-                timeout_secs: Some(a.timeout).filter(|&s| s > 0),
-                houdini: a.houdini,
-                print_assignment: a.print_assignment,
-                error_limit: a.error_limit,
-                split_vc: a.split_vc,
-                portfolio: a.portfolio,
-                inline_depth: a.inline_depth,
-            };
-            d.infer = a.houdini;
-            d.infer_info = a.infer_info;
-            d.lockstep = a.lockstep.map(|n| n as usize);
-            d.termination = a.termination;
+            let opts = verify_config(&a);
             let cache = match a.cache.as_deref().map(|dir| cache::Cache::new(dir, &opts)) {
                 None => None,
                 Some(Ok(c)) => Some(c),
@@ -381,6 +378,12 @@ fn real_main() -> i32 {
             opts.driver.infer = a.houdini;
             lsp::run(opts)
         }
+        Command::Watch(a) => {
+            interrupt::give_up_when_z3_is_stuck();
+            vcgen::solver::set_memory_limit_mb(a.verify.memory_limit);
+            let poll = std::time::Duration::from_millis(a.poll_ms.max(10));
+            watch::run(&a.verify.files, &verify_config(&a.verify), poll)
+        }
         Command::Transform(a) => {
             let mut cfg = a.kernel.config();
             cfg.driver.infer = a.houdini;
@@ -388,6 +391,30 @@ fn real_main() -> i32 {
             transform(&a, &cfg)
         }
     }
+}
+
+/// The configuration of `verify` (and `watch`) from its options.
+fn verify_config(a: &VerifyArgs) -> pipeline::VerifyConfig {
+    let mut opts = a.kernel.config();
+    opts.print_assignment = a.print_assignment;
+    opts.replay = a.replay;
+    let d = &mut opts.driver;
+    d.engine = vcgen::engine::VerifyOptions {
+        jobs: a.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        // `--timeout 0` is no limit (Boogie's meaning), not a limit of nothing.
+        timeout_secs: Some(a.timeout).filter(|&s| s > 0),
+        houdini: a.houdini,
+        print_assignment: a.print_assignment,
+        error_limit: a.error_limit,
+        split_vc: a.split_vc,
+        portfolio: a.portfolio,
+        inline_depth: a.inline_depth,
+    };
+    d.infer = a.houdini;
+    d.infer_info = a.infer_info;
+    d.lockstep = a.lockstep.map(|n| n as usize);
+    d.termination = a.termination;
+    opts
 }
 
 /// `kivl transform`: the program after a stage on stdout, or the diagnostics that stopped it.

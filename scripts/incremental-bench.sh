@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Incremental verification (issue 20): a file of 50 procedures is verified by `kivl watch`,
+# then one procedure body is edited ROUNDS times; each verification's time is the one `kivl
+# watch` reports on stderr ("N of M units verified again in S s (C s of CPU time)", measured
+# inside the process, so process start-up is not counted). Prints the full time, each
+# re-verification's time and the median ratios; the target of issue 20 is at most 10 %. On a
+# loaded machine compare the CPU times: the wall times then mostly measure waiting.
+#
+#   scripts/incremental-bench.sh [KIVL] [ROUNDS]     (default: target/release/kivl, 5)
+set -euo pipefail
+KIVL=${1:-target/release/kivl}
+ROUNDS=${2:-5}
+dir=$(mktemp -d)
+trap 'kill "$pid" 2>/dev/null || true; rm -rf "$dir"' EXIT
+file=$dir/fifty.bpl
+
+# Procedure i: a loop with invariants and a postcondition, and a call of procedure i-1's
+# contract, so that every verification does some solver work.
+generate() { # $1: the body of procedure 25's update of t
+  for i in $(seq 1 50); do
+    step="t := t + 3;"
+    [ "$i" = 25 ] && step=$1
+    cat <<EOF
+procedure P$i(n: int) returns (s: int, t: int)
+  requires n >= 0;
+  ensures t == 3 * n && s >= n;
+{
+  var k: int;
+  s := 0; t := 0; k := 0;
+  while (k < n)
+    invariant 0 <= k && k <= n;
+    invariant s >= k && t == 3 * k;
+  {
+    s := s + k + 1;
+    $step
+    k := k + 1;
+  }
+$( [ "$i" -gt 1 ] && echo "  call s, t := P$((i - 1))(n);" )
+  assert t == 3 * n;
+}
+
+EOF
+  done
+}
+
+generate "t := t + 3;" >"$file"
+"$KIVL" watch --jobs 1 --poll-ms 20 "$file" >"$dir/out" 2>"$dir/err" &
+pid=$!
+
+# The N-th timing line of `kivl watch` (waiting for it).
+timing_line() {
+  for _ in $(seq 1 6000); do
+    line=$(grep 'units verified again' "$dir/err" | sed -n "${1}p")
+    if [ -n "$line" ]; then
+      echo "$line"
+      return
+    fi
+    sleep 0.05
+  done
+  echo "no timing line $1" >&2
+  exit 1
+}
+wall() { echo "$1" | sed -E 's/.* in ([0-9.]+) s .*/\1/'; }
+cpu() { echo "$1" | sed -E 's/.*\(([0-9.]+) s of CPU time\)$/\1/'; }
+units() { echo "$1" | sed -E 's/.*: ([0-9]+ of [0-9]+ units).*/\1/'; }
+percent() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", 100 * a / b }'; }
+median() { printf '%s\n' "$@" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+
+first=$(timing_line 1)
+full_wall=$(wall "$first")
+full_cpu=$(cpu "$first")
+echo "full verification: $full_wall s wall, $full_cpu s CPU ($(units "$first"))"
+walls=()
+cpus=()
+for r in $(seq 1 "$ROUNDS"); do
+  if [ $((r % 2)) = 1 ]; then generate "t := 3 + t;" >"$file.new"; else generate "t := t + 3;" >"$file.new"; fi
+  mv "$file.new" "$file"
+  line=$(timing_line $((r + 1)))
+  w=$(percent "$(wall "$line")" "$full_wall")
+  c=$(percent "$(cpu "$line")" "$full_cpu")
+  walls+=("$w")
+  cpus+=("$c")
+  echo "edit $r: $(wall "$line") s wall ($w %), $(cpu "$line") s CPU ($c %), $(units "$line")"
+done
+echo "median re-verification: $(median "${walls[@]}") % of the full wall time, $(median "${cpus[@]}") % of its CPU time (target: at most 10 %)"
+grep -v 'units verified again' "$dir/err" >&2 || true

@@ -1,0 +1,152 @@
+//! The incremental verifier against the whole-program pipeline, and salsa's log of which
+//! queries re-ran after an edit.
+
+use super::*;
+use crate::report::Verdict;
+
+fn config() -> VerifyConfig {
+    let mut cfg = crate::KernelArgs::default().config();
+    cfg.driver.engine =
+        vcgen::engine::VerifyOptions { jobs: 1, timeout_secs: Some(20), error_limit: 5, ..Default::default() };
+    cfg
+}
+
+const NEVER: &(dyn Fn() -> bool + Sync) = &|| false;
+
+/// Three procedures: `A` calls `B` (through its contract), `C` stands alone and fails.
+const PROGRAM: &str = "\
+var g: int;
+
+procedure A() modifies g; {
+  call B();
+  assert g > 0;
+}
+
+procedure B() modifies g; ensures g > 0; {
+  g := 1;
+}
+
+procedure C(x: int) {
+  assert x > 0;
+}
+";
+
+/// The `unit_verdict` executions of the last verification.
+fn verdicts_run(s: &Session) -> usize {
+    s.executions().iter().filter(|q| q.starts_with("unit_verdict(")).count()
+}
+
+fn error_lines(r: &FileReport) -> Vec<usize> {
+    r.errors.iter().map(|d| r.source.line_col(d.primary.span.start).0).collect()
+}
+
+#[test]
+fn an_edit_re_verifies_only_what_depends_on_it() {
+    let mut s = Session::new(&config());
+    let first = s.verify("a.bpl", PROGRAM.to_string(), NEVER).expect("not cancelled");
+    assert_eq!((first.units, first.verified_units, verdicts_run(&s)), (3, 3, 3));
+    assert_eq!(first.report.verdict, Verdict::Errors);
+    assert_eq!(error_lines(&first.report), [13]);
+
+    // C's body: only C's declaration is parsed and checked again, only C is verified again;
+    // the slices of A and B are computed again, equal to the previous ones (backdated), so
+    // nothing after them runs.
+    let edited = PROGRAM.replace("assert x > 0;", "assert x > 0 || x <= 0;");
+    let r = s.verify("a.bpl", edited.clone(), NEVER).expect("not cancelled");
+    eprintln!("after editing C's body: {:?}", s.executions());
+    let ran = |query: &str| s.executions().iter().filter(|q| q.starts_with(&format!("{query}("))).count();
+    assert_eq!((ran("parse_decl_query"), ran("check_decl_query")), (1, 1), "{:?}", s.executions());
+    assert_eq!((ran("sliced"), ran("slice_program"), ran("unit_verdict")), (3, 1, 1), "{:?}", s.executions());
+    assert_eq!(verdicts_run(&s), 1, "{:?}", s.executions());
+    assert_eq!(r.verified_units, 1);
+    assert_eq!(r.report.verdict, Verdict::Verified);
+
+    // B's body, not its contract: only B (A reads B's contract).
+    let edited = edited.replace("g := 1;", "g := 2;");
+    s.verify("a.bpl", edited.clone(), NEVER).expect("not cancelled");
+    assert_eq!(verdicts_run(&s), 1, "{:?}", s.executions());
+
+    // B's contract: B and its caller A.
+    let edited = edited.replace("ensures g > 0;", "ensures g > 1;");
+    s.verify("a.bpl", edited.clone(), NEVER).expect("not cancelled");
+    assert_eq!(verdicts_run(&s), 2, "{:?}", s.executions());
+
+    // Lines above everything: nothing is verified again, the spans move.
+    let moved = format!("// one\n// two\n{}", edited.replace("assert x > 0 || x <= 0;", "assert x > 0;"));
+    let r = s.verify("a.bpl", moved.clone(), NEVER).expect("not cancelled");
+    assert_eq!(verdicts_run(&s), 1, "only C changed: {:?}", s.executions());
+    assert_eq!(error_lines(&r.report), [15]);
+    let r = s.verify("a.bpl", format!("\n{moved}"), NEVER).expect("not cancelled");
+    assert_eq!(verdicts_run(&s), 0, "nothing changed but offsets: {:?}", s.executions());
+    assert_eq!(error_lines(&r.report), [16], "the error follows its line");
+}
+
+#[test]
+fn an_inlined_body_re_verifies_its_inliners() {
+    let text = "\
+procedure {:inline 1} Inc(x: int) returns (y: int) { y := x + 1; }
+procedure User() { var r: int; call r := Inc(1); assert r == 2; }
+procedure Other() { assert true; }
+";
+    let mut s = Session::new(&config());
+    let r = s.verify("b.bpl", text.to_string(), NEVER).expect("not cancelled");
+    assert_eq!(r.report.verdict, Verdict::Verified);
+    let r = s.verify("b.bpl", text.replace("x + 1", "x + 2"), NEVER).expect("not cancelled");
+    assert_eq!(verdicts_run(&s), 2, "Inc and User: {:?}", s.executions());
+    assert_eq!(r.report.verdict, Verdict::Errors, "User's assertion fails with the new body");
+}
+
+#[test]
+fn a_cancelled_verification_keeps_nothing_wrong() {
+    let mut s = Session::new(&config());
+    assert!(s.verify("c.bpl", PROGRAM.to_string(), &|| true).is_none());
+    let r = s.verify("c.bpl", PROGRAM.to_string(), NEVER).expect("not cancelled");
+    assert_eq!(r.report.verdict, Verdict::Errors);
+}
+
+/// Every plain Boogie test file: the incremental report (units verified on two threads) is the
+/// whole-program pipeline's, and so it stays after a no-op edit (a line added at the top moves
+/// every span).
+#[test]
+fn reports_equal_the_whole_program_pipeline() {
+    compare_with_pipeline("tests/boogie", "bpl", 1, 2);
+}
+
+/// Kernels (one unit: the whole program), every 8th file of `tests/kernels`.
+#[test]
+fn kernel_reports_equal_the_whole_program_pipeline() {
+    compare_with_pipeline("tests/kernels", "kbpl", 8, 1);
+}
+
+/// `jobs`: the session's threads (units verified in parallel); the pipeline runs on one.
+fn compare_with_pipeline(dir: &str, ext: &str, step: usize, jobs: usize) {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+    let mut files: Vec<_> = std::fs::read_dir(&dir).expect("the test directory").flatten().map(|e| e.path()).collect();
+    files.retain(|p| p.extension().is_some_and(|e| e == ext));
+    files.sort();
+    assert!(files.len() > 50);
+    let mut cfg = config();
+    // The kernels' headers ask for these sizes at most; the same for both runs either way.
+    cfg.driver.kernel.local_size = Some(vec![16]);
+    let mut parallel = cfg.clone();
+    parallel.driver.engine.jobs = jobs;
+    let mut s = Session::new(&parallel);
+    for path in files.into_iter().step_by(step) {
+        let name = path.display().to_string();
+        let text = std::fs::read_to_string(&path).expect("readable");
+        let whole = crate::pipeline::verify_source(ivl::diag::SourceFile::new(name.clone(), text.clone()), &cfg);
+        let inc = s.verify(&name, text.clone(), NEVER).expect("not cancelled").report;
+        same(&whole, &inc, &name);
+        let moved = s.verify(&name, format!("\n{text}"), NEVER).expect("not cancelled").report;
+        assert_eq!(moved.verdict, whole.verdict, "{name}");
+        let lines = |r: &FileReport, by: usize| error_lines(r).iter().map(|l| l + by).collect::<Vec<_>>();
+        assert_eq!(lines(&moved, 0), lines(&whole, 1), "{name}: errors follow their lines");
+    }
+}
+
+fn same(a: &FileReport, b: &FileReport, name: &str) {
+    assert_eq!(a.verdict, b.verdict, "{name}");
+    assert_eq!(a.errors, b.errors, "{name}");
+    assert_eq!(a.info, b.info, "{name}");
+    assert_eq!(a.extra, b.extra, "{name}");
+}

@@ -9,8 +9,9 @@
 //!
 //! Options: the ones Boogie 2.4.1 sends to Z3 (`AUTO_CONFIG=false`, `smt.mbqi=false`,
 //! `smt.qi.eager_threshold=100`, `smt.bv.reflect=true`, `nnf.sk_hack=true`, `type_check=true`,
-//! as seen in its `/proverLog`) plus GPUVerify's `smt.relevancy=0`. A per-check timeout is the
-//! solver parameter `timeout`; a check that runs out of time is `unknown`, never a hang.
+//! as seen in its `/proverLog`) plus GPUVerify's `smt.relevancy=0`. The time limit is the solver
+//! parameter `timeout`, set once, and the watchdog's interrupt at the end of a search's budget
+//! (`crate::watchdog`); a check that runs out of time is `unknown`, never a hang.
 //!
 //! Results: `unsat` means every (checked) assertion holds; `sat` gives a model from which
 //! [`Vc::failure`] reads the failing assertion and trace; `unknown` caused by a timeout or a
@@ -73,15 +74,9 @@ pub struct VcSolver {
     pub vc: Vc,
     /// `--timeout`: the time one implementation's search gets in all ([`VcSolver::begin`]).
     timeout_ms: Option<u64>,
-    racer: u32,
     /// When the current search (started by [`VcSolver::begin`]) must have ended.
     deadline: std::sync::Mutex<Option<Instant>>,
-    /// The `timeout` parameter Z3 has now, in ms (see [`VcSolver::check`]).
-    z3_timeout_ms: std::sync::atomic::AtomicU64,
 }
-
-/// How long after its deadline the watchdog interrupts a check that Z3's own timer did not stop.
-const WATCHDOG_GRACE: Duration = Duration::from_millis(500);
 
 /// One solver of a race (`verify --portfolio`, `crate::engine`): its Z3 parameters, and how it
 /// runs Houdini.
@@ -179,14 +174,7 @@ impl VcSolver {
             solver.assert(d);
         }
         solver.assert(vc.negated());
-        VcSolver {
-            solver,
-            vc,
-            timeout_ms,
-            racer,
-            deadline: std::sync::Mutex::new(None),
-            z3_timeout_ms: std::sync::atomic::AtomicU64::new(timeout_ms.unwrap_or(0)),
-        }
+        VcSolver { solver, vc, timeout_ms, deadline: std::sync::Mutex::new(None) }
     }
 
     /// Starts a search (one verification with its error enumeration, or one Houdini round):
@@ -198,26 +186,18 @@ impl VcSolver {
     }
 
     /// Checks under `assumptions` (candidate literals, disabled assertions), within what is
-    /// left of the search's time budget: Z3's `timeout` is set to it and the watchdog interrupts
-    /// the check shortly after it, should Z3 not stop.
+    /// left of the search's time budget: the watchdog interrupts the check when the search's
+    /// deadline passes. Z3's own `timeout` stays what the solver was made with (the whole
+    /// budget): changing a solver's parameters between checks changes Z3's search, and how much
+    /// time is left depends on the machine's load, so the verdict would too (issue 23).
     pub fn check(&self, assumptions: &[Bool]) -> Check {
         let deadline = *self.deadline.lock().unwrap_or_else(|e| e.into_inner());
         let _watch = match deadline {
             Some(d) => {
-                let left = d.saturating_duration_since(Instant::now());
-                if left.is_zero() {
+                if d <= Instant::now() {
                     return Check::Inconclusive(self.out_of_time());
                 }
-                // Z3's parameters are changed only when the time left differs by more than a
-                // second from what Z3 has: setting them touches the solver's configuration, and
-                // most searches end long before their limit.
-                let left_ms = left.as_millis().max(1) as u64;
-                let has = self.z3_timeout_ms.load(std::sync::atomic::Ordering::Relaxed);
-                if has.abs_diff(left_ms) > 1000 {
-                    self.solver.set_params(&params(Some(left_ms), self.racer));
-                    self.z3_timeout_ms.store(left_ms, std::sync::atomic::Ordering::Relaxed);
-                }
-                Some(crate::watchdog::watch(d + WATCHDOG_GRACE, Duration::from_millis(self.timeout_ms.unwrap_or(0))))
+                Some(crate::watchdog::watch(d, Duration::from_millis(self.timeout_ms.unwrap_or(0))))
             }
             None => None,
         };

@@ -43,6 +43,20 @@ fn summary(src: &str, r: &ProgramResult) -> Summary {
     (assignment, verdicts(r), errors(src, r))
 }
 
+/// Houdini's rounds and solver checks, and every error message.
+fn search(r: &ProgramResult) -> (usize, usize, Vec<String>) {
+    let h = r.houdini.as_ref().expect("houdini stats");
+    let messages = r
+        .impls
+        .iter()
+        .flat_map(|i| match &i.outcome {
+            vcgen::engine::Outcome::Errors(ds) => ds.iter().map(|d| d.message.clone()).collect(),
+            other => vec![format!("{other:?}")],
+        })
+        .collect();
+    (h.rounds, h.checks, messages)
+}
+
 fn assert_same_for_all_jobs(name: &str, src: &str) {
     let one = houdini_jobs(src, 1);
     let expected = summary(src, &one);
@@ -50,6 +64,11 @@ fn assert_same_for_all_jobs(name: &str, src: &str) {
         for several in [Several::No, Several::Split, Several::Portfolio] {
             let r = houdini_opts(src, jobs, several);
             assert_eq!(summary(src, &r), expected, "{name}: --jobs {jobs} ({several:?}) differs from --jobs 1");
+            if matches!(several, Several::No) {
+                // Threads that take whole implementations check each in its own Z3 context:
+                // the same checks in the same rounds as on one thread.
+                assert_eq!(search(&r), search(&one), "{name}: --jobs {jobs}: other Houdini checks than --jobs 1");
+            }
         }
     }
 }

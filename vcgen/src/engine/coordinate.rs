@@ -25,7 +25,8 @@ struct Built {
     errors: Vec<Diagnostic>,
     /// Input errors of the program encoding (from the first worker that reported them).
     invalid: Option<Vec<Diagnostic>>,
-    notes: Option<Vec<Diagnostic>>,
+    /// The notes of each unit's encoding, with the unit (the program's appear in every unit's).
+    notes: Vec<(usize, Vec<Diagnostic>)>,
     crashed: Vec<usize>,
     crash_message: String,
 }
@@ -38,7 +39,7 @@ pub(super) fn coordinate(
     inbox: &Receiver<Msg>,
 ) -> ProgramResult {
     let mut b = gather_builds(shared, workers, inbox);
-    let mut result = ProgramResult { notes: b.notes.take().unwrap_or_default(), ..Default::default() };
+    let mut result = ProgramResult { notes: merge_notes(std::mem::take(&mut b.notes)), ..Default::default() };
     if let Some(e) = b.invalid {
         result.errors = e;
         return result;
@@ -71,7 +72,7 @@ fn gather_builds(shared: &Shared, workers: usize, inbox: &Receiver<Msg>) -> Buil
         outcomes: vec![None; n],
         errors: Vec::new(),
         invalid: None,
-        notes: None,
+        notes: Vec::new(),
         crashed: Vec::new(),
         crash_message: String::new(),
     };
@@ -84,19 +85,17 @@ fn gather_builds(shared: &Shared, workers: usize, inbox: &Receiver<Msg>) -> Buil
                     b.invalid = Some(e);
                 }
             }
-            Msg::Built { worker, unit, mentions: m } => match m {
-                Ok(m) => {
-                    b.owner[unit] = Some(worker);
-                    b.mentions[unit / share] = m;
-                }
-                Err(d) => b.errors.extend(d),
-            },
-            Msg::Taken { notes: ns } => {
-                taken += 1;
-                if b.notes.is_none() {
-                    b.notes = Some(ns);
+            Msg::Built { worker, unit, mentions: m, notes } => {
+                b.notes.push((unit, notes));
+                match m {
+                    Ok(m) => {
+                        b.owner[unit] = Some(worker);
+                        b.mentions[unit / share] = m;
+                    }
+                    Err(d) => b.errors.extend(d),
                 }
             }
+            Msg::Taken => taken += 1,
             Msg::Final { imp, outcome, time } => b.outcomes[imp] = Some((outcome, time)),
             Msg::Crashed { worker, message } => {
                 b.crashed.push(worker);
@@ -106,6 +105,14 @@ fn gather_builds(shared: &Shared, workers: usize, inbox: &Receiver<Msg>) -> Buil
         }
     }
     b
+}
+
+/// The notes of every unit's encoding in unit order, each once (the program's declarations
+/// are encoded for every unit), whatever worker built which unit.
+fn merge_notes(mut notes: Vec<(usize, Vec<Diagnostic>)>) -> Vec<Diagnostic> {
+    notes.sort_by_key(|(unit, _)| *unit);
+    let mut seen: HashSet<Diagnostic> = HashSet::default();
+    notes.into_iter().flat_map(|(_, ns)| ns).filter(|d| seen.insert(d.clone())).collect()
 }
 
 /// Phase 2 with Houdini: several units per implementation (`split_vc`, `portfolio`):

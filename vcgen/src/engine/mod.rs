@@ -5,8 +5,10 @@
 //! [`crate::report`] (diagnostics); with `houdini`, [`crate::houdini`] first fixes the values
 //! of the candidates and the final run assumes them.
 //!
-//! Parallelism: a pool of worker threads, one Z3 context each, checks the implementations; the
-//! calling thread coordinates and returns the results in program order, whatever the schedule.
+//! Parallelism: a pool of worker threads checks the implementations, each in a Z3 context of
+//! its own (`context`), so that an implementation's verdict does not depend on which others
+//! shared its worker; the calling thread coordinates and returns the results in program order,
+//! whatever the schedule.
 //!
 //! The parts, in the order a run meets them:
 //! - [`options`] and [`outcome`]: what a run is asked ([`VerifyOptions`]) and what it found
@@ -22,6 +24,7 @@
 //! - [`emit`]: `kivl transform --emit`, the passive program or the VCs as text.
 
 mod asynchronous;
+mod context;
 mod coordinate;
 pub mod emit;
 pub mod options;

@@ -1,8 +1,8 @@
 //! The worker pool's shared state and protocol. Parallelism: a dedicated rayon pool of `jobs`
 //! threads runs one *worker* per thread (`super::worker`). Z3 objects cannot leave the thread
-//! (and context) that made them, so each worker has its own Z3 context and program encoding,
-//! takes implementations from a shared counter, and keeps the solver of each implementation it
-//! took for the whole run. The calling thread coordinates (`super::coordinate`): it sends each
+//! that made them, so each worker takes units (implementations) from a shared counter and keeps
+//! each one it took for the whole run, each in a Z3 context of its own with its own program
+//! encoding (`super::context`: the verdict must not depend on which units share a worker). The calling thread coordinates (`super::coordinate`): it sends each
 //! worker commands ([`Cmd`]) and gathers plain Rust messages ([`Msg`]).
 //!
 //! Here too: the contexts the workers publish while they live, so that the coordinator can
@@ -42,9 +42,10 @@ pub(super) struct Shared<'a> {
     /// Workers inside [`super::asynchronous::async_unit`].
     pub(super) active: AtomicUsize,
     pub(super) next: AtomicUsize,
-    /// Each worker's Z3 context while it is alive (the raw pointer), for interrupting the
-    /// losers of a portfolio race. A worker clears its entry before its context is dropped,
-    /// under the same lock under which the coordinator interrupts.
+    /// The Z3 context each worker is running a unit in (the raw pointer), for interrupting the
+    /// losers of a portfolio race. A worker clears its entry before it leaves the unit (whose
+    /// context lives at least as long), under the same lock under which the coordinator
+    /// interrupts.
     pub(super) contexts: Mutex<Vec<Option<usize>>>,
 }
 
@@ -76,22 +77,22 @@ impl Shared<'_> {
     }
 }
 
-/// Publishes the current thread's Z3 context in [`Shared::contexts`] and withdraws it on drop
-/// (also when the worker unwinds).
-pub(super) struct ContextEntry<'a> {
-    shared: &'a Shared<'a>,
+/// Publishes the Z3 context a worker is running a unit in ([`super::unit::Unit::run`]) in
+/// [`Shared::contexts`] and withdraws it on drop (also when the worker unwinds).
+pub(super) struct ContextEntry<'a, 'b> {
+    shared: &'a Shared<'b>,
     worker: usize,
 }
 
-impl<'a> ContextEntry<'a> {
-    pub(super) fn publish(shared: &'a Shared<'a>, worker: usize) -> ContextEntry<'a> {
-        let ctx = z3::Context::thread_local().get_z3_context().as_ptr() as usize;
+impl<'a, 'b> ContextEntry<'a, 'b> {
+    pub(super) fn publish(shared: &'a Shared<'b>, worker: usize, ctx: &z3::Context) -> ContextEntry<'a, 'b> {
+        let ctx = ctx.get_z3_context().as_ptr() as usize;
         shared.contexts()[worker] = Some(ctx);
         ContextEntry { shared, worker }
     }
 }
 
-impl Drop for ContextEntry<'_> {
+impl Drop for ContextEntry<'_, '_> {
     fn drop(&mut self) {
         self.shared.contexts()[self.worker] = None;
     }
@@ -108,18 +109,19 @@ pub(super) enum Cmd {
 }
 
 pub(super) enum Msg {
-    /// Program-level encoding failed (sent once per worker).
+    /// Program-level encoding failed (sent once per unit, or once for a program without
+    /// implementations).
     Invalid(Vec<Diagnostic>),
-    /// Unit taken by a worker and prepared: Err for input errors.
+    /// Unit taken by a worker and prepared: Err for input errors; the notes of its encoding
+    /// (program and implementation).
     Built {
         worker: usize,
         unit: usize,
         mentions: Result<HashSet<Name>, Vec<Diagnostic>>,
-    },
-    /// No more units to take; the notes of the program encoding.
-    Taken {
         notes: Vec<Diagnostic>,
     },
+    /// No more units to take.
+    Taken,
     Round {
         unit: usize,
         round: ImplRound,

@@ -6,12 +6,10 @@
 
 use super::outcome::crash_reason;
 use super::pool::{Cmd, Driver, Msg, Shared};
-use super::unit::ImplState;
+use super::unit::Unit;
 use crate::houdini::{self, Assignment, HoudiniStats, ImplRound, Part};
-use ivl::ast::Name;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use z3::ast::Bool;
 
 /// Houdini in rounds ([`houdini::fixpoint`]), one unit per implementation: each round's
 /// implementations are sent to the workers that own them and checked in parallel. Returns the
@@ -62,21 +60,24 @@ pub(super) fn houdini_rounds(d: Driver) -> (HoudiniStats, Vec<Option<ImplRound>>
     (stats, last, times)
 }
 
-/// The worker's side of a round: checks each of `units` it owns under the assignment, as a
-/// whole VC, and sends the result.
+/// The worker's side of a round: checks each of `units` that worker `w` owns under the
+/// assignment, as a whole VC, and sends the result.
 pub(super) fn check_units(
+    w: usize,
     shared: &Shared,
-    owned: &[(usize, ImplState)],
-    cands: &[(Name, Bool)],
+    owned: &[(usize, Unit)],
     assignment: &Assignment,
     units: Vec<usize>,
     send: &dyn Fn(Msg),
 ) {
     for u in units {
-        if let Some((_, state)) = owned.iter().find(|(j, _)| *j == u) {
+        if let Some((_, unit)) = owned.iter().find(|(j, _)| *j == u) {
             let start = Instant::now();
-            let (round, checks) = state.houdini_round(cands, assignment, shared.opts.error_limit, Part::default());
-            send(Msg::Round { unit: u, round, checks, time: state.build_time + start.elapsed() });
+            let (round, checks, build_time) = unit.run(shared, w, |state, cands| {
+                let (round, checks) = state.houdini_round(cands, assignment, shared.opts.error_limit, Part::default());
+                (round, checks, state.build_time)
+            });
+            send(Msg::Round { unit: u, round, checks, time: build_time + start.elapsed() });
         }
     }
 }

@@ -2,10 +2,14 @@
 //! of its shares): passified, encoded and its VC asserted once ([`ImplState::build`]), then
 //! checked as often as asked: the final verification without Houdini
 //! ([`ImplState::final_check`]) or Houdini's rounds ([`ImplState::houdini_round`]), whose
-//! failures become diagnostics in source order ([`ImplState::diagnostics`]).
+//! failures become diagnostics in source order ([`ImplState::diagnostics`]). A [`Unit`] is
+//! such a solver in a Z3 context of its own (`super::context`), with the program encoded there
+//! for it alone.
 
+use super::context::{fresh_context, in_context};
 use super::options::VerifyOptions;
 use super::outcome::Outcome;
+use super::pool::{ContextEntry, Shared};
 use crate::houdini::{self, Assignment, ImplRound, Part};
 use crate::passify::{passify, Passive};
 use crate::report::failure_diagnostic;
@@ -25,6 +29,66 @@ pub(super) struct ImplState {
     pub(super) solver: VcSolver,
     passive: Passive,
     pub(super) build_time: Duration,
+}
+
+/// One unit of work in its own Z3 context: the solver, and the candidates' literals there.
+pub(super) struct Unit {
+    ctx: z3::Context,
+    state: ImplState,
+    cands: Vec<(Name, Bool)>,
+}
+
+/// Why a unit could not be built.
+pub(super) enum BuildError {
+    /// The program's declarations could not be encoded (every unit finds the same errors).
+    Program(Vec<Diagnostic>),
+    /// The implementation could not be passified or encoded.
+    Impl(Vec<Diagnostic>),
+}
+
+/// A built unit with the notes of its encoding (program and implementation).
+pub(super) type Built = (Unit, Vec<Diagnostic>);
+
+impl Unit {
+    /// Makes a context, encodes the program in it and builds unit `unit`'s solver there
+    /// (`racer`: its solver configuration, [`Shared::racer`]).
+    pub(super) fn build(shared: &Shared, unit: usize) -> Result<Built, BuildError> {
+        let ctx = fresh_context();
+        let imp = &shared.impls[unit / shared.share];
+        in_context(&ctx, || {
+            let mut enc = Encoder::new(shared.program).map_err(BuildError::Program)?;
+            let candidate_set: HashSet<Name> = shared.candidates.iter().cloned().collect();
+            let cands: Vec<(Name, Bool)> = shared
+                .candidates
+                .iter()
+                .filter_map(|c| enc.constant(c).and_then(|d| d.as_bool()).map(|b| (c.clone(), b)))
+                .collect();
+            let racer = shared.racer(unit);
+            let state = ImplState::build(&mut enc, imp, shared.globals, &candidate_set, shared.opts, racer)
+                .map_err(BuildError::Impl)?;
+            Ok((cands, state, std::mem::take(&mut enc.notes)))
+        })
+        .map(|(cands, state, notes)| (Unit { ctx, state, cands }, notes))
+    }
+
+    /// The candidates mentioned by the unit's implementation.
+    pub(super) fn mentions(&self) -> HashSet<Name> {
+        self.state.solver.vc.mentioned_candidates.clone()
+    }
+
+    /// Runs `f` on the unit's solver and candidate literals in the unit's context, which is
+    /// published as worker `worker`'s meanwhile (for interrupts, `Shared::interrupt`).
+    pub(super) fn run<R>(&self, shared: &Shared, worker: usize, f: impl FnOnce(&ImplState, &[(Name, Bool)]) -> R) -> R {
+        let _published = ContextEntry::publish(shared, worker, &self.ctx);
+        in_context(&self.ctx, || f(&self.state, &self.cands))
+    }
+}
+
+/// Encodes the program's declarations in a context of their own (for a program without
+/// implementations, whose declarations must still be checked); returns the errors or the notes.
+pub(super) fn encode_program(program: &Program) -> Result<Vec<Diagnostic>, Vec<Diagnostic>> {
+    let ctx = fresh_context();
+    in_context(&ctx, || Encoder::new(program).map(|mut enc| std::mem::take(&mut enc.notes)))
 }
 
 /// The program's global variables (what passification treats as the state).

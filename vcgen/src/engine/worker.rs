@@ -1,28 +1,22 @@
-//! A worker thread of the pool (see `super::pool`): it makes its own Z3 context and program
-//! encoding, takes units (implementations, or shares of one) until none is left, builds each
-//! one's solver once, and then verifies it (without Houdini) or keeps it and serves the
+//! A worker thread of the pool (see `super::pool`): it takes units (implementations, or shares
+//! of one) until none is left, builds each one's solver once in a Z3 context of the unit's own
+//! (`super::unit::Unit`), and then verifies it (without Houdini) or keeps it and serves the
 //! coordinator's Houdini commands: rounds (`super::rounds`) or the asynchronous search
 //! (`super::asynchronous`). A panic is caught and reported as [`Msg::Crashed`].
 
 use super::asynchronous::async_unit;
-use super::pool::{Cmd, ContextEntry, Msg, Shared};
+use super::pool::{Cmd, Msg, Shared};
 use super::rounds::check_units;
-use super::unit::{z3_config, ImplState};
-use crate::smt::Encoder;
-use crate::HashSet;
-use ivl::ast::Name;
+use super::unit::{encode_program, BuildError, Unit};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::{Receiver, Sender};
 use std::sync::Mutex;
-use z3::ast::Bool;
 
 /// Runs worker `w` until the coordinator has no more work for it.
 pub(super) fn run_worker(w: usize, shared: &Shared, commands: Mutex<Receiver<Cmd>>, out: Sender<Msg>) {
     let out_panic = out.clone();
-    let result = catch_unwind(AssertUnwindSafe(|| {
-        z3::with_z3_config(&z3_config(), || worker_body(w, shared, &commands, &Mutex::new(out)))
-    }));
+    let result = catch_unwind(AssertUnwindSafe(|| worker_body(w, shared, &commands, &Mutex::new(out))));
     if let Err(p) = result {
         let message = p
             .downcast_ref::<String>()
@@ -51,65 +45,48 @@ fn worker_body(w: usize, shared: &Shared, commands: &Mutex<Receiver<Cmd>>, out: 
     let send = |m: Msg| {
         let _ = out.lock().expect("sender").send(m);
     };
-    let _published = ContextEntry::publish(shared, w);
-    let mut taken = 0;
-    let mut enc = match Encoder::new(shared.program) {
-        Ok(e) => e,
-        Err(errors) => {
-            send(Msg::Invalid(errors));
-            // Still account for the units, so the coordinator is not left waiting.
-            while let Some(unit) = next_unit(w, shared, &mut taken) {
-                send(Msg::Built { worker: w, unit, mentions: Err(Vec::new()) });
-            }
-            send(Msg::Taken { notes: Vec::new() });
-            return;
+    // Without implementations the declarations are still encoded once, for their errors.
+    if shared.impls.is_empty() && w == 0 {
+        match encode_program(shared.program) {
+            Ok(notes) => send(Msg::Built { worker: w, unit: 0, mentions: Err(Vec::new()), notes }),
+            Err(errors) => send(Msg::Invalid(errors)),
         }
-    };
-    let candidate_set: HashSet<Name> = shared.candidates.iter().cloned().collect();
-    let cand_lits: Vec<(Name, Bool)> = shared
-        .candidates
-        .iter()
-        .filter_map(|c| enc.constant(c).and_then(|d| d.as_bool()).map(|b| (c.clone(), b)))
-        .collect();
-    let owned = take_units(w, shared, &mut taken, &mut enc, &candidate_set, &send);
-    send(Msg::Taken { notes: std::mem::take(&mut enc.notes) });
-    if !shared.opts.houdini {
-        return;
     }
-    serve_houdini(shared, &owned, &cand_lits, commands, &send);
+    let owned = take_units(w, shared, &send);
+    send(Msg::Taken);
+    if shared.opts.houdini {
+        serve_houdini(w, shared, &owned, commands, &send);
+    }
 }
 
 /// Takes and builds units until none is left: without Houdini each is verified at once and
-/// dropped, with Houdini the worker keeps its solver (returned).
-fn take_units(
-    w: usize,
-    shared: &Shared,
-    taken: &mut usize,
-    enc: &mut Encoder,
-    candidate_set: &HashSet<Name>,
-    send: &dyn Fn(Msg),
-) -> Vec<(usize, ImplState)> {
+/// dropped, with Houdini the worker keeps it (returned).
+fn take_units(w: usize, shared: &Shared, send: &dyn Fn(Msg)) -> Vec<(usize, Unit)> {
     let opts = shared.opts;
-    let mut owned: Vec<(usize, ImplState)> = Vec::new();
-    while let Some(unit) = next_unit(w, shared, taken) {
+    let mut taken = 0;
+    let mut owned: Vec<(usize, Unit)> = Vec::new();
+    while let Some(unit) = next_unit(w, shared, &mut taken) {
         let i = unit / shared.share;
-        let racer = shared.racer(unit);
-        match ImplState::build(enc, &shared.impls[i], shared.globals, candidate_set, opts, racer) {
-            Ok(state) => {
-                let mentions = state.solver.vc.mentioned_candidates.clone();
-                send(Msg::Built { worker: w, unit, mentions: Ok(mentions) });
+        match Unit::build(shared, unit) {
+            Ok((built, notes)) => {
+                send(Msg::Built { worker: w, unit, mentions: Ok(built.mentions()), notes });
                 if opts.houdini {
-                    owned.push((unit, state));
+                    owned.push((unit, built));
                 } else {
-                    let (outcome, time) = state.final_check(opts);
+                    let (outcome, time) = built.run(shared, w, |state, _| state.final_check(opts));
                     send(Msg::Final { imp: i, outcome, time });
                 }
             }
+            Err(BuildError::Program(errors)) => {
+                send(Msg::Invalid(errors));
+                send(Msg::Built { worker: w, unit, mentions: Err(Vec::new()), notes: Vec::new() });
+            }
             // Every share finds the same input errors: one reports them.
-            Err(d) => send(Msg::Built {
+            Err(BuildError::Impl(d)) => send(Msg::Built {
                 worker: w,
                 unit,
                 mentions: Err(if unit % shared.share == 0 { d } else { Vec::new() }),
+                notes: Vec::new(),
             }),
         }
     }
@@ -119,28 +96,23 @@ fn take_units(
 /// Serves the coordinator's Houdini commands on the units the worker owns, until it is told
 /// to stop (or the coordinator hangs up).
 fn serve_houdini(
+    w: usize,
     shared: &Shared,
-    owned: &[(usize, ImplState)],
-    cand_lits: &[(Name, Bool)],
+    owned: &[(usize, Unit)],
     commands: &Mutex<Receiver<Cmd>>,
     send: &dyn Fn(Msg),
 ) {
     loop {
         let command = commands.lock().expect("receiver").recv();
         match command {
-            Ok(Cmd::Round(assignment, units)) => check_units(shared, owned, cand_lits, &assignment, units, send),
+            Ok(Cmd::Round(assignment, units)) => check_units(w, shared, owned, &assignment, units, send),
             Ok(Cmd::Async(version, assignment)) => {
                 // A worker owns one unit in this mode (as many units as workers).
-                if let Some((u, state)) = owned.first() {
-                    async_unit(
-                        shared,
-                        *u,
-                        state,
-                        cand_lits,
-                        (version, assignment),
-                        &commands.lock().expect("receiver"),
-                        send,
-                    );
+                if let Some((u, unit)) = owned.first() {
+                    let commands = commands.lock().expect("receiver");
+                    unit.run(shared, w, |state, cands| {
+                        async_unit(shared, *u, state, cands, (version, assignment), &commands, send)
+                    });
                 }
                 return;
             }

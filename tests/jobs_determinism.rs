@@ -1,0 +1,65 @@
+//! The report does not depend on the number of solver threads (issue 23, "same result on every
+//! machine"): on the GPUVerify-generated corpus files where `kivl verify --houdini` gave other
+//! verified counts or errors with `--jobs 1` and `--jobs 2` (when a worker's one Z3 context held
+//! every implementation it had checked, and Z3's time limit was reset between checks to the
+//! time left), both runs now give the same JSON report, timings aside, with no resource limit
+//! reached. `scripts/jobs-determinism.py` runs the
+//! same comparison over the whole corpus. Skipped (with a message) unless `KIVL_CORPUS` names a
+//! checkout of github.com/symbooglix/gpu (`ivl::corpus`).
+
+use serde_json::Value;
+use std::path::Path;
+
+/// Corpus files (relative to `KIVL_CORPUS`) whose reports differed between `--jobs 1` and 2
+/// (the verified count on the first two, the number of Houdini checks on the third): the
+/// corpus's only GPUVerify-generated files with more than one implementation to verify.
+const DIFFERED: &[&str] = &[
+    "gpuverify/CUDA50/6_Advanced/FunctionPointers/SobelShared.bpl",
+    "gpuverify/CUDA50/6_Advanced/FunctionPointers/SobelTex.bpl",
+    "gpuverify/CUDA50/0_Simple/simpleSeparateCompilation/simpleSeparateCompilation.bpl",
+];
+
+/// The JSON report of `kivl verify --houdini` with `jobs` threads, without its timings.
+fn report(file: &Path, jobs: usize) -> Value {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kivl"))
+        .args(["verify", "--houdini", "--format", "json", "--timeout", "120", "--jobs", &jobs.to_string()])
+        .arg(file)
+        .output()
+        .unwrap();
+    let mut v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!("{}: no JSON report ({e}): {}", file.display(), String::from_utf8_lossy(&out.stderr))
+    });
+    strip_times(&mut v);
+    v
+}
+
+fn strip_times(v: &mut Value) {
+    match v {
+        Value::Object(m) => {
+            m.remove("time_s");
+            m.values_mut().for_each(strip_times);
+        }
+        Value::Array(a) => a.iter_mut().for_each(strip_times),
+        _ => {}
+    }
+}
+
+#[test]
+fn reports_do_not_depend_on_jobs_on_the_corpus_files_that_differed() {
+    let Some(root) = ivl::corpus::gpu() else { return };
+    for rel in DIFFERED {
+        let file = root.join(rel);
+        let one = report(&file, 1);
+        let text = one.to_string();
+        for limit in ["time limit reached", "memory limit"] {
+            assert!(!text.contains(limit), "{rel}: a resource limit was reached: {text}");
+        }
+        let f = &one["files"][0];
+        let outcomes: Vec<&str> =
+            f["implementations"].as_array().unwrap().iter().map(|i| i["outcome"].as_str().unwrap()).collect();
+        assert!(outcomes.len() > 1, "{rel}: several implementations expected, got {outcomes:?}");
+        for jobs in [2, 3] {
+            assert_eq!(one, report(&file, jobs), "{rel}: --jobs 1 and --jobs {jobs} differ");
+        }
+    }
+}

@@ -108,6 +108,10 @@ pub struct KernelArgs {
     /// How shared memory is abstracted between barriers.
     #[arg(long, value_enum, default_value = "adversarial")]
     pub abstraction: AbstractionArg,
+    /// Check the kernel's `assert`s in one of the two threads only (GPUVerify's
+    /// --asymmetric-asserts; sound, as that thread is arbitrary, and cheaper).
+    #[arg(long)]
+    pub asymmetric_asserts: bool,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -123,15 +127,25 @@ pub enum AbstractionArg {
 struct VerifyArgs {
     #[arg(required = true)]
     files: Vec<PathBuf>,
-    /// Infer invariants: find the largest set of candidates that holds, then verify with it.
+    /// Houdini on the program's `{:candidate}` clauses (Boogie's /contractInfer): find the
+    /// largest set that holds, then verify with it. Kernels get inferred candidates anyway
+    /// (unless --no-infer), so for them the flag is redundant.
     #[arg(long)]
     houdini: bool,
+    /// Kernels: do not infer loop invariants (GPUVerify's --no-infer). Inference is on by
+    /// default: kivl proposes candidate invariants and keeps those Houdini proves.
+    #[arg(long)]
+    no_infer: bool,
     /// Print the final Houdini assignment (Boogie's /printAssignment).
     #[arg(long)]
     print_assignment: bool,
-    /// Report the candidate invariants generated and kept per rule (kernels, with --houdini).
-    #[arg(long, requires = "houdini")]
+    /// Report the candidate invariants generated and kept per rule (kernels, with inference).
+    #[arg(long, conflicts_with = "no_infer")]
     infer_info: bool,
+    /// GPUVerify's --kernel-args=K,v1,v2,...: fix the scalar parameters of kernel K to these
+    /// values (`*`: any), repeatable.
+    #[arg(long, value_name = "K,V1,V2,...", value_parser = |s: &str| s.parse::<gpu_passes::kernel_args::KernelArgs>())]
+    kernel_args: Vec<gpu_passes::kernel_args::KernelArgs>,
     /// Time limit in seconds for each search of an implementation: its verification together
     /// with the search for further errors, or one Houdini round of it. Every solver call gets
     /// what is left (Z3's timer, and a watchdog that interrupts Z3 shortly after); should Z3 not
@@ -410,8 +424,11 @@ fn verify_config(a: &VerifyArgs) -> pipeline::VerifyConfig {
         portfolio: a.portfolio,
         inline_depth: a.inline_depth,
     };
-    d.infer = a.houdini;
+    // Kernels: inference on unless --no-infer (GPUVerify's default); plain Boogie: Houdini
+    // only with --houdini.
+    d.infer = !a.no_infer;
     d.infer_info = a.infer_info;
+    d.kernel_args = a.kernel_args.clone();
     d.lockstep = a.lockstep.map(|n| n as usize);
     d.termination = a.termination;
     opts

@@ -77,6 +77,7 @@ pub fn kernel_options(k: &KernelArgs) -> KernelOptions {
             crate::AbstractionArg::Adversarial => Abstraction::Adversarial,
             crate::AbstractionArg::Equality => Abstraction::Equality,
         },
+        asymmetric_asserts: k.asymmetric_asserts,
     }
 }
 

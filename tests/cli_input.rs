@@ -154,7 +154,7 @@ fn a_missing_file_or_a_directory_is_an_io_error_without_a_code_frame() {
 }
 
 #[test]
-fn zero_jobs_or_error_limit_and_infer_info_without_houdini_are_usage_errors() {
+fn zero_jobs_or_error_limit_and_infer_info_without_inference_are_usage_errors() {
     let ok = temp_bytes("usage_ok.bpl", b"procedure P() { assert true; }\n");
     let ok = ok.to_str().unwrap();
     for (flag, value) in [("--jobs", "0"), ("--error-limit", "0")] {
@@ -163,9 +163,10 @@ fn zero_jobs_or_error_limit_and_infer_info_without_houdini_are_usage_errors() {
         assert!(err.contains(flag) && err.contains("expected a positive integer"), "{err}");
     }
     assert_eq!(human(&["verify", "--jobs", "1", "--error-limit", "1", ok]).0, 0);
-    let (code, _, err) = human(&["verify", "--infer-info", ok]);
+    let (code, _, err) = human(&["verify", "--no-infer", "--infer-info", ok]);
     assert_eq!(code, 2);
-    assert!(err.contains("--houdini"), "says that --infer-info needs --houdini: {err}");
+    assert!(err.contains("--no-infer"), "says that --infer-info needs inference: {err}");
+    assert_eq!(human(&["verify", "--infer-info", ok]).0, 0);
     assert_eq!(human(&["verify", "--houdini", "--infer-info", ok]).0, 0);
 }
 

@@ -19,10 +19,8 @@ fn expectation(path: &std::path::Path) -> (Option<String>, Vec<String>, Vec<u64>
 }
 
 fn verify(file: &str, args: &[String]) -> common::Run {
-    let mut a: Vec<&str> = vec!["verify", "--format", "json"];
-    a.extend(args.iter().map(String::as_str));
-    a.push(file);
-    kivl(&a)
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    common::verify_json(std::path::Path::new(file), &args)
 }
 
 #[test]

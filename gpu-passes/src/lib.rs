@@ -5,6 +5,7 @@ pub mod bodies;
 pub mod driver;
 pub mod interleaving;
 pub mod invariants;
+pub mod kernel_args;
 pub mod lockstep;
 pub mod mutate;
 pub mod predication;

@@ -27,6 +27,8 @@ const EXPECTED: &[(&str, &str, &str)] = &[
     ("access_strided_infer", "access-strided", "__write(A) ==> __write_offset(A) mod 64 == local_id_x"),
     ("infer_offset2d", "access-strided", "__write(A) ==> __write_offset(A) mod 64 == local_id_y * 8 + local_id_x"),
     ("access_strength_reduced_infer", "strength-reduced", "i mod 64 == local_id_x"),
+    ("grid_stride", "grid-stride", "i mod (64 * 16) == group_id_x * 64 + local_id_x"),
+    ("grid_stride", "grid-stride", "__write(A) ==> __write_offset(A) mod (64 * 16) == group_id_x * 64 + local_id_x"),
     ("access_contiguous_infer", "access-contiguous", "__write(A) ==> __write_offset(A) < local_id_x * 8 + 8"),
     ("infer_contiguous_group", "access-contiguous-group", "__write(out) ==> group_id_x * 16 <= __write_offset(out)"),
     ("infer_counter_range", "access-counter-range", "__write(A) ==> 4 * local_id_x <= __write_offset(A)"),

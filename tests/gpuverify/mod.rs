@@ -283,7 +283,8 @@ fn lookup(name: &str) -> Option<(&'static str, Opt)> {
 
 /// Maps GPUVerify's arguments (already `${KERNEL_DIR}`-substituted) to kivl's canonical ones:
 /// `--local-size A,B,C` and `--num-groups` (the global size divided by the local size), the
-/// abstraction and race-check switches, `-D`/`-I` as they are, `--houdini` unless `--no-infer`.
+/// abstraction and race-check switches, `-D`/`-I` as they are; inference is on unless `--no-infer`
+/// (kivl's default, as GPUVerify's).
 ///
 /// A size combination that GPUVerify rejects (a global size the local size does not divide,
 /// both `--num_groups` and `--global_size`, mismatched dimensions) is passed to kivl in
@@ -411,8 +412,8 @@ pub fn verify_args(kernel: &[String], houdini: bool, timeout: u64, file: &str) -
     let mut args: Vec<String> =
         ["verify", "--format", "json", "--jobs", "1", "--error-limit", "20", "--timeout"].map(String::from).to_vec();
     args.push(timeout.to_string());
-    if houdini {
-        args.push("--houdini".into());
+    if !houdini {
+        args.push("--no-infer".into());
     }
     args.extend(kernel.iter().cloned());
     args.push(file.to_string());

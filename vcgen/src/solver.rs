@@ -203,14 +203,18 @@ impl VcSolver {
         };
         let check = self.check_now(assumptions);
         match (check, deadline) {
-            (Check::Inconclusive(_), Some(d)) if Instant::now() >= d => Check::Inconclusive(self.out_of_time()),
+            // Z3's own timer may stop the check up to a second before the deadline (it is
+            // reset only when the time left differs by more): "canceled" is then a timeout.
+            (Check::Inconclusive(_), Some(d)) if Instant::now() + Duration::from_millis(1500) >= d => {
+                Check::Inconclusive(self.out_of_time())
+            }
             (check, _) => check,
         }
     }
 
     fn out_of_time(&self) -> String {
         let secs = self.timeout_ms.unwrap_or(0) as f64 / 1000.0;
-        format!("time limit reached ({secs} s, --timeout)")
+        format!("timed out after {secs} s (--timeout)")
     }
 
     fn check_now(&self, assumptions: &[Bool]) -> Check {

@@ -19,6 +19,7 @@
 //! (the lock-step construction predicates internally). With debug assertions or
 //! `KIVL_CHECK_PASSES=1`, every stage's output is checked ([`pass_check`]).
 
+pub mod hints;
 pub mod pass_check;
 pub mod shorthands;
 pub mod stage;
@@ -52,6 +53,8 @@ pub struct Config {
     pub infer_info: bool,
     /// Also prove that every thread terminates.
     pub termination: bool,
+    /// `--kernel-args`: scalar parameters fixed per kernel ([`crate::kernel_args`]).
+    pub kernel_args: Vec<crate::kernel_args::KernelArgs>,
 }
 
 /// What `verify` found.
@@ -70,6 +73,12 @@ pub struct Verdicts {
 pub fn verify(program: &Program, cfg: &Config) -> Verdicts {
     let run = Run { cfg, tap: None };
     let kernel = two_thread::is_kernel_program(program);
+    let program = &match crate::kernel_args::apply(program, &cfg.kernel_args) {
+        Ok(p) => p,
+        Err(errors) => {
+            return Verdicts { result: ProgramResult { errors, ..Default::default() }, kernel, ..Default::default() }
+        }
+    };
     let (result, inference) = run.main_path(program).unwrap_or_else(|halt| (halt.into_result(), None));
     let input_error = result.errors.iter().any(|d| d.kind.is_input_error());
     let termination = (cfg.termination && !input_error).then(|| {
@@ -89,6 +98,7 @@ pub fn emit(program: &Program, stage: Stage, cfg: &Config, threads: usize) -> Re
         ..cfg.clone()
     };
     let run = Run { cfg: &cfg, tap: Some(stage) };
+    let program = &crate::kernel_args::apply(program, &cfg.kernel_args)?;
     let halt = match stage.path() {
         Path::FrontEnd => return Ok(ivl::printer::print_program(program)),
         Path::Termination => run.termination(program).err(),
@@ -188,8 +198,9 @@ impl Run<'_> {
     }
 
     /// Kernels on two threads (seed 001 ch. 4).
-    fn two_thread(&self, program: &Program) -> Flow<(ProgramResult, Option<InferenceReport>)> {
+    fn two_thread(&self, source: &Program) -> Flow<(ProgramResult, Option<InferenceReport>)> {
         let cfg = self.cfg;
+        let program = source;
         let (program, candidates) = if cfg.infer {
             let c = invariants::candidates(program, &cfg.kernel, cfg.dynamic.as_ref());
             let c = self.stage(Stage::Candidates, Ok(c))?;
@@ -211,6 +222,7 @@ impl Run<'_> {
             self.engine(&vacuity.program, &VerifyOptions { houdini: false, ..cfg.engine.clone() })?
         };
         two_thread::report::explain(&mut result, &built, &vacuity, vacuity_result, &cfg.kernel);
+        hints::add(&mut result, source, cfg);
         let inference = candidates
             .filter(|_| cfg.infer_info)
             .map(|(info, dynamic)| invariants::report::build(&info, &dynamic, &result));

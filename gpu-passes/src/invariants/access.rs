@@ -11,6 +11,13 @@
 //! - *strength reduced* (`i := lid; … A[i + C]; … i := i + SZ`): `i mod SZ == lid` — more
 //!   generally `(i - U0 - G0) mod SZ == L0` for the entry value `U0 + G0 + L0` — and
 //!   `has ==> (off - U - U0 - G - G0) mod SZ == L0 + L`;
+//! - *grid stride* (`i := gid; … A[i]; … i := i + global size`, the grid-stride loop of CUDA
+//!   and OpenCL; GPUVerify's strength-reduction analysis reads such a counter as
+//!   `i mod stride == entry value`, its `ModStrideConstraint`): when the entry value has a
+//!   group-id part and the step mentions a `num_groups_*` size, `(i - U0) mod SZ == G0 + L0` and `has ==> (off - U - U0) mod SZ == G0 + G +
+//!   L0 + L` instead of the two forms above — the group id stays on the right, so that two
+//!   threads of different groups get different residues (the forms above subtract it and cannot
+//!   tell them apart, and Z3 spent Houdini's whole time limit on them);
 //! - *contiguous range* (`A[lid * C + i]`): `has ==> lid * C <= off - R` and
 //!   `has ==> off - R < lid * C + C` (`R` the other invariant terms); the same with a group id
 //!   (`A[gid * C + i]`) under its own rule name;
@@ -30,6 +37,7 @@ use ivl::ast::*;
 pub const OFFSET: &str = "access-offset";
 pub const STRIDED: &str = "access-strided";
 pub const STRENGTH_REDUCED: &str = "strength-reduced";
+pub const GRID_STRIDE: &str = "grid-stride";
 pub const CONTIGUOUS: &str = "access-contiguous";
 pub const CONTIGUOUS_GROUP: &str = "access-contiguous-group";
 pub const OFFSET_ANY: &str = "access-offset-any";
@@ -109,7 +117,43 @@ pub fn generate(cx: &mut LoopCx) {
 struct StrengthReduced {
     step: Expr,
     lid: Vec<Term>,
-    rest: Vec<Term>,
+    group: Vec<Term>,
+    uniform: Vec<Term>,
+}
+
+impl StrengthReduced {
+    /// A grid-stride counter: the entry value has a group-id part and the step counts groups
+    /// (mentions a `num_groups_*` size: `group_size_x * num_groups_x`, OpenCL's
+    /// `get_global_size(0)`). Its residue modulo the step is the whole entry value.
+    /// With sizes fixed on the command line the step is a literal product (`64 * 16`): it is a
+    /// grid size when it equals the number of threads of the grid in some dimension.
+    fn grid(&self, cx: &LoopCx) -> bool {
+        if self.group.is_empty() {
+            return false;
+        }
+        if ivl::visit::free_vars(&self.step).iter().any(|v| v.starts_with("num_groups_")) {
+            return true;
+        }
+        let sizes = &cx.facts.sizes;
+        let (Some(local), Some(groups), Some(step)) = (sizes.local, sizes.groups, constant(cx, &self.step)) else {
+            return false;
+        };
+        (0..3).any(|d| step == (local[d] * groups[d]).into())
+    }
+
+    /// The entry value's terms other than the local id.
+    fn rest(&self) -> Vec<Term> {
+        self.uniform.iter().chain(&self.group).cloned().collect()
+    }
+}
+
+/// The value of a literal or a product of literals.
+fn constant(cx: &LoopCx, e: &Expr) -> Option<num_bigint::BigInt> {
+    if let Some(v) = cx.arith().lit_value(e) {
+        return Some(v);
+    }
+    let (a, b) = cx.arith().factors(e)?;
+    Some(constant(cx, a)? * constant(cx, b)?)
 }
 
 fn strength_reduced_counter(cx: &LoopCx, i: &Name, num: Num) -> Option<StrengthReduced> {
@@ -124,8 +168,7 @@ fn strength_reduced_counter(cx: &LoopCx, i: &Name, num: Num) -> Option<StrengthR
     if !s0.varying.is_empty() {
         return None;
     }
-    let rest = s0.uniform.iter().chain(&s0.group).cloned().collect();
-    Some(StrengthReduced { step, lid: s0.lid, rest })
+    Some(StrengthReduced { step, lid: s0.lid, group: s0.group, uniform: s0.uniform })
 }
 
 /// `(i - U0 - G0) mod SZ == L0` for every strength-reduced counter.
@@ -135,9 +178,14 @@ fn strength_reduced(cx: &mut LoopCx) {
             continue;
         };
         let ar = cx.arith();
-        let lhs = ar.rem(num, ar.minus_terms(num, cx.var(&i), &sr.rest), sr.step);
-        let e = Expr::eq(lhs, ar.sum(num, &sr.lid));
-        cx.push(STRENGTH_REDUCED, e);
+        if !sr.grid(cx) {
+            let lhs = ar.rem(num, ar.minus_terms(num, cx.var(&i), &sr.rest()), sr.step);
+            cx.push(STRENGTH_REDUCED, Expr::eq(lhs, ar.sum(num, &sr.lid)));
+        } else {
+            let lhs = ar.rem(num, ar.minus_terms(num, cx.var(&i), &sr.uniform), sr.step);
+            let thread: Vec<Term> = sr.group.iter().chain(&sr.lid).cloned().collect();
+            cx.push(GRID_STRIDE, Expr::eq(lhs, ar.sum(num, &thread)));
+        }
     }
 }
 
@@ -203,11 +251,17 @@ fn strided(cx: &mut LoopCx, acc: &LoopAccess, num: Num, s: &Split) {
             return;
         };
         let ar = cx.arith();
-        let rest: Vec<Term> = s.uniform.iter().chain(&s.group).chain(&sr.rest).cloned().collect();
-        let rhs: Vec<Term> = sr.lid.iter().chain(&s.lid).cloned().collect();
-        let lhs = ar.rem(num, ar.minus_terms(num, off, &rest), sr.step);
-        let e = Expr::implies(has, Expr::eq(lhs, ar.sum(num, &rhs)));
-        cx.push(STRIDED, e);
+        if !sr.grid(cx) {
+            let rest: Vec<Term> = s.uniform.iter().chain(&s.group).chain(&sr.rest()).cloned().collect();
+            let rhs: Vec<Term> = sr.lid.iter().chain(&s.lid).cloned().collect();
+            let lhs = ar.rem(num, ar.minus_terms(num, off, &rest), sr.step);
+            cx.push(STRIDED, Expr::implies(has, Expr::eq(lhs, ar.sum(num, &rhs))));
+        } else {
+            let uniform: Vec<Term> = s.uniform.iter().chain(&sr.uniform).cloned().collect();
+            let thread: Vec<Term> = sr.group.iter().chain(&s.group).chain(&sr.lid).chain(&s.lid).cloned().collect();
+            let lhs = ar.rem(num, ar.minus_terms(num, off, &uniform), sr.step);
+            cx.push(GRID_STRIDE, Expr::implies(has, Expr::eq(lhs, ar.sum(num, &thread))));
+        }
         return;
     }
     // `A[i * S + ...]`.

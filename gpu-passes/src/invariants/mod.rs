@@ -74,6 +74,7 @@ pub const RULES: &[&str] = &[
     access::OFFSET,
     access::STRIDED,
     access::STRENGTH_REDUCED,
+    access::GRID_STRIDE,
     access::CONTIGUOUS,
     access::CONTIGUOUS_GROUP,
     access::OFFSET_ANY,

@@ -70,6 +70,10 @@ pub struct KernelOptions {
     /// `--only-divergence`: no race checks at all.
     pub only_divergence: bool,
     pub abstraction: Abstraction,
+    /// `--asymmetric-asserts` (GPUVerify's option): the kernel's `assert` statements are
+    /// checked in the first of the two threads only. Sound, since that thread is arbitrary; the
+    /// second thread's assertions are dropped (not assumed), which can only cost precision.
+    pub asymmetric_asserts: bool,
 }
 
 impl Default for KernelOptions {
@@ -80,6 +84,7 @@ impl Default for KernelOptions {
             benign_tolerance: true,
             only_intra_group: false,
             only_divergence: false,
+            asymmetric_asserts: false,
             abstraction: Abstraction::Adversarial,
         }
     }

@@ -41,6 +41,8 @@ pub(crate) struct Instr {
     /// The threads are in different groups.
     pub inter: bool,
     pub benign: bool,
+    /// `KernelOptions::asymmetric_asserts`.
+    pub asymmetric: bool,
     /// Restricts race and divergence checks to two distinct threads, when the two modelled
     /// threads may be one (a group of one thread).
     pub guard: Option<Expr>,
@@ -196,7 +198,12 @@ impl Instr {
             "postcondition" => Some("this postcondition might not hold on a return path"),
             _ => None,
         };
+        // `--asymmetric-asserts`: the kernel's own assertions in the first thread only.
+        let first_only = self.asymmetric && !invariant && check_kind(attrs) == "assertion";
         for (t, e) in per_thread(&self.env(kc), expr) {
+            if first_only && t > 0 {
+                continue;
+            }
             let mut a = attrs.clone();
             if let Some(w) = what.filter(|_| !invariant && find_attr(attrs, "msg").is_none()) {
                 a.push(attr("msg", vec![str_arg(&format!("{w} in thread {}{}", t + 1, self.note()))], s.span));
@@ -551,6 +558,7 @@ impl InstrParts<'_> {
         let ins = Instr {
             inter: ctx.inter,
             benign: ctx.opts.benign_tolerance,
+            asymmetric: ctx.opts.asymmetric_asserts,
             guard: ctx.guard.clone(),
             groups: self.groups.clone(),
             logs: self.logs.clone(),

@@ -82,7 +82,7 @@ fn run_kernel(suite: &Path, file: &Path, timeout: u64, bench: bool) -> Row {
         Err(e) => return row("?".into(), Score::Skipped(format!("header: {e}")), Duration::ZERO, None),
     };
     let expect = header.expect.label();
-    if let Some(why) = modular_only(&path) {
+    if let Some(why) = modular_only(&path).or_else(|| beyond_bugle(&path)) {
         return row(expect, Score::Skipped(why), Duration::ZERO, None);
     }
     let (kernel, houdini) = match map_args(&header.args) {

@@ -2,6 +2,10 @@
 //! (Itanium-mangled, `_Z12get_local_idj`), the CUDA registers and `__syncthreads` of
 //! `headers/cuda.h`, the annotations of `headers/annotations.h`, and LLVM intrinsics.
 
+/// GPUVerify's uninterpreted functions: `bool __uninterpreted_function_f(int);` declares a
+/// function whose result depends only on its arguments (equal arguments, equal results).
+pub const UNINTERPRETED_PREFIX: &str = "__uninterpreted_function_";
+
 /// The identity constants of the KBPL prelude, per dimension.
 pub const DIMS: [&str; 3] = ["x", "y", "z"];
 pub const IDENTITY: [&str; 4] = ["local_id", "group_id", "group_size", "num_groups"];

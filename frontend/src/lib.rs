@@ -109,7 +109,13 @@ pub fn translate_file(path: &Path, text: &str, lang: Language, opts: &Options) -
         Language::OpenCl => Vec::new(),
         Language::Cuda => clang::nvvm_kernels(&ir_text),
     };
-    let mut out = translate::translate_module(&module, &file_name, &kernels, opts).map_err(|errors| {
+    // The IR reader's queries (`type_of`) panic on some shapes the translator did not foresee:
+    // an unsupported input, not a crash.
+    let translated = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        translate::translate_module(&module, &file_name, &kernels, opts)
+    }))
+    .map_err(|_| vec![Diagnostic::unsupported("the LLVM IR reader failed on this kernel", Span::DUMMY)])?;
+    let mut out = translated.map_err(|errors| {
         errors
             .into_iter()
             .map(|(loc, msg)| {

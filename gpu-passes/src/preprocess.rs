@@ -182,12 +182,16 @@ fn barrier_call_attrs(args: &[Expr], span: Span) -> Vec<Attribute> {
     match (literal(args.first()), literal(args.get(1))) {
         (Some(true), Some(false)) => vec![Attribute { name: Ident::new("local", span), args: vec![], span }],
         (Some(false), Some(true)) => vec![Attribute { name: Ident::new("global", span), args: vec![], span }],
-        _ => Vec::new(),
+        (Some(true), Some(true)) => Vec::new(),
+        // No fence, or fences chosen at run time (possibly different per thread): fencing
+        // nothing over-approximates them, as the accesses on both sides are still checked.
+        _ => vec![Attribute { name: Ident::new("nofence", span), args: vec![], span }],
     }
 }
 
 /// docs/kbpl.md §3.3: calls to `{:barrier}` procedures become `barrier` statements (with `{:local}` or
-/// `{:global}` when the call's literal fence arguments select one memory space).
+/// `{:global}` when the call's literal fence arguments select one memory space, `{:nofence}` when
+/// they select none or are not literals).
 pub fn barrier_calls_to_statements(p: &Program) -> Program {
     let barrier_procs: std::collections::HashMap<Name, &ProcedureDecl> =
         p.procedures().filter(|pr| has_attr(&pr.attrs, "barrier")).map(|pr| (pr.name.name.clone(), pr)).collect();
@@ -359,5 +363,20 @@ mod tests {
         let text = ivl::printer::print_program(&out);
         let calls = text.matches("call ").count();
         assert!(text.contains("barrier {:local};") && text.contains("barrier;\n") && calls == 0, "{text}");
+    }
+
+    #[test]
+    fn barrier_calls_without_literal_fences_fence_nothing() {
+        let src = "procedure {:barrier} $bugle_barrier(a: bv1, b: bv1);\nprocedure {:kernel} K(f: bv1);\nimplementation K(f: bv1) { call $bugle_barrier(0bv1, 0bv1); call $bugle_barrier(f, 1bv1); }";
+        let (p, d) = ivl::parser::parse_program(src);
+        assert!(d.is_empty(), "{d:?}");
+        let text = ivl::printer::print_program(&barrier_calls_to_statements(&p));
+        assert_eq!(text.matches("barrier {:nofence};").count(), 2, "{text}");
+        let (l, g) = crate::two_thread::barriers::fences(&[Attribute {
+            name: Ident::new("nofence", Span::DUMMY),
+            args: vec![],
+            span: Span::DUMMY,
+        }]);
+        assert!(!l && !g);
     }
 }

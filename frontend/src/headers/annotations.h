@@ -80,6 +80,46 @@ __KIVL_FN void __kivl_barrier_invariant_12(int, unsigned, unsigned, unsigned, un
 #define __barrier_invariant_10(e, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10) __kivl_barrier_invariant_10((e) != 0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10)
 #define __barrier_invariant_11(e, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11) __kivl_barrier_invariant_11((e) != 0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11)
 #define __barrier_invariant_12(e, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12) __kivl_barrier_invariant_12((e) != 0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12)
+__KIVL_FN void __kivl_barrier_invariant_13(int, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned);
+__KIVL_FN void __kivl_barrier_invariant_14(int, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned);
+__KIVL_FN void __kivl_barrier_invariant_15(int, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned);
+__KIVL_FN void __kivl_barrier_invariant_16(int, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned);
+__KIVL_FN void __kivl_barrier_invariant_17(int, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned);
+__KIVL_FN void __kivl_barrier_invariant_18(int, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned);
+__KIVL_FN void __kivl_barrier_invariant_19(int, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned);
+__KIVL_FN void __kivl_barrier_invariant_20(int, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned);
+__KIVL_FN void __kivl_barrier_invariant_21(int, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned);
+__KIVL_FN void __kivl_barrier_invariant_22(int, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned);
+__KIVL_FN void __kivl_barrier_invariant_23(int, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned);
+__KIVL_FN void __kivl_barrier_invariant_24(int, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned);
+__KIVL_FN void __kivl_barrier_invariant_25(int, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned);
+__KIVL_FN void __kivl_barrier_invariant_26(int, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned);
+__KIVL_FN void __kivl_barrier_invariant_27(int, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned);
+__KIVL_FN void __kivl_barrier_invariant_28(int, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned);
+__KIVL_FN void __kivl_barrier_invariant_29(int, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned);
+__KIVL_FN void __kivl_barrier_invariant_30(int, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned);
+__KIVL_FN void __kivl_barrier_invariant_31(int, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned);
+__KIVL_FN void __kivl_barrier_invariant_32(int, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned);
+#define __barrier_invariant_13(e, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13) __kivl_barrier_invariant_13((e) != 0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13)
+#define __barrier_invariant_14(e, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, i14) __kivl_barrier_invariant_14((e) != 0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, i14)
+#define __barrier_invariant_15(e, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, i14, i15) __kivl_barrier_invariant_15((e) != 0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, i14, i15)
+#define __barrier_invariant_16(e, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, i14, i15, i16) __kivl_barrier_invariant_16((e) != 0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, i14, i15, i16)
+#define __barrier_invariant_17(e, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, i14, i15, i16, i17) __kivl_barrier_invariant_17((e) != 0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, i14, i15, i16, i17)
+#define __barrier_invariant_18(e, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, i14, i15, i16, i17, i18) __kivl_barrier_invariant_18((e) != 0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, i14, i15, i16, i17, i18)
+#define __barrier_invariant_19(e, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, i14, i15, i16, i17, i18, i19) __kivl_barrier_invariant_19((e) != 0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, i14, i15, i16, i17, i18, i19)
+#define __barrier_invariant_20(e, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, i14, i15, i16, i17, i18, i19, i20) __kivl_barrier_invariant_20((e) != 0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, i14, i15, i16, i17, i18, i19, i20)
+#define __barrier_invariant_21(e, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, i14, i15, i16, i17, i18, i19, i20, i21) __kivl_barrier_invariant_21((e) != 0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, i14, i15, i16, i17, i18, i19, i20, i21)
+#define __barrier_invariant_22(e, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, i14, i15, i16, i17, i18, i19, i20, i21, i22) __kivl_barrier_invariant_22((e) != 0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, i14, i15, i16, i17, i18, i19, i20, i21, i22)
+#define __barrier_invariant_23(e, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, i14, i15, i16, i17, i18, i19, i20, i21, i22, i23) __kivl_barrier_invariant_23((e) != 0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, i14, i15, i16, i17, i18, i19, i20, i21, i22, i23)
+#define __barrier_invariant_24(e, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, i14, i15, i16, i17, i18, i19, i20, i21, i22, i23, i24) __kivl_barrier_invariant_24((e) != 0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, i14, i15, i16, i17, i18, i19, i20, i21, i22, i23, i24)
+#define __barrier_invariant_25(e, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, i14, i15, i16, i17, i18, i19, i20, i21, i22, i23, i24, i25) __kivl_barrier_invariant_25((e) != 0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, i14, i15, i16, i17, i18, i19, i20, i21, i22, i23, i24, i25)
+#define __barrier_invariant_26(e, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, i14, i15, i16, i17, i18, i19, i20, i21, i22, i23, i24, i25, i26) __kivl_barrier_invariant_26((e) != 0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, i14, i15, i16, i17, i18, i19, i20, i21, i22, i23, i24, i25, i26)
+#define __barrier_invariant_27(e, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, i14, i15, i16, i17, i18, i19, i20, i21, i22, i23, i24, i25, i26, i27) __kivl_barrier_invariant_27((e) != 0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, i14, i15, i16, i17, i18, i19, i20, i21, i22, i23, i24, i25, i26, i27)
+#define __barrier_invariant_28(e, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, i14, i15, i16, i17, i18, i19, i20, i21, i22, i23, i24, i25, i26, i27, i28) __kivl_barrier_invariant_28((e) != 0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, i14, i15, i16, i17, i18, i19, i20, i21, i22, i23, i24, i25, i26, i27, i28)
+#define __barrier_invariant_29(e, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, i14, i15, i16, i17, i18, i19, i20, i21, i22, i23, i24, i25, i26, i27, i28, i29) __kivl_barrier_invariant_29((e) != 0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, i14, i15, i16, i17, i18, i19, i20, i21, i22, i23, i24, i25, i26, i27, i28, i29)
+#define __barrier_invariant_30(e, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, i14, i15, i16, i17, i18, i19, i20, i21, i22, i23, i24, i25, i26, i27, i28, i29, i30) __kivl_barrier_invariant_30((e) != 0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, i14, i15, i16, i17, i18, i19, i20, i21, i22, i23, i24, i25, i26, i27, i28, i29, i30)
+#define __barrier_invariant_31(e, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, i14, i15, i16, i17, i18, i19, i20, i21, i22, i23, i24, i25, i26, i27, i28, i29, i30, i31) __kivl_barrier_invariant_31((e) != 0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, i14, i15, i16, i17, i18, i19, i20, i21, i22, i23, i24, i25, i26, i27, i28, i29, i30, i31)
+#define __barrier_invariant_32(e, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, i14, i15, i16, i17, i18, i19, i20, i21, i22, i23, i24, i25, i26, i27, i28, i29, i30, i31, i32) __kivl_barrier_invariant_32((e) != 0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, i14, i15, i16, i17, i18, i19, i20, i21, i22, i23, i24, i25, i26, i27, i28, i29, i30, i31, i32)
 __KIVL_FN void __barrier_invariant_binary_1(int, unsigned, unsigned);
 __KIVL_FN void __barrier_invariant_binary_2(int, unsigned, unsigned, unsigned, unsigned);
 
@@ -111,6 +151,88 @@ __KIVL_OVL int __kivl_read_offset_bytes(__KIVL_PTR(__local));
 __KIVL_OVL int __kivl_write_offset_bytes(__KIVL_PTR(__global));
 __KIVL_OVL int __kivl_write_offset_bytes(__KIVL_PTR(__local));
 #endif
+
+/* GPUVerify's helper annotations, written as expressions over the ones above. */
+/* `__same_group`: the two threads of the two-thread reduction are in one work-group. */
+#ifdef __cplusplus
+#define __same_group                                                                            \
+  ((blockIdx.x == __other_int(blockIdx.x)) & (blockIdx.y == __other_int(blockIdx.y)) &          \
+   (blockIdx.z == __other_int(blockIdx.z)))
+#else
+#define __same_group                                                                            \
+  ((get_group_id(0) == __other_int(get_group_id(0))) &                                          \
+   (get_group_id(1) == __other_int(get_group_id(1))) &                                          \
+   (get_group_id(2) == __other_int(get_group_id(2))))
+#endif
+/* Powers of two: `__mod_pow2(x, y)` is `x mod y` when `y` is a power of two. */
+#define __is_pow2(x) ((((x) & ((x) - 1)) == 0))
+#define __mod_pow2(x, y) ((((y) - 1)) & (x))
+/* `__dominator_enabled()`: kivl's loop invariants are evaluated where the loop is entered and
+ * at the end of its body, where the thread's enabledness is that of the block dominating the
+ * loop head; the same as `__enabled()` there (and, like every invariant, checked). */
+#define __dominator_enabled() __kivl_enabled()
+/* `__read_permission(…)` lets GPUVerify's barrier invariants read a location without logging
+ * an access. kivl ignores it: a barrier invariant about a location neither thread accessed
+ * is then checked against an arbitrary value, so the hint can only make a check fail, never
+ * make an unsafe kernel pass. */
+#define __read_permission(...) ((void)0)
+/* `__requires_fresh_array(p)`: `p` points to an array no other pointer reaches. kivl already
+ * gives every pointer parameter its own memory object (as GPUVerify does), so this adds
+ * nothing. */
+#define __requires_fresh_array(p) ((void)0)
+
+/* Non-overflowing additions (GPUVerify's `__add_noovfl_T(x, y)`): the sum, with the
+ * assumption that it does not overflow (signed: the sign of the result is that of the
+ * operands when they agree; unsigned: the sum is not below an operand). The predicate
+ * `__add_noovfl(a, b, …)` (1 to 4 operands) says the same of a sum without assuming it. */
+#define __KIVL_SIGNED(x) (((__typeof__(x))-1) < 0)
+#define __KIVL_SUM(a, b) ((__typeof__(a))((a) + (b)))
+#define __KIVL_NOOVFL2(a, b)                                                                     \
+  (__KIVL_SIGNED(a) ? ((((a) < 0) != ((b) < 0)) | ((__KIVL_SUM(a, b) < 0) == ((a) < 0)))         \
+                    : (__KIVL_SUM(a, b) >= (a)))
+#define __KIVL_NOOVFL3(a, b, c) (__KIVL_NOOVFL2(a, b) & __KIVL_NOOVFL2(__KIVL_SUM(a, b), c))
+#define __KIVL_NOOVFL4(a, b, c, d) (__KIVL_NOOVFL3(a, b, c) & __KIVL_NOOVFL2(__KIVL_SUM(__KIVL_SUM(a, b), c), d))
+#define __KIVL_NOOVFL1(a) 1
+#define __KIVL_NOOVFL_PICK(_1, _2, _3, _4, NAME, ...) NAME
+#define __add_noovfl(...)                                                                        \
+  __KIVL_NOOVFL_PICK(__VA_ARGS__, __KIVL_NOOVFL4, __KIVL_NOOVFL3, __KIVL_NOOVFL2, __KIVL_NOOVFL1, 0)(__VA_ARGS__)
+#ifdef __cplusplus
+#define __KIVL_INLINE static __attribute__((device)) inline
+#else
+#define __KIVL_INLINE static inline
+#endif
+#define __KIVL_ADD_NOOVFL(NAME, T)                                                               \
+  __KIVL_INLINE T NAME(T x, T y) {                                                               \
+    __kivl_assume(__KIVL_NOOVFL2(x, y));                                                         \
+    return __KIVL_SUM(x, y);                                                       \
+  }
+__KIVL_ADD_NOOVFL(__add_noovfl_char, char)
+__KIVL_ADD_NOOVFL(__add_noovfl_short, short)
+__KIVL_ADD_NOOVFL(__add_noovfl_int, int)
+__KIVL_ADD_NOOVFL(__add_noovfl_unsigned_char, unsigned char)
+__KIVL_ADD_NOOVFL(__add_noovfl_unsigned_short, unsigned short)
+__KIVL_ADD_NOOVFL(__add_noovfl_unsigned_int, unsigned int)
+#undef __KIVL_ADD_NOOVFL
+
+/* GPUVerify annotations kivl does not translate yet, declared so that the front end reports
+ * them as unsupported at their line rather than clang as undeclared. */
+#ifdef __cplusplus
+__KIVL_OVL void __reads_from(__KIVL_PTR());
+__KIVL_OVL void __writes_to(__KIVL_PTR());
+__KIVL_OVL void __array_snapshot(__KIVL_PTR(), __KIVL_PTR());
+__KIVL_FN int __atomic_has_taken_value(unsigned *, unsigned, unsigned);
+#else
+__KIVL_OVL void __reads_from(__KIVL_PTR(__global));
+__KIVL_OVL void __reads_from(__KIVL_PTR(__local));
+__KIVL_OVL void __writes_to(__KIVL_PTR(__global));
+__KIVL_OVL void __writes_to(__KIVL_PTR(__local));
+__KIVL_OVL void __array_snapshot(__KIVL_PTR(__global), __KIVL_PTR(__global));
+__KIVL_OVL void __array_snapshot(__KIVL_PTR(__local), __KIVL_PTR(__local));
+__KIVL_OVL int __atomic_has_taken_value(__global unsigned *, size_t, unsigned);
+__KIVL_OVL int __atomic_has_taken_value(__local unsigned *, size_t, unsigned);
+__KIVL_FN int4 __return_val_int4(void);
+#endif
+__KIVL_FN void *__return_val_ptr(void);
 
 #define __assert(e) __kivl_assert((e) != 0)
 #define __assume(e) __kivl_assume((e) != 0)

@@ -11,7 +11,9 @@
 //!   races;
 //! - a pointer into **global or group-shared** memory: which elements it touches, and when, is
 //!   unknown, so the race check cannot be done: a located `unsupported` error;
-//! - a **null** pointer argument is no access by itself (the function may test it).
+//! - a **null** pointer argument is no access by itself (the function may test it);
+//! - a call that never returns (a `noreturn` function: the block ends in `unreachable`, which
+//!   is a failing assertion) needs no race check: any thread that makes it fails anyway.
 //!
 //! A returned pointer is unknown: it is modelled as an undefined pointer (null with an arbitrary
 //! offset, see [`super::null`]), so any access through it is reported as a possible null or
@@ -30,7 +32,9 @@ use llvm_ir::function::FunctionAttribute;
 fn has_own_translation(name: &str) -> bool {
     let plain = builtins::demangle(name);
     name.starts_with("llvm.")
-        || plain.starts_with("__")
+        // clang's constructor of an OpenCL sampler from its flags: an opaque handle, which
+        // only image reads use (`vectors::image_read`), so an unknown pointer will do.
+        || (plain.starts_with("__") && plain != "__translate_sampler_initializer")
         || plain.starts_with("atom")
         || plain.starts_with("vload")
         || plain.starts_with("vstore")
@@ -67,10 +71,18 @@ impl<'m> Tr<'m> {
 
     /// Translates a call of a bodiless function; false when the call is not one (or is a pure
     /// function of scalars, translated as an uninterpreted function by `call_value`).
-    pub(super) fn bodiless_call(&mut self, f: &mut Frame<'m>, c: &'m inst::Call, name: &str, loc: Option<Loc>) -> bool {
+    pub(super) fn bodiless_call(
+        &mut self,
+        f: &mut Frame<'m>,
+        c: &'m inst::Call,
+        name: &str,
+        bi: usize,
+        loc: Option<Loc>,
+    ) -> bool {
         if !self.is_bodiless(c) {
             return false;
         }
+        let never_returns = ends_in_unreachable(f, c, bi);
         let ret = self.module.type_of(c);
         let ret_scalar = scalar_ty(&ret);
         let arg_types: Vec<TypeRef> = c.arguments.iter().map(|(a, _)| self.module.type_of(a)).collect();
@@ -91,6 +103,9 @@ impl<'m> Tr<'m> {
                             havoc.push(m);
                         }
                     }
+                    // Followed by `unreachable`, a failing assertion: every thread that
+                    // makes the call fails, whatever the function accessed.
+                    Some(Space::Global | Space::GroupShared) if never_returns => {}
                     Some(Space::Global | Space::GroupShared) => {
                         self.err(
                             loc,
@@ -123,4 +138,12 @@ impl<'m> Tr<'m> {
         }
         true
     }
+}
+
+/// Whether `c` is the last instruction of block `bi` and the block ends in `unreachable`
+/// (a call of a `noreturn` function, as clang emits it): the call never returns.
+fn ends_in_unreachable(f: &Frame, c: &inst::Call, bi: usize) -> bool {
+    let b = &f.func.basic_blocks[bi];
+    let last_is_c = matches!(b.instrs.last(), Some(Instruction::Call(l)) if std::ptr::eq(l, c));
+    last_is_c && matches!(b.term, Terminator::Unreachable(_))
 }

@@ -12,6 +12,11 @@ impl<'m> Tr<'m> {
                 self.vector_store(f, s, loc)
             }
             Instruction::Store(s) => self.store(f, s, loc),
+            // The IR reader cannot type these on named structs (it panics): an aggregate held
+            // in a register (a struct returned by value) is not modelled.
+            Instruction::ExtractValue(_) | Instruction::InsertValue(_) => {
+                self.err(loc, "a struct or array value held in a register (returned or passed by value)")
+            }
             // Created with the frame (`objects_of_allocas`), so that pointers can be resolved
             // before their allocation is translated.
             Instruction::Alloca(_) => {}
@@ -78,21 +83,18 @@ impl<'m> Tr<'m> {
         if self.atomic_call(f, c, name, loc) {
             return true;
         }
-        if self.bodiless_call(f, c, name, loc) {
+        if self.bodiless_call(f, c, name, bi, loc) {
             return true;
         }
         match builtins::classify(name) {
             Some(Builtin::Ignore) => true,
             Some(Builtin::Barrier) => {
-                match arg_const(0) {
-                    Some(1) => self.barrier(true, false, loc),
-                    Some(2) => self.barrier(false, true, loc),
-                    Some(3) => self.barrier(true, true, loc),
-                    _ => self.err(
-                        loc,
-                        "a barrier whose fence flags are not CLK_LOCAL_MEM_FENCE and/or CLK_GLOBAL_MEM_FENCE constants",
-                    ),
-                }
+                // CLK_LOCAL_MEM_FENCE = 1, CLK_GLOBAL_MEM_FENCE = 2 (other bits fence no
+                // memory kivl models). Flags computed at run time may differ between threads
+                // (GPUVerify fences each thread's accesses by its own flags): fencing nothing
+                // over-approximates them.
+                let flags = arg_const(0).unwrap_or(0);
+                self.barrier(flags & 1 != 0, flags & 2 != 0, loc);
                 true
             }
             Some(Builtin::FixedBarrier(l, g)) => {
@@ -163,6 +165,12 @@ impl<'m> Tr<'m> {
                     // A function checked on its own has its parameters as locals, which
                     // clauses cannot name: its precondition is assumed at its start.
                     (Spec::Requires, false) if self.uncalled => self.emit(format!("assume {b};"), loc),
+                    // A kernel's precondition on its private memory (a struct passed by value,
+                    // whose map is a local of the body, which clauses cannot name) is assumed
+                    // where it is written, if nothing was stored before it (the entry state).
+                    (Spec::Requires, false) if bi == 0 && no_store_before(f, c) && self.mentions_private(&b) => {
+                        self.emit(format!("assume {b};"), loc)
+                    }
                     (Spec::Requires, false) => self.requires.push((b, loc)),
                     (Spec::Ensures, false) if self.uncalled => f.ensures.push((b, loc)),
                     (Spec::Ensures, false) => self.ensures.push((b, loc)),
@@ -178,12 +186,18 @@ impl<'m> Tr<'m> {
         }
     }
 
+    /// Whether a clause reads a private memory object's map (`$$q[…]`).
+    fn mentions_private(&self, clause: &str) -> bool {
+        self.bases.iter().any(|b| b.space == Space::Private && clause.contains(&format!("{}[", b.name)))
+    }
+
     /// A barrier with its fences and the barrier invariants written before it.
     fn barrier(&mut self, local: bool, global: bool, loc: Option<Loc>) {
         let attr = match (local, global) {
             (true, false) => " {:local}",
             (false, true) => " {:global}",
-            _ => "",
+            (false, false) => " {:nofence}",
+            (true, true) => "",
         };
         let invs: Vec<String> = std::mem::take(&mut self.pending_barrier_invariants).into_iter().map(|i| i.0).collect();
         if invs.is_empty() {
@@ -1076,6 +1090,10 @@ impl<'m> Tr<'m> {
                 self.err(loc, format!("`{}` used as a value", builtins::demangle(name)));
                 None
             }
+            // GPUVerify's `__uninterpreted_function_NAME(…)`: a function of its arguments only.
+            None if builtins::demangle(name).starts_with(builtins::UNINTERPRETED_PREFIX) => {
+                self.external_value(f, c, name, spec, loc)
+            }
             None if builtins::demangle(name).starts_with("__") => {
                 self.err(loc, format!("the annotation `{}` is not supported yet", builtins::demangle(name)));
                 None
@@ -1453,4 +1471,16 @@ fn scalar_at(args: &[Val], k: usize) -> Option<Ex> {
         Some(Val::Scalar(e)) => Some(e.clone()),
         _ => None,
     }
+}
+
+/// Whether nothing before the call `c` in the function's entry block may write memory: no
+/// store, and no call other than of the built-ins (work-item functions, annotations).
+fn no_store_before(f: &Frame, c: &inst::Call) -> bool {
+    f.func.basic_blocks[0].instrs.iter().take_while(|i| !matches!(i, Instruction::Call(x) if std::ptr::eq(x, c))).all(
+        |i| match i {
+            Instruction::Store(_) => false,
+            Instruction::Call(x) => call_name(x).and_then(builtins::classify).is_some(),
+            _ => true,
+        },
+    )
 }

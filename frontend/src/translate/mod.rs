@@ -946,8 +946,12 @@ impl<'m> Tr<'m> {
                 self.emit(format!("goto {};", targets.join(", ")), loc);
             }
             Terminator::Unreachable(u) => {
-                let loc = self.loc(&u.debugloc, f);
-                self.emit("assume false;".into(), loc);
+                // Reaching it is undefined behaviour (after a call of a `noreturn` function,
+                // `__builtin_unreachable()`, the end of a C++ function that returns a value):
+                // an error, as GPUVerify reports it, never an assumption.
+                let last = b.instrs.last().map(llvm_ir::HasDebugLoc::get_debug_loc);
+                let loc = self.loc(&u.debugloc, f).or_else(|| last.and_then(|d| self.loc(d, f)));
+                self.emit(format!("assert {{:msg \"{UNREACHABLE}\"}} false;"), loc);
                 self.emit("return;".into(), loc);
             }
             other => {
@@ -957,6 +961,9 @@ impl<'m> Tr<'m> {
         }
     }
 }
+
+/// The message of the failing assertion that `unreachable` becomes.
+const UNREACHABLE: &str = "possible execution of unreachable code (after a call of a function that never returns)";
 
 /// The selector variable of a returned pointer whose offset variable is `off` (`X.off`).
 fn ret_selector(off: &str) -> String {

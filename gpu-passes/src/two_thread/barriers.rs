@@ -9,8 +9,8 @@
 //!    (`super::barrier_invariants`);
 //! 3. emptying the access logs of the memory the barrier fences, with the assume-based
 //!    encoding of §4.2 (`assume E$1 ==> !R_HAS_OCCURRED_A && !W_HAS_OCCURRED_A`). `barrier
-//!    {:local}` fences group-shared memory, `barrier {:global}` global memory, a plain
-//!    `barrier` both. Threads in different groups never synchronise: there only the logs of
+//!    {:local}` fences group-shared memory, `barrier {:global}` global memory, `barrier
+//!    {:nofence}` neither, a plain `barrier` both. Threads in different groups never synchronise: there only the logs of
 //!    group-shared memory (which the threads do not share) are emptied;
 //! 4. the shared state becomes abstract: each modelled copy of a fenced array that a thread
 //!    at the barrier sees is havocked (per-thread copies of one group get the same new value:
@@ -30,8 +30,13 @@ use ivl::resolve::MemSpace;
 use ivl::visit::substitute;
 use std::collections::HashMap;
 
-/// Which memory spaces a barrier's attributes fence: (group-shared, global).
+/// Which memory spaces a barrier's attributes fence: (group-shared, global). `{:nofence}`
+/// (OpenCL's `barrier(0)`) fences neither: the threads wait, but their accesses on the two
+/// sides may still race.
 pub(crate) fn fences(attrs: &[Attribute]) -> (bool, bool) {
+    if has_attr(attrs, "nofence") {
+        return (false, false);
+    }
     let (local, global) = (has_attr(attrs, "local"), has_attr(attrs, "global"));
     (local || !global, global || !local)
 }

@@ -239,9 +239,8 @@ impl Compiler<'_> {
             }
             StmtKind::Barrier { attrs, invariants } => {
                 visible = true;
-                let (l, g) = (has_attr(attrs, "local"), has_attr(attrs, "global"));
-                let both = !l && !g;
-                let fence = |b: bool| if b || both { Fence::Yes } else { Fence::No };
+                let (l, g) = crate::two_thread::barriers::fences(attrs);
+                let fence = |b: bool| if b { Fence::Yes } else { Fence::No };
                 let invariants = invariants.iter().map(|i| (self.spec(&i.expr), i.span)).collect();
                 Instr::Barrier(Box::new(BarrierSite { local: fence(l), global: fence(g), invariants }))
             }

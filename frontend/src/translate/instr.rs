@@ -78,6 +78,9 @@ impl<'m> Tr<'m> {
         if self.atomic_call(f, c, name, loc) {
             return true;
         }
+        if self.async_call(f, c, name, loc) {
+            return true;
+        }
         if self.bodiless_call(f, c, name, loc) {
             return true;
         }
@@ -180,6 +183,7 @@ impl<'m> Tr<'m> {
 
     /// A barrier with its fences and the barrier invariants written before it.
     fn barrier(&mut self, local: bool, global: bool, loc: Option<Loc>) {
+        self.no_copy_in_flight(loc);
         let attr = match (local, global) {
             (true, false) => " {:local}",
             (false, true) => " {:global}",
@@ -681,7 +685,7 @@ impl<'m> Tr<'m> {
             self.err(loc, "an atomic load");
             return;
         }
-        let Some(t) = scalar_ty(&loaded_type(self.module, l)) else {
+        let Some(t) = memory_scalar_ty(&loaded_type(self.module, l)) else {
             self.err(loc, "a load of a pointer, an aggregate or a vector");
             return;
         };
@@ -943,7 +947,7 @@ impl<'m> Tr<'m> {
             return None;
         }
         let lt = loaded_type(self.module, l);
-        let Some(t) = scalar_ty(&lt) else {
+        let Some(t) = memory_scalar_ty(&lt) else {
             let what =
                 if is_pointer(&lt) { "a pointer loaded from memory" } else { "a load of an aggregate or vector" };
             self.err(loc, what);
@@ -1453,4 +1457,10 @@ fn scalar_at(args: &[Val], k: usize) -> Option<Ex> {
         Some(Val::Scalar(e)) => Some(e.clone()),
         _ => None,
     }
+}
+
+/// The scalar type of a value in memory: `scalar_ty`, and OpenCL's `event_t` as a bv32 number
+/// (`async_copy.rs`).
+fn memory_scalar_ty(ty: &TypeRef) -> Option<Ty> {
+    scalar_ty(ty).or_else(|| async_copy::is_event(ty).then_some(Ty::Bv(32)))
 }

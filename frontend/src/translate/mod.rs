@@ -26,6 +26,7 @@ use llvm_ir::types::{FPType, Type};
 use llvm_ir::{BasicBlock, Constant, ConstantRef, Function, IntPredicate, Module, Name, Operand, TypeRef};
 use std::collections::{BTreeMap, HashMap, HashSet};
 
+mod async_copy;
 mod atomics;
 mod bodiless;
 mod instr;
@@ -149,6 +150,10 @@ struct Tr<'m> {
     lane: Option<usize>,
     /// Identity constants and the kernel's scalar parameters: names whose value is fixed.
     fixed_names: HashSet<String>,
+    /// The module calls `async_work_group_copy` & co. (`async_copy.rs`).
+    uses_async: bool,
+    /// Asynchronous-copy call sites translated so far in this kernel.
+    async_sites: usize,
 }
 
 pub fn translate_module(
@@ -289,6 +294,8 @@ impl<'m> Tr<'m> {
             lane: None,
             fold_budget: 0,
             fixed_names: IDENTITY.iter().flat_map(|w| DIMS.iter().map(move |d| format!("{w}_{d}"))).collect(),
+            uses_async: async_copy::module_uses_async(module),
+            async_sites: 0,
         };
         for (i, b) in tr.bases.iter().enumerate() {
             if b.space != Space::Private {
@@ -530,6 +537,12 @@ impl<'m> Tr<'m> {
         self.stack.push(k.name.clone());
         self.function_body(&mut frame);
         self.stack.pop();
+        if self.uses_async {
+            self.locals.insert(async_copy::PENDING.into(), "bv32".into());
+            if let Some(b) = self.blocks.first_mut() {
+                b.stmts.insert(0, (format!("{} := 0bv32;", async_copy::PENDING), kloc));
+            }
+        }
         for (_, loc) in std::mem::take(&mut self.pending_barrier_invariants) {
             self.err(loc, "a barrier invariant that no barrier follows");
         }
@@ -701,6 +714,10 @@ impl<'m> Tr<'m> {
         let wide =
             f.func.basic_blocks.iter().enumerate().flat_map(|(wbi, wb)| wb.instrs.iter().map(move |i| (i, wbi, true)));
         let wide: Vec<_> = if header { wide.collect() } else { Vec::new() };
+        if header && self.uses_async {
+            // No asynchronous copy in flight at a loop head (`async_copy.rs`).
+            self.emit(format!("assert {{:candidate}} {} == 0bv32;", async_copy::PENDING), None);
+        }
         for (i, cbi, function_wide) in own.chain(wide) {
             let Instruction::Call(c) = i else { continue };
             let s = match (self.callee_builtin(c), function_wide) {

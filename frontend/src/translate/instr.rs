@@ -685,7 +685,12 @@ impl<'m> Tr<'m> {
             self.err(loc, "an atomic load");
             return;
         }
-        let Some(t) = memory_scalar_ty(&loaded_type(self.module, l)) else {
+        let lt = loaded_type(self.module, l);
+        if vectors::vector_shape(&lt).is_some() {
+            self.vector_load_from_several(f, l, &lt, loc);
+            return;
+        }
+        let Some(t) = memory_scalar_ty(&lt) else {
             self.err(loc, "a load of a pointer, an aggregate or a vector");
             return;
         };

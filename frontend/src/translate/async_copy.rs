@@ -156,7 +156,8 @@ impl<'m> Tr<'m> {
             parts.push(e);
         }
         parts.extend(stride.iter().map(|s| s.text.clone()));
-        for p in parts {
+        // Literals and object numbers are uniform.
+        for p in parts.into_iter().filter(|p| !p.ends_with("bv32") || p.contains('(')) {
             self.assert_group_uniform(&format!("argument of {what}"), format!("__uniform({p})"), loc);
         }
         // In flight: at most once per site.

@@ -280,7 +280,7 @@ impl<'m> Tr<'m> {
                 if let Some(v) = f.vals.get(name) {
                     return Some(v.clone());
                 }
-                match scalar_ty(ty) {
+                match memory_scalar_ty(ty) {
                     Some(t) => Some(Val::Scalar(Ex::new(self.var(f, name), t))),
                     None => {
                         self.err(loc, "a pointer whose memory object cannot be determined statically");
@@ -406,7 +406,7 @@ impl<'m> Tr<'m> {
             Constant::Float(Float::Single(x)) => s(format!("{}bv32", x.to_bits()), Ty::Float(32)),
             Constant::Float(Float::Double(x)) => s(format!("{}bv64", x.to_bits()), Ty::Float(64)),
             Constant::Undef(t) | Constant::Poison(t) | Constant::Null(t) | Constant::AggregateZero(t) => {
-                match (k.as_ref(), scalar_ty(t)) {
+                match (k.as_ref(), memory_scalar_ty(t)) {
                     (Constant::Null(_) | Constant::AggregateZero(_), Some(Ty::Bool)) => s("false".into(), Ty::Bool),
                     (Constant::Null(_) | Constant::AggregateZero(_), Some(ty)) => s(format!("0bv{}", ty.width()), ty),
                     // An undefined value: a variable that is never assigned.
@@ -1466,6 +1466,6 @@ fn scalar_at(args: &[Val], k: usize) -> Option<Ex> {
 
 /// The scalar type of a value in memory: `scalar_ty`, and OpenCL's `event_t` as a bv32 number
 /// (`async_copy.rs`).
-fn memory_scalar_ty(ty: &TypeRef) -> Option<Ty> {
+pub(super) fn memory_scalar_ty(ty: &TypeRef) -> Option<Ty> {
     scalar_ty(ty).or_else(|| async_copy::is_event(ty).then_some(Ty::Bv(32)))
 }

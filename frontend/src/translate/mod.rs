@@ -789,7 +789,7 @@ impl<'m> Tr<'m> {
 
     fn declare_phi(&mut self, f: &mut Frame<'m>, p: &inst::Phi) {
         let loc = self.loc(&p.debugloc, f);
-        if is_pointer(&p.to_type) {
+        if is_pointer(&p.to_type) && !async_copy::is_event(&p.to_type) {
             // A pointer phi gets a variable for the byte offset, and one for the object when
             // its incoming pointers point into different ones.
             let mut cands: Vec<usize> = Vec::new();
@@ -812,7 +812,7 @@ impl<'m> Tr<'m> {
                 Alt { sel, cands }
             });
             f.vals.insert(p.dest.clone(), Val::Ptr(Ptr { base, off: Lin::term(v, 1), alt }));
-        } else if let Some(t) = scalar_ty(&p.to_type) {
+        } else if let Some(t) = instr::memory_scalar_ty(&p.to_type) {
             let v = self.var(f, &p.dest);
             self.locals.insert(v.clone(), t.kbpl());
             f.vals.insert(p.dest.clone(), Val::Scalar(Ex::new(v, t)));

@@ -260,7 +260,7 @@ impl<'m> Tr<'m> {
             let from = at(src.0, &src.1, j);
             self.on_each_object(&from, loc, |tr, q| tr.access(q, lane, loc).map(|place| format!("{tmp} := {place};")));
             let to = at(dst.0, &dst.1, j);
-            self.on_each_object(&to, loc, |tr, q| tr.access(q, lane, loc).map(|place| format!("{place} := {tmp};")));
+            self.on_each_object(&to, loc, |tr, q| tr.write(q, lane, &tmp, loc));
         }
         self.emit(format!("goto {join};"), loc);
         self.start_block(join);

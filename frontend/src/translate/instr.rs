@@ -631,11 +631,16 @@ impl<'m> Tr<'m> {
             }
             self.alignment_check(p, u64::from(w / 8), loc);
         }
+        if self.is_byte_level(p.base) {
+            self.bases[p.base].width = Some(8);
+            return Some(self.byte_read(p, w));
+        }
         let base = &mut self.bases[p.base];
         match base.width {
             None => base.width = Some(w),
             Some(bw) if bw != w => {
                 let name = base.name.clone();
+                self.width_conflict(p.base);
                 self.err(
                     loc,
                     format!(
@@ -671,7 +676,7 @@ impl<'m> Tr<'m> {
         let Some(p) = self.store_target(f, s, loc) else { return };
         let v = self.operand(f, &s.value, loc);
         let Some(v) = self.scalar(v, loc) else { return };
-        self.on_each_object(&p, loc, |tr, q| tr.access(q, v.ty, loc).map(|place| format!("{place} := {};", v.text)));
+        self.on_each_object(&p, loc, |tr, q| tr.write(q, v.ty, &v.text, loc));
     }
 
     /// Whether an address may point into several memory objects.

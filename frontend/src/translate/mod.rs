@@ -29,6 +29,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 mod async_copy;
 mod atomics;
 mod bodiless;
+mod bytes;
 mod instr;
 mod memops;
 mod null;
@@ -154,6 +155,10 @@ struct Tr<'m> {
     uses_async: bool,
     /// Asynchronous-copy call sites translated so far in this kernel.
     async_sites: usize,
+    /// The objects whose maps hold bytes (`bytes.rs`), and those found accessed with
+    /// different widths while translating.
+    byte_level: HashSet<String>,
+    width_conflicts: Vec<String>,
 }
 
 pub fn translate_module(
@@ -162,7 +167,29 @@ pub fn translate_module(
     cuda_kernels: &[String],
     opts: &crate::Options,
 ) -> Result<Translation, Errors> {
-    let entries = entry_points(module, cuda_kernels)?;
+    // Objects accessed with different widths become byte-level, and the module is translated
+    // again (`bytes.rs`); each round adds at least one object, so this ends.
+    let mut byte_level = HashSet::new();
+    loop {
+        match translate_with(module, file, cuda_kernels, opts, &byte_level) {
+            Err((_, conflicts)) if conflicts.iter().any(|c| !byte_level.contains(c)) => byte_level.extend(conflicts),
+            Err((errors, _)) => return Err(errors),
+            Ok(t) => return Ok(t),
+        }
+    }
+}
+
+/// One translation of the module with the objects `byte_level` as bytes; on failure, the
+/// errors and the objects found accessed with different widths.
+fn translate_with(
+    module: &Module,
+    file: &str,
+    cuda_kernels: &[String],
+    opts: &crate::Options,
+    byte_level: &HashSet<String>,
+) -> Result<Translation, (Errors, Vec<String>)> {
+    let entries = entry_points(module, cuda_kernels).map_err(|e| (e, Vec::new()))?;
+    let mut conflicts = Vec::new();
     let mut procs = Vec::new();
     let mut all_errors = Errors::new();
     let mut bases = Vec::new();
@@ -171,10 +198,12 @@ pub fn translate_module(
     let opencl = module.target_triple.as_deref().is_some_and(|t| t.starts_with("spir"));
     for (k, extra) in entries {
         let mut tr = Tr::new(module, file, std::mem::take(&mut bases), std::mem::take(&mut functions), opts);
+        tr.byte_level = byte_level.clone();
         let kloc = k.debugloc.as_ref().map(|d| Loc { line: d.line, col: d.col.unwrap_or(1) });
         fallback = fallback.or(kloc);
         let proc_text = tr.kernel(k, kloc, extra, opencl);
         all_errors.append(&mut tr.errors);
+        conflicts.append(&mut tr.width_conflicts);
         // Private maps are locals of this kernel only.
         tr.bases.retain(|b| b.space != Space::Private);
         bases = tr.bases;
@@ -184,7 +213,7 @@ pub fn translate_module(
     if !all_errors.is_empty() {
         let mut seen = HashSet::new();
         all_errors.retain(|e| seen.insert(e.clone()));
-        return Err(all_errors);
+        return Err((all_errors, conflicts));
     }
     let text = program_text(&functions, &bases, procs);
     let fallback = fallback.unwrap_or(Loc { line: 1, col: 1 });
@@ -296,6 +325,8 @@ impl<'m> Tr<'m> {
             fixed_names: IDENTITY.iter().flat_map(|w| DIMS.iter().map(move |d| format!("{w}_{d}"))).collect(),
             uses_async: async_copy::module_uses_async(module),
             async_sites: 0,
+            byte_level: HashSet::new(),
+            width_conflicts: Vec::new(),
         };
         for (i, b) in tr.bases.iter().enumerate() {
             if b.space != Space::Private {

@@ -382,7 +382,7 @@ impl<'m> Tr<'m> {
         let Some((size, _)) = layout::size_align(&elem, &self.module.types) else { return };
         // A pointer into several objects: one branch per object and lane (`on_each_object`).
         for (q, e) in lane_pointers(&p, lanes.len(), size).iter().zip(&lanes) {
-            self.on_each_object(q, loc, |tr, q| tr.access(q, e.ty, loc).map(|place| format!("{place} := {};", e.text)));
+            self.on_each_object(q, loc, |tr, q| tr.write(q, e.ty, &e.text, loc));
         }
     }
 

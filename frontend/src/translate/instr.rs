@@ -644,7 +644,7 @@ impl<'m> Tr<'m> {
                 self.err(
                     loc,
                     format!(
-                        "accesses of different widths ({bw} and {w} bits) to `{name}` (byte-level memory is issue 18)"
+                        "accesses of different widths ({bw} and {w} bits) to `{name}` (constant memory is not modelled byte by byte)"
                     ),
                 );
                 return None;

@@ -1,8 +1,8 @@
-//xfail:unsupported
+//xfail:race
 //args: --blockDim=32 --gridDim=1
-//error-line: 9
-// A memcpy between objects whose accesses have different element widths (ints and shorts)
-// stays unsupported until memory is byte-level.
+//error-lines: 7, 9
+// A memcpy between objects whose accesses have different element widths (ints and shorts):
+// both become byte-level memory; the copy reads shorts that other threads write: a race.
 __global__ void copy(int *out, short *in) {
   in[threadIdx.x] = 1;
   out[threadIdx.x] = 0;

@@ -82,6 +82,10 @@ impl<'m> Tr<'m> {
                 let fail = tr.null_assertion();
                 return Some(result.as_ref().map_or(fail.clone(), |v| format!("{fail} havoc {v};")));
             }
+            if tr.is_byte_level(q.base) {
+                tr.err(loc, "an atomic on memory also accessed with other widths (byte-level memory)");
+                return None;
+            }
             tr.access(q, ty, loc).map(|place| format!("atomic {out}{op}({place}{args});"))
         });
         true

@@ -83,6 +83,9 @@ impl<'m> Tr<'m> {
         if self.atomic_call(f, c, name, loc) {
             return true;
         }
+        if self.async_call(f, c, name, loc) {
+            return true;
+        }
         if self.bodiless_call(f, c, name, bi, loc) {
             return true;
         }
@@ -193,6 +196,7 @@ impl<'m> Tr<'m> {
 
     /// A barrier with its fences and the barrier invariants written before it.
     fn barrier(&mut self, local: bool, global: bool, loc: Option<Loc>) {
+        self.no_copy_in_flight(loc);
         let attr = match (local, global) {
             (true, false) => " {:local}",
             (false, true) => " {:global}",
@@ -290,7 +294,7 @@ impl<'m> Tr<'m> {
                 if let Some(v) = f.vals.get(name) {
                     return Some(v.clone());
                 }
-                match scalar_ty(ty) {
+                match memory_scalar_ty(ty) {
                     Some(t) => Some(Val::Scalar(Ex::new(self.var(f, name), t))),
                     None => {
                         self.err(loc, "a pointer whose memory object cannot be determined statically");
@@ -416,7 +420,7 @@ impl<'m> Tr<'m> {
             Constant::Float(Float::Single(x)) => s(format!("{}bv32", x.to_bits()), Ty::Float(32)),
             Constant::Float(Float::Double(x)) => s(format!("{}bv64", x.to_bits()), Ty::Float(64)),
             Constant::Undef(t) | Constant::Poison(t) | Constant::Null(t) | Constant::AggregateZero(t) => {
-                match (k.as_ref(), scalar_ty(t)) {
+                match (k.as_ref(), memory_scalar_ty(t)) {
                     (Constant::Null(_) | Constant::AggregateZero(_), Some(Ty::Bool)) => s("false".into(), Ty::Bool),
                     (Constant::Null(_) | Constant::AggregateZero(_), Some(ty)) => s(format!("0bv{}", ty.width()), ty),
                     // An undefined value: a variable that is never assigned.
@@ -641,15 +645,20 @@ impl<'m> Tr<'m> {
             }
             self.alignment_check(p, u64::from(w / 8), loc);
         }
+        if self.is_byte_level(p.base) {
+            self.bases[p.base].width = Some(8);
+            return Some(self.byte_read(p, w));
+        }
         let base = &mut self.bases[p.base];
         match base.width {
             None => base.width = Some(w),
             Some(bw) if bw != w => {
                 let name = base.name.clone();
+                self.width_conflict(p.base);
                 self.err(
                     loc,
                     format!(
-                        "accesses of different widths ({bw} and {w} bits) to `{name}` (byte-level memory is issue 18)"
+                        "accesses of different widths ({bw} and {w} bits) to `{name}` (constant memory is not modelled byte by byte)"
                     ),
                 );
                 return None;
@@ -681,7 +690,7 @@ impl<'m> Tr<'m> {
         let Some(p) = self.store_target(f, s, loc) else { return };
         let v = self.operand(f, &s.value, loc);
         let Some(v) = self.scalar(v, loc) else { return };
-        self.on_each_object(&p, loc, |tr, q| tr.access(q, v.ty, loc).map(|place| format!("{place} := {};", v.text)));
+        self.on_each_object(&p, loc, |tr, q| tr.write(q, v.ty, &v.text, loc));
     }
 
     /// Whether an address may point into several memory objects.
@@ -695,7 +704,12 @@ impl<'m> Tr<'m> {
             self.err(loc, "an atomic load");
             return;
         }
-        let Some(t) = scalar_ty(&loaded_type(self.module, l)) else {
+        let lt = loaded_type(self.module, l);
+        if vectors::vector_shape(&lt).is_some() {
+            self.vector_load_from_several(f, l, &lt, loc);
+            return;
+        }
+        let Some(t) = memory_scalar_ty(&lt) else {
             self.err(loc, "a load of a pointer, an aggregate or a vector");
             return;
         };
@@ -957,7 +971,7 @@ impl<'m> Tr<'m> {
             return None;
         }
         let lt = loaded_type(self.module, l);
-        let Some(t) = scalar_ty(&lt) else {
+        let Some(t) = memory_scalar_ty(&lt) else {
             let what =
                 if is_pointer(&lt) { "a pointer loaded from memory" } else { "a load of an aggregate or vector" };
             self.err(loc, what);
@@ -1483,4 +1497,10 @@ fn no_store_before(f: &Frame, c: &inst::Call) -> bool {
             _ => true,
         },
     )
+}
+
+/// The scalar type of a value in memory: `scalar_ty`, and OpenCL's `event_t` as a bv32 number
+/// (`async_copy.rs`).
+pub(super) fn memory_scalar_ty(ty: &TypeRef) -> Option<Ty> {
+    scalar_ty(ty).or_else(|| async_copy::is_event(ty).then_some(Ty::Bv(32)))
 }

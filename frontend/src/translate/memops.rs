@@ -113,6 +113,9 @@ impl<'m> Tr<'m> {
         let known: Vec<u32> = objects.iter().filter_map(|&b| self.bases[b].width).collect();
         let w = if let Some(&w) = known.first() {
             if known.iter().any(|&k| k != w) {
+                for &b in &objects {
+                    self.width_conflict(b);
+                }
                 let names: Vec<String> = objects.iter().map(|&b| self.bases[b].name.clone()).collect();
                 self.err(
                     loc,

@@ -26,8 +26,10 @@ use llvm_ir::types::{FPType, Type};
 use llvm_ir::{BasicBlock, Constant, ConstantRef, Function, IntPredicate, Module, Name, Operand, TypeRef};
 use std::collections::{BTreeMap, HashMap, HashSet};
 
+mod async_copy;
 mod atomics;
 mod bodiless;
+mod bytes;
 mod instr;
 mod memops;
 mod null;
@@ -149,6 +151,14 @@ struct Tr<'m> {
     lane: Option<usize>,
     /// Identity constants and the kernel's scalar parameters: names whose value is fixed.
     fixed_names: HashSet<String>,
+    /// The module calls `async_work_group_copy` & co. (`async_copy.rs`).
+    uses_async: bool,
+    /// Asynchronous-copy call sites translated so far in this kernel.
+    async_sites: usize,
+    /// The objects whose maps hold bytes (`bytes.rs`), and those found accessed with
+    /// different widths while translating.
+    byte_level: HashSet<String>,
+    width_conflicts: Vec<String>,
 }
 
 pub fn translate_module(
@@ -157,7 +167,29 @@ pub fn translate_module(
     cuda_kernels: &[String],
     opts: &crate::Options,
 ) -> Result<Translation, Errors> {
-    let entries = entry_points(module, cuda_kernels)?;
+    // Objects accessed with different widths become byte-level, and the module is translated
+    // again (`bytes.rs`); each round adds at least one object, so this ends.
+    let mut byte_level = HashSet::new();
+    loop {
+        match translate_with(module, file, cuda_kernels, opts, &byte_level) {
+            Err((_, conflicts)) if conflicts.iter().any(|c| !byte_level.contains(c)) => byte_level.extend(conflicts),
+            Err((errors, _)) => return Err(errors),
+            Ok(t) => return Ok(t),
+        }
+    }
+}
+
+/// One translation of the module with the objects `byte_level` as bytes; on failure, the
+/// errors and the objects found accessed with different widths.
+fn translate_with(
+    module: &Module,
+    file: &str,
+    cuda_kernels: &[String],
+    opts: &crate::Options,
+    byte_level: &HashSet<String>,
+) -> Result<Translation, (Errors, Vec<String>)> {
+    let entries = entry_points(module, cuda_kernels).map_err(|e| (e, Vec::new()))?;
+    let mut conflicts = Vec::new();
     let mut procs = Vec::new();
     let mut all_errors = Errors::new();
     let mut bases = Vec::new();
@@ -166,10 +198,12 @@ pub fn translate_module(
     let opencl = module.target_triple.as_deref().is_some_and(|t| t.starts_with("spir"));
     for (k, extra) in entries {
         let mut tr = Tr::new(module, file, std::mem::take(&mut bases), std::mem::take(&mut functions), opts);
+        tr.byte_level = byte_level.clone();
         let kloc = k.debugloc.as_ref().map(|d| Loc { line: d.line, col: d.col.unwrap_or(1) });
         fallback = fallback.or(kloc);
         let proc_text = tr.kernel(k, kloc, extra, opencl);
         all_errors.append(&mut tr.errors);
+        conflicts.append(&mut tr.width_conflicts);
         // Private maps are locals of this kernel only.
         tr.bases.retain(|b| b.space != Space::Private);
         bases = tr.bases;
@@ -179,7 +213,7 @@ pub fn translate_module(
     if !all_errors.is_empty() {
         let mut seen = HashSet::new();
         all_errors.retain(|e| seen.insert(e.clone()));
-        return Err(all_errors);
+        return Err((all_errors, conflicts));
     }
     let text = program_text(&functions, &bases, procs);
     let fallback = fallback.unwrap_or(Loc { line: 1, col: 1 });
@@ -289,6 +323,10 @@ impl<'m> Tr<'m> {
             lane: None,
             fold_budget: 0,
             fixed_names: IDENTITY.iter().flat_map(|w| DIMS.iter().map(move |d| format!("{w}_{d}"))).collect(),
+            uses_async: async_copy::module_uses_async(module),
+            async_sites: 0,
+            byte_level: HashSet::new(),
+            width_conflicts: Vec::new(),
         };
         for (i, b) in tr.bases.iter().enumerate() {
             if b.space != Space::Private {
@@ -530,6 +568,12 @@ impl<'m> Tr<'m> {
         self.stack.push(k.name.clone());
         self.function_body(&mut frame);
         self.stack.pop();
+        if self.uses_async {
+            self.locals.insert(async_copy::PENDING.into(), "bv32".into());
+            if let Some(b) = self.blocks.first_mut() {
+                b.stmts.insert(0, (format!("{} := 0bv32;", async_copy::PENDING), kloc));
+            }
+        }
         for (_, loc) in std::mem::take(&mut self.pending_barrier_invariants) {
             self.err(loc, "a barrier invariant that no barrier follows");
         }
@@ -701,6 +745,10 @@ impl<'m> Tr<'m> {
         let wide =
             f.func.basic_blocks.iter().enumerate().flat_map(|(wbi, wb)| wb.instrs.iter().map(move |i| (i, wbi, true)));
         let wide: Vec<_> = if header { wide.collect() } else { Vec::new() };
+        if header && self.uses_async {
+            // No asynchronous copy in flight at a loop head (`async_copy.rs`).
+            self.emit(format!("assert {{:candidate}} {} == 0bv32;", async_copy::PENDING), None);
+        }
         for (i, cbi, function_wide) in own.chain(wide) {
             let Instruction::Call(c) = i else { continue };
             let s = match (self.callee_builtin(c), function_wide) {
@@ -772,7 +820,7 @@ impl<'m> Tr<'m> {
 
     fn declare_phi(&mut self, f: &mut Frame<'m>, p: &inst::Phi) {
         let loc = self.loc(&p.debugloc, f);
-        if is_pointer(&p.to_type) {
+        if is_pointer(&p.to_type) && !async_copy::is_event(&p.to_type) {
             // A pointer phi gets a variable for the byte offset, and one for the object when
             // its incoming pointers point into different ones.
             let mut cands: Vec<usize> = Vec::new();
@@ -795,7 +843,7 @@ impl<'m> Tr<'m> {
                 Alt { sel, cands }
             });
             f.vals.insert(p.dest.clone(), Val::Ptr(Ptr { base, off: Lin::term(v, 1), alt }));
-        } else if let Some(t) = scalar_ty(&p.to_type) {
+        } else if let Some(t) = instr::memory_scalar_ty(&p.to_type) {
             let v = self.var(f, &p.dest);
             self.locals.insert(v.clone(), t.kbpl());
             f.vals.insert(p.dest.clone(), Val::Scalar(Ex::new(v, t)));

@@ -379,16 +379,39 @@ impl<'m> Tr<'m> {
         let Some(p) = self.store_target(f, s, loc) else { return };
         let v = self.operand(f, &s.value, loc);
         let Some(lanes) = self.lanes(v, loc) else { return };
-        if p.alt.is_some() {
-            self.err(loc, "a vector store through a pointer that may point into several memory objects");
-            return;
-        }
         let Some((_, elem)) = vector_shape(&self.module.type_of(&s.value)) else { return };
         let Some((size, _)) = layout::size_align(&elem, &self.module.types) else { return };
+        // A pointer into several objects: one branch per object and lane (`on_each_object`).
         for (q, e) in lane_pointers(&p, lanes.len(), size).iter().zip(&lanes) {
-            let Some(place) = self.access(q, e.ty, loc) else { return };
-            self.emit(format!("{place} := {};", e.text), loc);
+            self.on_each_object(q, loc, |tr, q| tr.write(q, e.ty, &e.text, loc));
         }
+    }
+
+    /// A vector load through a pointer into one of several objects: per lane, one branch per
+    /// object into the lane's variable.
+    pub(super) fn vector_load_from_several(
+        &mut self,
+        f: &mut Frame<'m>,
+        l: &'m inst::Load,
+        lt: &TypeRef,
+        loc: Option<Loc>,
+    ) {
+        let Some((n, elem)) = vector_shape(lt) else { return };
+        let (Some(ty), Some((size, _))) = (scalar_ty(&elem), layout::size_align(&elem, &self.module.types)) else {
+            self.err(loc, "a load of a vector of pointers or booleans");
+            return;
+        };
+        let p = self.operand(f, &l.address, loc);
+        let Some(p) = self.ptr(p, loc) else { return };
+        let base = self.var(f, &l.dest);
+        let mut lanes = Vec::with_capacity(n);
+        for (k, q) in lane_pointers(&p, n, size).iter().enumerate() {
+            let v = format!("{base}.{k}");
+            self.locals.insert(v.clone(), ty.kbpl());
+            self.on_each_object(q, loc, |tr, q| tr.access(q, ty, loc).map(|place| format!("{v} := {place};")));
+            lanes.push(Ex::new(v, ty));
+        }
+        f.vals.insert(l.dest.clone(), Val::Vector(lanes));
     }
 
     /// A call of an external function returning a vector: per lane, an uninterpreted function

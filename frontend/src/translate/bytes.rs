@@ -1,0 +1,66 @@
+//! Byte-level memory for the objects that are accessed with different widths (a `float` array
+//! also read as `char`s, an `int` stored into a `long` slot, a struct's fields through casts),
+//! as GPUVerify does: such an object's map holds bytes (`[bv32]bv8`), and an access of `w` bits
+//! at byte offset `o` is `w/8` byte accesses at `o`, `o+1`, …, little-endian (the byte at `o`
+//! is the least significant), each race-checked on its own. Every other object keeps one
+//! element per map entry, which keeps their verification conditions small.
+//!
+//! Which objects need bytes is known only once all their accesses are seen: the translation
+//! records the objects whose widths conflict ([`Tr::width_conflicts`]), and
+//! `translate_module` translates the module again with those objects byte-level.
+
+use super::*;
+
+impl<'m> Tr<'m> {
+    /// Whether object `b` is byte-level.
+    pub(super) fn is_byte_level(&self, b: usize) -> bool {
+        self.bases.get(b).is_some_and(|base| self.byte_level.contains(&base.name))
+    }
+
+    /// Records that object `b` is accessed with different widths (see the module documentation).
+    pub(super) fn width_conflict(&mut self, b: usize) {
+        if let Some(base) = self.bases.get(b) {
+            if base.space != Space::Constant && !self.width_conflicts.contains(&base.name) {
+                self.width_conflicts.push(base.name.clone());
+            }
+        }
+    }
+
+    /// The byte places of a `w`-bit access at `p` into a byte-level object, least significant
+    /// first.
+    fn byte_places(&mut self, p: &Ptr, w: u32) -> Vec<String> {
+        let name = self.bases[p.base].name.clone();
+        (0..u64::from(w / 8))
+            .map(|j| {
+                let off = p.off.clone().plus(&Lin::constant(j));
+                format!("{name}[{}]", off.index(1, &mut self.needs_fn()))
+            })
+            .collect()
+    }
+
+    /// The value a `w`-bit read at `p` of a byte-level object yields: its bytes concatenated,
+    /// most significant first.
+    pub(super) fn byte_read(&mut self, p: &Ptr, w: u32) -> String {
+        let mut places = self.byte_places(p, w);
+        if places.len() == 1 {
+            return places.remove(0);
+        }
+        places.reverse();
+        format!("({})", places.join(" ++ "))
+    }
+
+    /// The statement(s) that write `value` (of type `ty`) at `p`: one assignment, or for a
+    /// byte-level object one per byte (the value is put in a temporary first).
+    pub(super) fn write(&mut self, p: &Ptr, ty: Ty, value: &str, loc: Option<Loc>) -> Option<String> {
+        let place = self.access(p, ty, loc)?;
+        if self.space_of(p.base).is_none() || !self.is_byte_level(p.base) || ty.width() == 8 {
+            return Some(format!("{place} := {value};"));
+        }
+        let tmp = self.fresh_var("bytes", &ty.kbpl());
+        let mut out = format!("{tmp} := {value};");
+        for (j, b) in self.byte_places(p, ty.width()).into_iter().enumerate() {
+            out.push_str(&format!(" {b} := {tmp}[{}:{}];", 8 * (j + 1), 8 * j));
+        }
+        Some(out)
+    }
+}

@@ -28,6 +28,8 @@ pub struct VerifyOptions {
     /// configuration; a race gets the fastest. The refutations found may differ from one-thread
     /// runs, the fixpoint does not (up to solver incompleteness). Ignored with `split_vc`.
     pub portfolio: bool,
+    /// Told what the engine is doing (a progress line, `--time`); see [`crate::progress`].
+    pub observer: crate::progress::Observer,
 }
 
 impl Default for VerifyOptions {
@@ -40,6 +42,7 @@ impl Default for VerifyOptions {
             error_limit: 5,
             split_vc: false,
             portfolio: false,
+            observer: Default::default(),
         }
     }
 }

@@ -95,7 +95,7 @@ impl Suite {
                 "      <{tag} message=\"{}\" type=\"{}\">{}</{tag}>",
                 escape(&d.message),
                 d.kind.as_str(),
-                escape(&body(d, r))
+                escape(&body(d, r)).replace("&#10;", "\n")
             );
         }
         out.push_str("    </testcase>\n");

@@ -95,7 +95,7 @@ pub fn install(line: bool) -> Observer {
 
 fn progress_bar() -> ProgressBar {
     let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr_with_hz(10));
-    let style = ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg}")
+    let style = ProgressStyle::with_template("{spinner} [{elapsed_precise}] {wide_msg}")
         .unwrap_or_else(|_| ProgressStyle::default_spinner());
     bar.set_style(style);
     bar.enable_steady_tick(Duration::from_millis(200));
@@ -135,6 +135,15 @@ pub fn clear() {
     }
 }
 
+/// An implementation's name as the line shows it: the vacuity check the two-thread path adds
+/// to a kernel (`k$vacuity`) is named after the kernel.
+fn shown(name: &str) -> String {
+    match name.strip_suffix("$vacuity") {
+        Some(kernel) => format!("`{kernel}` (vacuity check)"),
+        None => format!("`{name}`"),
+    }
+}
+
 impl Monitor {
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
@@ -163,10 +172,10 @@ impl Monitor {
                 s.detail = format!("{impls} implementation{}", if impls == 1 { "" } else { "s" });
             }
             Progress::Built { name, done, total } if s.stage == Some(Stage::Verifying) => {
-                s.detail = format!("checking `{name}` ({done} of {total})");
+                s.detail = format!("checking {} ({done} of {total})", shown(name));
             }
-            Progress::Built { name, done, total } => s.detail = format!("built `{name}` ({done} of {total})"),
-            Progress::Checked { name, done, total } => s.detail = format!("`{name}` done ({done} of {total})"),
+            Progress::Built { name, done, total } => s.detail = format!("built {} ({done} of {total})", shown(name)),
+            Progress::Checked { name, done, total } => s.detail = format!("{} done ({done} of {total})", shown(name)),
             Progress::Round { round, left, candidates, impls } => {
                 if s.stage != Some(Stage::Houdini) {
                     self.switch(&mut s, Some(Stage::Houdini));

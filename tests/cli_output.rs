@@ -9,7 +9,7 @@ use serde_json::Value;
 use std::process::Command;
 
 fn example(name: &str) -> String {
-    repo_dir().join("docs/examples").join(name).to_string_lossy().into_owned()
+    repo_dir("docs/examples").join(name).to_string_lossy().into_owned()
 }
 
 /// A `kivl` run: exit status, stdout, stderr.
@@ -49,6 +49,25 @@ fn sarif_schema() -> Value {
     schema
 }
 
+/// The schema's validator. One pattern of the published schema, `run.language`'s
+/// `^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$` (a stray `]`, a known defect), is not a regular
+/// expression the validator accepts, and the validator checks the schema's own patterns; it is
+/// replaced by what it means to say (kivl does not write `language`). Everything else is the
+/// schema as shipped.
+fn validator() -> jsonschema::Validator {
+    let mut schema = sarif_schema();
+    let mut fixed = 0;
+    for def in ["run", "toolComponent"] {
+        let pattern = &mut schema["definitions"][def]["properties"]["language"]["pattern"];
+        if pattern == "^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$" {
+            *pattern = "^[a-zA-Z]{2}(-[a-zA-Z]{2})?$".into();
+            fixed += 1;
+        }
+    }
+    assert_eq!(fixed, 2, "the shipped schema changed");
+    jsonschema::validator_for(&schema).expect("the schema compiles")
+}
+
 fn schema_errors(validator: &jsonschema::Validator, log: &Value) -> Vec<String> {
     validator.iter_errors(log).map(|e| format!("{e} at {}", e.instance_path())).collect()
 }
@@ -59,7 +78,7 @@ fn sarif_output_validates_against_the_sarif_2_1_0_schema() {
         run(&race_args(&["--format", "sarif"], &[&example("first_race.kbpl"), &example("first.kbpl")]));
     assert_eq!(code, 1, "{out}");
     let log: Value = serde_json::from_str(&out).expect("SARIF is JSON");
-    let validator = jsonschema::validator_for(&sarif_schema()).expect("the schema compiles");
+    let validator = validator();
     assert_eq!(schema_errors(&validator, &log), Vec::<String>::new());
     // Also readable by a typed SARIF library.
     let typed: serde_sarif::sarif::Sarif = serde_json::from_value(log.clone()).expect("serde-sarif reads it");
@@ -88,7 +107,7 @@ fn sarif_output_validates_against_the_sarif_2_1_0_schema() {
 fn the_schema_check_rejects_invalid_sarif() {
     let (_, out, _) = run(&race_args(&["--format", "sarif"], &[&example("first_race.kbpl")]));
     let log: Value = serde_json::from_str(&out).unwrap();
-    let validator = jsonschema::validator_for(&sarif_schema()).unwrap();
+    let validator = validator();
     let mut bad_level = log.clone();
     bad_level["runs"][0]["results"][0]["level"] = "fatal".into();
     assert!(!schema_errors(&validator, &bad_level).is_empty());
@@ -253,36 +272,45 @@ fn completions_and_man_pages_come_from_the_command_line() {
 
 // ---- the progress line ----
 
-/// Runs kivl under a pseudo-terminal (util-linux `script`), so that stdout and stderr are
-/// terminals; returns what the terminal received.
+/// Runs kivl in docs/examples under a pseudo-terminal (util-linux `script`), so that stdout and
+/// stderr are terminals; returns what the terminal received.
 fn on_a_terminal(args: &[&str]) -> Option<String> {
     let mut cmd = vec![env!("CARGO_BIN_EXE_kivl").to_string()];
     cmd.extend(args.iter().map(|a| format!("'{a}'")));
-    let out = Command::new("script").args(["-qefc", &cmd.join(" "), "/dev/null"]).env("TERM", "xterm").output().ok()?;
+    let out = Command::new("script")
+        .args(["-qefc", &cmd.join(" "), "/dev/null"])
+        .current_dir(repo_dir("docs/examples"))
+        .env("TERM", "xterm")
+        .output()
+        .ok()?;
     Some(String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
 #[test]
 fn the_progress_line_appears_on_a_terminal_and_not_when_piped() {
-    let args = ["verify", "--houdini", "--jobs", "1", &example("loop_infer.kbpl")];
+    // The line is cut to the terminal's width (80 columns here): short names.
+    let args = ["verify", "--houdini", "--jobs", "1", "loop_infer.kbpl"];
     let Some(tty) = on_a_terminal(&args) else {
         panic!("util-linux `script` is needed to run kivl under a pseudo-terminal");
     };
     assert!(tty.contains("kivl finished with 1 verified"), "{tty}");
-    assert!(tty.contains("loop_infer.kbpl: Houdini: round 1,"), "the line names the stage and round: {tty}");
-    assert!(tty.contains("candidates left"), "{tty}");
-    let (code, out, err) = run(&args);
+    assert!(tty.contains("loop_infer.kbpl: Houdini: round 1, 18 of 18 candidates"), "stage, round, candidates: {tty}");
+    assert!(tty.contains("loop_infer.kbpl: Houdini: round 2, 17 of 18 candidates"), "{tty}");
+    assert!(tty.contains("loop_infer.kbpl: front end"), "{tty}");
+    let path = example("loop_infer.kbpl");
+    let piped = ["verify", "--houdini", "--jobs", "1", &path];
+    let (code, out, err) = run(&piped);
     assert_eq!(code, 0);
-    assert!(!err.contains("candidates left") && !out.contains("candidates left"), "{out}{err}");
+    assert!(!err.contains("candidates") && !out.contains("Houdini:"), "{out}{err}");
     // Not with --silent or a machine format, even on a terminal.
     for extra in [["--silent"], ["--no-progress"]] {
         let mut a = args.to_vec();
         a.extend(extra);
         let tty = on_a_terminal(&a).unwrap();
-        assert!(!tty.contains("candidates left"), "{extra:?}: {tty}");
+        assert!(tty.contains("kivl finished") && !tty.contains("Houdini: round"), "{extra:?}: {tty}");
     }
     let mut a = args.to_vec();
     a.extend(["--format", "json"]);
     let tty = on_a_terminal(&a).unwrap();
-    assert!(!tty.contains("candidates left"), "{tty}");
+    assert!(tty.contains("\"verdict\"") && !tty.contains("Houdini: round"), "{tty}");
 }

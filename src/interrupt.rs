@@ -10,6 +10,8 @@
 pub fn install() {
     let _ = ctrlc::set_handler(|| {
         use std::io::Write;
+        // The handler runs on its own thread (ctrlc's), where the progress line may be erased.
+        crate::progress::clear();
         let _ = writeln!(std::io::stderr(), "interrupted");
         // SAFETY: `_exit` has no preconditions; it ends the process without unwinding or
         // running `atexit` handlers, which is the point.

@@ -7,18 +7,24 @@
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod cache;
+mod completions;
 mod front;
 mod incremental;
 mod interrupt;
+mod junit;
 mod lsp;
 mod pipeline;
+mod progress;
 mod report;
 mod run_cmd;
+mod sarif;
 mod sourceloc;
+mod timing;
 mod verdicts;
+mod verify_run;
 mod watch;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand};
 use report::Format;
 use std::path::PathBuf;
 
@@ -47,6 +53,16 @@ enum Command {
     /// A Language Server Protocol server over stdio: diagnostics as you type (syntax and type
     /// errors at once, verification results when ready), hover, go to definition, symbols.
     Lsp(LspArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell) on stdout.
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff) of kivl, or of one subcommand, on stdout.
+    Man {
+        /// A subcommand (`verify`, `run` …): its own page.
+        subcommand: Option<String>,
+    },
     /// Verify the files, then again on every save, printing only what changed (verdicts, new
     /// and fixed errors); an edit re-verifies only what depends on it.
     Watch(WatchArgs),
@@ -177,8 +193,11 @@ struct VerifyArgs {
     /// refutation as soon as it is found; the first to prove the VC ends the race.
     #[arg(long, conflicts_with = "split_vc")]
     portfolio: bool,
+    /// Output format: human, json (docs/kbpl.md §8.4), sarif (SARIF 2.1.0), junit (JUnit XML).
     #[arg(long, value_enum, default_value = "human")]
     format: Format,
+    #[command(flatten)]
+    output: verify_run::OutputArgs,
     /// Check the kernel exactly for N threads of one group on the lock-step program (seed 000)
     /// instead of the two-thread abstraction.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=64))]
@@ -358,7 +377,7 @@ fn real_main() -> i32 {
         Command::Verify(a) => {
             interrupt::give_up_when_z3_is_stuck();
             vcgen::solver::set_memory_limit_mb(a.memory_limit);
-            let opts = verify_config(&a);
+            let mut opts = verify_config(&a);
             let cache = match a.cache.as_deref().map(|dir| cache::Cache::new(dir, &opts)) {
                 None => None,
                 Some(Ok(c)) => Some(c),
@@ -367,18 +386,10 @@ fn real_main() -> i32 {
                     return 2;
                 }
             };
-            let reports: Vec<_> = a
-                .files
-                .iter()
-                .map(|f| match &cache {
-                    Some(c) => cache::verify_file(f, &opts, c),
-                    None => pipeline::verify_file(f, &opts),
-                })
-                .collect();
-            let counts = reports.iter().map(report::counts).fold(report::Counts::default(), |a, b| a + b);
-            report::print(&reports, a.format, Some(counts));
-            report::exit_code(&reports)
+            verify_run::run(&a.files, &mut opts, cache.as_ref(), &a.output, a.format)
         }
+        Command::Completions { shell } => completions::completions(shell, Cli::command()),
+        Command::Man { subcommand } => completions::man(Cli::command(), subcommand.as_deref()),
         Command::Run(a) => run_cmd::run(&a),
         Command::Lsp(a) => {
             let mut opts = a.kernel.config();
@@ -423,6 +434,7 @@ fn verify_config(a: &VerifyArgs) -> pipeline::VerifyConfig {
         split_vc: a.split_vc,
         portfolio: a.portfolio,
         inline_depth: a.inline_depth,
+        ..Default::default()
     };
     // Kernels: inference on unless --no-infer (GPUVerify's default); plain Boogie: Houdini
     // only with --houdini.

@@ -51,6 +51,7 @@ pub fn verify_source(source: SourceFile, cfg: &VerifyConfig) -> FileReport {
         }
         None => source,
     };
+    crate::progress::stage(crate::progress::Stage::Passes);
     let verdicts = driver::verify(&program, &cfg.driver);
     let mut report = crate::verdicts::file_report(source, verdicts, cfg.print_assignment);
     if let Some(name) = bpl_name {
@@ -60,6 +61,7 @@ pub fn verify_source(source: SourceFile, cfg: &VerifyConfig) -> FileReport {
         report.extra.insert("frontend".into(), serde_json::json!({ "clang_s": clang, "translate_s": translate }));
     }
     if cfg.replay {
+        crate::progress::stage(crate::progress::Stage::Replay);
         crate::report::replay(&mut report, &program, &cfg.driver.kernel);
     }
     report

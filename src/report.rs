@@ -1,5 +1,6 @@
-//! What kivl tells its users: per-file verdicts, rendered for people (ariadne) or as the JSON
-//! of docs/kbpl.md §8, and the exit status that summarises a run.
+//! What kivl tells its users: per-file verdicts, rendered for people (ariadne), as the JSON
+//! of docs/kbpl.md §8, as SARIF 2.1.0 ([`crate::sarif`]) or JUnit XML ([`crate::junit`]), and
+//! the exit status that summarises a run.
 
 use ivl::diag::{Diagnostic, ErrorKind, JsonError, SourceFile};
 use serde::{Deserialize, Serialize};
@@ -35,11 +36,14 @@ pub struct FileReport {
     pub info: Vec<String>,
     /// Extra JSON fields (statistics, per-implementation results).
     pub extra: serde_json::Map<String, serde_json::Value>,
+    /// Per implementation (in the order of `extra["implementations"]`), the indices of its
+    /// errors in `errors`; empty when unknown (JUnit then reports the file's errors together).
+    pub impl_errors: Vec<std::ops::Range<usize>>,
 }
 
 impl FileReport {
     pub fn new(source: SourceFile, verdict: Verdict, errors: Vec<Diagnostic>) -> FileReport {
-        FileReport { source, verdict, errors, info: Vec::new(), extra: serde_json::Map::new() }
+        FileReport { source, verdict, errors, info: Vec::new(), extra: serde_json::Map::new(), impl_errors: Vec::new() }
     }
 
     /// A file that could not be read or parsed: the diagnostics decide the verdict.
@@ -61,6 +65,36 @@ struct JsonFile<'a> {
 pub enum Format {
     Human,
     Json,
+    /// SARIF 2.1.0 (GitHub code scanning, editors).
+    Sarif,
+    /// JUnit XML (CI test reports).
+    Junit,
+}
+
+/// How a run's reports are printed: the format and, for people, how much.
+#[derive(Clone, Copy, Debug)]
+pub struct Style {
+    pub format: Format,
+    /// Keep the counterexample's execution trace of internal block names.
+    pub verbose: bool,
+    /// Only the closing line.
+    pub silent: bool,
+}
+
+impl From<Format> for Style {
+    fn from(format: Format) -> Style {
+        Style { format, verbose: false, silent: false }
+    }
+}
+
+/// What a run adds to its reports: `--time`'s lines and object, the whole run's time, the
+/// files `--stop-at-first-error` left out.
+#[derive(Default)]
+pub struct RunExtras {
+    pub time_lines: Vec<String>,
+    pub time_json: Option<serde_json::Value>,
+    pub total_ms: Option<u64>,
+    pub skipped: Vec<String>,
 }
 
 /// The exit status of a run over several files: the worst outcome wins, in the order
@@ -124,7 +158,7 @@ pub fn counts(r: &FileReport) -> Counts {
 /// An error's JSON object: docs/kbpl.md §8's fields, plus, for kernel errors, the counterexample
 /// (`threads`, `index`, `array`, `race_kind`, `params`, sizes) and the outcome of `--replay`
 /// (`replay`: `confirmed` | `possible`, `replay_run`).
-fn error_json(d: &Diagnostic, source: &SourceFile) -> serde_json::Value {
+pub fn error_json(d: &Diagnostic, source: &SourceFile) -> serde_json::Value {
     let json: JsonError = d.to_json(source);
     let mut v = serde_json::to_value(json).expect("JSON of plain data");
     if let Some(obj) = v.as_object_mut() {
@@ -153,6 +187,14 @@ pub fn replay(r: &mut FileReport, program: &ivl::ast::Program, kernel: &gpu_pass
         ..Default::default()
     };
     gpu_passes::replay::replay_errors(program, &r.source, &mut r.errors, &opts);
+    // A race or divergence the concrete run showed is no longer "possible".
+    for d in &mut r.errors {
+        if d.values.iter().any(|(k, v)| k == "replay" && v == "confirmed") {
+            if let Some(rest) = d.message.strip_prefix("possible ") {
+                d.message = format!("confirmed {rest}");
+            }
+        }
+    }
     let count = |s: &str| r.errors.iter().filter(|d| d.values.iter().any(|(k, v)| k == "replay" && v == s)).count();
     let (confirmed, possible) = (count("confirmed"), count("possible"));
     r.info.push(format!("replay: {confirmed} confirmed, {possible} possible"));
@@ -161,61 +203,154 @@ pub fn replay(r: &mut FileReport, program: &ivl::ast::Program, kernel: &gpu_pass
 
 /// Prints the reports; `summary` adds Boogie's closing line (`verify`). A closed stdout (`kivl
 /// ... | head`) ends the output quietly.
-pub fn print(reports: &[FileReport], format: Format, summary: Option<Counts>) {
+pub fn print(reports: &[FileReport], style: impl Into<Style>, summary: Option<Counts>) {
+    print_run(reports, style.into(), summary, &RunExtras::default());
+}
+
+/// [`print`] with what the run adds ([`RunExtras`]).
+pub fn print_run(reports: &[FileReport], style: Style, summary: Option<Counts>, run: &RunExtras) {
     use std::io::Write;
+    crate::progress::clear();
+    let out = match style.format {
+        Format::Json => json_text(reports, summary, run),
+        Format::Sarif => crate::sarif::sarif_text(reports),
+        Format::Junit => crate::junit::junit_text(reports, run),
+        Format::Human => human_text(reports, style, summary, run),
+    };
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_all(out.as_bytes()).and_then(|()| stdout.flush());
+}
+
+/// The version of the JSON output's shape (docs/kbpl.md §8.4): the major number changes only
+/// when a field changes its meaning or goes; fields are added under a new minor number.
+pub const JSON_SCHEMA_VERSION: &str = "1.1";
+
+/// The JSON of docs/kbpl.md §8.4.
+fn json_text(reports: &[FileReport], summary: Option<Counts>, run: &RunExtras) -> String {
+    let files: Vec<JsonFile> = reports
+        .iter()
+        .map(|r| JsonFile {
+            file: &r.source.name,
+            verdict: r.verdict,
+            errors: r.errors.iter().map(|d| error_json(d, &r.source)).collect(),
+            extra: &r.extra,
+        })
+        .collect();
+    // `solver_checks`: the solver calls this run made (0 when `--cache` answered).
+    let mut json = serde_json::json!({
+        "schema_version": JSON_SCHEMA_VERSION,
+        "tool": { "name": "kivl", "version": env!("CARGO_PKG_VERSION") },
+        "files": files,
+        "solver_checks": vcgen::solver::checks(),
+        "totals": totals(reports, run.skipped.len()),
+    });
+    if let Some(c) = summary {
+        // The closing line's counts, for programs.
+        json["counts"] = serde_json::to_value(c).expect("JSON of plain data");
+    }
+    if let Some(ms) = run.total_ms {
+        json["time_ms"] = ms.into();
+    }
+    if let Some(t) = &run.time_json {
+        json["time"] = t.clone();
+    }
+    if !run.skipped.is_empty() {
+        json["skipped"] = run.skipped.clone().into();
+    }
+    let mut out = serde_json::to_string_pretty(&json).expect("JSON of plain data");
+    out.push('\n');
+    out
+}
+
+/// The run's totals over files: how many files had each verdict, errors by kind (inconclusive
+/// checks are `timeout`s), and the files left out by `--stop-at-first-error`.
+fn totals(reports: &[FileReport], skipped: usize) -> serde_json::Value {
+    let files = |v: Verdict| reports.iter().filter(|r| r.verdict == v).count();
+    let mut by_kind = std::collections::BTreeMap::<&str, usize>::new();
+    for d in reports.iter().flat_map(|r| &r.errors) {
+        *by_kind.entry(d.kind.as_str()).or_default() += 1;
+    }
+    let unsupported = reports.iter().filter(|r| r.errors.iter().any(|d| d.kind == ErrorKind::Unsupported)).count();
+    serde_json::json!({
+        "files": reports.len() + skipped,
+        "verified": files(Verdict::Verified),
+        "with_errors": files(Verdict::Errors),
+        "inconclusive": files(Verdict::Inconclusive),
+        "invalid": files(Verdict::Invalid),
+        "unsupported": unsupported,
+        "skipped": skipped,
+        "errors": by_kind,
+    })
+}
+
+/// The human output: each error (without its execution trace unless `verbose`), the extra
+/// lines, `--time`'s lines and the closing line; with `silent`, the closing line alone.
+fn human_text(reports: &[FileReport], style: Style, summary: Option<Counts>, run: &RunExtras) -> String {
     let mut out = String::new();
-    match format {
-        Format::Json => {
-            let files: Vec<JsonFile> = reports
-                .iter()
-                .map(|r| JsonFile {
-                    file: &r.source.name,
-                    verdict: r.verdict,
-                    errors: r.errors.iter().map(|d| error_json(d, &r.source)).collect(),
-                    extra: &r.extra,
-                })
-                .collect();
-            // `solver_checks`: the solver calls this run made (0 when `--cache` answered).
-            let mut json = serde_json::json!({ "files": files, "solver_checks": vcgen::solver::checks() });
-            if let Some(c) = summary {
-                // The closing line's counts, for programs.
-                json["counts"] = serde_json::to_value(c).expect("JSON of plain data");
+    if !style.silent {
+        let color = std::io::IsTerminal::is_terminal(&std::io::stdout());
+        for r in reports {
+            for d in &r.errors {
+                out.push_str(&shown(d, style.verbose).render(&r.source, color));
             }
-            out.push_str(&serde_json::to_string_pretty(&json).expect("JSON of plain data"));
-            out.push('\n');
-        }
-        Format::Human => {
-            let color = std::io::IsTerminal::is_terminal(&std::io::stdout());
-            for r in reports {
-                for d in &r.errors {
-                    out.push_str(&d.render(&r.source, color));
-                }
-                for line in &r.info {
-                    out.push_str(line);
-                    out.push('\n');
-                }
-            }
-            if let Some(c) = summary {
-                // Boogie's closing line, with its singular for one error; like Boogie's "time
-                // outs", inconclusive checks are counted apart, and so are invalid files, each
-                // only when there are some.
-                let noun = if c.errors == 1 { "error" } else { "errors" };
-                out.push_str(&format!("kivl finished with {} verified, {} {noun}", c.verified, c.errors));
-                for (n, what) in [(c.inconclusive, "inconclusive"), (c.invalid, "invalid")] {
-                    if n > 0 {
-                        out.push_str(&format!(", {n} {what}"));
-                    }
-                }
-                // Race freedom means something only for kernels that terminate (seed 004).
-                if c.termination_checked {
-                    out.push_str("; termination checked");
-                } else if c.kernels > 0 {
-                    out.push_str("; termination not checked (--termination)");
-                }
+            for line in &r.info {
+                out.push_str(line);
                 out.push('\n');
             }
         }
+        if !run.skipped.is_empty() {
+            let n = run.skipped.len();
+            out.push_str(&format!(
+                "stopped at the first error (--stop-at-first-error): {n} file{} not verified: {}\n",
+                if n == 1 { "" } else { "s" },
+                run.skipped.join(", ")
+            ));
+        }
+        for line in &run.time_lines {
+            out.push_str(line);
+            out.push('\n');
+        }
     }
-    let mut stdout = std::io::stdout().lock();
-    let _ = stdout.write_all(out.as_bytes()).and_then(|()| stdout.flush());
+    if let Some(c) = summary {
+        out.push_str(&closing_line(c));
+    }
+    out
+}
+
+/// A diagnostic as the human output shows it: the execution trace of internal block names
+/// (`execution trace: anon0 -> anon1_Then -> …`, kilobytes on GPUVerify's files) only with
+/// `--verbose`.
+fn shown(d: &Diagnostic, verbose: bool) -> std::borrow::Cow<'_, Diagnostic> {
+    if verbose || !d.notes.iter().any(|n| is_trace(n)) {
+        return std::borrow::Cow::Borrowed(d);
+    }
+    let mut d = d.clone();
+    d.notes.retain(|n| !is_trace(n));
+    std::borrow::Cow::Owned(d)
+}
+
+/// The note `vcgen::report` adds with a counterexample's path through the blocks.
+pub fn is_trace(note: &str) -> bool {
+    note.starts_with("execution trace:")
+}
+
+/// Boogie's closing line, with its singular for one error; like Boogie's "time outs",
+/// inconclusive checks are counted apart, and so are invalid files, each only when there are
+/// some.
+fn closing_line(c: Counts) -> String {
+    let noun = if c.errors == 1 { "error" } else { "errors" };
+    let mut out = format!("kivl finished with {} verified, {} {noun}", c.verified, c.errors);
+    for (n, what) in [(c.inconclusive, "inconclusive"), (c.invalid, "invalid")] {
+        if n > 0 {
+            out.push_str(&format!(", {n} {what}"));
+        }
+    }
+    // Race freedom means something only for kernels that terminate (seed 004).
+    if c.termination_checked {
+        out.push_str("; termination checked");
+    } else if c.kernels > 0 {
+        out.push_str("; termination not checked (--termination)");
+    }
+    out.push('\n');
+    out
 }

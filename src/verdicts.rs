@@ -32,7 +32,9 @@ fn engine_report(source: SourceFile, result: vcgen::engine::ProgramResult, print
     let mut verified = 0usize;
     let mut inconclusive = false;
     let mut per_impl = Vec::new();
+    let mut impl_errors = Vec::new();
     for imp in &result.impls {
+        let first = errors.len();
         let status = match &imp.outcome {
             Outcome::Verified => {
                 verified += 1;
@@ -53,7 +55,9 @@ fn engine_report(source: SourceFile, result: vcgen::engine::ProgramResult, print
                 "inconclusive".to_string()
             }
         };
-        per_impl.push(serde_json::json!({ "name": imp.name.as_str(), "outcome": status }));
+        impl_errors.push(first..errors.len());
+        let time_ms = imp.time.as_millis() as u64;
+        per_impl.push(serde_json::json!({ "name": imp.name.as_str(), "outcome": status, "time_ms": time_ms }));
     }
     // Input errors found after the front end (irreducible control flow, a kernel that no
     // thread can run under the given sizes, a construct a pass does not handle) make the file
@@ -68,6 +72,7 @@ fn engine_report(source: SourceFile, result: vcgen::engine::ProgramResult, print
         Verdict::Verified
     };
     let mut report = FileReport::new(source, verdict, errors);
+    report.impl_errors = impl_errors;
     // As in the closing line ([`counts`]), nothing of an invalid file counts as verified.
     let verified = if verdict == Verdict::Invalid { 0 } else { verified };
     report.extra.insert("verified".into(), verified.into());

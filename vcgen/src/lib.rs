@@ -4,6 +4,7 @@ pub mod desugar;
 pub mod engine;
 pub mod houdini;
 pub mod passify;
+pub mod progress;
 pub mod report;
 pub mod smt;
 pub mod solver;

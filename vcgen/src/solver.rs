@@ -219,6 +219,7 @@ impl VcSolver {
 
     fn check_now(&self, assumptions: &[Bool]) -> Check {
         CHECKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let _clock = crate::progress::SolverClock::start();
         match self.solver.check_assumptions(assumptions) {
             SatResult::Unsat => Check::Valid,
             SatResult::Sat => match self.solver.get_model().and_then(|m| self.vc.failure(&m)) {

@@ -243,6 +243,13 @@ impl<'a, 'b> AsyncSearch<'a, 'b> {
             }
         }
         self.version += 1;
+        let a = &self.search.assignment;
+        self.d.shared.opts.observer.notify(crate::progress::Progress::Round {
+            round: self.version + 1,
+            left: a.values().filter(|v| **v).count(),
+            candidates: a.len(),
+            impls: self.settled.iter().filter(|s| s.is_none()).count(),
+        });
         let to: Vec<usize> =
             (0..self.units()).filter(|k| self.settled[k / share].is_none() && !self.u.given_up[*k]).collect();
         self.broadcast(to);

@@ -7,6 +7,7 @@ use super::asynchronous::async_fixpoint;
 use super::outcome::{crash_reason, ImplResult, Outcome, ProgramResult};
 use super::pool::{Cmd, Driver, Msg, Shared};
 use super::rounds::houdini_rounds;
+use crate::progress::Progress;
 use crate::HashSet;
 use ivl::ast::Name;
 use ivl::diag::Diagnostic;
@@ -38,6 +39,8 @@ pub(super) fn coordinate(
     to_workers: &[Sender<Cmd>],
     inbox: &Receiver<Msg>,
 ) -> ProgramResult {
+    let observer = &shared.opts.observer;
+    observer.notify(Progress::Started { impls: shared.impls.len(), houdini: shared.opts.houdini });
     let mut b = gather_builds(shared, workers, inbox);
     let mut result = ProgramResult { notes: merge_notes(std::mem::take(&mut b.notes)), ..Default::default() };
     if let Some(e) = b.invalid {
@@ -57,6 +60,7 @@ pub(super) fn coordinate(
             .unwrap_or_else(|| (Outcome::Inconclusive(crash_reason(&b.crash_message)), Duration::ZERO));
         result.impls.push(ImplResult { name: imp.name.name.to_string(), span: imp.name.span, outcome, time });
     }
+    observer.notify(Progress::Finished);
     result
 }
 
@@ -77,6 +81,8 @@ fn gather_builds(shared: &Shared, workers: usize, inbox: &Receiver<Msg>) -> Buil
         crash_message: String::new(),
     };
     let mut taken = 0;
+    let (mut built, mut checked) = (0, 0);
+    let name = |unit: usize| shared.impls[unit / share].name.name.as_str();
     while taken + b.crashed.len() < workers {
         let Ok(msg) = inbox.recv() else { break };
         match msg {
@@ -89,6 +95,12 @@ fn gather_builds(shared: &Shared, workers: usize, inbox: &Receiver<Msg>) -> Buil
                 b.notes.push((unit, notes));
                 match m {
                     Ok(m) => {
+                        built += 1;
+                        shared.opts.observer.notify(Progress::Built {
+                            name: name(unit),
+                            done: built,
+                            total: n * share,
+                        });
                         b.owner[unit] = Some(worker);
                         b.mentions[unit / share] = m;
                     }
@@ -96,7 +108,11 @@ fn gather_builds(shared: &Shared, workers: usize, inbox: &Receiver<Msg>) -> Buil
                 }
             }
             Msg::Taken => taken += 1,
-            Msg::Final { imp, outcome, time } => b.outcomes[imp] = Some((outcome, time)),
+            Msg::Final { imp, outcome, time } => {
+                checked += 1;
+                shared.opts.observer.notify(Progress::Checked { name: name(imp * share), done: checked, total: n });
+                b.outcomes[imp] = Some((outcome, time));
+            }
             Msg::Crashed { worker, message } => {
                 b.crashed.push(worker);
                 b.crash_message = message;

@@ -31,6 +31,8 @@ pub struct VerifyOptions {
     /// Inline calls of procedures without `{:inline}` this deep (Boogie's `/inlineDepth`,
     /// `crate::desugar::Context::with_inline_depth`).
     pub inline_depth: Option<u64>,
+    /// Told what the engine is doing (a progress line, `--time`); see [`crate::progress`].
+    pub observer: crate::progress::Observer,
 }
 
 impl Default for VerifyOptions {
@@ -44,6 +46,7 @@ impl Default for VerifyOptions {
             split_vc: false,
             portfolio: false,
             inline_depth: None,
+            observer: Default::default(),
         }
     }
 }

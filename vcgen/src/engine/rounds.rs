@@ -8,6 +8,7 @@ use super::outcome::crash_reason;
 use super::pool::{Cmd, Driver, Msg, Shared};
 use super::unit::Unit;
 use crate::houdini::{self, Assignment, HoudiniStats, ImplRound, Part};
+use crate::progress::Progress;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -18,7 +19,12 @@ pub(super) fn houdini_rounds(d: Driver) -> (HoudiniStats, Vec<Option<ImplRound>>
     let Driver { shared, owner, mentions, to_workers, inbox, crashed, crash_message } = d;
     let n = shared.impls.len();
     let mut times: Vec<Duration> = vec![Duration::ZERO; n];
+    let mut round = 0;
     let (stats, last) = houdini::fixpoint(shared.candidates, mentions, |assignment, worklist| {
+        round += 1;
+        let left = assignment.values().filter(|v| **v).count();
+        let (candidates, impls) = (assignment.len(), worklist.len());
+        shared.opts.observer.notify(Progress::Round { round, left, candidates, impls });
         let a = Arc::new(assignment.clone());
         let mut expected = 0;
         for (w, tx) in to_workers.iter().enumerate() {

@@ -1,0 +1,141 @@
+//! `--format junit`: the reports as JUnit XML, the test-report format CI systems read (the
+//! Ant/Surefire schema as Jenkins, GitLab and GitHub test reporters accept it).
+//!
+//! One `testsuite` per file; one `testcase` per implementation (kernel or procedure), named
+//! after it, with the file as its class name. An implementation with errors has one `failure`
+//! per error (its kind as type, its message, and `file:line:column` with the notes as text);
+//! an inconclusive one has an `error`. A file kivl could not verify (unreadable, syntax, type,
+//! unsupported) is one `testcase` named after the file with an `error` per diagnostic; errors
+//! not tied to an implementation (a termination check, errors of a cached report) go in a
+//! `testcase` named after the file too. Files left out by `--stop-at-first-error` are
+//! `skipped` test cases.
+
+use crate::report::{FileReport, RunExtras, Verdict};
+use ivl::diag::{Diagnostic, ErrorKind};
+use std::fmt::Write;
+
+/// The JUnit XML of the reports.
+pub fn junit_text(reports: &[FileReport], run: &RunExtras) -> String {
+    let mut suites = String::new();
+    let (mut tests, mut failures, mut errors) = (0, 0, 0);
+    for r in reports {
+        let suite = Suite::of(r);
+        tests += suite.tests;
+        failures += suite.failures;
+        errors += suite.errors;
+        suites.push_str(&suite.xml);
+    }
+    for name in &run.skipped {
+        tests += 1;
+        let n = escape(name);
+        let _ = write!(
+            suites,
+            "  <testsuite name=\"{n}\" tests=\"1\" failures=\"0\" errors=\"0\" skipped=\"1\">\n    <testcase name=\"{n}\" classname=\"{n}\">\n      <skipped message=\"not verified: --stop-at-first-error\"/>\n    </testcase>\n  </testsuite>\n"
+        );
+    }
+    let time = run.total_ms.map(|ms| format!(" time=\"{:.3}\"", ms as f64 / 1000.0)).unwrap_or_default();
+    format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"kivl\" tests=\"{tests}\" failures=\"{failures}\" errors=\"{errors}\"{time}>\n{suites}</testsuites>\n"
+    )
+}
+
+/// One file's `testsuite`, with its counts.
+struct Suite {
+    xml: String,
+    tests: usize,
+    failures: usize,
+    errors: usize,
+}
+
+impl Suite {
+    fn of(r: &FileReport) -> Suite {
+        let file = escape(&r.source.name);
+        let mut cases = String::new();
+        let mut s = Suite { xml: String::new(), tests: 0, failures: 0, errors: 0 };
+        let impls = r.extra.get("implementations").and_then(|v| v.as_array()).cloned().unwrap_or_default();
+        let mut attributed = vec![false; r.errors.len()];
+        if r.verdict != Verdict::Invalid {
+            for (i, imp) in impls.iter().enumerate() {
+                let name = imp["name"].as_str().unwrap_or("?");
+                let range = r.impl_errors.get(i).cloned().unwrap_or(0..0);
+                let ds: Vec<&Diagnostic> = r.errors.get(range.clone()).into_iter().flatten().collect();
+                range.for_each(|k| attributed[k] = true);
+                let time = imp["time_ms"].as_u64().map(|ms| format!(" time=\"{:.3}\"", ms as f64 / 1000.0));
+                s.case(&mut cases, name, &file, time.unwrap_or_default(), &ds, r);
+            }
+        }
+        let rest: Vec<&Diagnostic> = r.errors.iter().zip(&attributed).filter(|(_, a)| !**a).map(|(d, _)| d).collect();
+        if !rest.is_empty() || impls.is_empty() {
+            s.case(&mut cases, &r.source.name, &file, String::new(), &rest, r);
+        }
+        let time = r.extra.get("time_ms").and_then(|v| v.as_u64());
+        let time = time.map(|ms| format!(" time=\"{:.3}\"", ms as f64 / 1000.0)).unwrap_or_default();
+        s.xml = format!(
+            "  <testsuite name=\"{file}\" tests=\"{}\" failures=\"{}\" errors=\"{}\"{time}>\n{cases}  </testsuite>\n",
+            s.tests, s.failures, s.errors
+        );
+        s
+    }
+
+    /// A `testcase` with a `failure` per verification error and an `error` per inconclusive
+    /// check or input error.
+    fn case(&mut self, out: &mut String, name: &str, file: &str, time: String, ds: &[&Diagnostic], r: &FileReport) {
+        self.tests += 1;
+        let _ = writeln!(out, "    <testcase name=\"{}\" classname=\"{file}\"{time}>", escape(name));
+        for d in ds {
+            let tag = if d.kind == ErrorKind::Timeout || d.kind.is_input_error() {
+                self.errors += 1;
+                "error"
+            } else {
+                self.failures += 1;
+                "failure"
+            };
+            let _ = writeln!(
+                out,
+                "      <{tag} message=\"{}\" type=\"{}\">{}</{tag}>",
+                escape(&d.message),
+                d.kind.as_str(),
+                escape(&body(d, r)).replace("&#10;", "\n")
+            );
+        }
+        out.push_str("    </testcase>\n");
+    }
+}
+
+/// A failure's text: where (`file:line:column`, every location with its label) and the notes
+/// but the execution trace.
+fn body(d: &Diagnostic, r: &FileReport) -> String {
+    let json = d.to_json(&r.source);
+    let mut lines: Vec<String> =
+        json.locations.iter().map(|l| format!("{}:{}:{}: {}", r.source.name, l.line, l.column, l.label)).collect();
+    lines.extend(json.notes.iter().filter(|n| !crate::report::is_trace(n)).cloned());
+    lines.join("\n")
+}
+
+/// Text as XML character data or an attribute value.
+fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\n' => out.push_str("&#10;"),
+            // XML 1.0 allows no other control characters.
+            c if (c as u32) < 0x20 && c != '\t' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::escape;
+
+    #[test]
+    fn markup_and_control_characters_are_escaped() {
+        assert_eq!(escape("a<b & \"c\">\n\u{1}"), "a&lt;b &amp; &quot;c&quot;&gt;&#10; ");
+    }
+}

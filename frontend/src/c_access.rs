@@ -43,7 +43,7 @@ fn access_start(line: &[u8], end: usize) -> Option<usize> {
     let mut i = end;
     loop {
         match i.checked_sub(1).map(|j| line[j]) {
-            Some(b']' | b')') => i = matching_open(line, i - 1)?,
+            Some(b']' | b')') => i = matching(line, i - 1)?,
             Some(c) if ident(c) || c == b'.' => i -= 1,
             Some(b'>') if i >= 2 && line[i - 2] == b'-' => i -= 2,
             _ => break,
@@ -55,19 +55,21 @@ fn access_start(line: &[u8], end: usize) -> Option<usize> {
     (i < end && (ident(line[i]) || line[i] == b'*' || line[i] == b'(')).then_some(i)
 }
 
-/// The opening bracket matching the closing one at `close`.
-fn matching_open(line: &[u8], close: usize) -> Option<usize> {
+/// The bracket matching the one at `at`, searching towards the line's end from an opening
+/// bracket and towards its start from a closing one (`[` and `(` are not told apart).
+fn matching(line: &[u8], at: usize) -> Option<usize> {
+    let forward = matches!(line[at], b'[' | b'(');
+    let (opens, closes): (&[u8], &[u8]) = if forward { (b"[(", b"])") } else { (b"])", b"[(") };
+    let order: Box<dyn Iterator<Item = usize>> = if forward { Box::new(at..line.len()) } else { Box::new((0..=at).rev()) };
     let mut depth = 0usize;
-    for j in (0..=close).rev() {
-        match line[j] {
-            b']' | b')' => depth += 1,
-            b'[' | b'(' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(j);
-                }
+    for j in order {
+        if opens.contains(&line[j]) {
+            depth += 1;
+        } else if closes.contains(&line[j]) {
+            depth -= 1;
+            if depth == 0 {
+                return Some(j);
             }
-            _ => {}
         }
     }
     None
@@ -87,7 +89,7 @@ pub fn access_at(line: &[u8], at: usize) -> Option<(usize, usize)> {
     let name_end = i;
     loop {
         match line.get(i) {
-            Some(b'[') => i = matching_close(line, i)? + 1,
+            Some(b'[') => i = matching(line, i)? + 1,
             Some(b'.') if line.get(i + 1).is_some_and(|&c| ident(c)) => i = name_after(line, i + 1),
             Some(b'-') if line.get(i + 1) == Some(&b'>') => i = name_after(line, i + 2),
             _ => break,
@@ -102,24 +104,6 @@ fn name_after(line: &[u8], mut i: usize) -> usize {
         i += 1;
     }
     i
-}
-
-/// The `]` matching the `[` at `open`.
-fn matching_close(line: &[u8], open: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    for (j, &c) in line.iter().enumerate().skip(open) {
-        match c {
-            b'[' | b'(' => depth += 1,
-            b']' | b')' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(j);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
 }
 
 #[cfg(test)]

@@ -104,12 +104,13 @@ fn rule_strength_reduced() {
         "access-strided",
         "__write(A) ==> __write_offset(A) mod group_size_x == local_id_x",
     );
-    // The entry value's group part moves to the left: i = gid * gsz + lid + k * gsz * ngroups.
+    // A grid-stride counter (its step is the grid's size): the residue is the thread's global
+    // id, i = gid * gsz + lid + k * gsz * ngroups.
     assert_has(
         "histogram",
         None,
-        "strength-reduced",
-        "(i - group_id_x * group_size_x) mod (group_size_x * num_groups_x) == local_id_x",
+        "grid-stride",
+        "i mod (group_size_x * num_groups_x) == group_id_x * group_size_x + local_id_x",
     );
 }
 

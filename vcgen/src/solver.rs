@@ -203,8 +203,8 @@ impl VcSolver {
         };
         let check = self.check_now(assumptions);
         match (check, deadline) {
-            // Z3's own timer may stop the check up to a second before the deadline (it is
-            // reset only when the time left differs by more): "canceled" is then a timeout.
+            // A check stopped at (or just before) the deadline, by the watchdog's interrupt
+            // ("canceled") or by Z3's own timer, ran out of time: say so, with the option.
             (Check::Inconclusive(_), Some(d)) if Instant::now() + Duration::from_millis(1500) >= d => {
                 Check::Inconclusive(self.out_of_time())
             }

@@ -391,7 +391,9 @@ fn flags_map_or_skip() {
     assert!(matches!(m("--clang-opt=-O0"), Mapping::Skip(_)));
     assert_eq!(m("-D WIDTH=4"), run_args(&["-DWIDTH=4"], true));
     assert_eq!(m("--check-array-bounds"), run_args(&["--check-array-bounds"], true));
-    for lacking in ["--warp-sync=32", "--k-induction-depth=2", "--only-log", "--asymmetric-asserts"] {
+    assert_eq!(m("--warp-sync=16"), run_args(&["--warp-sync", "16"], true));
+    assert_eq!(m("--warp-sync"), run_args(&["--warp-sync", "32"], true));
+    for lacking in ["--k-induction-depth=2", "--only-log", "--asymmetric-asserts"] {
         assert!(matches!(m(lacking), Mapping::Skip(_)), "{lacking}");
     }
     assert!(matches!(m("--made-up-option"), Mapping::Skip(_)));

@@ -128,6 +128,11 @@ pub struct KernelArgs {
     /// --asymmetric-asserts; sound, as that thread is arbitrary, and cheaper).
     #[arg(long)]
     pub asymmetric_asserts: bool,
+    /// Threads of a work-group run in warps of N consecutive threads (by linear local id) in
+    /// lock-step: two threads of one warp do not race by accesses in different statements
+    /// (GPUVerify's --warp-sync=N; alias `--warp_sync`).
+    #[arg(long, value_name = "N", alias = "warp_sync", value_parser = clap::value_parser!(u64).range(1..))]
+    pub warp_sync: Option<u64>,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]

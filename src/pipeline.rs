@@ -80,6 +80,7 @@ pub fn kernel_options(k: &KernelArgs) -> KernelOptions {
             crate::AbstractionArg::Equality => Abstraction::Equality,
         },
         asymmetric_asserts: k.asymmetric_asserts,
+        warp_sync: k.warp_sync,
     }
 }
 

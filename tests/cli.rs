@@ -223,3 +223,30 @@ fn houdini_on_two_threads_of_one_implementation_gives_the_same_verdicts() {
         assert_eq!(both.code, 2, "{name}: --split-vc with --portfolio");
     }
 }
+
+/// `--warp-sync N` over `int` ids (the front-end tests, tests/frontend/warp_sync_*.cu, cover
+/// bit-vector ids): reads that stay in the reader's warp verify, reads into the next warp race,
+/// and the flag is rejected with a modelled (equality) abstraction.
+#[test]
+fn warp_sync_orders_the_statements_of_one_warp() {
+    let text = "var {:group_shared} A: [int]int;\n\
+                procedure {:kernel} shuffle()\n{\n  var v: int;\n  \
+                v := A[(local_id_x div 32) * 32 + (local_id_x + 1) mod 32];\n  A[local_id_x] := v;\n}\n";
+    let p = temp_file("warp_sync.kbpl", text);
+    let run = |extra: &[&str]| {
+        let mut args = vec!["verify", "--format", "json", "--no-infer", "--local-size", "64", "--num-groups", "1"];
+        args.extend(extra);
+        args.push(p.to_str().unwrap());
+        kivl(&args)
+    };
+    let within = run(&["--warp-sync", "32"]);
+    assert_eq!((within.code, within.verdict()), (0, "verified"), "{}", within.stderr);
+    for args in [&["--warp-sync", "16"][..], &[]] {
+        let racy = run(args);
+        assert_eq!(racy.code, 1, "{args:?}");
+        assert_eq!(racy.error_summary(), vec![("race".to_string(), 6)], "{args:?}");
+    }
+    let equality = run(&["--warp-sync", "32", "--abstraction", "equality"]);
+    assert_eq!(equality.code, 2);
+    assert_eq!(equality.errors()[0]["kind"], "unsupported");
+}

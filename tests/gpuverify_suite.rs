@@ -391,7 +391,9 @@ fn flags_map_or_skip() {
     assert!(matches!(m("--clang-opt=-O0"), Mapping::Skip(_)));
     assert_eq!(m("-D WIDTH=4"), run_args(&["-DWIDTH=4"], true));
     assert_eq!(m("--check-array-bounds"), run_args(&["--check-array-bounds"], true));
-    for lacking in ["--warp-sync=32", "--k-induction-depth=2", "--only-log", "--asymmetric-asserts"] {
+    assert_eq!(m("--warp-sync=16"), run_args(&["--warp-sync", "16"], true));
+    assert_eq!(m("--warp-sync"), run_args(&["--warp-sync", "32"], true));
+    for lacking in ["--k-induction-depth=2", "--only-log", "--asymmetric-asserts"] {
         assert!(matches!(m(lacking), Mapping::Skip(_)), "{lacking}");
     }
     assert!(matches!(m("--made-up-option"), Mapping::Skip(_)));
@@ -565,7 +567,7 @@ fn every_suite_header_parses() {
         assert!(h.args.iter().any(|a| a == "--no-inline"), "{path} is verified modularly only with --no-inline");
     }
     // Every option the suite uses is in the harness's table, and kivl lacks few of them
-    // (warp-sync, check-array-bounds, boogie-file, ...: 66 kernels when this was written).
+    // (boogie-file, loop-unwind, ...: 66 kernels when this was written, before --warp-sync).
     let unknown: Vec<&String> = skipped.keys().filter(|w| w.contains("unknown") || w.contains("unexpected")).collect();
     assert!(unknown.is_empty(), "options the harness does not know: {unknown:?}");
     let total: usize = skipped.values().sum();

@@ -230,6 +230,8 @@ enum Opt {
     Lacks,
     /// `--clang-opt=`: warning switches (`-W...`) are harmless, anything else is not.
     Clang,
+    /// `--warp-sync=N`: kivl's `--warp-sync N`.
+    WarpSync,
 }
 
 /// GPUVerify's options that the suite uses, and a few neighbours. GPUVerify reads its command
@@ -256,7 +258,7 @@ const OPTIONS: &[(&str, Opt)] = &[
     ("verbose", Opt::Ignore("output only")),
     ("silent", Opt::Ignore("output only")),
     ("clang-opt", Opt::Clang),
-    ("warp-sync", Opt::Lacks),
+    ("warp-sync", Opt::WarpSync),
     ("atomic", Opt::Lacks),
     ("check-array-bounds", Opt::Same(&["--check-array-bounds"])),
     ("boogie-file", Opt::Lacks),
@@ -352,6 +354,8 @@ pub fn map_args(args: &[String]) -> Mapping {
             Opt::Same(flags) => kernel.extend(flags.iter().map(|f| f.to_string())),
             Opt::Ignore(_) => {}
             Opt::Lacks => return Mapping::Skip(format!("kivl has no counterpart of `--{full}`")),
+            // GPUVerify's warp size defaults to 32; a bad value goes to kivl, which rejects it.
+            Opt::WarpSync => kernel.extend(["--warp-sync".to_string(), value.unwrap_or("32").to_string()]),
             Opt::Clang => {
                 if !value.is_some_and(|v| v.starts_with("-W")) {
                     return Mapping::Skip(format!("kivl cannot pass `{a}` to clang"));

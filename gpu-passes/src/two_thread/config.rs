@@ -72,15 +72,16 @@ pub(crate) fn num_groups(d: &str) -> &'static str {
 }
 
 /// The existing `{:bvbuiltin "bvult"}` function over `bvW` operands, if any.
-fn existing_bvult(p: &Program, w: u32) -> Option<Name> {
+/// An existing `{:bvbuiltin "op"}` function over two `bvW` arguments with result type `result`.
+fn existing_bv_builtin(p: &Program, op: &str, w: u32, result: &Type) -> Option<Name> {
     p.decls.iter().find_map(|d| match &d.kind {
         DeclKind::Function(f) => {
-            let is_ult = matches!(
+            let is_op = matches!(
                 find_attr(&f.attrs, "bvbuiltin").and_then(|a| a.args.first()),
-                Some(AttrArg::String(s, _)) if s == "bvult"
+                Some(AttrArg::String(s, _)) if s == op
             );
             let bv = |t: &Type| t.kind == TypeKind::Bv(w);
-            (is_ult && f.params.len() == 2 && f.params.iter().all(|p| bv(&p.ty)) && f.result.ty.kind == TypeKind::Bool)
+            (is_op && f.params.len() == 2 && f.params.iter().all(|p| bv(&p.ty)) && f.result.ty.kind == result.kind)
                 .then(|| f.name.name.clone())
         }
         _ => None,
@@ -151,14 +152,7 @@ impl Identity {
                 if bvult.contains_key(&w) {
                     continue;
                 }
-                let f = match existing_bvult(p, w) {
-                    Some(f) => f,
-                    None => {
-                        let f = names.fresh(&format!("$kivl_bvult{w}"));
-                        decls.push(bvult_decl(&f, w));
-                        f
-                    }
-                };
+                let f = bv_builtin(p, "bvult", w, &Type::bool(), names, &mut decls);
                 bvult.insert(w, f);
             }
         }
@@ -275,6 +269,50 @@ impl Identity {
         out
     }
 
+    /// "The two threads are in the same warp of `n` threads" (`--warp-sync n`, GPUVerify's
+    /// `ThreadsInSameWarp`): their linear local ids `x + y * size_x + z * size_x * size_y`,
+    /// divided by `n`, are equal. The two threads are in one group (the intra-group variant).
+    /// Over bit-vectors the arithmetic is `bvadd`/`bvmul`/`bvudiv` (declared in `decls` when
+    /// the program has none); the linear id of a real group fits (sizes are bounded by the
+    /// hardware, 1024 threads a group).
+    pub fn same_warp(
+        &self,
+        p: &Program,
+        n: u64,
+        copy: &dyn Fn(&Name, usize) -> Name,
+        names: &mut crate::predication::FreshNames,
+        decls: &mut Vec<Decl>,
+    ) -> Result<Expr, Diagnostic> {
+        let ty = self.ty(local_id("x")).clone();
+        if DIMS.iter().any(|d| self.ty(local_id(d)).kind != ty.kind) {
+            return Err(Diagnostic::unsupported(
+                "`--warp-sync` needs the local ids of all dimensions to have one type",
+                Span::DUMMY,
+            ));
+        }
+        let op = |o: &str, int_op: BinOp, names: &mut crate::predication::FreshNames, decls: &mut Vec<Decl>| {
+            let f = match ty.kind {
+                TypeKind::Bv(w) => Some(bv_builtin(p, o, w, &ty, names, decls)),
+                _ => None,
+            };
+            move |a: Expr, b: Expr| match &f {
+                Some(f) => Expr::new(ExprKind::Call(Ident::new(f.clone(), Span::DUMMY), vec![a, b]), Span::DUMMY),
+                None => bin(int_op, a, b),
+            }
+        };
+        let add = op("bvadd", BinOp::Add, names, decls);
+        let mul = op("bvmul", BinOp::Mul, names, decls);
+        let div = op("bvudiv", BinOp::Div, names, decls);
+        let size = |d: &str| self.var(group_size(d));
+        let warp = |t: usize| {
+            let id = |d: &str| var(&copy(self.name(local_id(d)), t));
+            let sxy = mul(size("x"), size("y"));
+            add(id("x"), add(mul(id("y"), size("x")), mul(id("z"), sxy)))
+        };
+        let n = lit_of(&ty, n)?;
+        Ok(Expr::eq(div(warp(0), n.clone()), div(warp(1), n)))
+    }
+
     /// `group_size_x == 1 && group_size_y == 1 && group_size_z == 1`: a group of one thread.
     pub fn one_thread_groups(&self) -> Result<Expr, Diagnostic> {
         let mut parts = Vec::new();
@@ -301,19 +339,37 @@ pub(crate) fn const_decl(name: &Name, ty: &Type, attr: Option<&str>) -> Decl {
     }
 }
 
-fn bvult_decl(name: &Name, w: u32) -> Decl {
+/// The `{:bvbuiltin "op"}` function over two `bvW` arguments with result type `result`: the
+/// program's own, else a new one declared in `decls`.
+fn bv_builtin(
+    p: &Program,
+    op: &str,
+    w: u32,
+    result: &Type,
+    names: &mut crate::predication::FreshNames,
+    decls: &mut Vec<Decl>,
+) -> Name {
+    if let Some(f) = existing_bv_builtin(p, op, w, result) {
+        return f;
+    }
+    let f = names.fresh(&format!("$kivl_{op}{w}"));
+    decls.push(bv_builtin_decl(&f, op, w, result.clone()));
+    f
+}
+
+fn bv_builtin_decl(name: &Name, op: &str, w: u32, result: Type) -> Decl {
     let p = |ty: Type| FnParam { name: None, ty };
     Decl {
         kind: DeclKind::Function(FunctionDecl {
             attrs: vec![Attribute {
                 name: Ident::new("bvbuiltin", Span::DUMMY),
-                args: vec![AttrArg::String("bvult".into(), Span::DUMMY)],
+                args: vec![AttrArg::String(op.into(), Span::DUMMY)],
                 span: Span::DUMMY,
             }],
             name: Ident::new(name.clone(), Span::DUMMY),
             type_params: vec![],
             params: vec![p(Type::bv(w)), p(Type::bv(w))],
-            result: p(Type::bool()),
+            result: p(result),
             body: None,
         }),
         span: Span::DUMMY,

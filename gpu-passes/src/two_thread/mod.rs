@@ -74,6 +74,10 @@ pub struct KernelOptions {
     /// checked in the first of the two threads only. Sound, since that thread is arbitrary; the
     /// second thread's assertions are dropped (not assumed), which can only cost precision.
     pub asymmetric_asserts: bool,
+    /// `--warp-sync N` (GPUVerify's option): the threads of a group run in warps of `N`
+    /// consecutive threads (by linear local id) that execute in lock-step, so accesses of two
+    /// threads of one warp made by different statements do not race (`race_instrumentation`).
+    pub warp_sync: Option<u64>,
 }
 
 impl Default for KernelOptions {
@@ -85,6 +89,7 @@ impl Default for KernelOptions {
             only_intra_group: false,
             only_divergence: false,
             asymmetric_asserts: false,
+            warp_sync: None,
             abstraction: Abstraction::Adversarial,
         }
     }
@@ -343,6 +348,8 @@ struct Pair {
     const_copies: HashMap<Name, Vec<Name>>,
     facts: Vec<Expr>,
     guard: Option<Expr>,
+    /// `--warp-sync`: "the two threads are in the same warp" (intra-group variant only).
+    same_warp: Option<Expr>,
 }
 
 /// The pair of threads of the intra-group (`inter == false`) or inter-group variant.
@@ -385,7 +392,11 @@ fn pair(inputs: &Inputs, inter: bool, names: &mut FreshNames, decls: &mut Vec<De
     if inter {
         facts.extend(identity.global_ids_differ(&copy));
     }
-    Ok(Pair { const_copies, facts, guard })
+    let same_warp = match inputs.opts.warp_sync {
+        Some(n) if !inter => Some(identity.same_warp(inputs.program, n, &copy, names, decls).map_err(|d| vec![d])?),
+        _ => None,
+    };
+    Ok(Pair { const_copies, facts, guard, same_warp })
 }
 
 /// The procedures of one variant (intra- or inter-group) of every kernel, added to `out`.
@@ -402,6 +413,7 @@ fn variants(inputs: &Inputs, inter: bool, names: &mut FreshNames, out: &mut Outp
             specified: &inputs.specified,
             const_copies: &pair.const_copies,
             guard: pair.guard.clone(),
+            same_warp: pair.same_warp.clone(),
             local_id_x: local_id_x.clone(),
             local_id_x_valid: local_id_x_valid.clone(),
             globals: &inputs.globals,

@@ -79,6 +79,24 @@ impl AccessKind {
     }
 }
 
+/// `--warp-sync`: the two threads may be in the same warp (`same_warp`), and the checking
+/// access belongs to the statement whose accesses have the source locations `statement`.
+pub(crate) struct WarpSync<'a> {
+    pub same_warp: &'a Expr,
+    pub statement: &'a [Span],
+}
+
+/// What restricts the race checks of one access.
+pub(crate) struct CheckScope<'a> {
+    /// Writes of the same value do not race (`KernelOptions::benign_tolerance`).
+    pub benign: bool,
+    /// Restricts the checks to distinct threads, when the two modelled threads may be one.
+    pub guard: Option<&'a Expr>,
+    pub warp: Option<&'a WarpSync<'a>>,
+    /// Ends the message.
+    pub note: &'a str,
+}
+
 /// Thread 1's access log of one shared array.
 #[derive(Clone, Debug)]
 pub(crate) struct Logs {
@@ -215,17 +233,8 @@ impl Logs {
     }
 
     /// `CHECK_READ_A` / `CHECK_WRITE_A` for thread 2's access `a` at `span`: one assertion per
-    /// conflicting logged site. `guard` restricts the checks (to distinct threads, …); `note`
-    /// ends the message.
-    pub fn checks(
-        &self,
-        kind: AccessKind,
-        a: &ThreadAccess,
-        span: Span,
-        benign: bool,
-        guard: Option<&Expr>,
-        note: &str,
-    ) -> Vec<Stmt> {
+    /// conflicting logged site, restricted by `scope`.
+    pub fn checks(&self, kind: AccessKind, a: &ThreadAccess, span: Span, scope: &CheckScope) -> Vec<Stmt> {
         let mut out = Vec::new();
         let same = |offs: &[Name]| all(offs.iter().zip(&a.loc).map(|(o, l)| Expr::eq(var(o), l.clone())));
         for &(site, site_kind, site_span) in &self.sites {
@@ -234,20 +243,23 @@ impl Logs {
             }
             let (site_var, offs) = self.site_vars(site_kind);
             let mut conflict = and(a.pc.clone(), and(Expr::eq(var(site_var), int(site)), same(offs)));
-            if site_kind == AccessKind::Write && kind == AccessKind::Write && benign {
+            if site_kind == AccessKind::Write && kind == AccessKind::Write && scope.benign {
                 if let Some(v) = &a.value {
                     conflict = and(conflict, neq(var(&self.w_val), v.clone()));
                 }
             }
-            if let Some(g) = guard {
+            if let Some(w) = scope.warp.filter(|w| !w.statement.contains(&site_span)) {
+                conflict = and(Expr::not(w.same_warp.clone()), conflict);
+            }
+            if let Some(g) = scope.guard {
                 conflict = and(g.clone(), conflict);
             }
             let race = format!("{}-{}", site_kind.name(), kind.name());
             let (first, second) = (site_kind.describe(kind), kind.describe(site_kind));
             let msg = format!(
                 "possible {race} race on `{}`: this {second} (thread 2) and the {first} at the related location \
-                 (thread 1) may access the same element, with no barrier in between{note}",
-                self.array
+                 (thread 1) may access the same element, with no barrier in between{}",
+                self.array, scope.note
             );
             out.push(assert_stmt(check_attrs_msg("race", Some(site_span), &msg, span), Expr::not(conflict), span));
         }

@@ -20,7 +20,7 @@
 use super::abstraction::{self, marker_group, Model};
 use super::barrier_invariants::Views;
 use super::exprs::*;
-use super::race_instrumentation::{AccessKind, Logs, ThreadAccess};
+use super::race_instrumentation::{AccessKind, CheckScope, Logs, ThreadAccess, WarpSync};
 use super::spec_builtins::{self, for_thread, SpecEnv};
 use super::uniformity;
 use super::KernelOptions;
@@ -46,6 +46,8 @@ pub(crate) struct Instr {
     /// Restricts race and divergence checks to two distinct threads, when the two modelled
     /// threads may be one (a group of one thread).
     pub guard: Option<Expr>,
+    /// `--warp-sync`: "the two threads are in the same warp" (see `race_instrumentation`).
+    pub same_warp: Option<Expr>,
     pub groups: Vec<Vec<Access>>,
     pub logs: BTreeMap<Name, Logs>,
     /// Arrays whose races are checked.
@@ -159,11 +161,17 @@ impl Instr {
                 out.extend(l.log(kind, site, &Self::thread_access(kc, a, 0), &self.track, a.span));
             }
         }
+        // With `--warp-sync`, only the accesses of this statement may race with a thread of
+        // the same warp.
+        let spans: Vec<Span> = group.iter().map(|a| a.span).collect();
+        let lockstep = self.same_warp.as_ref().map(|w| WarpSync { same_warp: w, statement: &spans });
         for a in &group {
             if self.checked.contains(&a.var) {
                 let l = &self.logs[&a.var];
                 let ta = Self::thread_access(kc, a, 1);
-                out.extend(l.checks(AccessKind::of(a), &ta, a.span, self.benign, self.guard.as_ref(), note));
+                let scope =
+                    CheckScope { benign: self.benign, guard: self.guard.as_ref(), warp: lockstep.as_ref(), note };
+                out.extend(l.checks(AccessKind::of(a), &ta, a.span, &scope));
             }
         }
         for a in &group {
@@ -280,6 +288,8 @@ pub(crate) struct VariantCtx<'a> {
     /// Per-thread identity constants and their two copies.
     pub const_copies: &'a HashMap<Name, Vec<Name>>,
     pub guard: Option<Expr>,
+    /// `--warp-sync`, intra-group variant: "the two threads are in the same warp".
+    pub same_warp: Option<Expr>,
     pub local_id_x: Name,
     pub local_id_x_valid: Expr,
     pub globals: &'a HashMap<Name, Type>,
@@ -326,6 +336,9 @@ pub(crate) fn kernel_variant(
     let models =
         abstraction::choose(ctx.shared, ctx.specified, ctx.opts.abstraction == super::Abstraction::Equality, ctx.inter);
     let groups = abstraction::abstract_reads(&mut pred.imp, ctx.shared, &models, names)?;
+    if ctx.opts.warp_sync.is_some() {
+        warp_sync_models(&groups, &models, body.span)?;
+    }
     let stmts: Vec<&Stmt> = pred.imp.blocks.iter().flat_map(|b| &b.stmts).collect();
     let (used, logged) = used_and_logged(ctx, &stmts, &groups);
     let mut decls = Vec::new();
@@ -386,6 +399,30 @@ pub(crate) fn kernel_variant(
         }
     }
     Ok(KernelVariant { imp, copies, logs, decls })
+}
+
+/// `--warp-sync` with modelled array values is unsupported: the other threads of a warp may
+/// change any element between two statements of a thread without a race, which the single and
+/// per-thread models (seed 001 §4.4) do not account for; adversarial reads do.
+fn warp_sync_models(
+    groups: &[Vec<Access>],
+    models: &HashMap<Name, abstraction::Model>,
+    span: Span,
+) -> Result<(), Vec<Diagnostic>> {
+    let modelled =
+        groups.iter().flatten().find(|a| models.get(&a.var).is_some_and(|m| *m != abstraction::Model::Adversarial));
+    match modelled {
+        Some(a) => Err(vec![Diagnostic::unsupported(
+            format!(
+                "`--warp-sync` needs the adversarial abstraction: the values of `{}` are modelled (equality \
+                 abstraction, or a specification reads them), and the other threads of a warp may change them \
+                 at every statement",
+                a.var
+            ),
+            span,
+        )]),
+        None => Ok(()),
+    }
 }
 
 /// The kernel's body preprocessed (atomics lowered), its uniformity, and predicated with the
@@ -560,6 +597,7 @@ impl InstrParts<'_> {
             benign: ctx.opts.benign_tolerance,
             asymmetric: ctx.opts.asymmetric_asserts,
             guard: ctx.guard.clone(),
+            same_warp: ctx.same_warp.clone(),
             groups: self.groups.clone(),
             logs: self.logs.clone(),
             checked: self.checked.clone(),

@@ -132,3 +132,16 @@ fn loop_unwind_conflicts_with_proof_options() {
     assert_eq!(verify(&ok, &["--loop-unwind", "0"]).code, 2);
     assert_eq!(verify(&ok, &["--findbugs", "--houdini"]).code, 2);
 }
+
+#[test]
+fn nested_loops_need_the_depth_in_each_loop() {
+    // Fails in the outer loop's 2nd iteration, inner loop's 2nd iteration.
+    let text = "procedure p() {\n  var i, j: int;\n  i := 0;\n  while (i < 5) {\n    j := 0;\n    while (j < 5) {\n      assert !(i == 1 && j == 1);\n      j := j + 1;\n    }\n    i := i + 1;\n  }\n}\n";
+    let bug = temp_file("nested_bug.bpl", text);
+    assert_bounded(&verify(&bug, &["--loop-unwind", "1"]), 1);
+    let run = verify(&bug, &["--loop-unwind", "2"]);
+    assert_eq!((run.code, run.verdict()), (1, "errors"), "{:?}", run.json);
+    assert_eq!(run.error_summary(), vec![("assertion".to_string(), 7)]);
+    let ok = temp_file("nested_ok.bpl", &text.replace("j == 1", "j == 7"));
+    assert_bounded(&verify(&ok, &["--loop-unwind", "6"]), 6);
+}

@@ -74,11 +74,12 @@ fn a_boogie_assertion_failing_in_iteration_3_is_found_with_three_unwindings() {
 
 #[test]
 fn a_false_invariant_is_checked_in_the_unwound_copies() {
-    // The invariant i < 2 holds on entry and after one iteration, fails after the second.
     let text = "procedure p() {\n  var i: int;\n  i := 0;\n  while (i < 10)\n    invariant i < N;\n  {\n    i := i + 1;\n  }\n}\n";
+    // The invariant i < 2 holds on entry and after one iteration, fails after the second
+    // (checked where the loop head is reached again, before the loop may exit).
     let bug = temp_file("inv_bug.bpl", &text.replace("N", "2"));
-    assert_bounded(&verify(&bug, &["--loop-unwind", "2"]), 2);
-    let run = verify(&bug, &["--loop-unwind", "3"]);
+    assert_bounded(&verify(&bug, &["--loop-unwind", "1"]), 1);
+    let run = verify(&bug, &["--loop-unwind", "2"]);
     assert_eq!((run.code, run.verdict()), (1, "errors"), "{:?}", run.json);
     assert_eq!(run.errors().len(), 1, "{:?}", run.json);
     let ok = temp_file("inv_ok.bpl", &text.replace("N", "11"));
@@ -135,8 +136,9 @@ fn loop_unwind_conflicts_with_proof_options() {
 
 #[test]
 fn nested_loops_need_the_depth_in_each_loop() {
-    // Fails in the outer loop's 2nd iteration, inner loop's 2nd iteration.
-    let text = "procedure p() {\n  var i, j: int;\n  i := 0;\n  while (i < 5) {\n    j := 0;\n    while (j < 5) {\n      assert !(i == 1 && j == 1);\n      j := j + 1;\n    }\n    i := i + 1;\n  }\n}\n";
+    // Fails in the outer loop's 2nd iteration, inner loop's 2nd iteration; the inner loop
+    // runs twice and exits (after its 2nd iteration, within the bound).
+    let text = "procedure p() {\n  var i, j: int;\n  i := 0;\n  while (i < 5) {\n    j := 0;\n    while (j < 2) {\n      assert !(i == 1 && j == 1);\n      j := j + 1;\n    }\n    i := i + 1;\n  }\n}\n";
     let bug = temp_file("nested_bug.bpl", text);
     assert_bounded(&verify(&bug, &["--loop-unwind", "1"]), 1);
     let run = verify(&bug, &["--loop-unwind", "2"]);
@@ -144,4 +146,7 @@ fn nested_loops_need_the_depth_in_each_loop() {
     assert_eq!(run.error_summary(), vec![("assertion".to_string(), 7)]);
     let ok = temp_file("nested_ok.bpl", &text.replace("j == 1", "j == 7"));
     assert_bounded(&verify(&ok, &["--loop-unwind", "6"]), 6);
+    // With an inner loop of 5 iterations, the outer loop's 2nd iteration is out of reach.
+    let long = temp_file("nested_long.bpl", &text.replace("j < 2", "j < 5"));
+    assert_bounded(&verify(&long, &["--loop-unwind", "2"]), 2);
 }

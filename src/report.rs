@@ -237,7 +237,7 @@ pub fn print_run(reports: &[FileReport], style: Style, summary: Option<Counts>, 
 
 /// The version of the JSON output's shape (docs/kbpl.md §8.4): the major number changes only
 /// when a field changes its meaning or goes; fields are added under a new minor number.
-pub const JSON_SCHEMA_VERSION: &str = "1.1";
+pub const JSON_SCHEMA_VERSION: &str = "1.2";
 
 /// The JSON of docs/kbpl.md §8.4.
 fn json_text(reports: &[FileReport], summary: Option<Counts>, run: &RunExtras) -> String {

@@ -150,3 +150,19 @@ fn nested_loops_need_the_depth_in_each_loop() {
     let long = temp_file("nested_long.bpl", &text.replace("j < 2", "j < 5"));
     assert_bounded(&verify(&long, &["--loop-unwind", "2"]), 2);
 }
+
+#[test]
+fn junit_reports_a_bounded_implementation_as_skipped() {
+    let ok = temp_file("junit_ok.bpl", ITER3_OK);
+    let out = Command::new(env!("CARGO_BIN_EXE_kivl"))
+        .args(["verify", "--format", "junit", "--loop-unwind", "2"])
+        .arg(&ok)
+        .output()
+        .unwrap();
+    let xml = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(3), "{xml}");
+    assert!(
+        xml.contains("<skipped message=\"no errors found within 2 loop iterations (--loop-unwind 2): not a proof\"/>"),
+        "{xml}"
+    );
+}

@@ -62,6 +62,14 @@ impl Suite {
                 range.for_each(|k| attributed[k] = true);
                 let time = imp["time_ms"].as_u64().map(|ms| format!(" time=\"{:.3}\"", ms as f64 / 1000.0));
                 s.case(&mut cases, name, &file, time.unwrap_or_default(), &ds, r);
+                if imp["outcome"] == "bounded" {
+                    // `--loop-unwind`: no error found, no proof either: not a passed test.
+                    let depth = r.extra.get("loop_unwind").and_then(|v| v.as_u64()).unwrap_or(0);
+                    let closing = "    </testcase>\n";
+                    cases.truncate(cases.len() - closing.len());
+                    let why = escape(&crate::verdicts::bounded_wording(depth));
+                    let _ = write!(cases, "      <skipped message=\"{why}\"/>\n{closing}");
+                }
             }
         }
         let rest: Vec<&Diagnostic> = r.errors.iter().zip(&attributed).filter(|(_, a)| !**a).map(|(d, _)| d).collect();

@@ -193,6 +193,15 @@ struct VerifyArgs {
     /// (Boogie's /inlineDepth:N); every implementation is still verified on its own.
     #[arg(long, value_name = "N")]
     inline_depth: Option<u64>,
+    /// Bounded checking (GPUVerify's --loop-unwind=N): unwind every loop N times and cut off
+    /// longer runs, no invariants inferred, no Houdini. Finds every error within N iterations
+    /// and proves nothing: a run without errors exits with status 3, never "verified".
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..),
+          conflicts_with_all = ["houdini", "lockstep", "termination", "infer_info", "findbugs"])]
+    loop_unwind: Option<u64>,
+    /// GPUVerify's --findbugs: --loop-unwind 2 (GPUVerify's default depth).
+    #[arg(long, conflicts_with_all = ["houdini", "lockstep", "termination", "infer_info"])]
+    findbugs: bool,
     /// With --houdini and fewer implementations than --jobs: several solvers, each configured
     /// differently, run Houdini on each implementation's whole VC at once and share every
     /// refutation as soon as it is found; the first to prove the VC ends the race.
@@ -423,6 +432,9 @@ fn real_main() -> i32 {
     }
 }
 
+/// GPUVerify's loop unwinding depth for `--findbugs`.
+const FINDBUGS_DEPTH: u64 = 2;
+
 /// The configuration of `verify` (and `watch`) from its options.
 fn verify_config(a: &VerifyArgs) -> pipeline::VerifyConfig {
     let mut opts = a.kernel.config();
@@ -439,11 +451,12 @@ fn verify_config(a: &VerifyArgs) -> pipeline::VerifyConfig {
         split_vc: a.split_vc,
         portfolio: a.portfolio,
         inline_depth: a.inline_depth,
+        loop_unwind: a.loop_unwind.or(a.findbugs.then_some(FINDBUGS_DEPTH)),
         ..Default::default()
     };
-    // Kernels: inference on unless --no-infer (GPUVerify's default); plain Boogie: Houdini
-    // only with --houdini.
-    d.infer = !a.no_infer;
+    // Kernels: inference on unless --no-infer (GPUVerify's default) or bounded checking;
+    // plain Boogie: Houdini only with --houdini.
+    d.infer = !a.no_infer && d.engine.loop_unwind.is_none();
     d.infer_info = a.infer_info;
     d.kernel_args = a.kernel_args.clone();
     d.lockstep = a.lockstep.map(|n| n as usize);

@@ -53,7 +53,8 @@ pub fn verify_source(source: SourceFile, cfg: &VerifyConfig) -> FileReport {
     };
     crate::progress::stage(crate::progress::Stage::Passes);
     let verdicts = driver::verify(&program, &cfg.driver);
-    let mut report = crate::verdicts::file_report(source, verdicts, cfg.print_assignment);
+    let mut report =
+        crate::verdicts::file_report(source, verdicts, cfg.print_assignment, cfg.driver.engine.loop_unwind);
     if let Some(name) = bpl_name {
         report.extra.insert("located_from".into(), name.into());
     }

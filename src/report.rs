@@ -13,16 +13,19 @@ pub enum Verdict {
     Errors,
     Inconclusive,
     Invalid,
+    /// `--loop-unwind N` / `--findbugs` found no error within N loop iterations: not a proof.
+    Bounded,
 }
 
 impl Verdict {
-    /// Exit status of docs/kbpl.md §8: 0 verified, 1 errors, 2 invalid, 3 inconclusive.
+    /// Exit status of docs/kbpl.md §8: 0 verified, 1 errors, 2 invalid, 3 inconclusive or
+    /// bounded.
     pub fn exit_code(self) -> i32 {
         match self {
             Verdict::Verified => 0,
             Verdict::Errors => 1,
             Verdict::Invalid => 2,
-            Verdict::Inconclusive => 3,
+            Verdict::Inconclusive | Verdict::Bounded => 3,
         }
     }
 }
@@ -102,9 +105,10 @@ pub struct RunExtras {
 pub fn exit_code(reports: &[FileReport]) -> i32 {
     let rank = |v: Verdict| match v {
         Verdict::Verified => 0,
-        Verdict::Inconclusive => 1,
-        Verdict::Errors => 2,
-        Verdict::Invalid => 3,
+        Verdict::Bounded => 1,
+        Verdict::Inconclusive => 2,
+        Verdict::Errors => 3,
+        Verdict::Invalid => 4,
     };
     reports.iter().map(|r| r.verdict).max_by_key(|v| rank(*v)).map_or(0, Verdict::exit_code)
 }
@@ -119,6 +123,11 @@ pub struct Counts {
     pub errors: usize,
     pub inconclusive: usize,
     pub invalid: usize,
+    /// Implementations without errors under `--loop-unwind N` (not verified).
+    pub bounded: usize,
+    /// The run's `--loop-unwind N`, for the closing line.
+    #[serde(skip)]
+    pub loop_unwind: Option<u64>,
     /// Kernels among the valid files, and whether their termination was checked
     /// (`--termination`): the closing line says which.
     #[serde(skip)]
@@ -135,6 +144,8 @@ impl std::ops::Add for Counts {
             errors: self.errors + o.errors,
             inconclusive: self.inconclusive + o.inconclusive,
             invalid: self.invalid + o.invalid,
+            bounded: self.bounded + o.bounded,
+            loop_unwind: self.loop_unwind.or(o.loop_unwind),
             kernels: self.kernels + o.kernels,
             termination_checked: self.termination_checked || o.termination_checked,
         }
@@ -152,7 +163,10 @@ pub fn counts(r: &FileReport) -> Counts {
     let inconclusive = r.errors.iter().filter(|d| d.kind == ErrorKind::Timeout).count();
     let kernels = usize::from(r.extra.get("kernel").is_some_and(|k| k == true));
     let termination_checked = r.extra.contains_key("termination");
-    Counts { verified, errors: r.errors.len() - inconclusive, inconclusive, invalid: 0, kernels, termination_checked }
+    let bounded = r.extra.get("bounded").and_then(|v| v.as_u64()).unwrap_or(0) as usize;
+    let loop_unwind = r.extra.get("loop_unwind").and_then(|v| v.as_u64());
+    let errors = r.errors.len() - inconclusive;
+    Counts { verified, errors, inconclusive, invalid: 0, bounded, loop_unwind, kernels, termination_checked }
 }
 
 /// An error's JSON object: docs/kbpl.md §8's fields, plus, for kernel errors, the counterexample
@@ -223,7 +237,7 @@ pub fn print_run(reports: &[FileReport], style: Style, summary: Option<Counts>, 
 
 /// The version of the JSON output's shape (docs/kbpl.md §8.4): the major number changes only
 /// when a field changes its meaning or goes; fields are added under a new minor number.
-pub const JSON_SCHEMA_VERSION: &str = "1.1";
+pub const JSON_SCHEMA_VERSION: &str = "1.2";
 
 /// The JSON of docs/kbpl.md §8.4.
 fn json_text(reports: &[FileReport], summary: Option<Counts>, run: &RunExtras) -> String {
@@ -277,6 +291,7 @@ fn totals(reports: &[FileReport], skipped: usize) -> serde_json::Value {
         "with_errors": files(Verdict::Errors),
         "inconclusive": files(Verdict::Inconclusive),
         "invalid": files(Verdict::Invalid),
+        "bounded": files(Verdict::Bounded),
         "unsupported": unsupported,
         "skipped": skipped,
         "errors": by_kind,
@@ -343,6 +358,11 @@ fn closing_line(c: Counts) -> String {
     for (n, what) in [(c.inconclusive, "inconclusive"), (c.invalid, "invalid")] {
         if n > 0 {
             out.push_str(&format!(", {n} {what}"));
+        }
+    }
+    if let (n, Some(depth)) = (c.bounded, c.loop_unwind) {
+        if n > 0 {
+            out.push_str(&format!(", {n} bounded: {}", crate::verdicts::bounded_wording(depth)));
         }
     }
     // Race freedom means something only for kernels that terminate (seed 004).

@@ -8,8 +8,11 @@ use gpu_passes::termination::TerminationResult;
 use ivl::diag::{Diagnostic, ErrorKind, SourceFile};
 
 /// The report of `source` from what the driver found.
-pub fn file_report(source: SourceFile, v: Verdicts, print_assignment: bool) -> FileReport {
+pub fn file_report(source: SourceFile, v: Verdicts, print_assignment: bool, loop_unwind: Option<u64>) -> FileReport {
     let mut report = engine_report(source, v.result, print_assignment);
+    if let Some(depth) = loop_unwind {
+        bounded(&mut report, depth);
+    }
     if let Some(mut info) = v.inference {
         info.set_source(&report.source);
         report.info.push(gpu_passes::invariants::report::infer_info_text(&info));
@@ -22,6 +25,31 @@ pub fn file_report(source: SourceFile, v: Verdicts, print_assignment: bool) -> F
         add_termination(&mut report, t);
     }
     report
+}
+
+/// What a run with `--loop-unwind N` that found no error says: it proves nothing.
+pub fn bounded_wording(depth: u64) -> String {
+    format!("no errors found within {depth} loop iterations (--loop-unwind {depth}): not a proof")
+}
+
+/// Bounded checking (`--loop-unwind N`): an implementation the engine found no error in is
+/// `bounded`, not verified; so is the file when nothing else was found (docs/kbpl.md §8).
+fn bounded(report: &mut FileReport, depth: u64) {
+    let mut count = 0usize;
+    if let Some(serde_json::Value::Array(impls)) = report.extra.get_mut("implementations") {
+        for imp in impls.iter_mut().filter(|i| i["outcome"] == "verified") {
+            imp["outcome"] = "bounded".into();
+            count += 1;
+            let name = imp["name"].as_str().unwrap_or_default();
+            report.info.push(format!("`{name}`: {}", bounded_wording(depth)));
+        }
+    }
+    report.extra.insert("verified".into(), 0.into());
+    report.extra.insert("bounded".into(), count.into());
+    report.extra.insert("loop_unwind".into(), depth.into());
+    if report.verdict == Verdict::Verified {
+        report.verdict = Verdict::Bounded;
+    }
 }
 
 /// Turns the engine's per-implementation results into a file report.

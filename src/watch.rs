@@ -113,6 +113,7 @@ fn verdict_name(v: Verdict) -> &'static str {
         Verdict::Errors => "errors",
         Verdict::Invalid => "invalid",
         Verdict::Inconclusive => "inconclusive",
+        Verdict::Bounded => "bounded",
     }
 }
 

@@ -158,7 +158,7 @@ fn json_has_schema_version_tool_totals_and_times() {
     ));
     assert_eq!(code, 2);
     let j: Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(j["schema_version"], "1.1");
+    assert_eq!(j["schema_version"], "1.2");
     assert_eq!(j["tool"]["name"], "kivl");
     assert_eq!(j["tool"]["version"], env!("CARGO_PKG_VERSION"));
     let t = &j["totals"];

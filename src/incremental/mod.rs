@@ -188,7 +188,7 @@ pub fn file_report(db: &dyn salsa::Database, job: Job) -> Shared<FileReport> {
         Err(diags) => FileReport::invalid(source, diags.clone()),
         Ok(program) => {
             let verdicts = merged(db, job).unwrap_or_else(|| driver::verify(program, &cfg.driver));
-            crate::verdicts::file_report(source, verdicts, cfg.print_assignment)
+            crate::verdicts::file_report(source, verdicts, cfg.print_assignment, cfg.driver.engine.loop_unwind)
         }
     };
     Shared(Arc::new(report))

@@ -24,7 +24,7 @@ pub const NO_INFER_NOTE: &str = "this kernel has loops without invariants and in
 
 /// Adds the hints to `result` (the two-thread path's results of `program`).
 pub fn add(result: &mut ProgramResult, program: &Program, cfg: &Config) {
-    if !cfg.infer && has_loop_without_invariants(program) {
+    if !cfg.infer && cfg.engine.loop_unwind.is_none() && has_loop_without_invariants(program) {
         for r in &mut result.impls {
             if let Outcome::Errors(ds) = &mut r.outcome {
                 for d in ds.iter_mut().filter(|d| involves_loops(d.kind)) {

@@ -137,7 +137,7 @@ pub fn leading_predicates(stmts: &[Stmt]) -> usize {
 }
 
 /// A copy of the invariant assert `s` that checks `kind`, related to the invariant itself.
-fn check(s: &Stmt, kind: &str) -> Stmt {
+pub(super) fn check(s: &Stmt, kind: &str) -> Stmt {
     let StmtKind::Assert { attrs, expr } = &s.kind else { unreachable!("invariants are asserts") };
     let related = related_span(attrs).unwrap_or(s.span);
     Stmt::new(StmtKind::Assert { attrs: with_check(attrs, kind, Some(related)), expr: expr.clone() }, s.span)

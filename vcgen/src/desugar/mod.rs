@@ -45,6 +45,7 @@ pub mod loops;
 pub mod names;
 pub mod old;
 mod stmts;
+mod unroll;
 mod verified_under;
 
 pub use context::{BodySource, Context};
@@ -88,11 +89,20 @@ pub struct DesugarOptions {
     pub infer_modifies: bool,
     /// `--inline-depth N`: Boogie's `/inlineDepth:N` ([`Context::with_inline_depth`]).
     pub inline_depth: Option<u64>,
+    /// `--loop-unwind N`: unwind every loop N times instead of cutting it ([`unroll`]); the
+    /// result is bounded checking, never a proof.
+    pub loop_unwind: Option<u64>,
 }
 
 impl Default for DesugarOptions {
     fn default() -> Self {
-        DesugarOptions { drop_candidates: false, stop_after: Stage::Calls, infer_modifies: true, inline_depth: None }
+        DesugarOptions {
+            drop_candidates: false,
+            stop_after: Stage::Calls,
+            infer_modifies: true,
+            inline_depth: None,
+            loop_unwind: None,
+        }
     }
 }
 
@@ -197,6 +207,9 @@ pub fn prepare_one(
     contracts::add_contracts(ctx, proc, &mut imp, &mut fresh);
     if opts.stop_after == Stage::Contracts {
         return done(imp, &mut fresh);
+    }
+    if let Some(n) = opts.loop_unwind {
+        unroll::unroll_loops(&mut imp, n, &mut fresh).map_err(|d| vec![d])?;
     }
     loops::cut_loops(ctx, &mut imp, &mut fresh).map_err(|d| vec![d])?;
     if opts.stop_after == Stage::LoopsCut {

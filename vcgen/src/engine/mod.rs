@@ -64,8 +64,12 @@ pub fn verify_program(program: &Program, opts: &VerifyOptions) -> ProgramResult 
         origins = Vec::new();
         program
     };
-    let dopts =
-        DesugarOptions { drop_candidates: !opts.houdini, inline_depth: opts.inline_depth, ..Default::default() };
+    let dopts = DesugarOptions {
+        drop_candidates: !opts.houdini,
+        inline_depth: opts.inline_depth,
+        loop_unwind: opts.loop_unwind,
+        ..Default::default()
+    };
     let inputs = match desugar::prepare_with_options(program, &dopts) {
         Ok(v) => v,
         Err(d) => return ProgramResult::invalid(d),

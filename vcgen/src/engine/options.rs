@@ -31,6 +31,9 @@ pub struct VerifyOptions {
     /// Inline calls of procedures without `{:inline}` this deep (Boogie's `/inlineDepth`,
     /// `crate::desugar::Context::with_inline_depth`).
     pub inline_depth: Option<u64>,
+    /// Unwind every loop this many times instead of cutting it (`--loop-unwind N`,
+    /// `crate::desugar::DesugarOptions::loop_unwind`): bounded checking, no proof.
+    pub loop_unwind: Option<u64>,
     /// Told what the engine is doing (a progress line, `--time`); see [`crate::progress`].
     pub observer: crate::progress::Observer,
 }
@@ -46,6 +49,7 @@ impl Default for VerifyOptions {
             split_vc: false,
             portfolio: false,
             inline_depth: None,
+            loop_unwind: None,
             observer: Default::default(),
         }
     }

@@ -60,7 +60,8 @@ fn access_start(line: &[u8], end: usize) -> Option<usize> {
 fn matching(line: &[u8], at: usize) -> Option<usize> {
     let forward = matches!(line[at], b'[' | b'(');
     let (opens, closes): (&[u8], &[u8]) = if forward { (b"[(", b"])") } else { (b"])", b"[(") };
-    let order: Box<dyn Iterator<Item = usize>> = if forward { Box::new(at..line.len()) } else { Box::new((0..=at).rev()) };
+    let order: Box<dyn Iterator<Item = usize>> =
+        if forward { Box::new(at..line.len()) } else { Box::new((0..=at).rev()) };
     let mut depth = 0usize;
     for j in order {
         if opens.contains(&line[j]) {

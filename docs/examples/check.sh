@@ -36,7 +36,8 @@ done <<'LIST'
 1 verify --local-size 32 div.kbpl
 0 verify loop.kbpl
 0 verify --termination loop.kbpl
-1 verify loop_infer.kbpl
+1 verify --no-infer loop_infer.kbpl
+0 verify loop_infer.kbpl
 0 verify --houdini loop_infer.kbpl
 0 verify --houdini --termination loop_infer.kbpl
 0 verify --houdini --print-assignment houdini.bpl

@@ -86,10 +86,11 @@ impl Flags {
         Flags { cfg: Arc::new(cfg.clone()), key: format!("{cfg:?}") }
     }
 
-    /// Whether implementations are verified one by one (see the module doc).
+    /// Whether implementations are verified one by one (see the module doc). Inference
+    /// (`infer`, on by default) concerns kernels only, which are one unit anyway.
     fn per_implementation(&self) -> bool {
         let d = &self.cfg.driver;
-        d.lockstep.is_none() && !d.engine.houdini && !d.infer && !d.termination && !self.cfg.print_assignment
+        d.lockstep.is_none() && !d.engine.houdini && !d.termination && !self.cfg.print_assignment
     }
 }
 

@@ -82,6 +82,18 @@ fn an_edit_re_verifies_only_what_depends_on_it() {
 }
 
 #[test]
+fn plain_boogie_is_split_per_implementation_with_verify_s_default_flags() {
+    // `kivl watch` takes `kivl verify`'s flags: inference is on by default, for kernels only.
+    use clap::Parser as _;
+    let cli = crate::Cli::try_parse_from(["kivl", "verify", "a.bpl"]).expect("verify's defaults");
+    let crate::Command::Verify(args) = cli.command else { panic!("a verify command") };
+    assert!(Flags::new(&crate::verify_config(&args)).per_implementation());
+    let mut houdini = args;
+    houdini.houdini = true;
+    assert!(!Flags::new(&crate::verify_config(&houdini)).per_implementation());
+}
+
+#[test]
 fn an_inlined_body_re_verifies_its_inliners() {
     let text = "\
 procedure {:inline 1} Inc(x: int) returns (y: int) { y := x + 1; }

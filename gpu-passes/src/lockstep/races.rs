@@ -105,33 +105,21 @@ fn access_name(write: bool) -> &'static str {
 
 impl RaceCheck<'_> {
     fn assert(&self, e: Expr) -> Stmt {
+        use crate::two_thread::counterexample::{capture, race_message};
+        use crate::two_thread::exprs::check_attrs_msg;
         let (related, primary) = self.spans;
         let (first, second) = self.kinds;
-        let mut attrs = check_attrs("race", Some(related));
-        let msg = format!(
-            "possible {first}-{second} race on `{}`: this {second} (thread 2) and the {first} at the related \
-             location (thread 1) may access the same element, with no barrier in between",
-            self.var
-        );
-        attrs.push(Attribute {
-            name: Ident::new("msg", primary),
-            args: vec![AttrArg::String(msg.into(), primary)],
-            span: primary,
-        });
-        let capture = |label: String, e: Expr| Attribute {
-            name: Ident::new(vcgen::wp::CAPTURE_ATTR, primary),
-            args: vec![AttrArg::String(label.into(), primary), AttrArg::Expr(e)],
-            span: primary,
-        };
+        let msg = race_message(&format!("{first}-{second}"), self.var, self.kinds, "");
+        let mut attrs = check_attrs_msg("race", Some(related), &msg, primary);
         for (k, t) in [(1, self.threads.0), (2, self.threads.1)] {
             for dim in crate::sizes::DIMS {
                 let local = if dim == "x" { t } else { 0 };
-                attrs.push(capture(format!("t{k}.local_id_{dim}"), int_lit(local as u64, primary)));
-                attrs.push(capture(format!("t{k}.group_id_{dim}"), int_lit(0, primary)));
+                attrs.push(capture(&format!("t{k}.local_id_{dim}"), int_lit(local as u64, primary)));
+                attrs.push(capture(&format!("t{k}.group_id_{dim}"), int_lit(0, primary)));
             }
         }
         for (k, l) in self.loc.iter().enumerate() {
-            attrs.push(capture(format!("offset{k}"), l.clone()));
+            attrs.push(capture(&format!("offset{k}"), l.clone()));
         }
         stmt(StmtKind::Assert { attrs, expr: e }, primary)
     }

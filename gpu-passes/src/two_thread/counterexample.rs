@@ -31,7 +31,7 @@ fn identity_attr(attrs: &[Attribute]) -> Option<String> {
     ID_KINDS.iter().flat_map(|k| DIMS.iter().map(move |d| format!("{k}_{d}"))).find(|a| has_attr(attrs, a))
 }
 
-fn capture(label: &str, e: Expr) -> Attribute {
+pub(crate) fn capture(label: &str, e: Expr) -> Attribute {
     Attribute {
         name: Ident::new(vcgen::wp::CAPTURE_ATTR, Span::DUMMY),
         args: vec![AttrArg::String(label.into(), Span::DUMMY), AttrArg::Expr(e)],
@@ -362,6 +362,20 @@ impl Counterexample {
     }
 }
 
+/// The placeholder of a race message that [`explain`] replaces with the element.
+const SAME_ELEMENT: &str = "may access the same element";
+
+/// A race check's message, with the modelled threads ("thread 1": the other access at the
+/// related location, "thread 2": this one) and the element left for [`explain`] to fill in
+/// from the counterexample. `race` is `first-second` in the checks' words, `first` and
+/// `second` how the two accesses are named; `note` ends the message.
+pub(crate) fn race_message(race: &str, array: &str, (first, second): (&str, &str), note: &str) -> String {
+    format!(
+        "possible {race} race on `{array}`: this {second} (thread 2) and the {first} at the related location \
+         (thread 1) {SAME_ELEMENT}, with no barrier in between{note}"
+    )
+}
+
 /// [`explain`] on every error of `result`.
 pub fn explain_all(result: &mut vcgen::engine::ProgramResult) {
     for r in &mut result.impls {
@@ -383,7 +397,7 @@ pub fn explain(d: &mut Diagnostic) {
     d.message = d.message.replace("\u{0}1", &t1).replace("\u{0}2", &t2);
     if let Some(r) = &cx.race {
         let el = cx.element().unwrap_or_default();
-        d.message = d.message.replace("may access the same element", &format!("both access `{el}`"));
+        d.message = d.message.replace(SAME_ELEMENT, &format!("both access `{el}`"));
         let (first, second) = r.kind.split_once('-').unwrap_or(("access", "access"));
         d.primary.message = format!("{second} of {el} by {t2}");
         if let Some(rel) = d.related.first_mut() {

@@ -255,12 +255,8 @@ impl Logs {
                 conflict = and(g.clone(), conflict);
             }
             let race = format!("{}-{}", site_kind.name(), kind.name());
-            let (first, second) = (site_kind.describe(kind), kind.describe(site_kind));
-            let msg = format!(
-                "possible {race} race on `{}`: this {second} (thread 2) and the {first} at the related location \
-                 (thread 1) may access the same element, with no barrier in between{}",
-                self.array, scope.note
-            );
+            let words = (site_kind.describe(kind), kind.describe(site_kind));
+            let msg = super::counterexample::race_message(&race, &self.array, words, scope.note);
             out.push(assert_stmt(check_attrs_msg("race", Some(site_span), &msg, span), Expr::not(conflict), span));
         }
         out

@@ -33,7 +33,7 @@ pub fn junit_text(reports: &[FileReport], run: &RunExtras) -> String {
             "  <testsuite name=\"{n}\" tests=\"1\" failures=\"0\" errors=\"0\" skipped=\"1\">\n    <testcase name=\"{n}\" classname=\"{n}\">\n      <skipped message=\"not verified: --stop-at-first-error\"/>\n    </testcase>\n  </testsuite>\n"
         );
     }
-    let time = run.total_ms.map(|ms| format!(" time=\"{:.3}\"", ms as f64 / 1000.0)).unwrap_or_default();
+    let time = time_attr(&run.total_ms.into());
     format!(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"kivl\" tests=\"{tests}\" failures=\"{failures}\" errors=\"{errors}\"{time}>\n{suites}</testsuites>\n"
     )
@@ -60,24 +60,19 @@ impl Suite {
                 let range = r.impl_errors.get(i).cloned().unwrap_or(0..0);
                 let ds: Vec<&Diagnostic> = r.errors.get(range.clone()).into_iter().flatten().collect();
                 range.for_each(|k| attributed[k] = true);
-                let time = imp["time_ms"].as_u64().map(|ms| format!(" time=\"{:.3}\"", ms as f64 / 1000.0));
-                s.case(&mut cases, name, &file, time.unwrap_or_default(), &ds, r);
-                if imp["outcome"] == "bounded" {
-                    // `--loop-unwind`: no error found, no proof either: not a passed test.
+                // `--loop-unwind`: no error found, no proof either: not a passed test.
+                let skipped = (imp["outcome"] == "bounded").then(|| {
                     let depth = r.extra.get("loop_unwind").and_then(|v| v.as_u64()).unwrap_or(0);
-                    let closing = "    </testcase>\n";
-                    cases.truncate(cases.len() - closing.len());
-                    let why = escape(&crate::verdicts::bounded_wording(depth));
-                    let _ = write!(cases, "      <skipped message=\"{why}\"/>\n{closing}");
-                }
+                    crate::verdicts::bounded_wording(depth)
+                });
+                s.case(&mut cases, name, time_attr(&imp["time_ms"]), &ds, skipped.as_deref(), r);
             }
         }
         let rest: Vec<&Diagnostic> = r.errors.iter().zip(&attributed).filter(|(_, a)| !**a).map(|(d, _)| d).collect();
         if !rest.is_empty() || impls.is_empty() {
-            s.case(&mut cases, &r.source.name, &file, String::new(), &rest, r);
+            s.case(&mut cases, &r.source.name, String::new(), &rest, None, r);
         }
-        let time = r.extra.get("time_ms").and_then(|v| v.as_u64());
-        let time = time.map(|ms| format!(" time=\"{:.3}\"", ms as f64 / 1000.0)).unwrap_or_default();
+        let time = time_attr(r.extra.get("time_ms").unwrap_or(&serde_json::Value::Null));
         s.xml = format!(
             "  <testsuite name=\"{file}\" tests=\"{}\" failures=\"{}\" errors=\"{}\"{time}>\n{cases}  </testsuite>\n",
             s.tests, s.failures, s.errors
@@ -86,8 +81,17 @@ impl Suite {
     }
 
     /// A `testcase` with a `failure` per verification error and an `error` per inconclusive
-    /// check or input error.
-    fn case(&mut self, out: &mut String, name: &str, file: &str, time: String, ds: &[&Diagnostic], r: &FileReport) {
+    /// check or input error; `skipped`: why it is neither passed nor failed.
+    fn case(
+        &mut self,
+        out: &mut String,
+        name: &str,
+        time: String,
+        ds: &[&Diagnostic],
+        skipped: Option<&str>,
+        r: &FileReport,
+    ) {
+        let file = escape(&r.source.name);
         self.tests += 1;
         let _ = writeln!(out, "    <testcase name=\"{}\" classname=\"{file}\"{time}>", escape(name));
         for d in ds {
@@ -106,8 +110,16 @@ impl Suite {
                 escape(&body(d, r)).replace("&#10;", "\n")
             );
         }
+        if let Some(why) = skipped {
+            let _ = writeln!(out, "      <skipped message=\"{}\"/>", escape(why));
+        }
         out.push_str("    </testcase>\n");
     }
+}
+
+/// ` time="1.234"` for a time in milliseconds (nothing when there is none).
+fn time_attr(ms: &serde_json::Value) -> String {
+    ms.as_u64().map(|ms| format!(" time=\"{:.3}\"", ms as f64 / 1000.0)).unwrap_or_default()
 }
 
 /// A failure's text: where (`file:line:column`, every location with its label) and the notes

@@ -201,15 +201,14 @@ pub fn replay(r: &mut FileReport, program: &ivl::ast::Program, kernel: &gpu_pass
         ..Default::default()
     };
     gpu_passes::replay::replay_errors(program, &r.source, &mut r.errors, &opts);
+    let replayed = |d: &Diagnostic, s: &str| d.values.iter().any(|(k, v)| k == "replay" && v == s);
     // A race or divergence the concrete run showed is no longer "possible".
-    for d in &mut r.errors {
-        if d.values.iter().any(|(k, v)| k == "replay" && v == "confirmed") {
-            if let Some(rest) = d.message.strip_prefix("possible ") {
-                d.message = format!("confirmed {rest}");
-            }
+    for d in r.errors.iter_mut().filter(|d| replayed(d, "confirmed")) {
+        if let Some(rest) = d.message.strip_prefix("possible ") {
+            d.message = format!("confirmed {rest}");
         }
     }
-    let count = |s: &str| r.errors.iter().filter(|d| d.values.iter().any(|(k, v)| k == "replay" && v == s)).count();
+    let count = |s: &str| r.errors.iter().filter(|d| replayed(d, s)).count();
     let (confirmed, possible) = (count("confirmed"), count("possible"));
     r.info.push(format!("replay: {confirmed} confirmed, {possible} possible"));
     r.extra.insert("replay".into(), serde_json::json!({ "confirmed": confirmed, "possible": possible }));

@@ -16,7 +16,7 @@ fn ms(d: Duration) -> u64 {
     d.as_millis() as u64
 }
 
-fn secs(d: Duration) -> String {
+pub fn secs(d: Duration) -> String {
     format!("{:.3} s", d.as_secs_f64())
 }
 
@@ -35,12 +35,14 @@ fn rounds(r: &FileReport) -> Option<u64> {
     r.extra.get("houdini").and_then(|h| h["rounds"].as_u64())
 }
 
+/// The `stages` object: each stage's JSON name with its time, `of(i)` for stage `i`.
+fn stages_json(of: impl Fn(usize) -> Duration) -> Value {
+    STAGES.iter().enumerate().map(|(i, (_, _, key))| (key.to_string(), Value::from(ms(of(i))))).collect()
+}
+
 /// A file's `time` object.
 pub fn file_json(r: &FileReport, t: &FileTimes, total: Duration) -> Value {
-    let mut stages = serde_json::Map::new();
-    for (i, (_, _, key)) in STAGES.iter().enumerate() {
-        stages.insert(key.to_string(), ms(t.stages[i]).into());
-    }
+    let stages = stages_json(|i| t.stages[i]);
     let impls: Vec<Value> =
         impl_times(r).into_iter().map(|(name, ms)| json!({ "name": name, "time_ms": ms })).collect();
     json!({
@@ -77,10 +79,7 @@ pub fn file_lines(r: &FileReport, t: &FileTimes, total: Duration) -> Vec<String>
 
 /// The run's `time` object: the stages summed over files.
 pub fn run_json(files: &[(FileTimes, Duration)], total: Duration) -> Value {
-    let mut stages = serde_json::Map::new();
-    for (i, (_, _, key)) in STAGES.iter().enumerate() {
-        stages.insert(key.to_string(), ms(files.iter().map(|(t, _)| t.stages[i]).sum()).into());
-    }
+    let stages = stages_json(|i| files.iter().map(|(t, _)| t.stages[i]).sum());
     let solver: Duration = files.iter().map(|(t, _)| t.solver).sum();
     json!({ "total_ms": ms(total), "stages": stages, "solver_ms": ms(solver) })
 }

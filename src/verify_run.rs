@@ -81,7 +81,7 @@ pub fn run(files: &[PathBuf], cfg: &mut VerifyConfig, cache: Option<&Cache>, out
     extras.total_ms = Some(total.as_millis() as u64);
     if out.time {
         extras.time_json = Some(crate::timing::run_json(&times, total));
-        extras.time_lines.push(format!("time: total {:.3} s", total.as_secs_f64()));
+        extras.time_lines.push(format!("time: total {}", crate::timing::secs(total)));
     }
     let counts = reports.iter().map(report::counts).fold(report::Counts::default(), |a, b| a + b);
     let style = Style { format, verbose: out.verbose, silent: out.silent };

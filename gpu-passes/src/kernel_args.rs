@@ -38,7 +38,7 @@ pub fn apply(program: &Program, args: &[KernelArgs]) -> Result<Program, Vec<Diag
     let mut diags = Vec::new();
     for a in args {
         let proc = out.decls.iter_mut().find_map(|d| match &mut d.kind {
-            DeclKind::Procedure(p) if p.name.name.as_str() == a.kernel && is_kernel(&p.attrs) => Some(p),
+            DeclKind::Procedure(p) if p.name.name.as_str() == a.kernel && has_attr(&p.attrs, "kernel") => Some(p),
             _ => None,
         });
         let Some(p) = proc else {
@@ -58,10 +58,6 @@ pub fn apply(program: &Program, args: &[KernelArgs]) -> Result<Program, Vec<Diag
     } else {
         Err(diags)
     }
-}
-
-fn is_kernel(attrs: &[Attribute]) -> bool {
-    attrs.iter().any(|a| a.name.name == "kernel")
 }
 
 /// The preconditions that fix `p`'s parameters.

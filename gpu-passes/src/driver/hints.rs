@@ -14,7 +14,7 @@
 use super::Config;
 use crate::invariants::facts::{ProgramFacts, Site};
 use crate::invariants::Sizes;
-use ivl::ast::{Program, Span, Stmt, StmtKind};
+use ivl::ast::{Program, Span, StmtKind};
 use ivl::diag::ErrorKind;
 use vcgen::engine::{Outcome, ProgramResult};
 
@@ -60,27 +60,25 @@ pub fn has_loop_without_invariants(program: &Program) -> bool {
 
 /// The number of invariants of the `while` statement at `span`.
 fn while_at(program: &Program, span: Span) -> Option<usize> {
-    fn find(stmts: &[Stmt], span: Span) -> Option<usize> {
-        stmts.iter().find_map(|s| match &s.kind {
-            StmtKind::While { invariants, .. } if s.span == span => Some(invariants.len()),
-            StmtKind::While { body, .. } | StmtKind::Block(body) => find(body, span),
-            StmtKind::If { then, els, .. } => find(then, span).or_else(|| match els {
-                Some(ivl::ast::Else::Block(b)) => find(b, span),
-                Some(ivl::ast::Else::If(s)) => find(std::slice::from_ref(s.as_ref()), span),
-                None => None,
-            }),
-            _ => None,
-        })
+    let mut found = None;
+    for b in bodies(program) {
+        ivl::modifies::walk_stmts(&b.stmts, &mut |s| match &s.kind {
+            StmtKind::While { invariants, .. } if s.span == span => found = Some(invariants.len()),
+            _ => {}
+        });
     }
-    let bodies = program.implementations().map(|i| &i.body).chain(program.procedures().filter_map(|p| p.body.as_ref()));
-    bodies.into_iter().find_map(|b| find(&b.stmts, span))
+    found
+}
+
+/// Every body of the program: implementations' and procedures'.
+fn bodies(program: &Program) -> impl Iterator<Item = &ivl::ast::Body> {
+    program.implementations().map(|i| &i.body).chain(program.procedures().filter_map(|p| p.body.as_ref()))
 }
 
 /// The words added to an inconclusive reason when the sizes are symbolic: concrete sizes of
 /// the dimensions the bodies use (axioms fixing unused dimensions to 1 do not count).
 fn size_suggestion(program: &Program) -> String {
-    let bodies = program.implementations().map(|i| &i.body).chain(program.procedures().filter_map(|p| p.body.as_ref()));
-    let names: Vec<ivl::ast::Name> = bodies.flat_map(ivl::visit::free_vars).collect();
+    let names: Vec<ivl::ast::Name> = bodies(program).flat_map(ivl::visit::free_vars).collect();
     let uses = |axis: &str| {
         ["local_id_", "group_id_", "group_size_", "num_groups_"]
             .iter()

@@ -71,7 +71,6 @@ pub(crate) fn num_groups(d: &str) -> &'static str {
     attr_name("num_groups_", d)
 }
 
-/// The existing `{:bvbuiltin "bvult"}` function over `bvW` operands, if any.
 /// An existing `{:bvbuiltin "op"}` function over two `bvW` arguments with result type `result`.
 fn existing_bv_builtin(p: &Program, op: &str, w: u32, result: &Type) -> Option<Name> {
     p.decls.iter().find_map(|d| match &d.kind {

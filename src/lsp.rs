@@ -76,7 +76,7 @@ pub fn run(cfg: VerifyConfig) -> i32 {
             }
             Message::Notification(n) => {
                 if let Some((uri, text)) = changed_text(&n) {
-                    let started = (std::time::Instant::now(), thread_cpu_time());
+                    let started = (std::time::Instant::now(), crate::timing::thread_cpu_time());
                     let errors = front.diagnostics(&uri, &text);
                     let (generation, had_errors) = {
                         let mut d = docs.lock().expect("documents");
@@ -90,7 +90,7 @@ pub fn run(cfg: VerifyConfig) -> i32 {
                     if !errors.is_empty() || had_errors {
                         publish(&connection.sender, &uri, &text, &errors, Some(generation));
                     }
-                    let (wall, cpu) = (started.0.elapsed(), thread_cpu_time().saturating_sub(started.1));
+                    let (wall, cpu) = (started.0.elapsed(), crate::timing::thread_cpu_time().saturating_sub(started.1));
                     let line = format!(
                         "front end of version {generation}: {} diagnostics in {:.1} ms ({:.1} ms of CPU time)",
                         errors.len(),
@@ -194,18 +194,6 @@ fn log(sender: &crossbeam_channel::Sender<Message>, message: String) {
     let params = lsp_types::LogMessageParams { typ: lsp_types::MessageType::INFO, message };
     let method = lsp_types::notification::LogMessage::METHOD.to_string();
     let _ = sender.send(Message::Notification(Notification::new(method, params)));
-}
-
-/// The CPU time of the calling thread: what the server itself spent, however loaded the
-/// machine is.
-fn thread_cpu_time() -> std::time::Duration {
-    let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-    // SAFETY: `t` is a valid timespec to write to; the clock id is a constant of the platform.
-    let ok = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) } == 0;
-    if !ok {
-        return std::time::Duration::ZERO;
-    }
-    std::time::Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
 }
 
 /// `textDocument/publishDiagnostics` for `diags` of `text`.

@@ -18,6 +18,17 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// The verdict's name, as in the JSON output.
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Verified => "verified",
+            Verdict::Errors => "errors",
+            Verdict::Invalid => "invalid",
+            Verdict::Inconclusive => "inconclusive",
+            Verdict::Bounded => "bounded",
+        }
+    }
+
     /// Exit status of docs/kbpl.md §8: 0 verified, 1 errors, 2 invalid, 3 inconclusive or
     /// bounded.
     pub fn exit_code(self) -> i32 {
@@ -372,4 +383,16 @@ fn closing_line(c: Counts) -> String {
     }
     out.push('\n');
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Verdict;
+
+    #[test]
+    fn a_verdict_s_name_is_its_json() {
+        for v in [Verdict::Verified, Verdict::Errors, Verdict::Invalid, Verdict::Inconclusive, Verdict::Bounded] {
+            assert_eq!(serde_json::to_value(v).unwrap(), v.name());
+        }
+    }
 }

@@ -46,7 +46,7 @@ fn check(path: &PathBuf, seen: &mut Seen, session: &mut Session) {
         return;
     }
     seen.stamp = stamp;
-    let start = (Instant::now(), process_cpu_time());
+    let start = (Instant::now(), crate::timing::process_cpu_time());
     let (report, units) = match crate::front::read_source(path) {
         Ok(source) if seen.text.as_ref() == Some(&source.text) => return,
         Ok(source) => {
@@ -65,7 +65,7 @@ fn check(path: &PathBuf, seen: &mut Seen, session: &mut Session) {
     let _ = stdout.flush();
     if let Some((verified, all)) = units {
         let secs = start.0.elapsed().as_secs_f64();
-        let cpu = process_cpu_time() - start.1;
+        let cpu = crate::timing::process_cpu_time().saturating_sub(start.1).as_secs_f64();
         eprintln!(
             "kivl watch: {}: {verified} of {all} units verified again in {secs:.3} s ({cpu:.3} s of CPU time)",
             report.source.name
@@ -90,10 +90,8 @@ fn changes(report: &FileReport, seen: &mut Seen) -> String {
         .collect();
     let mut out = String::new();
     match seen.verdict {
-        None => out.push_str(&format!("{name}: {}\n", verdict_name(report.verdict))),
-        Some(v) if v != report.verdict => {
-            out.push_str(&format!("{name}: {} -> {}\n", verdict_name(v), verdict_name(report.verdict)))
-        }
+        None => out.push_str(&format!("{name}: {}\n", report.verdict.name())),
+        Some(v) if v != report.verdict => out.push_str(&format!("{name}: {} -> {}\n", v.name(), report.verdict.name())),
         Some(_) => {}
     }
     for fixed in seen.errors.difference(&errors) {
@@ -105,27 +103,4 @@ fn changes(report: &FileReport, seen: &mut Seen) -> String {
     seen.verdict = Some(report.verdict);
     seen.errors = errors;
     out
-}
-
-fn verdict_name(v: Verdict) -> &'static str {
-    match v {
-        Verdict::Verified => "verified",
-        Verdict::Errors => "errors",
-        Verdict::Invalid => "invalid",
-        Verdict::Inconclusive => "inconclusive",
-        Verdict::Bounded => "bounded",
-    }
-}
-
-/// The CPU time of the process so far (all threads, user and system), in seconds: what a
-/// verification cost, however loaded the machine is.
-fn process_cpu_time() -> f64 {
-    // SAFETY: `rusage` is plain data, for which all zeroes is a valid value.
-    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: `getrusage` writes into the struct it is given, which lives across the call.
-    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) } != 0 {
-        return 0.0;
-    }
-    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
-    secs(u.ru_utime) + secs(u.ru_stime)
 }

@@ -157,7 +157,6 @@ fn verify_loop(
     }
 }
 
-/// Syntax and type errors of the text.
 /// The front end of the message loop: a database of its own that lives as long as the
 /// server (the worker's is busy verifying), so a change re-parses and re-checks only the
 /// declarations it touched (`ivl::db`).
@@ -174,17 +173,8 @@ impl FrontEnd {
             let source = SourceFile::new(uri.path().to_string(), text.to_string());
             return crate::front::checked_program(&source, &self.opts).err().unwrap_or_default();
         }
-        let file = match self.files.get(uri) {
-            Some(&file) => {
-                self.db.set_text(file, text);
-                file
-            }
-            None => {
-                let file = self.db.add_file(uri.path(), text);
-                self.files.insert(uri.clone(), file);
-                file
-            }
-        };
+        let file = self.db.put_text(self.files.get(uri).copied(), uri.path(), text.to_string());
+        self.files.insert(uri.clone(), file);
         crate::front::db_diagnostics(ivl::db::file_diagnostics(&self.db, file)).err().unwrap_or_default()
     }
 }

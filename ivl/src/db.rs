@@ -286,4 +286,18 @@ impl Database {
     pub fn set_text(&mut self, file: SourceFile, text: impl Into<String>) -> String {
         file.set_text(self).to(text.into())
     }
+
+    /// The newest text of a file kept across edits: `file` with `text` (a new revision only
+    /// when the text changed), or a new file when there is none yet.
+    pub fn put_text(&mut self, file: Option<SourceFile>, path: &str, text: String) -> SourceFile {
+        match file {
+            Some(file) => {
+                if file.text(self) != &text {
+                    self.set_text(file, text);
+                }
+                file
+            }
+            None => self.add_file(path, text),
+        }
+    }
 }

@@ -276,21 +276,9 @@ impl Session {
 
     /// The job of `name`, with `text` as its newest text.
     fn job(&mut self, name: &str, text: String) -> Job {
-        match self.jobs.get(name) {
-            Some(&job) => {
-                let file = job.file(&self.db);
-                if file.text(&self.db) != &text {
-                    self.db.set_text(file, text);
-                }
-                job
-            }
-            None => {
-                let file = self.db.add_file(name, text);
-                let job = Job::new(&self.db, file, self.flags.clone());
-                self.jobs.insert(name.to_string(), job);
-                job
-            }
-        }
+        let known = self.jobs.get(name).copied();
+        let file = self.db.put_text(known.map(|job| job.file(&self.db)), name, text);
+        *self.jobs.entry(name.to_string()).or_insert_with(|| Job::new(&self.db, file, self.flags.clone()))
     }
 
     /// Verifies `text` as the file `name`, re-verifying only the units whose slice changed, on

@@ -87,10 +87,16 @@ impl Flags {
     }
 
     /// Whether implementations are verified one by one (see the module doc). Inference
-    /// (`infer`, on by default) concerns kernels only, which are one unit anyway.
+    /// (`infer`, on by default) concerns kernels only, which are one unit anyway. With
+    /// `--inline-depth`, calls of procedures without `{:inline}` are inlined too, which the
+    /// slices (callees' contracts only) do not follow.
     fn per_implementation(&self) -> bool {
         let d = &self.cfg.driver;
-        d.lockstep.is_none() && !d.engine.houdini && !d.termination && !self.cfg.print_assignment
+        d.lockstep.is_none()
+            && !d.engine.houdini
+            && d.engine.inline_depth.is_none()
+            && !d.termination
+            && !self.cfg.print_assignment
     }
 }
 

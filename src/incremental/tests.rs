@@ -85,12 +85,15 @@ fn an_edit_re_verifies_only_what_depends_on_it() {
 fn plain_boogie_is_split_per_implementation_with_verify_s_default_flags() {
     // `kivl watch` takes `kivl verify`'s flags: inference is on by default, for kernels only.
     use clap::Parser as _;
-    let cli = crate::Cli::try_parse_from(["kivl", "verify", "a.bpl"]).expect("verify's defaults");
-    let crate::Command::Verify(args) = cli.command else { panic!("a verify command") };
-    assert!(Flags::new(&crate::verify_config(&args)).per_implementation());
-    let mut houdini = args;
-    houdini.houdini = true;
-    assert!(!Flags::new(&crate::verify_config(&houdini)).per_implementation());
+    let split = |flags: &[&str]| {
+        let argv = ["kivl", "verify"].iter().chain(flags).chain(&["a.bpl"]).copied();
+        let cli = crate::Cli::try_parse_from(argv).expect("verify's flags");
+        let crate::Command::Verify(args) = cli.command else { panic!("a verify command") };
+        Flags::new(&crate::verify_config(&args)).per_implementation()
+    };
+    assert!(split(&[]));
+    assert!(!split(&["--houdini"]));
+    assert!(!split(&["--inline-depth", "1"]), "callees' bodies are read");
 }
 
 #[test]

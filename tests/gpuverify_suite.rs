@@ -178,6 +178,19 @@ fn blessed(old: &[(String, String)], rows: &[Row]) -> String {
     s
 }
 
+/// Runs again, one at a time and with three times the limit, the kernels outside the baseline
+/// that timed out. A timeout says nothing about a verdict, and on a loaded machine (two jobs on
+/// two cores beside other work) a kernel that takes 10 s alone can exceed 30 s: without this the
+/// run's outcome would depend on the machine's load. A kernel still timing out stays a failure.
+fn retry_timeouts(suite: &Path, rows: &mut [Row], baseline: &[(String, String)], timeout: u64, bench: bool) {
+    for r in rows.iter_mut() {
+        let timed_out = matches!(&r.score, Score::Failed { reason, unsound: false } if reason.contains("timed out") || reason.starts_with("killed after"));
+        if timed_out && !baseline.iter().any(|(p, _)| *p == r.path) {
+            *r = run_kernel(suite, &suite.join(&r.path), 3 * timeout, bench);
+        }
+    }
+}
+
 #[test]
 fn gpuverify_suite() {
     let Some(suite) = suite_dir() else {
@@ -196,8 +209,11 @@ fn gpuverify_suite() {
         .map(|(_, p)| p.clone())
         .collect();
     let start = Instant::now();
-    let rows = par_map(&chosen, |f| run_kernel(&suite, f, timeout, bench));
+    let mut rows = par_map(&chosen, |f| run_kernel(&suite, f, timeout, bench));
     let wall = start.elapsed();
+    let baseline_path = repo_dir(BASELINE);
+    let old = read_baseline(&std::fs::read_to_string(&baseline_path).unwrap_or_default());
+    retry_timeouts(&suite, &mut rows, &old, timeout, bench);
 
     let count = |f: fn(&Score) -> bool| rows.iter().filter(|r| f(&r.score)).count();
     let passed = count(|s| matches!(s, Score::Passed));
@@ -223,8 +239,6 @@ fn gpuverify_suite() {
         Err(e) => println!("per-kernel table not written to {}: {e}", out.display()),
     }
 
-    let baseline_path = repo_dir(BASELINE);
-    let old = read_baseline(&std::fs::read_to_string(&baseline_path).unwrap_or_default());
     if env_flag("KIVL_SUITE_BLESS") {
         std::fs::write(&baseline_path, blessed(&old, &rows)).expect("writing the baseline");
         println!("baseline rewritten: {}", baseline_path.display());

@@ -33,12 +33,15 @@
 //! - a program with an input error found by the driver (an unsupported construct): the
 //!   whole run decides which errors it reports, so the units' results are not merged.
 //!
-//! Houdini does not restart from the previous assignment: a re-run starts from all candidates.
+//! Houdini restarts from the previous run's refutations (`warm.rs`): a unit verified with
+//! Houdini starts with the candidates refuted last time false, unless their procedure, its
+//! callers or its callees' contracts changed; a warm run that does not verify is run cold again.
 //! `.cl`/`.cu` files, GPUVerify `.bpl` files with a location table and `--replay` are verified
 //! by the ordinary pipeline on every change (the translation is not a query).
 
 pub mod layout;
 pub mod slice;
+pub mod warm;
 
 use crate::pipeline::VerifyConfig;
 use crate::report::FileReport;
@@ -115,6 +118,9 @@ pub struct Job {
     pub file: SourceFile,
     #[returns(ref)]
     pub flags: Flags,
+    /// The units' last Houdini refutations (state outside salsa's tracking, `warm.rs`).
+    #[returns(ref)]
+    pub warm: warm::WarmStore,
 }
 
 /// What is verified at once: one implementation (`key`) or the whole program (`None`).
@@ -174,7 +180,11 @@ fn slice_layout<'db>(db: &'db dyn salsa::Database, unit: Unit<'db>) -> Layout {
 #[salsa::tracked(returns(ref))]
 pub fn unit_verdict<'db>(db: &'db dyn salsa::Database, unit: Unit<'db>) -> Option<Shared<Verdicts>> {
     let program = slice_program(db, unit).as_ref()?;
-    let cfg = &unit.job(db).flags(db).cfg;
+    let job = unit.job(db);
+    let cfg = &job.flags(db).cfg;
+    if warm::applies(cfg) {
+        return Some(Shared(Arc::new(warm::verify(program, &cfg.driver, job.warm(db), unit.key(db)))));
+    }
     Some(Shared(Arc::new(driver::verify(program, &cfg.driver))))
 }
 
@@ -284,7 +294,10 @@ impl Session {
     fn job(&mut self, name: &str, text: String) -> Job {
         let known = self.jobs.get(name).copied();
         let file = self.db.put_text(known.map(|job| job.file(&self.db)), name, text);
-        *self.jobs.entry(name.to_string()).or_insert_with(|| Job::new(&self.db, file, self.flags.clone()))
+        *self
+            .jobs
+            .entry(name.to_string())
+            .or_insert_with(|| Job::new(&self.db, file, self.flags.clone(), warm::store()))
     }
 
     /// Verifies `text` as the file `name`, re-verifying only the units whose slice changed, on

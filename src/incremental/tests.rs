@@ -202,17 +202,33 @@ fn houdini_stat(r: &FileReport, field: &str) -> u64 {
 
 /// A report without what differs between a warm and a cold run (times, Houdini's work).
 fn same_but_houdini_work(warm: &FileReport, cold: &FileReport, name: &str) {
+    same_but(warm, cold, name, &["rounds", "checks", "time_s"]);
+}
+
+/// The same, and without the numbers of candidates: kernels verified one by one count the
+/// candidates of each kernel's program, the whole program has a few more.
+fn same_but_houdini_counts(split: &FileReport, whole: &FileReport, name: &str) {
+    same_but(split, whole, name, &["candidates", "kept", "rounds", "checks", "time_s"]);
+    let info = |r: &FileReport| r.info.iter().filter(|l| !l.starts_with("houdini: ")).cloned().collect::<Vec<_>>();
+    assert_eq!(info(split), info(whole), "{name}");
+}
+
+/// `a` and `b` equal but for the implementations' times and the `houdini` fields `ignored`
+/// (and, when the candidates are ignored, the `houdini: ` info line).
+fn same_but(a: &FileReport, b: &FileReport, name: &str, ignored: &[&str]) {
     let strip = |r: &FileReport| {
         let mut m = untimed(&r.extra);
         if let Some(h) = m.get_mut("houdini").and_then(|h| h.as_object_mut()) {
-            ["rounds", "checks", "time_s"].iter().for_each(|k| drop(h.remove(*k)));
+            ignored.iter().for_each(|k| drop(h.remove(*k)));
         }
         m
     };
-    assert_eq!(warm.verdict, cold.verdict, "{name}");
-    assert_eq!(warm.errors, cold.errors, "{name}");
-    assert_eq!(warm.info, cold.info, "{name}");
-    assert_eq!(strip(warm), strip(cold), "{name}");
+    assert_eq!(a.verdict, b.verdict, "{name}");
+    assert_eq!(a.errors, b.errors, "{name}");
+    if !ignored.contains(&"candidates") {
+        assert_eq!(a.info, b.info, "{name}");
+    }
+    assert_eq!(strip(a), strip(b), "{name}");
 }
 
 /// The edited text verified twice: by the session that saw the previous text (warm) and by a
@@ -284,10 +300,7 @@ fn a_kernel_edited_in_its_body_gets_the_cold_verdict() {
     assert!(warm.errors.iter().any(|d| d.kind.as_str() == "race"), "{:?}", warm.errors);
 }
 
-/// Two kernels in one file (one unit): editing the second keeps the first's refutations.
-#[test]
-fn editing_one_kernel_keeps_the_other_kernel_s_refutations() {
-    let two = "\
+const TWO_KERNELS: &str = "\
 var {:group_shared} A: [int]int;
 var {:group_shared} B: [int]int;
 
@@ -313,12 +326,57 @@ procedure {:kernel} strided(n: int)
   }
 }
 ";
+
+/// A declaration both kernels' slices contain: both are verified again, each Houdini from its
+/// previous refutations.
+#[test]
+fn editing_a_shared_declaration_restarts_houdini_warm() {
     let cfg = kernel_config();
     let mut s = Session::new(&cfg);
-    let first = s.verify("two.kbpl", two.to_string(), NEVER).expect("not cancelled").report;
+    let first = s.verify("two.kbpl", TWO_KERNELS.to_string(), NEVER).expect("not cancelled").report;
     assert_eq!(first.verdict, Verdict::Verified, "{:?}", first.errors);
-    let edited = two.replace(":= local_id_x;", ":= local_id_x + 1;");
+    let edited =
+        TWO_KERNELS.replace("var {:group_shared} B: [int]int;", "var {:group_shared} B: [int]int;\nconst N: int;");
     let (warm, cold) = warm_and_cold(&mut s, "two.kbpl", &edited, &cfg);
+    assert_eq!(verdicts_run(&s), 2, "{:?}", s.executions());
     assert_eq!(warm.verdict, Verdict::Verified);
-    assert!(houdini_stat(&warm, "checks") < houdini_stat(&cold, "checks"));
+    assert!(houdini_stat(&warm, "checks") < houdini_stat(&cold, "checks"), "{:?} {:?}", warm.extra, cold.extra);
+}
+
+/// Kernels are units of their own: an edit of one re-verifies that one; the report is the
+/// whole-program pipeline's (but for Houdini's work, counted per kernel).
+#[test]
+fn an_edit_of_one_kernel_re_verifies_only_that_kernel() {
+    let cfg = kernel_config();
+    let whole = |text: &str| crate::pipeline::verify_source(ivl::diag::SourceFile::new("two.kbpl", text), &cfg);
+    let mut s = Session::new(&cfg);
+    let first = s.verify("two.kbpl", TWO_KERNELS.to_string(), NEVER).expect("not cancelled");
+    assert_eq!((first.units, first.verified_units), (2, 2));
+    same_but_houdini_counts(&first.report, &whole(TWO_KERNELS), "two kernels");
+    assert_eq!(first.report.verdict, Verdict::Verified, "{:?}", first.report.errors);
+
+    // The second kernel's write made racy: only it is verified again. The race is the whole
+    // run's; there Houdini stopped at it, leaving `triangle` inconclusive, here `triangle` is
+    // verified on its own.
+    let racy = TWO_KERNELS.replace("B[j * group_size_x + local_id_x] :=", "B[j] :=");
+    let r = s.verify("two.kbpl", racy.clone(), NEVER).expect("not cancelled");
+    assert_eq!(verdicts_run(&s), 1, "{:?}", s.executions());
+    let cold = whole(&racy);
+    assert_eq!((r.report.verdict, cold.verdict), (Verdict::Errors, Verdict::Errors));
+    assert_eq!(located(&r.report), located(&cold));
+    assert_eq!(r.report.extra["verified"], 1, "triangle");
+    assert!(cold.errors.iter().any(|d| d.message.contains("Houdini stopped at an error elsewhere")));
+
+    // Lines above the kernels: nothing is verified again, the race follows its line.
+    let moved = format!("// a comment\n{racy}");
+    let r = s.verify("two.kbpl", moved.clone(), NEVER).expect("not cancelled");
+    assert_eq!(verdicts_run(&s), 0, "{:?}", s.executions());
+    assert_eq!(located(&r.report), located(&whole(&moved)));
+    assert_eq!(error_lines(&r.report), [22]);
+}
+
+/// The errors but timeouts, where they are: kind, span and related spans.
+fn located(r: &FileReport) -> Vec<(String, ivl::ast::Span, Vec<ivl::ast::Span>)> {
+    let errors = r.errors.iter().filter(|d| d.kind != ivl::diag::ErrorKind::Timeout);
+    errors.map(|d| (d.kind.as_str().to_string(), d.primary.span, d.related.iter().map(|l| l.span).collect())).collect()
 }

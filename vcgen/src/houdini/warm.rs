@@ -10,7 +10,9 @@
 //! - `context`: a hash of what its refutation depends on — the procedure (declaration and
 //!   implementations) in which it occurs, the procedures that call it (a contract's candidate
 //!   is checked at the call sites), and the contracts of their callees, all printed with the
-//!   same placeholder.
+//!   same placeholder and without the attributes of checks (locations, values to capture).
+//!   Global declarations and axioms are not part of it: after an edit of those, the refuted
+//!   candidates start false (a cold re-run follows if that loses the proof).
 //!
 //! A candidate whose id was refuted last time starts false ([`start_false`]): its procedure,
 //! callers and callees' contracts are textually the same as then. This is Boogie's
@@ -26,7 +28,7 @@
 use crate::HashMap;
 use crate::HashSet;
 use ivl::ast::*;
-use ivl::visit::{free_vars, rename_vars, walk_stmt, Visit};
+use ivl::visit::{free_vars, rename_vars, walk_stmt, walk_stmt_mut, Node as _, Visit, VisitMut};
 use std::collections::{BTreeMap, BTreeSet};
 use std::hash::{Hash, Hasher};
 
@@ -97,6 +99,7 @@ impl Procedures {
             p.callees.entry(name.clone()).or_default().extend(callees(d));
             let mut plain = d.clone();
             rename_vars(&mut plain, &renaming);
+            plain.accept_mut(&mut WithoutClauseAttributes);
             texts.entry(name.clone()).or_default().push(ivl::printer::print_decl(&plain));
             if let DeclKind::Procedure(pr) = &mut plain.kind {
                 pr.body = None;
@@ -152,6 +155,33 @@ fn callees(d: &Decl) -> Vec<Name> {
     let mut calls = Calls(Vec::new());
     calls.visit_decl(d);
     calls.0
+}
+
+/// Removes the attributes of clauses and checks but `verified_under`: they name places and
+/// model values to capture (`{:related_source "file:line:col"}`, `{:capture …}` of every
+/// constant), which an edit elsewhere changes, not what the check means.
+struct WithoutClauseAttributes;
+
+impl WithoutClauseAttributes {
+    fn strip(attrs: &mut Vec<Attribute>) {
+        attrs.retain(|a| a.name.as_str() == "verified_under");
+    }
+}
+
+impl VisitMut for WithoutClauseAttributes {
+    fn visit_contract(&mut self, c: &mut Contract) {
+        Self::strip(&mut c.attrs);
+    }
+    fn visit_invariant(&mut self, i: &mut Invariant) {
+        Self::strip(&mut i.attrs);
+    }
+    fn visit_stmt(&mut self, s: &mut Stmt) {
+        if let StmtKind::Assert { attrs, .. } | StmtKind::Assume { attrs, .. } = &mut s.kind {
+            Self::strip(attrs);
+        }
+        walk_stmt_mut(self, s)
+    }
+    fn visit_expr(&mut self, _e: &mut Expr) {}
 }
 
 /// The clauses of a declaration that mention candidates: printed with the placeholder, and

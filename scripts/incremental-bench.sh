@@ -10,9 +10,8 @@
 # `kivl watch --houdini` verifies the file as one unit (Houdini's fixpoint is the whole
 # program's); a re-verification then starts from the refutations of the unchanged procedures
 # (the warm start), so it does fewer checks but still checks every procedure.
-# MODE `kernels`: a file of 10 kernels with loops, verified with invariant inference (one unit,
-# the two-thread program of all kernels); one kernel's body is edited, and Houdini starts from
-# the other kernels' refutations.
+# MODE `kernels`: a file of 10 kernels with loops, verified with invariant inference, one unit
+# per kernel; one kernel's body is edited, and only that kernel is verified again.
 #
 #   scripts/incremental-bench.sh [KIVL] [ROUNDS] [MODE]   (default: target/release/kivl, 5, plain)
 set -euo pipefail

@@ -109,13 +109,16 @@ pub fn slice(program: &Program, key: &ImplKey) -> Option<Program> {
 }
 
 /// The kernels of a kernel program that is verified one kernel at a time: two kernels or more,
-/// and no procedure with a body that is not a kernel (such a procedure is inlined into the
-/// kernels that call it; a program with one is one unit). Keys in program order.
+/// no procedure with a body that is not a kernel (such a procedure is inlined into the kernels
+/// that call it; a program with one is one unit), and no call of a kernel. Keys in program
+/// order.
 pub fn kernels(program: &Program) -> Option<Vec<ImplKey>> {
     let names = kernel_names(program);
     let keys = implementations(program);
     let split = names.len() >= 2 && keys.iter().all(|k| names.contains(k.name.as_str()) && k.occurrence == 0);
-    split.then_some(keys)
+    // A kernel called by another would be missing from the caller's slice.
+    let calls_kernel = program.decls.iter().flat_map(callees).any(|c| names.contains(c.as_str()));
+    (split && !calls_kernel).then_some(keys)
 }
 
 /// The `{:kernel}` procedures.
@@ -200,6 +203,7 @@ mod tests {
         assert!(!s.contains("procedure {:kernel} K") && s.contains("procedure {:kernel} L") && s.contains("H"), "{s}");
         assert_eq!(kernels(&program(&format!("{two}procedure G() {{ }}\n"))), None, "G is inlined");
         assert_eq!(kernels(&program("procedure {:kernel} K() { }\n")), None, "one kernel");
+        assert_eq!(kernels(&program(&two.replace("K() { }", "K() { call L(); }"))), None, "L is called");
     }
 
     #[test]

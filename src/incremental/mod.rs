@@ -22,9 +22,14 @@
 //! **The unit.** Per implementation only where the engine itself verifies implementations one
 //! by one and nothing is shared between them: plain Boogie programs without Houdini. Then the
 //! merged result is what a whole-program run gives (the tests compare them file by file).
-//! One unit for the whole program otherwise, re-verified when anything changes:
-//! - kernels: the two-thread reduction, the vacuity check and the explanation of results work
-//!   on the program as a whole (the kernels of one file share the reduction's declarations);
+//! Per kernel for a file of several kernels and no other procedure with a body, on the
+//! two-thread path (`slice::kernel_slice`: the file without the other kernels; the reduction
+//! builds each kernel's variants on their own, so the results are the whole run's, and
+//! Houdini's statistics are added up). One unit for the whole program otherwise, re-verified
+//! when anything changes:
+//! - kernels with helper procedures (inlined into the kernels that call them), and kernels
+//!   with `--lockstep`, `--termination`, `--infer-info`, `--kernel-args` or
+//!   `--print-assignment`, whose results are the whole program's;
 //! - Houdini (`--houdini`, `--lockstep`, `--termination`): a candidate refuted in one
 //!   implementation is dropped from every caller's and callee's assumptions, so the fixpoint
 //!   is a property of the whole call graph — a smaller unit could keep a candidate that the
@@ -33,12 +38,15 @@
 //! - a program with an input error found by the driver (an unsupported construct): the
 //!   whole run decides which errors it reports, so the units' results are not merged.
 //!
-//! Houdini does not restart from the previous assignment: a re-run starts from all candidates.
+//! Houdini restarts from the previous run's refutations (`warm.rs`): a unit verified with
+//! Houdini starts with the candidates refuted last time false, unless their procedure, its
+//! callers or its callees' contracts changed; a warm run that does not verify is run cold again.
 //! `.cl`/`.cu` files, GPUVerify `.bpl` files with a location table and `--replay` are verified
 //! by the ordinary pipeline on every change (the translation is not a query).
 
 pub mod layout;
 pub mod slice;
+pub mod warm;
 
 use crate::pipeline::VerifyConfig;
 use crate::report::FileReport;
@@ -98,6 +106,19 @@ impl Flags {
             && !d.termination
             && !self.cfg.print_assignment
     }
+
+    /// Whether the kernels of a file are verified one by one (see the module doc): on the
+    /// two-thread path, whose reports of the kernels are independent, and not where a result
+    /// is the whole program's (termination, `--infer-info`, the assignment) or names kernels
+    /// (`--kernel-args`).
+    fn per_kernel(&self) -> bool {
+        let d = &self.cfg.driver;
+        d.lockstep.is_none()
+            && !d.termination
+            && !d.infer_info
+            && d.kernel_args.is_empty()
+            && !self.cfg.print_assignment
+    }
 }
 
 impl PartialEq for Flags {
@@ -115,6 +136,9 @@ pub struct Job {
     pub file: SourceFile,
     #[returns(ref)]
     pub flags: Flags,
+    /// The units' last Houdini refutations (state outside salsa's tracking, `warm.rs`).
+    #[returns(ref)]
+    pub warm: warm::WarmStore,
 }
 
 /// What is verified at once: one implementation (`key`) or the whole program (`None`).
@@ -138,13 +162,16 @@ pub fn checked(db: &dyn salsa::Database, file: SourceFile) -> Result<Arc<Program
 #[salsa::tracked(returns(ref))]
 pub fn units(db: &dyn salsa::Database, job: Job) -> Vec<Unit<'_>> {
     let Ok(program) = checked(db, job.file(db)) else { return Vec::new() };
-    let keys = slice::implementations(program);
-    let whole =
-        !job.flags(db).per_implementation() || keys.is_empty() || gpu_passes::two_thread::is_kernel_program(program);
-    if whole {
-        return vec![Unit::new(db, job, None)];
+    let flags = job.flags(db);
+    let keys = if gpu_passes::two_thread::is_kernel_program(program) {
+        slice::kernels(program).filter(|_| flags.per_kernel())
+    } else {
+        Some(slice::implementations(program)).filter(|k| !k.is_empty() && flags.per_implementation())
+    };
+    match keys {
+        Some(keys) => keys.into_iter().map(|k| Unit::new(db, job, Some(k))).collect(),
+        None => vec![Unit::new(db, job, None)],
     }
-    keys.into_iter().map(|k| Unit::new(db, job, Some(k))).collect()
 }
 
 /// The unit's program in the canonical layout, and the layout (re-runs on every edit).
@@ -154,7 +181,12 @@ fn sliced<'db>(db: &'db dyn salsa::Database, unit: Unit<'db>) -> Option<(Arc<Pro
     // The whole program keeps its absolute spans: its verdicts (kernels' inference and
     // termination reports included) are used as they are.
     let Some(key) = unit.key(db) else { return Some((Arc::clone(program), Layout::default())) };
-    let (canonical, layout) = layout::canonical(slice::slice(program, key)?);
+    let slice = if gpu_passes::two_thread::is_kernel_program(program) {
+        slice::kernel_slice(program, key)
+    } else {
+        slice::slice(program, key)
+    };
+    let (canonical, layout) = layout::canonical(slice?);
     Some((Arc::new(canonical), layout))
 }
 
@@ -174,7 +206,11 @@ fn slice_layout<'db>(db: &'db dyn salsa::Database, unit: Unit<'db>) -> Layout {
 #[salsa::tracked(returns(ref))]
 pub fn unit_verdict<'db>(db: &'db dyn salsa::Database, unit: Unit<'db>) -> Option<Shared<Verdicts>> {
     let program = slice_program(db, unit).as_ref()?;
-    let cfg = &unit.job(db).flags(db).cfg;
+    let job = unit.job(db);
+    let cfg = &job.flags(db).cfg;
+    if warm::applies(cfg) {
+        return Some(Shared(Arc::new(warm::verify(program, &cfg.driver, job.warm(db), unit.key(db)))));
+    }
     Some(Shared(Arc::new(driver::verify(program, &cfg.driver))))
 }
 
@@ -210,6 +246,7 @@ fn merged(db: &dyn salsa::Database, job: Job) -> Option<Verdicts> {
         return copy_verdicts(&whole.0);
     }
     let mut result = ProgramResult::default();
+    let mut kernel = false;
     for u in units {
         let r = unit_result(db, *u).as_ref()?;
         if !r.0.errors.is_empty() {
@@ -221,8 +258,22 @@ fn merged(db: &dyn salsa::Database, job: Job) -> Option<Verdicts> {
                 result.notes.push(n.clone());
             }
         }
+        if let Some(h) = &r.0.houdini {
+            add_houdini(result.houdini.get_or_insert_with(Default::default), h);
+        }
+        kernel |= unit_verdict(db, *u).as_ref().is_some_and(|v| v.0.kernel);
     }
-    Some(Verdicts { result, ..Default::default() })
+    Some(Verdicts { result, kernel, ..Default::default() })
+}
+
+/// The Houdini statistics of several units (kernels) as one run's: candidates and kept ones,
+/// checks and time added up, the rounds of the longest.
+fn add_houdini(sum: &mut vcgen::houdini::HoudiniStats, h: &vcgen::houdini::HoudiniStats) {
+    sum.candidates.extend(h.candidates.iter().cloned());
+    sum.kept += h.kept;
+    sum.checks += h.checks;
+    sum.rounds = sum.rounds.max(h.rounds);
+    sum.time += h.time;
 }
 
 /// A copy of a whole-program verdict, if it has no part that cannot be copied (a termination
@@ -284,7 +335,10 @@ impl Session {
     fn job(&mut self, name: &str, text: String) -> Job {
         let known = self.jobs.get(name).copied();
         let file = self.db.put_text(known.map(|job| job.file(&self.db)), name, text);
-        *self.jobs.entry(name.to_string()).or_insert_with(|| Job::new(&self.db, file, self.flags.clone()))
+        *self
+            .jobs
+            .entry(name.to_string())
+            .or_insert_with(|| Job::new(&self.db, file, self.flags.clone(), warm::store()))
     }
 
     /// Verifies `text` as the file `name`, re-verifying only the units whose slice changed, on

@@ -108,6 +108,41 @@ pub fn slice(program: &Program, key: &ImplKey) -> Option<Program> {
     Some(Program { decls })
 }
 
+/// The kernels of a kernel program that is verified one kernel at a time: two kernels or more,
+/// no procedure with a body that is not a kernel (such a procedure is inlined into the kernels
+/// that call it; a program with one is one unit), and no call of a kernel. Keys in program
+/// order.
+pub fn kernels(program: &Program) -> Option<Vec<ImplKey>> {
+    let names = kernel_names(program);
+    let keys = implementations(program);
+    let split = names.len() >= 2 && keys.iter().all(|k| names.contains(k.name.as_str()) && k.occurrence == 0);
+    // A kernel called by another would be missing from the caller's slice.
+    let calls_kernel = program.decls.iter().flat_map(callees).any(|c| names.contains(c.as_str()));
+    (split && !calls_kernel).then_some(keys)
+}
+
+/// The `{:kernel}` procedures.
+fn kernel_names(program: &Program) -> HashSet<&str> {
+    program.procedures().filter(|p| has_attr(&p.attrs, "kernel")).map(|p| p.name.name.as_str()).collect()
+}
+
+/// The slice of kernel `key`: the program without the other kernels. The two-thread reduction
+/// verifies each kernel on its own (its variants, races between two threads of that kernel);
+/// what the kernels share (globals, axioms, the sizes) stays. One difference, which changes no
+/// verdict: the whole program has an inter-group variant of every kernel as soon as one kernel
+/// writes global memory, the slice only if its kernel does (a kernel that writes no global
+/// memory has no inter-group race).
+pub fn kernel_slice(program: &Program, key: &ImplKey) -> Option<Program> {
+    let kernels = kernel_names(program);
+    kernels.contains(key.name.as_str()).then_some(())?;
+    let other = |d: &Decl| match &d.kind {
+        DeclKind::Procedure(p) => p.name.name != key.name && kernels.contains(p.name.name.as_str()),
+        DeclKind::Implementation(i) => i.name.name != key.name && kernels.contains(i.name.name.as_str()),
+        _ => false,
+    };
+    Some(Program { decls: program.decls.iter().filter(|d| !other(d)).cloned().collect() })
+}
+
 /// What the slice keeps of `d`.
 fn sliced_decl(d: &Decl, own: bool, declared: &HashSet<Name>, bodies: &HashSet<Name>) -> Option<Decl> {
     if own {
@@ -157,6 +192,18 @@ mod tests {
 
     fn names(p: &Program) -> Vec<String> {
         p.decls.iter().map(|d| ivl::printer::print_decl(d).lines().next().unwrap_or("").to_string()).collect()
+    }
+
+    #[test]
+    fn kernels_split_unless_a_helper_has_a_body() {
+        let two = "procedure {:kernel} K() { }\nprocedure {:kernel} L() { }\nprocedure H();\n";
+        let keys = kernels(&program(two)).expect("two kernels, H has no body");
+        assert_eq!(keys.iter().map(|k| k.name.as_str()).collect::<Vec<_>>(), ["K", "L"]);
+        let s = ivl::printer::print_program(&kernel_slice(&program(two), &keys[1]).expect("L"));
+        assert!(!s.contains("procedure {:kernel} K") && s.contains("procedure {:kernel} L") && s.contains("H"), "{s}");
+        assert_eq!(kernels(&program(&format!("{two}procedure G() {{ }}\n"))), None, "G is inlined");
+        assert_eq!(kernels(&program("procedure {:kernel} K() { }\n")), None, "one kernel");
+        assert_eq!(kernels(&program(&two.replace("K() { }", "K() { call L(); }"))), None, "L is called");
     }
 
     #[test]

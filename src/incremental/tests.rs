@@ -174,3 +174,209 @@ fn untimed(extra: &serde_json::Map<String, serde_json::Value>) -> serde_json::Ma
     }
     m
 }
+
+/// Four procedures with candidate loop invariants, two of each false (`--houdini`).
+fn houdini_program() -> String {
+    (1..=4)
+        .map(|k| {
+            format!(
+                "procedure P{k}(n: int)\n  requires n >= 0;\n{{\n  var i: int;\n  i := 0;\n  while (i < n)\n    \
+                 invariant {{:candidate}} i >= 0;\n    invariant {{:candidate}} i <= n;\n    \
+                 invariant {{:candidate}} i < 0;\n    invariant {{:candidate}} i == n + {k};\n  {{\n    \
+                 i := i + 1;\n  }}\n  assert i == n;\n}}\n\n"
+            )
+        })
+        .collect()
+}
+
+fn houdini_config() -> VerifyConfig {
+    let mut cfg = config();
+    cfg.driver.engine.houdini = true;
+    cfg
+}
+
+/// The `houdini` JSON field's `field` (checks, rounds, kept …).
+fn houdini_stat(r: &FileReport, field: &str) -> u64 {
+    r.extra["houdini"][field].as_u64().unwrap_or_else(|| panic!("houdini.{field} in {:?}", r.extra))
+}
+
+/// A report without what differs between a warm and a cold run (times, Houdini's work).
+fn same_but_houdini_work(warm: &FileReport, cold: &FileReport, name: &str) {
+    same_but(warm, cold, name, &["rounds", "checks", "time_s"]);
+}
+
+/// The same, and without the numbers of candidates: kernels verified one by one count the
+/// candidates of each kernel's program, the whole program has a few more.
+fn same_but_houdini_counts(split: &FileReport, whole: &FileReport, name: &str) {
+    same_but(split, whole, name, &["candidates", "kept", "rounds", "checks", "time_s"]);
+    let info = |r: &FileReport| r.info.iter().filter(|l| !l.starts_with("houdini: ")).cloned().collect::<Vec<_>>();
+    assert_eq!(info(split), info(whole), "{name}");
+}
+
+/// `a` and `b` equal but for the implementations' times and the `houdini` fields `ignored`
+/// (and, when the candidates are ignored, the `houdini: ` info line).
+fn same_but(a: &FileReport, b: &FileReport, name: &str, ignored: &[&str]) {
+    let strip = |r: &FileReport| {
+        let mut m = untimed(&r.extra);
+        if let Some(h) = m.get_mut("houdini").and_then(|h| h.as_object_mut()) {
+            ignored.iter().for_each(|k| drop(h.remove(*k)));
+        }
+        m
+    };
+    assert_eq!(a.verdict, b.verdict, "{name}");
+    assert_eq!(a.errors, b.errors, "{name}");
+    if !ignored.contains(&"candidates") {
+        assert_eq!(a.info, b.info, "{name}");
+    }
+    assert_eq!(strip(a), strip(b), "{name}");
+}
+
+/// The edited text verified twice: by the session that saw the previous text (warm) and by a
+/// new one (cold).
+fn warm_and_cold(s: &mut Session, name: &str, edited: &str, cfg: &VerifyConfig) -> (FileReport, FileReport) {
+    let warm = s.verify(name, edited.to_string(), NEVER).expect("not cancelled").report;
+    let cold = Session::new(cfg).verify(name, edited.to_string(), NEVER).expect("not cancelled").report;
+    same_but_houdini_work(&warm, &cold, name);
+    (warm, cold)
+}
+
+#[test]
+fn houdini_restarts_from_the_refutations_of_unchanged_procedures() {
+    let cfg = houdini_config();
+    let mut s = Session::new(&cfg);
+    let text = houdini_program();
+    let first = s.verify("h.bpl", text.clone(), NEVER).expect("not cancelled").report;
+    assert_eq!(first.verdict, Verdict::Verified, "{:?}", first.errors);
+    assert_eq!((houdini_stat(&first, "candidates"), houdini_stat(&first, "kept")), (16, 8));
+
+    // P4's body: P1-P3's false candidates start false, P4's all start true again.
+    let edited = text.replacen("i := i + 1;", "i := 1 + i;", 4).replacen("i := 1 + i;", "i := i + 1;", 3);
+    assert_ne!(edited, text);
+    let (warm, cold) = warm_and_cold(&mut s, "h.bpl", &edited, &cfg);
+    assert_eq!(warm.verdict, Verdict::Verified);
+    assert!(
+        houdini_stat(&warm, "checks") < houdini_stat(&cold, "checks"),
+        "warm {:?} against cold {:?}",
+        warm.extra["houdini"],
+        cold.extra["houdini"]
+    );
+
+    // P2's assertion broken: the warm run (P1, P3, P4's false candidates start false) does not
+    // verify, so it is run cold again: the same errors as a cold run.
+    let broken = edited.replacen(
+        "i == n + 2;\n  {\n    i := i + 1;\n  }\n  assert i == n;",
+        "i == n + 2;\n  {\n    i := i + 1;\n  }\n  assert i == n + 1;",
+        1,
+    );
+    assert_ne!(broken, edited);
+    let (warm, cold) = warm_and_cold(&mut s, "h.bpl", &broken, &cfg);
+    assert_eq!((warm.verdict, error_lines(&warm)), (Verdict::Errors, vec![30]));
+    assert_eq!(houdini_stat(&warm, "checks"), houdini_stat(&cold, "checks"), "the cold run's work is reported");
+}
+
+/// `tests/kernels/infer_equal.kbpl`'s flags: inference, 16 threads in each of 2 groups.
+fn kernel_config() -> VerifyConfig {
+    let mut cfg = houdini_config();
+    cfg.driver.infer = true;
+    cfg.driver.kernel.local_size = Some(vec![16]);
+    cfg.driver.kernel.num_groups = Some(vec![2]);
+    cfg
+}
+
+#[test]
+fn a_kernel_edited_in_its_body_gets_the_cold_verdict() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/kernels/infer_equal.kbpl");
+    let text = std::fs::read_to_string(path).expect("the kernel");
+    let cfg = kernel_config();
+    let mut s = Session::new(&cfg);
+    let first = s.verify("k.kbpl", text.clone(), NEVER).expect("not cancelled").report;
+    assert_eq!(first.verdict, Verdict::Verified, "{:?}", first.errors);
+    let harmless = text.replace("A[local_id_x * 16 + i] := i;", "A[local_id_x * 16 + i] := i + 1;");
+    let (warm, _) = warm_and_cold(&mut s, "k.kbpl", &harmless, &cfg);
+    assert_eq!(warm.verdict, Verdict::Verified);
+    let racy = harmless.replace("A[local_id_x * 16 + i]", "A[local_id_x + i]");
+    let (warm, _) = warm_and_cold(&mut s, "k.kbpl", &racy, &cfg);
+    assert_eq!(warm.verdict, Verdict::Errors);
+    assert!(warm.errors.iter().any(|d| d.kind.as_str() == "race"), "{:?}", warm.errors);
+}
+
+const TWO_KERNELS: &str = "\
+var {:group_shared} A: [int]int;
+var {:group_shared} B: [int]int;
+
+procedure {:kernel} triangle()
+{
+  var i: int;
+  i := 0;
+  while (i < local_id_x)
+  {
+    A[local_id_x * 16 + i] := i;
+    i := i + 1;
+  }
+}
+
+procedure {:kernel} strided(n: int)
+{
+  var j: int;
+  j := 0;
+  while (j < n)
+  {
+    B[j * group_size_x + local_id_x] := local_id_x;
+    j := j + 1;
+  }
+}
+";
+
+/// A declaration both kernels' slices contain: both are verified again, each Houdini from its
+/// previous refutations.
+#[test]
+fn editing_a_shared_declaration_restarts_houdini_warm() {
+    let cfg = kernel_config();
+    let mut s = Session::new(&cfg);
+    let first = s.verify("two.kbpl", TWO_KERNELS.to_string(), NEVER).expect("not cancelled").report;
+    assert_eq!(first.verdict, Verdict::Verified, "{:?}", first.errors);
+    let edited =
+        TWO_KERNELS.replace("var {:group_shared} B: [int]int;", "var {:group_shared} B: [int]int;\nconst N: int;");
+    let (warm, cold) = warm_and_cold(&mut s, "two.kbpl", &edited, &cfg);
+    assert_eq!(verdicts_run(&s), 2, "{:?}", s.executions());
+    assert_eq!(warm.verdict, Verdict::Verified);
+    assert!(houdini_stat(&warm, "checks") < houdini_stat(&cold, "checks"), "{:?} {:?}", warm.extra, cold.extra);
+}
+
+/// Kernels are units of their own: an edit of one re-verifies that one; the report is the
+/// whole-program pipeline's (but for Houdini's work, counted per kernel).
+#[test]
+fn an_edit_of_one_kernel_re_verifies_only_that_kernel() {
+    let cfg = kernel_config();
+    let whole = |text: &str| crate::pipeline::verify_source(ivl::diag::SourceFile::new("two.kbpl", text), &cfg);
+    let mut s = Session::new(&cfg);
+    let first = s.verify("two.kbpl", TWO_KERNELS.to_string(), NEVER).expect("not cancelled");
+    assert_eq!((first.units, first.verified_units), (2, 2));
+    same_but_houdini_counts(&first.report, &whole(TWO_KERNELS), "two kernels");
+    assert_eq!(first.report.verdict, Verdict::Verified, "{:?}", first.report.errors);
+
+    // The second kernel's write made racy: only it is verified again. The race is the whole
+    // run's; there Houdini stopped at it, leaving `triangle` inconclusive, here `triangle` is
+    // verified on its own.
+    let racy = TWO_KERNELS.replace("B[j * group_size_x + local_id_x] :=", "B[j] :=");
+    let r = s.verify("two.kbpl", racy.clone(), NEVER).expect("not cancelled");
+    assert_eq!(verdicts_run(&s), 1, "{:?}", s.executions());
+    let cold = whole(&racy);
+    assert_eq!((r.report.verdict, cold.verdict), (Verdict::Errors, Verdict::Errors));
+    assert_eq!(located(&r.report), located(&cold));
+    assert_eq!(r.report.extra["verified"], 1, "triangle");
+    assert!(cold.errors.iter().any(|d| d.message.contains("Houdini stopped at an error elsewhere")));
+
+    // Lines above the kernels: nothing is verified again, the race follows its line.
+    let moved = format!("// a comment\n{racy}");
+    let r = s.verify("two.kbpl", moved.clone(), NEVER).expect("not cancelled");
+    assert_eq!(verdicts_run(&s), 0, "{:?}", s.executions());
+    assert_eq!(located(&r.report), located(&whole(&moved)));
+    assert_eq!(error_lines(&r.report), [22]);
+}
+
+/// The errors but timeouts, where they are: kind, span and related spans.
+fn located(r: &FileReport) -> Vec<(String, ivl::ast::Span, Vec<ivl::ast::Span>)> {
+    let errors = r.errors.iter().filter(|d| d.kind != ivl::diag::ErrorKind::Timeout);
+    errors.map(|d| (d.kind.as_str().to_string(), d.primary.span, d.related.iter().map(|l| l.span).collect())).collect()
+}

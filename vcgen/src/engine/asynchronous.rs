@@ -150,7 +150,7 @@ struct AsyncSearch<'a, 'b> {
 impl<'a, 'b> AsyncSearch<'a, 'b> {
     fn new(d: Driver<'a, 'b>) -> Self {
         let units = d.shared.impls.len() * d.shared.share;
-        let mut search = Search::new(d.shared.candidates);
+        let mut search = Search::starting(d.shared.candidates, d.shared.start_false);
         search.stats.rounds = 1;
         let u = AsyncUnits {
             valid: vec![false; units],

@@ -151,7 +151,7 @@ fn run_houdini(
         crashed: &mut b.crashed,
         crash_message: &mut b.crash_message,
     };
-    let (stats, last, times) = if shared.share > 1 {
+    let (mut stats, last, times) = if shared.share > 1 {
         let start = Instant::now();
         let (stats, last) = async_fixpoint(driver);
         (stats, last, vec![start.elapsed(); n])
@@ -164,5 +164,6 @@ fn run_houdini(
     if shared.opts.print_assignment {
         result.assignment_text = Some(stats.format_assignment());
     }
+    stats.identities = shared.identities.clone();
     result.houdini = Some(stats);
 }

@@ -96,6 +96,14 @@ pub fn verify_block_impls(program: &Program, impls: &[BlockImpl], opts: &VerifyO
     let share = if opts.houdini && several && !impls.is_empty() && impls.len() < jobs { jobs / impls.len() } else { 1 };
     let workers = jobs.min(impls.len() * share).max(1);
     let candidates: Vec<Name> = if opts.houdini { Encoder::existentials(program) } else { Vec::new() };
+    let (identities, start_false) = match &opts.houdini_warm {
+        Some(warm) if opts.houdini => {
+            let ids = houdini::identities(program, &candidates);
+            let start = houdini::start_false(&ids, warm);
+            (ids, start)
+        }
+        _ => Default::default(),
+    };
     let globals = global_vars(program);
     // Large stacks: encoding and Z3 recurse over expressions nested thousands deep.
     let pool = match rayon::ThreadPoolBuilder::new().num_threads(workers).stack_size(WORKER_STACK).build() {
@@ -113,6 +121,8 @@ pub fn verify_block_impls(program: &Program, impls: &[BlockImpl], opts: &VerifyO
         impls,
         globals: &globals,
         candidates: &candidates,
+        identities: &identities,
+        start_false: &start_false,
         opts,
         share,
         race: share > 1 && !opts.split_vc,

@@ -34,6 +34,10 @@ pub struct VerifyOptions {
     /// Unwind every loop this many times instead of cutting it (`--loop-unwind N`,
     /// `crate::desugar::DesugarOptions::loop_unwind`): bounded checking, no proof.
     pub loop_unwind: Option<u64>,
+    /// Houdini's warm start ([`crate::houdini::WarmStart`]): the candidates with these
+    /// identities start false. `Some` also fills [`crate::houdini::HoudiniStats::identities`]
+    /// (an empty set: a cold start that tells the identities for the next run).
+    pub houdini_warm: Option<std::sync::Arc<crate::houdini::WarmStart>>,
     /// Told what the engine is doing (a progress line, `--time`); see [`crate::progress`].
     pub observer: crate::progress::Observer,
 }
@@ -50,6 +54,7 @@ impl Default for VerifyOptions {
             portfolio: false,
             inline_depth: None,
             loop_unwind: None,
+            houdini_warm: None,
             observer: Default::default(),
         }
     }

@@ -30,6 +30,9 @@ pub(super) struct Shared<'a> {
     pub(super) impls: &'a [BlockImpl],
     pub(super) globals: &'a [TypedIdent],
     pub(super) candidates: &'a [Name],
+    /// The warm start: candidates' identities (when asked for) and those that start false.
+    pub(super) identities: &'a std::collections::BTreeMap<Name, crate::houdini::CandidateId>,
+    pub(super) start_false: &'a crate::HashSet<Name>,
     pub(super) opts: &'a VerifyOptions,
     /// Solvers per implementation (Houdini only); unit `u` is share `u % share` of
     /// implementation `u / share`.

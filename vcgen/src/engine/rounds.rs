@@ -20,7 +20,7 @@ pub(super) fn houdini_rounds(d: Driver) -> (HoudiniStats, Vec<Option<ImplRound>>
     let n = shared.impls.len();
     let mut times: Vec<Duration> = vec![Duration::ZERO; n];
     let mut round = 0;
-    let (stats, last) = houdini::fixpoint(shared.candidates, mentions, |assignment, worklist| {
+    let (stats, last) = houdini::fixpoint(shared.candidates, shared.start_false, mentions, |assignment, worklist| {
         round += 1;
         let left = assignment.values().filter(|v| **v).count();
         let (candidates, impls) = (assignment.len(), worklist.len());

@@ -37,15 +37,19 @@
 //! [`crate::wp::Failure::also`], the non-candidate failures) and [`round`] (a check made into
 //! an [`ImplRound`]); [`fixpoint`] (the search in Boogie's rounds) and [`Search`] (the state
 //! every search shares: the assignment, the statistics, the stop, and what one round's result
-//! means); [`guard_candidates`] (`{:candidate}` clauses). The engine's Houdini strategies
+//! means); [`guard_candidates`] (`{:candidate}` clauses); `warm` (the warm start of a
+//! re-verification: candidates known across edits by a [`CandidateId`], those refuted last
+//! time started false). The engine's Houdini strategies
 //! (`crate::engine`'s `rounds` and `asynchronous`) only schedule these checks on workers.
 
 mod candidates;
 mod refute;
 mod results;
 mod search;
+mod warm;
 
 pub use candidates::guard_candidates;
 pub use refute::{check, literals, round, Checked, Part, Report};
 pub use results::{Assignment, HoudiniStats, ImplRound, STOPPED_ELSEWHERE};
 pub use search::{fixpoint, Search, Step};
+pub use warm::{identities, start_false, CandidateId, WarmStart};

@@ -67,9 +67,21 @@ pub struct HoudiniStats {
     /// The search stopped at a non-candidate failure (Boogie's abort): the assignment is not
     /// a fixpoint, and the failure is reported.
     pub stopped: bool,
+    /// Candidates that started false (the warm start, [`super::warm`]).
+    pub warm: usize,
+    /// Each candidate's identity across edits, when a warm start was asked for
+    /// ([`crate::engine::VerifyOptions::houdini_warm`]); empty otherwise.
+    pub identities: BTreeMap<Name, super::CandidateId>,
 }
 
 impl HoudiniStats {
+    /// The identities of the candidates the final assignment refutes: the next run's warm
+    /// start (empty when [`HoudiniStats::identities`] is).
+    pub fn refuted_ids(&self) -> super::WarmStart {
+        let refuted = |n: &Name| self.assignment.get(n) == Some(&false);
+        self.identities.iter().filter(|(n, _)| refuted(n)).map(|(_, id)| id.clone()).collect()
+    }
+
     /// The assignment as Boogie's `/printAssignment` prints it.
     pub fn format_assignment(&self) -> String {
         let mut out = String::from("Assignment computed by Houdini:\n");

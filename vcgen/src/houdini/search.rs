@@ -47,6 +47,13 @@ impl Search {
         }
     }
 
+    /// Every candidate true but those of `start_false` (a warm start, [`super::warm`]).
+    pub fn starting(candidates: &[Name], start_false: &HashSet<Name>) -> Search {
+        let mut search = Search::new(candidates);
+        search.stats.warm = search.refute(start_false).len();
+        search
+    }
+
     /// Sets the `refuted` candidates false; returns those that were true until now.
     pub fn refute<'a>(&mut self, refuted: impl IntoIterator<Item = &'a Name>) -> Vec<Name> {
         let mut newly = Vec::new();
@@ -92,8 +99,8 @@ impl Search {
     }
 }
 
-/// Runs Houdini (Boogie's `/contractInfer`). `mentions[i]` are the candidates implementation
-/// `i` mentions; `run_round(assignment, worklist)` checks the listed implementations (possibly
+/// Runs Houdini (Boogie's `/contractInfer`) from every candidate true but `start_false`.
+/// `mentions[i]` are the candidates implementation `i` mentions; `run_round(assignment, worklist)` checks the listed implementations (possibly
 /// in parallel) and returns each one's [`ImplRound`] with its number of checks.
 ///
 /// As in Boogie: refutations are applied after each round and the implementations that refuted
@@ -103,13 +110,14 @@ impl Search {
 /// Returns the statistics and each implementation's last round, which decides its outcome.
 pub fn fixpoint<F>(
     candidates: &[Name],
+    start_false: &HashSet<Name>,
     mentions: &[HashSet<Name>],
     mut run_round: F,
 ) -> (HoudiniStats, Vec<Option<ImplRound>>)
 where
     F: FnMut(&Assignment, &[usize]) -> Vec<(usize, ImplRound, usize)>,
 {
-    let mut search = Search::new(candidates);
+    let mut search = Search::starting(candidates, start_false);
     let mut worklist: Vec<usize> = (0..mentions.len()).collect();
     let mut last: Vec<Option<ImplRound>> = vec![None; mentions.len()];
     // Implementations whose check timed out are not checked again (Boogie's black list).

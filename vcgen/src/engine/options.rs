@@ -34,6 +34,10 @@ pub struct VerifyOptions {
     /// Unwind every loop this many times instead of cutting it (`--loop-unwind N`,
     /// `crate::desugar::DesugarOptions::loop_unwind`): bounded checking, no proof.
     pub loop_unwind: Option<u64>,
+    /// `--stop-at-first-error`: once an implementation has an error, the implementations after
+    /// it in program order are not verified (not started, or interrupted) and get
+    /// [`super::Outcome::skipped`], whatever `jobs` is (those before it are verified as usual).
+    pub stop_at_first_error: bool,
     /// Told what the engine is doing (a progress line, `--time`); see [`crate::progress`].
     pub observer: crate::progress::Observer,
 }
@@ -50,6 +54,7 @@ impl Default for VerifyOptions {
             portfolio: false,
             inline_depth: None,
             loop_unwind: None,
+            stop_at_first_error: false,
             observer: Default::default(),
         }
     }

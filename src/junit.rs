@@ -13,6 +13,7 @@
 use crate::report::{FileReport, RunExtras, Verdict};
 use ivl::diag::{Diagnostic, ErrorKind};
 use std::fmt::Write;
+use vcgen::engine::SKIPPED_AT_FIRST_ERROR;
 
 /// The JUnit XML of the reports.
 pub fn junit_text(reports: &[FileReport], run: &RunExtras) -> String {
@@ -30,7 +31,7 @@ pub fn junit_text(reports: &[FileReport], run: &RunExtras) -> String {
         let n = escape(name);
         let _ = write!(
             suites,
-            "  <testsuite name=\"{n}\" tests=\"1\" failures=\"0\" errors=\"0\" skipped=\"1\">\n    <testcase name=\"{n}\" classname=\"{n}\">\n      <skipped message=\"not verified: --stop-at-first-error\"/>\n    </testcase>\n  </testsuite>\n"
+            "  <testsuite name=\"{n}\" tests=\"1\" failures=\"0\" errors=\"0\" skipped=\"1\">\n    <testcase name=\"{n}\" classname=\"{n}\">\n      <skipped message=\"{SKIPPED_AT_FIRST_ERROR}\"/>\n    </testcase>\n  </testsuite>\n"
         );
     }
     let time = time_attr(&run.total_ms.into());
@@ -45,13 +46,15 @@ struct Suite {
     tests: usize,
     failures: usize,
     errors: usize,
+    /// Test cases neither passed nor failed (`bounded`, `skipped` implementations).
+    skipped: usize,
 }
 
 impl Suite {
     fn of(r: &FileReport) -> Suite {
         let file = escape(&r.source.name);
         let mut cases = String::new();
-        let mut s = Suite { xml: String::new(), tests: 0, failures: 0, errors: 0 };
+        let mut s = Suite { xml: String::new(), tests: 0, failures: 0, errors: 0, skipped: 0 };
         let impls = r.extra.get("implementations").and_then(|v| v.as_array()).cloned().unwrap_or_default();
         let mut attributed = vec![false; r.errors.len()];
         if r.verdict != Verdict::Invalid {
@@ -61,10 +64,17 @@ impl Suite {
                 let ds: Vec<&Diagnostic> = r.errors.get(range.clone()).into_iter().flatten().collect();
                 range.for_each(|k| attributed[k] = true);
                 // `--loop-unwind`: no error found, no proof either: not a passed test.
-                let skipped = (imp["outcome"] == "bounded").then(|| {
-                    let depth = r.extra.get("loop_unwind").and_then(|v| v.as_u64()).unwrap_or(0);
-                    crate::verdicts::bounded_wording(depth)
-                });
+                // `--loop-unwind`: no error found, no proof either: not a passed test;
+                // `--stop-at-first-error`: not verified at all.
+                let skipped = match imp["outcome"].as_str() {
+                    Some("bounded") => {
+                        let depth = r.extra.get("loop_unwind").and_then(|v| v.as_u64()).unwrap_or(0);
+                        Some(crate::verdicts::bounded_wording(depth))
+                    }
+                    Some("skipped") => Some(SKIPPED_AT_FIRST_ERROR.to_string()),
+                    _ => None,
+                };
+                s.skipped += usize::from(skipped.is_some());
                 s.case(&mut cases, name, time_attr(&imp["time_ms"]), &ds, skipped.as_deref(), r);
             }
         }
@@ -73,8 +83,9 @@ impl Suite {
             s.case(&mut cases, &r.source.name, String::new(), &rest, None, r);
         }
         let time = time_attr(r.extra.get("time_ms").unwrap_or(&serde_json::Value::Null));
+        let skipped = if s.skipped > 0 { format!(" skipped=\"{}\"", s.skipped) } else { String::new() };
         s.xml = format!(
-            "  <testsuite name=\"{file}\" tests=\"{}\" failures=\"{}\" errors=\"{}\"{time}>\n{cases}  </testsuite>\n",
+            "  <testsuite name=\"{file}\" tests=\"{}\" failures=\"{}\" errors=\"{}\"{skipped}{time}>\n{cases}  </testsuite>\n",
             s.tests, s.failures, s.errors
         );
         s

@@ -452,6 +452,7 @@ fn verify_config(a: &VerifyArgs) -> pipeline::VerifyConfig {
         portfolio: a.portfolio,
         inline_depth: a.inline_depth,
         loop_unwind: a.loop_unwind.or(a.findbugs.then_some(FINDBUGS_DEPTH)),
+        stop_at_first_error: a.output.stop_at_first_error,
         ..Default::default()
     };
     // Kernels: inference on unless --no-infer (GPUVerify's default) or bounded checking;

@@ -136,6 +136,8 @@ pub struct Counts {
     pub invalid: usize,
     /// Implementations without errors under `--loop-unwind N` (not verified).
     pub bounded: usize,
+    /// Implementations `--stop-at-first-error` left out (after an error in their file).
+    pub skipped: usize,
     /// The run's `--loop-unwind N`, for the closing line.
     #[serde(skip)]
     pub loop_unwind: Option<u64>,
@@ -156,6 +158,7 @@ impl std::ops::Add for Counts {
             inconclusive: self.inconclusive + o.inconclusive,
             invalid: self.invalid + o.invalid,
             bounded: self.bounded + o.bounded,
+            skipped: self.skipped + o.skipped,
             loop_unwind: self.loop_unwind.or(o.loop_unwind),
             kernels: self.kernels + o.kernels,
             termination_checked: self.termination_checked || o.termination_checked,
@@ -176,8 +179,9 @@ pub fn counts(r: &FileReport) -> Counts {
     let termination_checked = r.extra.contains_key("termination");
     let bounded = r.extra.get("bounded").and_then(|v| v.as_u64()).unwrap_or(0) as usize;
     let loop_unwind = r.extra.get("loop_unwind").and_then(|v| v.as_u64());
+    let skipped = r.extra.get("skipped_implementations").and_then(|v| v.as_array()).map_or(0, Vec::len);
     let errors = r.errors.len() - inconclusive;
-    Counts { verified, errors, inconclusive, invalid: 0, bounded, loop_unwind, kernels, termination_checked }
+    Counts { verified, errors, inconclusive, invalid: 0, bounded, skipped, loop_unwind, kernels, termination_checked }
 }
 
 /// An error's JSON object: docs/kbpl.md §8's fields, plus, for kernel errors, the counterexample
@@ -237,7 +241,7 @@ pub fn print_run(reports: &[FileReport], style: Style, summary: Option<Counts>, 
     crate::progress::clear();
     let out = match style.format {
         Format::Json => json_text(reports, summary, run),
-        Format::Sarif => crate::sarif::sarif_text(reports),
+        Format::Sarif => crate::sarif::sarif_text(reports, &run.skipped),
         Format::Junit => crate::junit::junit_text(reports, run),
         Format::Human => human_text(reports, style, summary, run),
     };
@@ -247,7 +251,7 @@ pub fn print_run(reports: &[FileReport], style: Style, summary: Option<Counts>, 
 
 /// The version of the JSON output's shape (docs/kbpl.md §8.4): the major number changes only
 /// when a field changes its meaning or goes; fields are added under a new minor number.
-pub const JSON_SCHEMA_VERSION: &str = "1.2";
+pub const JSON_SCHEMA_VERSION: &str = "1.3";
 
 /// The JSON of docs/kbpl.md §8.4.
 fn json_text(reports: &[FileReport], summary: Option<Counts>, run: &RunExtras) -> String {
@@ -365,7 +369,8 @@ pub fn is_trace(note: &str) -> bool {
 fn closing_line(c: Counts) -> String {
     let noun = if c.errors == 1 { "error" } else { "errors" };
     let mut out = format!("kivl finished with {} verified, {} {noun}", c.verified, c.errors);
-    for (n, what) in [(c.inconclusive, "inconclusive"), (c.invalid, "invalid")] {
+    let skipped = (c.skipped, "not verified (--stop-at-first-error)");
+    for (n, what) in [(c.inconclusive, "inconclusive"), (c.invalid, "invalid"), skipped] {
         if n > 0 {
             out.push_str(&format!(", {n} {what}"));
         }

@@ -12,6 +12,7 @@
 use crate::report::{error_json, FileReport};
 use ivl::diag::{Diagnostic, ErrorKind};
 use serde_json::{json, Value};
+use vcgen::engine::SKIPPED_AT_FIRST_ERROR;
 
 /// Every error kind, in the order of docs/kbpl.md §8.4's table.
 const KINDS: [ErrorKind; 14] = [
@@ -63,21 +64,21 @@ fn level(kind: ErrorKind) -> &'static str {
     }
 }
 
-/// The SARIF log of the reports, as text.
-pub fn sarif_text(reports: &[FileReport]) -> String {
-    let mut out = serde_json::to_string_pretty(&sarif_log(reports)).expect("JSON of plain data");
+/// The SARIF log of the reports, as text; `skipped`: the files `--stop-at-first-error` left out.
+pub fn sarif_text(reports: &[FileReport], skipped: &[String]) -> String {
+    let mut out = serde_json::to_string_pretty(&sarif_log(reports, skipped)).expect("JSON of plain data");
     out.push('\n');
     out
 }
 
-/// The SARIF log of the reports.
-pub fn sarif_log(reports: &[FileReport]) -> Value {
+/// The SARIF log of the reports; `skipped`: the files `--stop-at-first-error` left out.
+pub fn sarif_log(reports: &[FileReport], skipped: &[String]) -> Value {
     let rules: Vec<Value> = KINDS
         .iter()
         .map(|k| json!({ "id": k.as_str(), "shortDescription": { "text": describe(*k) }, "defaultConfiguration": { "level": level(*k) } }))
         .collect();
     let results: Vec<Value> = reports.iter().flat_map(|r| r.errors.iter().map(move |d| result(d, r))).collect();
-    json!({
+    let mut log = json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
         "runs": [{
@@ -89,7 +90,32 @@ pub fn sarif_log(reports: &[FileReport]) -> Value {
             "columnKind": "unicodeCodePoints",
             "results": results,
         }],
-    })
+    });
+    let notes = not_verified(reports, skipped);
+    if !notes.is_empty() {
+        log["runs"][0]["invocations"] = json!([{ "executionSuccessful": true, "toolExecutionNotifications": notes }]);
+    }
+    log
+}
+
+/// What `--stop-at-first-error` left out, as SARIF notifications of level `note` (no results:
+/// nothing was found there, nothing proven either): one per implementation not verified, and
+/// one per file not verified, each with the file as its location.
+fn not_verified(reports: &[FileReport], skipped: &[String]) -> Vec<Value> {
+    let note = |file: &str, what: String| {
+        json!({
+            "level": "note",
+            "message": { "text": format!("{what}: {SKIPPED_AT_FIRST_ERROR}") },
+            "locations": [{ "physicalLocation": { "artifactLocation": { "uri": artifact_uri(file) } } }],
+        })
+    };
+    let mut out = Vec::new();
+    for r in reports {
+        let names = r.extra.get("skipped_implementations").and_then(|v| v.as_array()).cloned().unwrap_or_default();
+        out.extend(names.iter().filter_map(|n| n.as_str()).map(|n| note(&r.source.name, format!("`{n}`"))));
+    }
+    out.extend(skipped.iter().map(|f| note(f, format!("file {f}"))));
+    out
 }
 
 /// One error as a SARIF result.

@@ -52,6 +52,12 @@ fn bounded(report: &mut FileReport, depth: u64) {
     }
 }
 
+/// The human line naming the implementations `--stop-at-first-error` left out of a file.
+fn skipped_line(names: &[String]) -> String {
+    let list: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    format!("{}: {}", list.join(", "), vcgen::engine::SKIPPED_AT_FIRST_ERROR)
+}
+
 /// Turns the engine's per-implementation results into a file report.
 fn engine_report(source: SourceFile, result: vcgen::engine::ProgramResult, print_assignment: bool) -> FileReport {
     use vcgen::engine::Outcome;
@@ -61,6 +67,7 @@ fn engine_report(source: SourceFile, result: vcgen::engine::ProgramResult, print
     let mut inconclusive = false;
     let mut per_impl = Vec::new();
     let mut impl_errors = Vec::new();
+    let mut skipped = Vec::new();
     for imp in &result.impls {
         let first = errors.len();
         let status = match &imp.outcome {
@@ -71,6 +78,11 @@ fn engine_report(source: SourceFile, result: vcgen::engine::ProgramResult, print
             Outcome::Errors(ds) => {
                 errors.extend(ds.iter().cloned());
                 "errors".to_string()
+            }
+            // `--stop-at-first-error` left it out: neither verified nor inconclusive.
+            o if o.is_skipped() => {
+                skipped.push(imp.name.clone());
+                "skipped".to_string()
             }
             Outcome::Inconclusive(reason) => {
                 inconclusive = true;
@@ -105,6 +117,10 @@ fn engine_report(source: SourceFile, result: vcgen::engine::ProgramResult, print
     let verified = if verdict == Verdict::Invalid { 0 } else { verified };
     report.extra.insert("verified".into(), verified.into());
     report.extra.insert("implementations".into(), per_impl.into());
+    if !skipped.is_empty() {
+        report.info.push(skipped_line(&skipped));
+        report.extra.insert("skipped_implementations".into(), skipped.into());
+    }
     if let Some(h) = &result.houdini {
         report.extra.insert(
             "houdini".into(),

@@ -3,9 +3,10 @@
 //! terminal ([`crate::progress`]).
 //!
 //! Files are verified one after the other; each gets its time (`time_ms`) and, with `--time`,
-//! its per-stage times ([`crate::timing`]). With `--stop-at-first-error` the run stops after
-//! the first file with a verification error (the implementations of that file are all
-//! reported); the files after it are not verified and are listed as skipped.
+//! its per-stage times ([`crate::timing`]). With `--stop-at-first-error` the engine leaves out
+//! the implementations after the first one with an error (`vcgen::engine::VerifyOptions::
+//! stop_at_first_error`, reported as not verified by [`crate::verdicts`]) and the run stops
+//! after that file; the files after it are not verified and are listed as skipped.
 
 use crate::cache::Cache;
 use crate::pipeline::{self, VerifyConfig};
@@ -31,8 +32,8 @@ pub struct OutputArgs {
     /// under `time`.
     #[arg(long)]
     pub time: bool,
-    /// Stop after the first file with an error; the files after it are not verified (reported
-    /// as skipped).
+    /// Stop at the first verification error: the implementations after it in its file and the
+    /// files after it are not verified (reported as such).
     #[arg(long)]
     pub stop_at_first_error: bool,
     /// Never draw the progress line (drawn on stderr when stdout and stderr are terminals

@@ -158,7 +158,7 @@ fn json_has_schema_version_tool_totals_and_times() {
     ));
     assert_eq!(code, 2);
     let j: Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(j["schema_version"], "1.2");
+    assert_eq!(j["schema_version"], "1.3");
     assert_eq!(j["tool"]["name"], "kivl");
     assert_eq!(j["tool"]["version"], env!("CARGO_PKG_VERSION"));
     let t = &j["totals"];
@@ -313,4 +313,24 @@ fn the_progress_line_appears_on_a_terminal_and_not_when_piped() {
     a.extend(["--format", "json"]);
     let tty = on_a_terminal(&a).unwrap();
     assert!(tty.contains("\"verdict\"") && !tty.contains("Houdini: round"), "{tty}");
+}
+
+#[test]
+fn sarif_with_implementations_and_files_not_verified_validates() {
+    let dir = std::env::temp_dir().join(format!("kivl-cli-output-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let two = dir.join("two.bpl");
+    std::fs::write(&two, "procedure bad(x: int) { assert x > 0; }\nprocedure later(x: int) { assert x == x; }\n")
+        .unwrap();
+    let two = two.to_string_lossy().into_owned();
+    let (code, out, _) = run(&["verify", "--stop-at-first-error", "--format", "sarif", &two, &example("first.kbpl")]);
+    assert_eq!(code, 1, "{out}");
+    let log: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(schema_errors(&validator(), &log), Vec::<String>::new());
+    let notes = log["runs"][0]["invocations"][0]["toolExecutionNotifications"].as_array().unwrap();
+    let texts: Vec<&str> = notes.iter().map(|n| n["message"]["text"].as_str().unwrap()).collect();
+    assert_eq!(texts.len(), 2, "{texts:?}");
+    assert_eq!(texts[0], "`later`: not verified: --stop-at-first-error");
+    assert!(texts[1].starts_with("file ") && texts[1].ends_with("first.kbpl: not verified: --stop-at-first-error"));
+    let _: serde_sarif::sarif::Sarif = serde_json::from_value(log).expect("serde-sarif reads it");
 }

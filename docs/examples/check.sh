@@ -58,6 +58,8 @@ done <<'LIST'
 0 run --local-size 4 --runs 3 --inputs inputs.json first.kbpl
 1 verify --local-size 8 two_kernels.kbpl
 0 verify --local-size 16 --num-groups 4 atomics.kbpl
+1 verify --stop-at-first-error first_error.bpl
+1 verify --stop-at-first-error --jobs 1 first_error.bpl
 1 verify --local-size 16 --num-groups 4 atomics_race.kbpl
 0 run --local-size 16 --num-groups 4 atomics.kbpl
 1 run --local-size 16 --num-groups 4 atomics_race.kbpl

@@ -35,7 +35,8 @@ pub fn add(result: &mut ProgramResult, program: &Program, cfg: &Config) {
     }
     if cfg.kernel.local_size.is_none() || cfg.kernel.num_groups.is_none() {
         let suggestion = size_suggestion(program);
-        for r in &mut result.impls {
+        // Not for implementations `--stop-at-first-error` left out: sizes are not their problem.
+        for r in result.impls.iter_mut().filter(|r| !r.outcome.is_skipped()) {
             if let Outcome::Inconclusive(reason) = &mut r.outcome {
                 reason.push_str(&suggestion);
             }

@@ -219,7 +219,7 @@ impl Run<'_> {
         let vacuity_result = if vacuity.is_empty() || !result.errors.is_empty() {
             ProgramResult::default()
         } else {
-            self.engine(&vacuity.program, &VerifyOptions { houdini: false, ..cfg.engine.clone() })?
+            self.engine(&vacuity.program, &vacuity_options(&cfg.engine))?
         };
         two_thread::report::explain(&mut result, &built, &vacuity, vacuity_result, &cfg.kernel);
         hints::add(&mut result, source, cfg);
@@ -240,8 +240,7 @@ impl Run<'_> {
         let checks = RaceChecks { benign_tolerance: cfg.kernel.benign_tolerance };
         let checked = self.stage(Stage::LockstepChecked, lockstep::checked_lockstep_program(&source, n, checks))?;
         let mut result = self.engine(&checked.program, &VerifyOptions { houdini: true, ..cfg.engine.clone() })?;
-        let mut vacuity =
-            self.engine(&checked.vacuity.program, &VerifyOptions { houdini: false, ..cfg.engine.clone() })?;
+        let mut vacuity = self.engine(&checked.vacuity.program, &vacuity_options(&cfg.engine))?;
         for e in std::mem::take(&mut vacuity.errors) {
             if !result.errors.iter().any(|r| r.message == e.message && r.primary.span == e.primary.span) {
                 result.errors.push(e);
@@ -298,6 +297,13 @@ impl Run<'_> {
         }
         Ok(())
     }
+}
+
+/// The options of a vacuity check (is each kernel runnable at all?): without Houdini, and
+/// every kernel checked even with `--stop-at-first-error`: a kernel whose vacuity check were
+/// skipped could be reported verified although no thread can run it.
+fn vacuity_options(engine: &VerifyOptions) -> VerifyOptions {
+    VerifyOptions { houdini: false, stop_at_first_error: false, ..engine.clone() }
 }
 
 /// The desugared program: the declarations without bodies, and the implementations in the

@@ -60,8 +60,22 @@ pub(super) fn coordinate(
             .unwrap_or_else(|| (Outcome::Inconclusive(crash_reason(&b.crash_message)), Duration::ZERO));
         result.impls.push(ImplResult { name: imp.name.name.to_string(), span: imp.name.span, outcome, time });
     }
+    if shared.opts.stop_at_first_error {
+        skip_after_first_error(&mut result.impls);
+    }
     observer.notify(Progress::Finished);
     result
+}
+
+/// `--stop-at-first-error`: every implementation after the first one with an error, in program
+/// order, is reported as skipped, whether it was not started, interrupted or (on another
+/// thread, before the error was found) checked, so that the report does not depend on `--jobs`.
+fn skip_after_first_error(impls: &mut [ImplResult]) {
+    let Some(first) = impls.iter().position(|r| matches!(r.outcome, Outcome::Errors(_))) else { return };
+    for r in &mut impls[first + 1..] {
+        r.outcome = Outcome::skipped();
+        r.time = Duration::ZERO;
+    }
 }
 
 /// Phase 1: every unit is taken and built (and, without Houdini, verified). A worker sends its

@@ -36,7 +36,7 @@ mod worker;
 
 pub use emit::{emit_stage, EmitStage};
 pub use options::VerifyOptions;
-pub use outcome::{ImplResult, Outcome, ProgramResult};
+pub use outcome::{ImplResult, Outcome, ProgramResult, SKIPPED_AT_FIRST_ERROR};
 pub use pool::WORKER_STACK;
 
 use crate::desugar::{self, DesugarOptions};
@@ -128,6 +128,7 @@ pub fn verify_block_impls(program: &Program, impls: &[BlockImpl], opts: &VerifyO
         race: share > 1 && !opts.split_vc,
         workers,
         stop: AtomicBool::new(false),
+        first_error: AtomicUsize::new(usize::MAX),
         active: AtomicUsize::new(0),
         next: AtomicUsize::new(0),
         contexts: Mutex::new(vec![None; workers]),

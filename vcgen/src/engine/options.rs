@@ -38,6 +38,10 @@ pub struct VerifyOptions {
     /// identities start false. `Some` also fills [`crate::houdini::HoudiniStats::identities`]
     /// (an empty set: a cold start that tells the identities for the next run).
     pub houdini_warm: Option<std::sync::Arc<crate::houdini::WarmStart>>,
+    /// `--stop-at-first-error`: once an implementation has an error, the implementations after
+    /// it in program order are not verified (not started, or interrupted) and get
+    /// [`super::Outcome::skipped`], whatever `jobs` is (those before it are verified as usual).
+    pub stop_at_first_error: bool,
     /// Told what the engine is doing (a progress line, `--time`); see [`crate::progress`].
     pub observer: crate::progress::Observer,
 }
@@ -55,6 +59,7 @@ impl Default for VerifyOptions {
             inline_depth: None,
             loop_unwind: None,
             houdini_warm: None,
+            stop_at_first_error: false,
             observer: Default::default(),
         }
     }

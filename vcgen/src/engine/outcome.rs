@@ -57,10 +57,11 @@ impl ProgramResult {
     }
 
     /// Boogie's summary counts: (verified, errors, inconclusive). Every failing check counts as
-    /// one error, as in Boogie's "N verified, M errors".
+    /// one error, as in Boogie's "N verified, M errors"; implementations `--stop-at-first-error`
+    /// left out count in none.
     pub fn counts(&self) -> (usize, usize, usize) {
         let mut c = (0, 0, 0);
-        for r in &self.impls {
+        for r in self.impls.iter().filter(|r| !r.outcome.is_skipped()) {
             match &r.outcome {
                 Outcome::Verified => c.0 += 1,
                 Outcome::Errors(e) => c.1 += e.len(),
@@ -71,6 +72,10 @@ impl ProgramResult {
     }
 }
 
+/// Why an implementation has no verdict under `--stop-at-first-error`
+/// ([`super::VerifyOptions::stop_at_first_error`]): an implementation before it had an error.
+pub const SKIPPED_AT_FIRST_ERROR: &str = "not verified: --stop-at-first-error";
+
 /// Why an implementation has no verdict when a worker thread stopped (a panic, whose message
 /// is `crash_message`).
 pub(super) fn crash_reason(crash_message: &str) -> String {
@@ -78,6 +83,17 @@ pub(super) fn crash_reason(crash_message: &str) -> String {
 }
 
 impl Outcome {
+    /// The outcome of an implementation `--stop-at-first-error` left out: inconclusive (never
+    /// verified), with [`SKIPPED_AT_FIRST_ERROR`] as its reason.
+    pub fn skipped() -> Outcome {
+        Outcome::Inconclusive(SKIPPED_AT_FIRST_ERROR.into())
+    }
+
+    /// Whether this is [`Outcome::skipped`].
+    pub fn is_skipped(&self) -> bool {
+        matches!(self, Outcome::Inconclusive(r) if r == SKIPPED_AT_FIRST_ERROR)
+    }
+
     /// The outcome of an implementation from its last Houdini round (`None`: it was lost with
     /// a crashed worker).
     pub(super) fn of_houdini(last: Option<ImplRound>, crash_message: &str) -> Outcome {

@@ -16,7 +16,7 @@ use crate::HashSet;
 use ivl::ast::*;
 use ivl::blocks::BlockImpl;
 use ivl::diag::Diagnostic;
-use std::sync::atomic::{AtomicBool, AtomicUsize};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, Sender};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -42,14 +42,18 @@ pub(super) struct Shared<'a> {
     pub(super) workers: usize,
     /// Set when asynchronous Houdini has its result: units still checking stop.
     pub(super) stop: AtomicBool,
+    /// `--stop-at-first-error`: the first implementation (in program order) found to have an
+    /// error so far (`usize::MAX`: none); only decreases.
+    pub(super) first_error: AtomicUsize,
     /// Workers inside [`super::asynchronous::async_unit`].
     pub(super) active: AtomicUsize,
     pub(super) next: AtomicUsize,
-    /// The Z3 context each worker is running a unit in (the raw pointer), for interrupting the
-    /// losers of a portfolio race. A worker clears its entry before it leaves the unit (whose
-    /// context lives at least as long), under the same lock under which the coordinator
-    /// interrupts.
-    pub(super) contexts: Mutex<Vec<Option<usize>>>,
+    /// The Z3 context each worker is running a unit in (the raw pointer) and that unit, for
+    /// interrupting the losers of a portfolio race and, with `--stop-at-first-error`, the
+    /// implementations after an error. A worker clears its entry before it leaves the unit
+    /// (whose context lives at least as long), under the same lock under which others
+    /// interrupt.
+    pub(super) contexts: Mutex<Vec<Option<(usize, usize)>>>,
 }
 
 impl Shared<'_> {
@@ -64,19 +68,45 @@ impl Shared<'_> {
     }
 
     /// The published contexts (a panicking holder cannot leave the list half-written).
-    fn contexts(&self) -> std::sync::MutexGuard<'_, Vec<Option<usize>>> {
+    fn contexts(&self) -> std::sync::MutexGuard<'_, Vec<Option<(usize, usize)>>> {
         self.contexts.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Interrupts the solver call worker `w` is running, if any.
     pub(super) fn interrupt(&self, w: usize) {
         let contexts = self.contexts();
-        if let Some(ctx) = contexts.get(w).copied().flatten().and_then(|c| std::ptr::NonNull::new(c as *mut _)) {
-            // SAFETY: the context is alive while its entry is set (the worker clears it, under
-            // this lock, before the context is dropped), and `Z3_interrupt` may be called from
-            // any thread.
-            unsafe { z3_sys::Z3_interrupt(ctx) };
+        if let Some((ctx, _)) = contexts.get(w).copied().flatten() {
+            interrupt_context(ctx);
         }
+    }
+
+    /// `--stop-at-first-error`: implementation `imp` has an error. The units of later
+    /// implementations are not started any more ([`Shared::skips`]) and those running are
+    /// interrupted (their outcome is replaced by the coordinator).
+    pub(super) fn stop_after(&self, imp: usize) {
+        self.first_error.fetch_min(imp, Ordering::SeqCst);
+        let contexts = self.contexts();
+        for (ctx, unit) in contexts.iter().flatten() {
+            if unit / self.share > imp {
+                interrupt_context(*ctx);
+            }
+        }
+    }
+
+    /// Whether implementation `imp` is left out by `--stop-at-first-error` (an earlier one has
+    /// an error).
+    pub(super) fn skips(&self, imp: usize) -> bool {
+        self.opts.stop_at_first_error && imp > self.first_error.load(Ordering::SeqCst)
+    }
+}
+
+/// `Z3_interrupt` on a published context (see [`Shared::contexts`]); the caller holds the lock.
+fn interrupt_context(ctx: usize) {
+    if let Some(ctx) = std::ptr::NonNull::new(ctx as *mut _) {
+        // SAFETY: the context is alive while its entry is set (the worker clears it, under the
+        // lock the caller holds, before the context is dropped), and `Z3_interrupt` may be
+        // called from any thread.
+        unsafe { z3_sys::Z3_interrupt(ctx) };
     }
 }
 
@@ -88,9 +118,14 @@ pub(super) struct ContextEntry<'a, 'b> {
 }
 
 impl<'a, 'b> ContextEntry<'a, 'b> {
-    pub(super) fn publish(shared: &'a Shared<'b>, worker: usize, ctx: &z3::Context) -> ContextEntry<'a, 'b> {
+    pub(super) fn publish(
+        shared: &'a Shared<'b>,
+        worker: usize,
+        unit: usize,
+        ctx: &z3::Context,
+    ) -> ContextEntry<'a, 'b> {
         let ctx = ctx.get_z3_context().as_ptr() as usize;
-        shared.contexts()[worker] = Some(ctx);
+        shared.contexts()[worker] = Some((ctx, unit));
         ContextEntry { shared, worker }
     }
 }

@@ -4,7 +4,7 @@
 //! Refutation is monotone, so the order of checks does not matter, and the result does not
 //! depend on the number of threads.
 
-use super::outcome::crash_reason;
+use super::outcome::{crash_reason, SKIPPED_AT_FIRST_ERROR};
 use super::pool::{Cmd, Driver, Msg, Shared};
 use super::unit::Unit;
 use crate::houdini::{self, Assignment, HoudiniStats, ImplRound, Part};
@@ -67,7 +67,9 @@ pub(super) fn houdini_rounds(d: Driver) -> (HoudiniStats, Vec<Option<ImplRound>>
 }
 
 /// The worker's side of a round: checks each of `units` that worker `w` owns under the
-/// assignment, as a whole VC, and sends the result.
+/// assignment, as a whole VC, and sends the result. With `--stop-at-first-error`, an error (a
+/// failure no candidate guards: it holds under any weaker assignment too, so it is final)
+/// interrupts and skips the later implementations of the round ([`Shared::stop_after`]).
 pub(super) fn check_units(
     w: usize,
     shared: &Shared,
@@ -79,8 +81,17 @@ pub(super) fn check_units(
     for u in units {
         if let Some((_, unit)) = owned.iter().find(|(j, _)| *j == u) {
             let start = Instant::now();
+            let imp = u / shared.share;
             let (round, checks, build_time) = unit.run(shared, w, |state, cands| {
+                // `--stop-at-first-error`: an earlier implementation has an error, which ends
+                // the search after this round (`ImplRound::stops`); this one is not checked.
+                if shared.skips(imp) {
+                    return (ImplRound::inconclusive(SKIPPED_AT_FIRST_ERROR.into()), 0, Duration::ZERO);
+                }
                 let (round, checks) = state.houdini_round(cands, assignment, shared.opts.error_limit, Part::default());
+                if shared.opts.stop_at_first_error && round.stops() {
+                    shared.stop_after(imp);
+                }
                 (round, checks, state.build_time)
             });
             send(Msg::Round { unit: u, round, checks, time: build_time + start.elapsed() });

@@ -33,6 +33,8 @@ pub(super) struct ImplState {
 
 /// One unit of work in its own Z3 context: the solver, and the candidates' literals there.
 pub(super) struct Unit {
+    /// Its index (unit `u` is share `u % share` of implementation `u / share`).
+    index: usize,
     ctx: z3::Context,
     state: ImplState,
     cands: Vec<(Name, Bool)>,
@@ -68,7 +70,7 @@ impl Unit {
                 .map_err(BuildError::Impl)?;
             Ok((cands, state, std::mem::take(&mut enc.notes)))
         })
-        .map(|(cands, state, notes)| (Unit { ctx, state, cands }, notes))
+        .map(|(cands, state, notes)| (Unit { index: unit, ctx, state, cands }, notes))
     }
 
     /// The candidates mentioned by the unit's implementation.
@@ -79,7 +81,7 @@ impl Unit {
     /// Runs `f` on the unit's solver and candidate literals in the unit's context, which is
     /// published as worker `worker`'s meanwhile (for interrupts, `Shared::interrupt`).
     pub(super) fn run<R>(&self, shared: &Shared, worker: usize, f: impl FnOnce(&ImplState, &[(Name, Bool)]) -> R) -> R {
-        let _published = ContextEntry::publish(shared, worker, &self.ctx);
+        let _published = ContextEntry::publish(shared, worker, self.index, &self.ctx);
         in_context(&self.ctx, || f(&self.state, &self.cands))
     }
 }

@@ -5,13 +5,15 @@
 //! (`super::asynchronous`). A panic is caught and reported as [`Msg::Crashed`].
 
 use super::asynchronous::async_unit;
+use super::outcome::Outcome;
 use super::pool::{Cmd, Msg, Shared};
 use super::rounds::check_units;
-use super::unit::{encode_program, BuildError, Unit};
+use super::unit::{encode_program, BuildError, ImplState, Unit};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::{Receiver, Sender};
 use std::sync::Mutex;
+use std::time::Duration;
 
 /// Runs worker `w` until the coordinator has no more work for it.
 pub(super) fn run_worker(w: usize, shared: &Shared, commands: Mutex<Receiver<Cmd>>, out: Sender<Msg>) {
@@ -67,13 +69,18 @@ fn take_units(w: usize, shared: &Shared, send: &dyn Fn(Msg)) -> Vec<(usize, Unit
     let mut owned: Vec<(usize, Unit)> = Vec::new();
     while let Some(unit) = next_unit(w, shared, &mut taken) {
         let i = unit / shared.share;
+        // `--stop-at-first-error` after an earlier implementation's error: not started (the
+        // coordinator reports it as skipped).
+        if !opts.houdini && shared.skips(i) {
+            continue;
+        }
         match Unit::build(shared, unit) {
             Ok((built, notes)) => {
                 send(Msg::Built { worker: w, unit, mentions: Ok(built.mentions()), notes });
                 if opts.houdini {
                     owned.push((unit, built));
                 } else {
-                    let (outcome, time) = built.run(shared, w, |state, _| state.final_check(opts));
+                    let (outcome, time) = built.run(shared, w, |state, _| final_check(shared, i, state));
                     send(Msg::Final { imp: i, outcome, time });
                 }
             }
@@ -91,6 +98,21 @@ fn take_units(w: usize, shared: &Shared, send: &dyn Fn(Msg)) -> Vec<(usize, Unit
         }
     }
     owned
+}
+
+/// The verification of implementation `i` without Houdini; with `--stop-at-first-error`, not
+/// begun when an earlier implementation has an error (checked after the unit's context is
+/// published, so that an error found later interrupts this check), and an error found stops
+/// the later implementations ([`Shared::stop_after`]).
+fn final_check(shared: &Shared, i: usize, state: &ImplState) -> (Outcome, Duration) {
+    if shared.skips(i) {
+        return (Outcome::skipped(), Duration::ZERO);
+    }
+    let (outcome, time) = state.final_check(shared.opts);
+    if shared.opts.stop_at_first_error && matches!(outcome, Outcome::Errors(_)) {
+        shared.stop_after(i);
+    }
+    (outcome, time)
 }
 
 /// Serves the coordinator's Houdini commands on the units the worker owns, until it is told

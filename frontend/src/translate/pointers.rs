@@ -336,15 +336,13 @@ fn pointer_fields(ty: &TypeRef, types: &llvm_ir::types::Types, at: u64, out: &mu
         return;
     }
     match ty.as_ref() {
-        Type::PointerType { pointee_type, addr_space } => {
-            if !matches!(pointee_type.as_ref(), Type::FuncType { .. }) {
-                let space = match addr_space {
-                    3 => Space::GroupShared,
-                    2 | 4 => Space::Constant,
-                    _ => Space::Global,
-                };
-                out.push((at, space));
-            }
+        Type::PointerType { pointee_type, addr_space } if !matches!(pointee_type.as_ref(), Type::FuncType { .. }) => {
+            let space = match addr_space {
+                3 => Space::GroupShared,
+                2 | 4 => Space::Constant,
+                _ => Space::Global,
+            };
+            out.push((at, space));
         }
         Type::ArrayType { element_type, num_elements } => {
             let Some((size, _)) = layout::size_align(element_type, types) else { return };

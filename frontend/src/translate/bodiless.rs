@@ -118,6 +118,8 @@ impl<'m> Tr<'m> {
                 }
             }
         }
+        let companions = self.companions_of(&havoc);
+        havoc.extend(companions);
         if !havoc.is_empty() {
             self.emit(format!("havoc {};", havoc.join(", ")), loc);
         }

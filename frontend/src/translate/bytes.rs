@@ -20,7 +20,7 @@ impl<'m> Tr<'m> {
     /// Records that object `b` is accessed with different widths (see the module documentation).
     pub(super) fn width_conflict(&mut self, b: usize) {
         if let Some(base) = self.bases.get(b) {
-            if base.space != Space::Constant && !self.width_conflicts.contains(&base.name) {
+            if !self.width_conflicts.contains(&base.name) {
                 self.width_conflicts.push(base.name.clone());
             }
         }
@@ -49,9 +49,17 @@ impl<'m> Tr<'m> {
         format!("({})", places.join(" ++ "))
     }
 
+    /// The statement(s) that write the number `value` (of type `ty`) at `p`: [`Tr::write_number`],
+    /// and no pointer is stored there any more (`pointers.rs`).
+    pub(super) fn write(&mut self, p: &Ptr, ty: Ty, value: &str, loc: Option<Loc>) -> Option<String> {
+        let mut s = self.write_number(p, ty, value, loc)?;
+        s.push_str(&self.clear_pointers(p, ty.width()));
+        Some(s)
+    }
+
     /// The statement(s) that write `value` (of type `ty`) at `p`: one assignment, or for a
     /// byte-level object one per byte (the value is put in a temporary first).
-    pub(super) fn write(&mut self, p: &Ptr, ty: Ty, value: &str, loc: Option<Loc>) -> Option<String> {
+    pub(super) fn write_number(&mut self, p: &Ptr, ty: Ty, value: &str, loc: Option<Loc>) -> Option<String> {
         let place = self.access(p, ty, loc)?;
         if self.space_of(p.base).is_none() || !self.is_byte_level(p.base) || ty.width() == 8 {
             return Some(format!("{place} := {value};"));

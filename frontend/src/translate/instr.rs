@@ -20,6 +20,7 @@ impl<'m> Tr<'m> {
             // Created with the frame (`objects_of_allocas`), so that pointers can be resolved
             // before their allocation is translated.
             Instruction::Alloca(_) => {}
+            Instruction::Load(l) if self.loads_pointer(l) => self.load_pointer(f, l, loc),
             Instruction::Load(l) if self.points_into_several(f, &l.address, loc) => self.load_from_several(f, l, loc),
             Instruction::Call(c) if self.call_effect(f, c, bi, loc) => {}
             _ => {
@@ -67,7 +68,7 @@ impl<'m> Tr<'m> {
             if c.function.is_left() {
                 self.err(loc, "inline assembly");
             } else {
-                self.err(loc, "a call through a function pointer");
+                self.call_through_pointer(f, c, loc);
             }
             return true;
         };
@@ -211,7 +212,7 @@ impl<'m> Tr<'m> {
         }
     }
 
-    fn inline(&mut self, f: &mut Frame<'m>, c: &'m inst::Call, g: &'m Function, loc: Option<Loc>) {
+    pub(super) fn inline(&mut self, f: &mut Frame<'m>, c: &'m inst::Call, g: &'m Function, loc: Option<Loc>) {
         if self.stack.contains(&g.name) {
             self.err(loc, format!("recursive call of `{}`", builtins::demangle(&g.name)));
             return;
@@ -347,7 +348,7 @@ impl<'m> Tr<'m> {
     /// of the map (memory is not modelled byte by byte; the element index rounds down): where
     /// the offset is not evidently aligned, an assertion says it is (a misaligned access is
     /// undefined in C and faults on GPUs).
-    fn alignment_check(&mut self, p: &Ptr, unit: u64, loc: Option<Loc>) {
+    pub(super) fn alignment_check(&mut self, p: &Ptr, unit: u64, loc: Option<Loc>) {
         if unit <= 1 || memops::divisible(&p.off, unit) {
             return;
         }
@@ -440,11 +441,22 @@ impl<'m> Tr<'m> {
                     }
                 }
             }
+            Constant::GlobalReference { name: Name::Name(n), .. } if self.function_object(n).is_some() => {
+                self.function_object(n).map(|o| Val::Ptr(Ptr::to(o, Lin::default())))
+            }
             Constant::GlobalReference { name: Name::Name(n), .. } => {
                 let b = self.global_base(n, loc)?;
                 Some(Val::Ptr(Ptr::to(b, Lin::default())))
             }
             Constant::BitCast(c) => self.constant(f, &c.operand, loc),
+            // A number made a pointer points into no object: null at that offset.
+            Constant::IntToPtr(c) => match c.operand.as_ref() {
+                Constant::Int { value, .. } => Some(Val::Ptr(Ptr::null(Lin::constant(*value)))),
+                _ => {
+                    self.err(loc, "an unsupported constant expression");
+                    None
+                }
+            },
             Constant::AddrSpaceCast(c) => self.constant(f, &c.operand, loc),
             Constant::GetElementPtr(g) => {
                 let base = self.constant(f, &g.address, loc);
@@ -520,10 +532,13 @@ impl<'m> Tr<'m> {
         if w % 8 != 0 || layout::size_align(&leaf, types).is_none() {
             return;
         }
-        self.bases[b].width = Some(w);
+        // Byte-level constant memory (`bytes.rs`) holds each value's bytes, little-endian.
+        let bytes = self.is_byte_level(b);
+        let cell = if bytes { 8 } else { w };
+        self.bases[b].width = Some(cell);
         match init.as_ref() {
             Constant::AggregateZero(_) => {
-                let ax = format!("axiom (forall i: bv32 :: {name}[i] == 0bv{w});");
+                let ax = format!("axiom (forall i: bv32 :: {name}[i] == 0bv{cell});");
                 self.functions.insert(format!("~axiom {name}"), ax);
             }
             _ => {
@@ -531,10 +546,12 @@ impl<'m> Tr<'m> {
                 if !flatten(init, &mut values, MAX_ELEMENTS) {
                     return;
                 }
+                let per = if bytes { (w / 8) as usize } else { 1 };
                 let facts: Vec<String> = values
                     .iter()
                     .enumerate()
-                    .filter_map(|(i, v)| Some(format!("{name}[{i}bv32] == {}bv{w}", (*v)?)))
+                    .flat_map(|(i, v)| (0..per).map(move |j| (i * per + j, v.map(|v| cell_value(v, j, bytes)))))
+                    .filter_map(|(i, v)| Some(format!("{name}[{i}bv32] == {}bv{cell}", v?)))
                     .collect();
                 if !facts.is_empty() {
                     self.functions.insert(format!("~axiom {name}"), format!("axiom {};", facts.join(" && ")));
@@ -655,12 +672,7 @@ impl<'m> Tr<'m> {
             Some(bw) if bw != w => {
                 let name = base.name.clone();
                 self.width_conflict(p.base);
-                self.err(
-                    loc,
-                    format!(
-                        "accesses of different widths ({bw} and {w} bits) to `{name}` (constant memory is not modelled byte by byte)"
-                    ),
-                );
+                self.err(loc, format!("accesses of different widths ({bw} and {w} bits) to `{name}`"));
                 return None;
             }
             _ => {}
@@ -680,15 +692,30 @@ impl<'m> Tr<'m> {
         let p = self.operand(f, &s.address, loc);
         let p = self.ptr(p, loc)?;
         if p.cands().iter().any(|&c| self.space_of(c) == Some(Space::Constant)) {
-            self.err(loc, "a write to constant memory");
+            self.constant_write(&p, loc);
             return None;
         }
         Some(p)
     }
 
+    /// A write through a pointer into constant memory: GPUVerify's error, a failing assertion
+    /// at the write (the write itself is left out); a pointer that may also point into
+    /// writable memory is `unsupported`.
+    pub(super) fn constant_write(&mut self, p: &Ptr, loc: Option<Loc>) {
+        if p.cands().iter().all(|&c| matches!(self.space_of(c), None | Some(Space::Constant))) {
+            self.emit(format!("assert {{:msg \"{CONSTANT_WRITE}\"}} false;"), loc);
+        } else {
+            self.err(loc, "a write through a pointer that may point into constant or other memory");
+        }
+    }
+
     fn store(&mut self, f: &Frame<'m>, s: &inst::Store, loc: Option<Loc>) {
         let Some(p) = self.store_target(f, s, loc) else { return };
         let v = self.operand(f, &s.value, loc);
+        if let Some(Val::Ptr(q)) = &v {
+            self.store_pointer(&p, q, loc);
+            return;
+        }
         let Some(v) = self.scalar(v, loc) else { return };
         self.on_each_object(&p, loc, |tr, q| tr.write(q, v.ty, &v.text, loc));
     }
@@ -738,13 +765,25 @@ impl<'m> Tr<'m> {
         self.fresh += 1;
         let join = format!("{}$join{}", self.blocks.last().map_or("$bb", |b| b.label.as_str()), self.fresh);
         let mut labels = Vec::new();
+        // The null branch is taken for any selector that names none of the objects (a pointer
+        // loaded from memory may hold anything, `pointers.rs`).
+        let real: Vec<String> = alt
+            .cands
+            .iter()
+            .filter(|&&c| self.space_of(c).is_some())
+            .map(|c| format!("{} != {c}bv32", alt.sel))
+            .collect();
         for (j, &c) in alt.cands.iter().enumerate() {
             let q = Ptr::to(c, p.off.clone());
             let s = if self.space_of(c).is_none() { Some(self.null_assertion()) } else { stmt(self, &q) };
             let Some(s) = s else { return };
             let label = format!("{join}$obj{j}");
-            let stmts =
-                vec![(format!("assume {} == {c}bv32;", alt.sel), loc), (s, loc), (format!("goto {join};"), loc)];
+            let guard = match self.space_of(c) {
+                Some(_) => format!("{} == {c}bv32", alt.sel),
+                None if real.is_empty() => "true".into(),
+                None => real.join(" && "),
+            };
+            let stmts = vec![(format!("assume {guard};"), loc), (s, loc), (format!("goto {join};"), loc)];
             self.edge_blocks.push(Block { label: label.clone(), stmts });
             labels.push(label);
         }
@@ -776,6 +815,10 @@ impl<'m> Tr<'m> {
                     Instruction::AddrSpaceCast(c) => vec![&c.operand],
                     Instruction::Select(s) => vec![&s.true_value, &s.false_value],
                     Instruction::Phi(p) => p.incoming_values.iter().map(|v| &v.0).collect(),
+                    Instruction::Load(l) if self.loads_pointer(l) => {
+                        let objects = self.static_objects(f, &l.address, depth + 1, loc)?;
+                        return Some(self.loaded_cands(&objects));
+                    }
                     _ => return None,
                 };
                 let mut out = Vec::new();
@@ -847,11 +890,15 @@ impl<'m> Tr<'m> {
                 let base = self.ptr(base, loc)?;
                 return self.gep(f, base, &g.indices, &g.source_element_type, spec, loc).map(Val::Ptr);
             }
+            I::Load(l) if self.loads_pointer(l) => return self.load_pointer_value(f, l, spec, loc),
             I::Load(l) => self.load_value(f, l, spec, loc)?,
             I::Call(c) => self.call_value(f, c, spec, loc)?,
-            I::PtrToInt(_) | I::IntToPtr(_) => {
-                self.err(loc, "a conversion between pointers and integers");
-                return None;
+            I::PtrToInt(x) => self.pointer_to_int(f, x, spec, loc)?,
+            I::IntToPtr(x) => {
+                // A number made a pointer points into no object (an access through it fails).
+                let e = self.scalar_arg(f, &x.operand, spec, loc)?;
+                let e = self.index32(&e);
+                return Some(Val::Ptr(Ptr::null(Lin::term(e, 1))));
             }
             other => {
                 self.err(loc, format!("unsupported instruction `{}`", first_word(other)));
@@ -1037,11 +1084,10 @@ impl<'m> Tr<'m> {
                 return Some(Ex::new(text, Ty::Bool));
             }
             (Val::Ptr(p), Val::Ptr(q)) => {
-                let e = self.null_ordering(pred, &p, &q);
-                if e.is_none() {
-                    self.err(loc, "an ordering comparison of pointers into different memory objects");
-                }
-                return e;
+                return Some(match self.null_ordering(pred, &p, &q) {
+                    Some(e) => e,
+                    None => self.unrelated_ordering(pred, &p, &q),
+                });
             }
             _ => {
                 self.err(loc, "an ordering comparison of pointers into different memory objects");
@@ -1248,7 +1294,7 @@ impl<'m> Tr<'m> {
     fn memory_annotation(&mut self, s: Spec, args: &[Val], w: u32, loc: Option<Loc>) -> Option<Ex> {
         // The pointer argument of an access annotation: into one object, not null.
         let one_object = match args.first() {
-            Some(Val::Ptr(p)) if p.alt.is_none() && p.base != crate::memory::NULL_OBJECT => Some(p.clone()),
+            Some(Val::Ptr(p)) if p.alt.is_none() && self.space_of(p.base).is_some() => Some(p.clone()),
             _ => None,
         };
         match s {
@@ -1382,6 +1428,15 @@ impl<'m> Tr<'m> {
     }
 }
 
+/// Byte `j` of `v` (little-endian) when `bytes`, else `v` itself.
+fn cell_value(v: u64, j: usize, bytes: bool) -> u64 {
+    if bytes {
+        (v >> (8 * j)) & 0xff
+    } else {
+        v
+    }
+}
+
 /// The scalar leaves of a constant array as bit patterns (`None` where unknown), at most `max`
 /// of them.
 pub(super) fn flatten(c: &ConstantRef, out: &mut Vec<Option<u64>>, max: usize) -> bool {
@@ -1406,6 +1461,9 @@ pub(super) fn flatten(c: &ConstantRef, out: &mut Vec<Option<u64>>, max: usize) -
         _ => false,
     }
 }
+
+/// The message of the assertion that a write to constant memory becomes (GPUVerify's wording).
+pub(super) const CONSTANT_WRITE: &str = "possible attempt to modify constant memory";
 
 /// The opcode of an instruction, for messages.
 pub(super) fn first_word(i: &Instruction) -> String {

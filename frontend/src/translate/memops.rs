@@ -45,7 +45,10 @@ impl<'m> Tr<'m> {
         }
         match src {
             None => self.memset_elements(f, args[1], &dst, w, n, loc),
-            Some(src) => self.memcpy_elements(&src, &dst, w, n, loc),
+            Some(src) => {
+                self.memcpy_elements(&src, &dst, w, n, loc);
+                self.copy_pointers(&src, &dst, w, n, loc);
+            }
         }
     }
 
@@ -86,7 +89,7 @@ impl<'m> Tr<'m> {
             return None;
         }
         if self.bases[dst.base].space == Space::Constant {
-            self.err(loc, "a write to constant memory");
+            self.constant_write(&dst, loc);
             return None;
         }
         Some((len, dst, src))
@@ -175,8 +178,10 @@ impl<'m> Tr<'m> {
         });
         let ty = Ty::Bv(w);
         for k in 0..n {
-            let Some(place) = self.access(&element(dst, k, w), ty, loc) else { return };
-            self.emit(format!("{place} := {value};"), loc);
+            let at = element(dst, k, w);
+            let Some(place) = self.access(&at, ty, loc) else { return };
+            let clear = self.clear_pointers(&at, w);
+            self.emit(format!("{place} := {value};{clear}"), loc);
         }
     }
 
@@ -247,6 +252,7 @@ impl<'m> Tr<'m> {
             Type::FPType(FPType::Half) => Some(16),
             Type::FPType(FPType::Single) => Some(32),
             Type::FPType(FPType::Double) => Some(64),
+            Type::PointerType { .. } => Some(layout::POINTER_BYTES as u32 * 8),
             Type::ArrayType { element_type, .. } | Type::VectorType { element_type, .. } => {
                 self.leaf_width(element_type, depth + 1)
             }

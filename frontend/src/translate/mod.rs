@@ -30,9 +30,11 @@ mod async_copy;
 mod atomics;
 mod bodiless;
 mod bytes;
+mod funcptr;
 mod instr;
 mod memops;
 mod null;
+mod pointers;
 mod vectors;
 
 /// Instructions folded into one clause or guard at most.
@@ -159,6 +161,12 @@ struct Tr<'m> {
     /// different widths while translating.
     byte_level: HashSet<String>,
     width_conflicts: Vec<String>,
+    /// What the previous translation learnt about pointers in memory, and what this one
+    /// learns (`pointers.rs`).
+    ptr_known: pointers::PtrFacts,
+    ptr_found: pointers::PtrFacts,
+    /// The objects of by-value struct parameters.
+    byval_params: HashSet<usize>,
 }
 
 pub fn translate_module(
@@ -167,28 +175,42 @@ pub fn translate_module(
     cuda_kernels: &[String],
     opts: &crate::Options,
 ) -> Result<Translation, Errors> {
-    // Objects accessed with different widths become byte-level, and the module is translated
-    // again (`bytes.rs`); each round adds at least one object, so this ends.
+    // Objects accessed with different widths become byte-level (`bytes.rs`), and what is
+    // learnt of pointers in memory (`pointers.rs`) grows, and the module is translated again;
+    // each round adds an object or a fact about finitely many objects, so this ends.
     let mut byte_level = HashSet::new();
+    let mut facts = pointers::PtrFacts::default();
+    let mut rounds = 0;
     loop {
-        match translate_with(module, file, cuda_kernels, opts, &byte_level) {
-            Err((_, conflicts)) if conflicts.iter().any(|c| !byte_level.contains(c)) => byte_level.extend(conflicts),
-            Err((errors, _)) => return Err(errors),
-            Ok(t) => return Ok(t),
+        let (result, conflicts, found) = translate_with(module, file, cuda_kernels, opts, &byte_level, &facts);
+        let new_bytes = result.is_err() && conflicts.iter().any(|c| !byte_level.contains(c));
+        byte_level.extend(conflicts);
+        rounds += 1;
+        if (!facts.absorb(found) && !new_bytes) || rounds >= MAX_ROUNDS {
+            return result;
         }
     }
 }
 
-/// One translation of the module with the objects `byte_level` as bytes; on failure, the
-/// errors and the objects found accessed with different widths.
+/// The most translations of one module (a bound the facts' growth never reaches in practice).
+const MAX_ROUNDS: usize = 64;
+
+/// One translation of the module with the objects `byte_level` as bytes and what `facts` says
+/// of pointers in memory; its result, the objects found accessed with different widths, and
+/// what it learnt of pointers.
 fn translate_with(
     module: &Module,
     file: &str,
     cuda_kernels: &[String],
     opts: &crate::Options,
     byte_level: &HashSet<String>,
-) -> Result<Translation, (Errors, Vec<String>)> {
-    let entries = entry_points(module, cuda_kernels).map_err(|e| (e, Vec::new()))?;
+    facts: &pointers::PtrFacts,
+) -> (Result<Translation, Errors>, Vec<String>, pointers::PtrFacts) {
+    let entries = match entry_points(module, cuda_kernels) {
+        Ok(e) => e,
+        Err(e) => return (Err(e), Vec::new(), pointers::PtrFacts::default()),
+    };
+    let mut found = pointers::PtrFacts::default();
     let mut conflicts = Vec::new();
     let mut procs = Vec::new();
     let mut all_errors = Errors::new();
@@ -199,11 +221,13 @@ fn translate_with(
     for (k, extra) in entries {
         let mut tr = Tr::new(module, file, std::mem::take(&mut bases), std::mem::take(&mut functions), opts);
         tr.byte_level = byte_level.clone();
+        tr.ptr_known = facts.clone();
         let kloc = k.debugloc.as_ref().map(|d| Loc { line: d.line, col: d.col.unwrap_or(1) });
         fallback = fallback.or(kloc);
         let proc_text = tr.kernel(k, kloc, extra, opencl);
         all_errors.append(&mut tr.errors);
         conflicts.append(&mut tr.width_conflicts);
+        found.absorb(std::mem::take(&mut tr.ptr_found));
         // Private maps are locals of this kernel only.
         tr.bases.retain(|b| b.space != Space::Private);
         bases = tr.bases;
@@ -213,11 +237,12 @@ fn translate_with(
     if !all_errors.is_empty() {
         let mut seen = HashSet::new();
         all_errors.retain(|e| seen.insert(e.clone()));
-        return Err((all_errors, conflicts));
+        return (Err(all_errors), conflicts, found);
     }
-    let text = program_text(&functions, &bases, procs);
+    let text = program_text(&functions, &bases, facts, procs);
     let fallback = fallback.unwrap_or(Loc { line: 1, col: 1 });
-    Ok(Translation { kbpl: text.text, origins: text.origins, fallback, clang_secs: 0.0, translate_secs: 0.0 })
+    let t = Translation { kbpl: text.text, origins: text.origins, fallback, clang_secs: 0.0, translate_secs: 0.0 };
+    (Ok(t), conflicts, found)
 }
 
 /// The functions to translate, in order: the kernels, then (marked `true`) the functions
@@ -263,7 +288,12 @@ fn entry_points<'m>(module: &'m Module, cuda_kernels: &[String]) -> Result<Vec<(
 
 /// The program: the identity constants, the functions used, the memory maps and the
 /// procedures.
-fn program_text(functions: &BTreeMap<String, String>, bases: &[Base], procs: Vec<Out>) -> Out {
+fn program_text(
+    functions: &BTreeMap<String, String>,
+    bases: &[Base],
+    facts: &pointers::PtrFacts,
+    procs: Vec<Out>,
+) -> Out {
     let mut text = Out::default();
     for w in IDENTITY {
         for d in DIMS {
@@ -282,6 +312,9 @@ fn program_text(functions: &BTreeMap<String, String>, bases: &[Base], procs: Vec
             _ => "var {:global}",
         };
         text.line(&format!("{decl} {}: [bv32]bv{};", b.name, b.width.unwrap_or(8)), None);
+        if facts.holds(&b.name) {
+            text.line(&format!("{decl} {}: [bv32]bv32;", pointers::companion(&b.name)), None);
+        }
     }
     for p in procs {
         text.line("", None);
@@ -327,6 +360,9 @@ impl<'m> Tr<'m> {
             async_sites: 0,
             byte_level: HashSet::new(),
             width_conflicts: Vec::new(),
+            ptr_known: pointers::PtrFacts::default(),
+            ptr_found: pointers::PtrFacts::default(),
+            byval_params: HashSet::new(),
         };
         for (i, b) in tr.bases.iter().enumerate() {
             if b.space != Space::Private {
@@ -532,9 +568,12 @@ impl<'m> Tr<'m> {
         self.uncalled = extra;
         let mut frame = self.frame(k, String::new(), None, kloc);
         let mut params = Vec::new();
+        let (mut byvals, mut pointer_params) = (Vec::new(), Vec::new());
         for p in &k.parameters {
             let name = ident(&p.name);
-            if is_pointer(&p.ty) {
+            if let Some(v) = self.function_pointer_param(&name, &p.ty, extra, &mut params) {
+                frame.vals.insert(p.name.clone(), v);
+            } else if is_pointer(&p.ty) {
                 // A struct passed by value is the thread's own copy.
                 let byval = p.attributes.iter().any(|a| matches!(a, llvm_ir::function::ParameterAttribute::ByVal(_)));
                 let space = match addr_space(&p.ty) {
@@ -545,6 +584,14 @@ impl<'m> Tr<'m> {
                     _ => Space::Global,
                 };
                 let b = self.param_base(&name, space);
+                if byval {
+                    self.byval_params.insert(b);
+                    if let Type::PointerType { pointee_type, .. } = p.ty.as_ref() {
+                        byvals.push((b, name.clone(), pointee_type.clone()));
+                    }
+                } else {
+                    pointer_params.push(b);
+                }
                 frame.vals.insert(p.name.clone(), Val::Ptr(Ptr::to(b, Lin::default())));
             } else if let Some(t) = scalar_ty(&p.ty) {
                 if extra {
@@ -565,6 +612,7 @@ impl<'m> Tr<'m> {
                 );
             }
         }
+        self.entry_block(&frame, &byvals, &pointer_params, kloc);
         self.stack.push(k.name.clone());
         self.function_body(&mut frame);
         self.stack.pop();
@@ -594,6 +642,9 @@ impl<'m> Tr<'m> {
         for b in &self.bases {
             if b.space == Space::Private {
                 out.line(&format!("  var {}: [bv32]bv{};", b.name, b.width.unwrap_or(8)), kloc);
+                if self.ptr_known.holds(&b.name) {
+                    out.line(&format!("  var {}: [bv32]bv32;", pointers::companion(&b.name)), kloc);
+                }
             }
         }
         let mut blocks = std::mem::take(&mut self.blocks);

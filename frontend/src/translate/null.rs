@@ -30,9 +30,10 @@ impl<'m> Tr<'m> {
         self.fresh_var("null", &ty.kbpl())
     }
 
-    /// The memory space of a candidate object; `None` for the null pointer.
+    /// The memory space of a candidate object; `None` for the null pointer and for functions
+    /// (`funcptr.rs`), which hold no data.
     pub(super) fn space_of(&self, object: usize) -> Option<Space> {
-        (object != NULL_OBJECT).then(|| self.bases[object].space)
+        self.bases.get(object).map(|b| b.space)
     }
 
     /// An ordering comparison where one side is the null constant (see the module doc).
@@ -54,6 +55,50 @@ impl<'m> Tr<'m> {
             _ => self.fresh_var("ptrcmp", "bool"),
         };
         Some(Ex::new(text, Ty::Bool))
+    }
+}
+
+impl<'m> Tr<'m> {
+    /// An ordering comparison of pointers that may point into different objects: of their
+    /// offsets within one object, an arbitrary boolean (havocked where it is computed) across
+    /// objects, whose addresses kivl does not model.
+    pub(super) fn unrelated_ordering(&mut self, pred: IntPredicate, p: &Ptr, q: &Ptr) -> Ex {
+        let op = match pred {
+            IntPredicate::ULT => "ULT",
+            IntPredicate::ULE => "ULE",
+            IntPredicate::UGT => "UGT",
+            IntPredicate::UGE => "UGE",
+            IntPredicate::SLT => "SLT",
+            IntPredicate::SLE => "SLE",
+            IntPredicate::SGT => "SGT",
+            _ => "SGE",
+        };
+        let cmp = self.bvop(op, 32);
+        let pe = p.off.expr(&mut self.needs_fn());
+        let qe = q.off.expr(&mut self.needs_fn());
+        let any = self.fresh_var("ptrcmp", "bool");
+        self.emit(format!("havoc {any};"), None);
+        Ex::new(format!("(if {} == {} then {cmp}({pe}, {qe}) else {any})", p.sel(), q.sel()), Ty::Bool)
+    }
+
+    /// A pointer converted to a number: its address, which kivl does not model — 0 for the
+    /// null pointer, else an arbitrary number (havocked where it is computed).
+    pub(super) fn pointer_to_int(
+        &mut self,
+        f: &Frame<'m>,
+        x: &inst::PtrToInt,
+        spec: Option<usize>,
+        loc: Option<Loc>,
+    ) -> Option<Ex> {
+        let p = self.arg(f, &x.operand, spec, loc);
+        let p = self.ptr(p, loc)?;
+        let w = lane_ty(&x.to_type)?.width();
+        if p.is_null_constant() {
+            return Some(Ex::new(format!("0bv{w}"), Ty::Bv(w)));
+        }
+        let v = self.fresh_var("address", &format!("bv{w}"));
+        self.emit(format!("havoc {v};"), loc);
+        Some(Ex::new(v, Ty::Bv(w)))
     }
 }
 

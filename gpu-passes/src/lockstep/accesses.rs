@@ -92,6 +92,9 @@ fn reads(shared: &HashMap<Name, SharedVar>, e: &Expr, pc: &Expr, out: &mut Vec<A
             None => Ok(()),
         },
         ExprKind::Unary(_, a) | ExprKind::Extract(a, _, _) | ExprKind::Coerce(a, _) => go(a, pc),
+        // A log built-in (`__read(A)`, `__write_offset(A)`) names the map whose log it reads:
+        // not a read of the map.
+        ExprKind::Call(f, _) if crate::two_thread::spec_builtins::LOG_BUILTINS.contains(&f.as_str()) => Ok(()),
         ExprKind::Call(_, args) => args.iter().try_for_each(|a| go(a, pc)),
         ExprKind::Store(m, idx, v) => {
             go(m, pc)?;

@@ -45,8 +45,8 @@ impl<'a, 'p> LoopCx<'a, 'p> {
     }
 
     /// `e` with each temporary of the loop replaced by its definition: a variable the loop
-    /// assigns exactly once, `t := d`, that is no counter (`d` does not mention `t`, nor a
-    /// variable that is itself redefined through `t`). The front end binds every computed
+    /// assigns exactly once, `t := d`, that is no counter (`d` does not mention `t`) and
+    /// reads no shared memory. The front end binds every computed
     /// index to such a temporary (`$add4 := i + gid * 256; A[$add4] := …`, CUDA/ctimesgid),
     /// and the access rules need the sum. A misreading (a temporary assigned after the access)
     /// only proposes candidates that Houdini refutes.
@@ -76,7 +76,9 @@ impl<'a, 'p> LoopCx<'a, 'p> {
         let (Some((_, d)), None) = (defs.next(), defs.next()) else {
             return None;
         };
-        (!ivl::visit::free_vars(d).contains(t)).then_some(d)
+        // Index arithmetic only: a definition that reads shared memory (`b := data[i] mod 16`)
+        // would put a shared read into candidates.
+        (!ivl::visit::free_vars(d).contains(t) && !self.class(d).other).then_some(d)
     }
 
     pub fn arith(&self) -> &'a Arith {

@@ -25,6 +25,7 @@ const EXPECTED: &[(&str, &str, &str)] = &[
     // access patterns
     ("access_offset_infer", "access-offset", "__write(A) ==> __write_offset(A) - 1 == local_id_x"),
     ("access_strided_infer", "access-strided", "__write(A) ==> __write_offset(A) mod 64 == local_id_x"),
+    ("access_temporary_infer", "access-strided", "__write(A) ==> __write_offset(A) mod 64 == local_id_x"),
     ("infer_offset2d", "access-strided", "__write(A) ==> __write_offset(A) mod 64 == local_id_y * 8 + local_id_x"),
     ("access_strength_reduced_infer", "strength-reduced", "i mod 64 == local_id_x"),
     ("grid_stride", "grid-stride", "i mod (16 * 4) == group_id_x * 16 + local_id_x"),

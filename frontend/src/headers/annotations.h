@@ -129,7 +129,16 @@ __KIVL_FN void __barrier_invariant_binary_2(int, unsigned, unsigned, unsigned, u
  * kernel (all work-items run it), unsupported in other functions. */
 __KIVL_FN void __kivl_global_requires(int);
 __KIVL_FN void __kivl_global_ensures(int);
-__KIVL_FN void __axiom(int);
+/* GPUVerify's `__axiom(e)` at file scope: a function of its own whose body states `e`, made a
+ * precondition of every kernel by the front end (translate/axioms.rs). `used`, so that clang
+ * keeps it although nothing calls it. */
+#define __KIVL_AXIOM_CAT2(a, b) a##b
+#define __KIVL_AXIOM_CAT(a, b) __KIVL_AXIOM_CAT2(a, b)
+#ifdef __cplusplus
+#define __axiom(e) extern "C" __attribute__((device, used)) void __KIVL_AXIOM_CAT(__kivl_axiom_, __COUNTER__)(void) { __kivl_requires((e) != 0); }
+#else
+#define __axiom(e) __attribute__((used)) void __KIVL_AXIOM_CAT(__kivl_axiom_, __COUNTER__)(void) { __kivl_requires((e) != 0); }
+#endif
 
 #ifdef __cplusplus
 __KIVL_OVL int __kivl_write_offset_bytes(__KIVL_PTR());

@@ -11,6 +11,8 @@
 #define __constant__ __attribute__((constant))
 #define __forceinline__ __inline__ __attribute__((always_inline))
 #define __noinline__ __attribute__((noinline))
+/* CUDA's alignment qualifier (host_defines.h), used on structs (CUDA/align). */
+#define __align__(n) __attribute__((aligned(n)))
 
 extern "C" __device__ unsigned __kivl_local_id_x(void);
 extern "C" __device__ unsigned __kivl_local_id_y(void);

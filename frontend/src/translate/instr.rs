@@ -137,9 +137,18 @@ impl<'m> Tr<'m> {
                 true
             }
             // Every thread runs a kernel's first block, so there a global assertion is
-            // an ordinary one; elsewhere a branch may have disabled some threads.
-            (Spec::GlobalAssert, Some(_)) if f.ret.is_some() || bi != 0 => {
-                self.err(loc, "`__global_assert` outside the first block of a kernel");
+            // an ordinary one; elsewhere a branch may have disabled some threads, and the
+            // assertion is about them too: stated for this thread and the other one of the pair
+            // (`__other`), checked wherever one of them is.
+            (Spec::GlobalAssert, Some(a)) if f.ret.is_some() || bi != 0 => {
+                if let Some(e) = self.spec_expr(f, &a, bi, loc) {
+                    if e.text.contains(RETURN_VAL) {
+                        self.err(loc, "`__return_val_*()` outside a postcondition");
+                        return true;
+                    }
+                    let b = bool_ex(&e);
+                    self.emit(format!("assert ({b} && __other({b}));"), loc);
+                }
                 true
             }
             (Spec::Assert | Spec::Assume | Spec::GlobalAssert, Some(a)) => {
@@ -153,8 +162,18 @@ impl<'m> Tr<'m> {
                 }
                 true
             }
-            (Spec::GlobalRequires | Spec::GlobalEnsures, _) if f.ret.is_some() => {
-                self.err(loc, "`__global_requires`/`__global_ensures` outside a kernel");
+            // GPUVerify's unpredicated contract of a called function: it holds for the threads
+            // a branch disabled too. Inlined, the clause is stated for this thread and the
+            // other one of the pair (`__other`), checked wherever one of them calls.
+            (Spec::GlobalRequires | Spec::GlobalEnsures, Some(a)) if f.ret.is_some() => {
+                let Some(e) = self.spec_expr(f, &a, bi, loc) else { return true };
+                let b = bool_ex(&e);
+                let both = format!("({b} && __other({b}))");
+                if s == Spec::GlobalRequires {
+                    self.emit(format!("assert {{:check \"precondition\"}} {both};"), f.call_loc.or(loc));
+                } else {
+                    f.ensures.push((both, loc));
+                }
                 true
             }
             (Spec::Requires | Spec::Ensures | Spec::GlobalRequires | Spec::GlobalEnsures, Some(a)) => {
@@ -1290,41 +1309,58 @@ impl<'m> Tr<'m> {
 
     /// The annotations of memory accesses and pointers (`__read`, `__write_offset_bytes`,
     /// `__ptr_offset_bytes`, …). Pointers are resolved statically, so their offset is an
-    /// expression.
+    /// expression; an access annotation of a pointer into one of several objects (`r = x ? p :
+    /// q`, OpenCL/misc/pass/misc9) is the annotation of the object it points into, chosen by
+    /// the pointer's selector as its accesses are.
     fn memory_annotation(&mut self, s: Spec, args: &[Val], w: u32, loc: Option<Loc>) -> Option<Ex> {
-        // The pointer argument of an access annotation: into one object, not null.
-        let one_object = match args.first() {
-            Some(Val::Ptr(p)) if p.alt.is_none() && self.space_of(p.base).is_some() => Some(p.clone()),
-            _ => None,
-        };
-        match s {
-            Spec::PtrOffsetBytes => {
-                let Some(Val::Ptr(p @ Ptr { alt: None, .. })) = args.first() else {
-                    self.err(loc, "`__ptr_offset_bytes` of something that is not a pointer to one memory object");
-                    return None;
-                };
-                Some(Ex::new(p.off.expr(&mut self.needs_fn()), Ty::Bv(32)))
-            }
-            Spec::ReadOffsetBytes | Spec::WriteOffsetBytes => {
-                let Some(p) = one_object else {
-                    self.err(loc, "an offset annotation of something that is not a pointer to one memory object");
-                    return None;
-                };
-                let kw = if s == Spec::ReadOffsetBytes { "__read_offset" } else { "__write_offset" };
-                let mul = self.bvop("MUL", 32);
-                // The element size is known once the object's accesses are seen.
-                let text = format!("{mul}({kw}({}), {}{}bv32)", self.bases[p.base].name, WIDTH_MARK, p.base);
-                Some(Ex::new(text, Ty::Bv(32)))
+        if s == Spec::PtrOffsetBytes {
+            let Some(Val::Ptr(p @ Ptr { alt: None, .. })) = args.first() else {
+                self.err(loc, "`__ptr_offset_bytes` of something that is not a pointer to one memory object");
+                return None;
+            };
+            return Some(Ex::new(p.off.expr(&mut self.needs_fn()), Ty::Bv(32)));
+        }
+        let offset = matches!(s, Spec::ReadOffsetBytes | Spec::WriteOffsetBytes);
+        // The pointer argument of an access annotation: into memory objects, never null.
+        let p = match args.first() {
+            Some(Val::Ptr(p)) if p.cands().iter().all(|&c| self.space_of(c).is_some()) => p.clone(),
+            _ if offset => {
+                self.err(
+                    loc,
+                    "an offset annotation of something that is not a pointer into memory objects (it may be null)",
+                );
+                return None;
             }
             _ => {
-                let Some(p) = one_object else {
-                    self.err(loc, "`__read`/`__write` of something that is not a pointer to one memory object");
-                    return None;
-                };
-                let kw = if s == Spec::Read { "__read" } else { "__write" };
-                Some(bool_to_int(format!("{kw}({})", self.bases[p.base].name), w))
+                self.err(
+                    loc,
+                    "`__read`/`__write` of something that is not a pointer into memory objects (it may be null)",
+                );
+                return None;
             }
+        };
+        let mut per_object: Vec<(usize, String)> = Vec::new();
+        for c in p.cands() {
+            let name = self.bases[c].name.clone();
+            let text = match s {
+                Spec::ReadOffsetBytes | Spec::WriteOffsetBytes => {
+                    let kw = if s == Spec::ReadOffsetBytes { "__read_offset" } else { "__write_offset" };
+                    // The element size is known once the object's accesses are seen.
+                    format!("{}({kw}({name}), {WIDTH_MARK}{c}bv32)", self.bvop("MUL", 32))
+                }
+                _ => format!("{}({name})", if s == Spec::Read { "__read" } else { "__write" }),
+            };
+            per_object.push((c, text));
         }
+        let (_, last) = per_object.pop()?;
+        let text = match &p.alt {
+            Some(alt) => per_object
+                .into_iter()
+                .rev()
+                .fold(last, |acc, (c, t)| format!("(if {} == {c}bv32 then {t} else {acc})", alt.sel)),
+            None => last,
+        };
+        Some(if offset { Ex::new(text, Ty::Bv(32)) } else { bool_to_int(text, w) })
     }
 
     /// A call of an external function the kernel does not define (a math built-in): an

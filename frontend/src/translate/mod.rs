@@ -28,6 +28,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 mod async_copy;
 mod atomics;
+mod axioms;
 mod bodiless;
 mod bytes;
 mod funcptr;
@@ -281,7 +282,9 @@ fn entry_points<'m>(module: &'m Module, cuda_kernels: &[String]) -> Result<Vec<(
         })
     };
     let uncalled = module.functions.iter().filter(|f| {
-        !kernels.iter().any(|k| k.name == f.name) && (!called.contains(f.name.as_str()) || has_contract(f))
+        !kernels.iter().any(|k| k.name == f.name)
+            && !axioms::is_axiom(f)
+            && (!called.contains(f.name.as_str()) || has_contract(f))
     });
     Ok(kernels.iter().map(|k| (*k, false)).chain(uncalled.map(|f| (f, true))).collect())
 }
@@ -613,6 +616,7 @@ impl<'m> Tr<'m> {
             }
         }
         self.entry_block(&frame, &byvals, &pointer_params, kloc);
+        self.axioms(kloc);
         self.stack.push(k.name.clone());
         self.function_body(&mut frame);
         self.stack.pop();

@@ -33,9 +33,52 @@ impl<'a, 'p> LoopCx<'a, 'p> {
         LoopCx { facts, lf, out: Vec::new(), seen: HashSet::new(), written, sizes }
     }
 
-    /// The loop's accesses to arrays that some thread writes (the others cannot race).
+    /// The loop's accesses to arrays that some thread writes (the others cannot race), their
+    /// indices read through the loop's temporaries ([`Self::through_temporaries`]).
     pub fn accesses(&self) -> Vec<LoopAccess> {
-        self.lf.accesses.iter().filter(|a| self.written.contains(&a.array)).cloned().collect()
+        self.lf
+            .accesses
+            .iter()
+            .filter(|a| self.written.contains(&a.array))
+            .map(|a| LoopAccess { index: self.through_temporaries(&a.index), ..a.clone() })
+            .collect()
+    }
+
+    /// `e` with each temporary of the loop replaced by its definition: a variable the loop
+    /// assigns exactly once, `t := d`, that is no counter (`d` does not mention `t`) and
+    /// reads no shared memory. The front end binds every computed
+    /// index to such a temporary (`$add4 := i + gid * 256; A[$add4] := …`, CUDA/ctimesgid),
+    /// and the access rules need the sum. A misreading (a temporary assigned after the access)
+    /// only proposes candidates that Houdini refutes.
+    pub fn through_temporaries(&self, e: &Expr) -> Expr {
+        let mut e = e.clone();
+        for _ in 0..6 {
+            let mut map: HashMap<Name, Expr> = HashMap::new();
+            for v in ivl::visit::free_vars(&e) {
+                if let Some(d) = self.temporary(&v) {
+                    map.insert(v, d.clone());
+                }
+            }
+            if map.is_empty() {
+                break;
+            }
+            e = ivl::visit::substitute(&e, &map);
+        }
+        e
+    }
+
+    /// The one definition of a temporary `t` of the loop (see [`Self::through_temporaries`]).
+    fn temporary(&self, t: &Name) -> Option<&'a Expr> {
+        if !self.lf.modified.contains(t) || self.update(t) != Update::Other {
+            return None;
+        }
+        let mut defs = self.lf.assigns.iter().filter(|(y, _)| y == t);
+        let (Some((_, d)), None) = (defs.next(), defs.next()) else {
+            return None;
+        };
+        // Index arithmetic only: a definition that reads shared memory (`b := data[i] mod 16`)
+        // would put a shared read into candidates.
+        (!ivl::visit::free_vars(d).contains(t) && !self.class(d).other).then_some(d)
     }
 
     pub fn arith(&self) -> &'a Arith {

@@ -500,6 +500,18 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// Whether a type variable in scope occurs in `t` (in a body, each is the opaque type of its name).
+    fn mentions_tvar(&self, t: &Ty) -> bool {
+        match t {
+            Ty::Ctor(n, args) => {
+                (args.is_empty() && self.tvars.iter().any(|v| v.name == *n))
+                    || args.iter().any(|a| self.mentions_tvar(a))
+            }
+            Ty::Map(m) => self.mentions_tvar(&m.result) || m.args.iter().any(|a| self.mentions_tvar(a)),
+            _ => false,
+        }
+    }
+
     fn binary(&mut self, e: &Expr, op: BinOp, a: &Expr, b: &Expr) -> Ty {
         use BinOp::*;
         if self.ctx.trigger {
@@ -529,7 +541,15 @@ impl<'a> Checker<'a> {
                 Ty::Bool
             }
             Eq | Neq => {
-                if !ta.compatible(&tb) {
+                if !ta.compatible(&tb) && (self.mentions_tvar(&ta) || self.mentions_tvar(&tb)) {
+                    self.report(
+                        Diagnostic::unsupported(
+                            format!("an equality between `{ta}` and `{tb}` (a type parameter and another type) is not supported"),
+                            e.span,
+                        )
+                        .with_label("Boogie allows it, true only where the types agree; kivl verifies a polymorphic body once, for an arbitrary type"),
+                    );
+                } else if !ta.compatible(&tb) {
                     bad(self, "both sides of an equality must have the same type");
                 }
                 Ty::Bool
@@ -728,20 +748,14 @@ impl<'a> Checker<'a> {
         ok.then_some(inst)
     }
 
-    /// Records the instantiation of `f` at `span`. A type parameter left open is a type error,
-    /// as in Boogie (unless `open_ok`: an erroneous argument, already reported, left it open).
+    /// Records the instantiation of `f` at `span`. A type parameter left open is `int`, as in
+    /// Boogie 2.4.1 ("type parameter a is ambiguous, instantiating to int"), unless `open_ok`:
+    /// an erroneous argument, already reported, left it open (then `None`).
     fn record_instance(&mut self, span: Span, f: &Ident, inst: Vec<Option<Ty>>, open_ok: bool) -> Option<Vec<Ty>> {
-        if let Some(k) = inst.iter().position(Option::is_none) {
-            if !open_ok {
-                self.type_error(
-                    format!("cannot infer type parameter {} of `{}` here", k + 1, f.name),
-                    span,
-                    "neither the arguments nor the context determine it; add a coercion `e : T`",
-                );
-            }
+        if open_ok && inst.iter().any(Option::is_none) {
             return None;
         }
-        let tys: Vec<Ty> = inst.into_iter().map(|t| t.unwrap_or(Ty::Error)).collect();
+        let tys: Vec<Ty> = inst.into_iter().map(|t| t.unwrap_or(Ty::Int)).collect();
         self.instances.push(Instance { span, name: f.name.clone(), tys: tys.clone() });
         Some(tys)
     }

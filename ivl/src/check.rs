@@ -18,7 +18,7 @@ pub use crate::resolve::{
     build_env, drop_shadowed_externs, shadowed_externs, FunctionInfo, GlobalEnv, GlobalInfo, GlobalKind, NameMap,
     ProcInfo, TypeInfo, IDENTITY_ATTRS,
 };
-pub use crate::typeck::{type_of, MapTy, Ty};
+pub use crate::typeck::{type_of, Instance, MapTy, Ty};
 
 /// Resolves and type-checks a whole program: [`build_env`], [`check_decl`] for every
 /// declaration, and [`check_program_rules`]. Diagnostics come in source order.
@@ -37,6 +37,12 @@ const WHERE: &str = "a `where` clause";
 /// Resolves and type-checks one declaration against the item index. Errors in the types of
 /// global signatures and duplicate names are [`build_env`]'s; everything else is reported here.
 pub fn check_decl(env: &GlobalEnv, decl: &Decl) -> Vec<Diagnostic> {
+    check_decl_instances(env, decl).0
+}
+
+/// [`check_decl`], and the uses of polymorphic functions and procedures in `decl` with their
+/// inferred instantiations (what monomorphisation, `vcgen::mono`, specialises).
+pub fn check_decl_instances(env: &GlobalEnv, decl: &Decl) -> (Vec<Diagnostic>, Vec<Instance>) {
     let mut c = Checker::new(env);
     match &decl.kind {
         DeclKind::Type(td) => c.attrs(&td.attrs),
@@ -70,7 +76,7 @@ pub fn check_decl(env: &GlobalEnv, decl: &Decl) -> Vec<Diagnostic> {
     }
     gpu_attribute_rules(&mut c, decl);
     c.diags.extend(wide_bit_vectors(decl));
-    c.diags
+    (c.diags, c.instances)
 }
 
 /// The widest bit-vector kivl accepts. Z3 bit-blasts bit-vectors: an equality of two `bv1000000`
@@ -112,18 +118,24 @@ fn wide_bit_vectors(decl: &Decl) -> Vec<Diagnostic> {
     w.0
 }
 
-fn unsupported_type_params(c: &mut Checker, tps: &[Ident], what: &str) {
-    if let (Some(first), Some(last)) = (tps.first(), tps.last()) {
+/// Puts the type parameters of a function, procedure or implementation in scope: in its body
+/// each is an opaque type of its own name (uses instantiate them, `vcgen::mono`). The GPU
+/// passes know no polymorphism: in a kernel program they are unsupported.
+fn type_params(c: &mut Checker, tps: &[Ident], what: &str) {
+    if let (Some(first), Some(last), true) = (tps.first(), tps.last(), c.env.has_kernel) {
         c.report(
-            Diagnostic::unsupported(format!("polymorphic {what}s are not supported"), first.span.to(last.span))
-                .with_label("type parameters"),
+            Diagnostic::unsupported(
+                format!("polymorphic {what}s are not supported in GPU programs"),
+                first.span.to(last.span),
+            )
+            .with_label("type parameters"),
         );
-        c.tvars = tps.to_vec();
     }
+    c.tvars = tps.to_vec();
 }
 
 fn check_function(c: &mut Checker, f: &FunctionDecl) {
-    unsupported_type_params(c, &f.type_params, "function");
+    type_params(c, &f.type_params, "function");
     c.attrs(&f.attrs);
     let params: Vec<Ty> = f.params.iter().map(|p| c.ty_quiet(&p.ty)).collect();
     for (p, t) in f.params.iter().zip(&params) {
@@ -144,6 +156,7 @@ fn check_function(c: &mut Checker, f: &FunctionDecl) {
     if let Some(body) = &f.body {
         c.ctx =
             Ctx { no_old: Some("a function body"), no_globals: Some("a function body"), spec: false, trigger: false };
+        c.hint(body, &result);
         let bt = c.expr(body);
         if !bt.compatible(&result) {
             c.report(
@@ -267,7 +280,7 @@ fn check_where_clauses(c: &mut Checker, formals: &[TypedIdent]) {
 }
 
 fn check_procedure(c: &mut Checker, p: &ProcedureDecl) {
-    unsupported_type_params(c, &p.type_params, "procedure");
+    type_params(c, &p.type_params, "procedure");
     c.attrs(&p.attrs);
     declare_formals(c, &p.ins, LocalKind::In, false);
     check_where_clauses(c, &p.ins);
@@ -320,7 +333,7 @@ fn check_procedure(c: &mut Checker, p: &ProcedureDecl) {
 }
 
 fn check_implementation(c: &mut Checker, i: &ImplementationDecl) {
-    unsupported_type_params(c, &i.type_params, "implementation");
+    type_params(c, &i.type_params, "implementation");
     c.attrs(&i.attrs);
     let ins = declare_formals(c, &i.ins, LocalKind::In, true);
     let outs = declare_formals(c, &i.outs, LocalKind::Out, true);
@@ -345,7 +358,27 @@ fn check_implementation(c: &mut Checker, i: &ImplementationDecl) {
         c.body(&i.body);
         return;
     };
-    for (what, formals, tys, declared) in [("in", &i.ins, &ins, &pi.ins), ("out", &i.outs, &outs, &pi.outs)] {
+    if i.type_params.len() != pi.type_params as usize {
+        c.report(
+            Diagnostic::type_error(
+                format!(
+                    "implementation of `{}` has {} type parameter(s), but the procedure declares {}",
+                    i.name.name,
+                    i.type_params.len(),
+                    pi.type_params
+                ),
+                i.name.span,
+            )
+            .with_label("the signature must match the procedure's"),
+        );
+    }
+    // The procedure's type parameters are the implementation's, in order.
+    let own: Vec<Ty> = i.type_params.iter().map(|p| Ty::Ctor(p.name.clone(), std::sync::Arc::from([]))).collect();
+    let (pins, pouts): (Vec<_>, Vec<_>) = (
+        pi.ins.iter().map(|(n, t)| (n.clone(), t.substitute(&own))).collect(),
+        pi.outs.iter().map(|(n, t)| (n.clone(), t.substitute(&own))).collect(),
+    );
+    for (what, formals, tys, declared) in [("in", &i.ins, &ins, &pins), ("out", &i.outs, &outs, &pouts)] {
         if formals.len() != declared.len() {
             c.report(
                 Diagnostic::type_error(

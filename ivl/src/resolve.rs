@@ -117,8 +117,8 @@ pub struct FunctionInfo {
     /// The operator of `{:builtin "..."}`.
     pub builtin: Option<Name>,
     pub has_body: bool,
-    /// Declared with type parameters (unsupported; its type variables are [`Ty::Error`]).
-    pub polymorphic: bool,
+    /// The number of type parameters; parameter `i` is [`Ty::Param`]`(i)` in the signature.
+    pub type_params: u32,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -130,7 +130,8 @@ pub struct ProcInfo {
     pub kernel: bool,
     /// `{:barrier}`: a call to it is a barrier (docs/kbpl.md §3.3).
     pub barrier: bool,
-    pub polymorphic: bool,
+    /// The number of type parameters; parameter `i` is [`Ty::Param`]`(i)` in the signature.
+    pub type_params: u32,
 }
 
 /// The item index: every global name and its signature.
@@ -211,7 +212,7 @@ impl GlobalEnv {
 
     /// The semantic type of a written type, synonyms expanded; errors give [`Ty::Error`].
     pub fn ty(&self, t: &Type) -> Ty {
-        TypeResolver { env: self, tvars: &[], diags: None }.resolve(t)
+        TypeResolver { env: self, tvars: &[], signature: false, diags: None }.resolve(t)
     }
 
     /// A written type with its synonyms expanded (spans are dummies). Unresolvable types are
@@ -228,11 +229,17 @@ impl GlobalEnv {
     /// Resolves a type, reporting errors; `tvars` are type variables in scope (polymorphism is
     /// unsupported: they resolve to [`Ty::Error`]).
     pub(crate) fn resolve_type(&self, t: &Type, tvars: &[Ident], diags: &mut Vec<Diagnostic>) -> Ty {
-        TypeResolver { env: self, tvars, diags: Some(diags) }.resolve(t)
+        TypeResolver { env: self, tvars, signature: false, diags: Some(diags) }.resolve(t)
     }
 
     pub(crate) fn resolve_type_quiet(&self, t: &Type, tvars: &[Ident]) -> Ty {
-        TypeResolver { env: self, tvars, diags: None }.resolve(t)
+        TypeResolver { env: self, tvars, signature: false, diags: None }.resolve(t)
+    }
+
+    /// A type in the signature of a function or procedure with type parameters `tvars`: the
+    /// `i`th becomes [`Ty::Param`]`(i)`, which each use instantiates.
+    pub(crate) fn resolve_signature(&self, t: &Type, tvars: &[Ident], diags: &mut Vec<Diagnostic>) -> Ty {
+        TypeResolver { env: self, tvars, signature: true, diags: Some(diags) }.resolve(t)
     }
 }
 
@@ -290,7 +297,7 @@ pub(crate) fn decl_attrs(d: &Decl) -> &[Attribute] {
     }
 }
 
-fn decl_names(d: &Decl) -> Vec<&Name> {
+pub fn decl_names(d: &Decl) -> Vec<&Name> {
     match &d.kind {
         DeclKind::Type(x) => vec![&x.name.name],
         DeclKind::Const(x) => x.names.iter().map(|n| &n.name).collect(),
@@ -343,7 +350,10 @@ fn is_float_type(name: &str) -> bool {
 
 struct TypeResolver<'a, 'd> {
     env: &'a GlobalEnv,
+    /// Type variables in scope: [`Ty::Error`] (compatible with everything), or in a signature
+    /// (`signature`) the [`Ty::Param`] of their position.
     tvars: &'a [Ident],
+    signature: bool,
     diags: Option<&'d mut Vec<Diagnostic>>,
 }
 
@@ -366,8 +376,13 @@ impl TypeResolver<'_, '_> {
             ),
             TypeKind::Bv(w) => Ty::Bv(*w),
             TypeKind::Named(id, args) => {
-                if self.tvars.iter().any(|v| v.name == id.name) {
-                    return Ty::Error;
+                if let Some(i) = self.tvars.iter().rposition(|v| v.name == id.name) {
+                    // In a body a type variable is rigid: an opaque type of its own name.
+                    return match (self.signature, args.is_empty()) {
+                        (true, true) => Ty::Param(i as u32),
+                        (false, true) => Ty::Ctor(id.name.clone(), Arc::from([])),
+                        _ => Ty::Error,
+                    };
                 }
                 let args: Vec<Ty> = args.iter().map(|a| self.resolve(a)).collect();
                 match apply_named(self.env, id, t.span, args) {
@@ -480,7 +495,7 @@ fn declare_types<'d>(
                 Entry::Vacant(v) => {
                     v.insert(td);
                     let mut seen: Vec<&Ident> = Vec::new();
-                    for p in &td.params {
+                    for p in td.params.iter().filter(|p| p.name != "_") {
                         if let Some(prev) = seen.iter().find(|q| q.name == p.name) {
                             diags.push(
                                 Diagnostic::type_error(format!("duplicate type parameter `{}`", p.name), p.span)
@@ -550,8 +565,8 @@ fn declare_items<'d>(decls: impl Iterator<Item = &'d Decl>, env: &mut GlobalEnv,
                 }
             }
             DeclKind::Function(f) => {
-                let params = f.params.iter().map(|p| env.resolve_type(&p.ty, &f.type_params, diags)).collect();
-                let result = env.resolve_type(&f.result.ty, &f.type_params, diags);
+                let params = f.params.iter().map(|p| env.resolve_signature(&p.ty, &f.type_params, diags)).collect();
+                let result = env.resolve_signature(&f.result.ty, &f.type_params, diags);
                 if !dup(&mut callable_spans, &f.name, "function or procedure", diags) {
                     let info = FunctionInfo {
                         params,
@@ -559,7 +574,7 @@ fn declare_items<'d>(decls: impl Iterator<Item = &'d Decl>, env: &mut GlobalEnv,
                         bvbuiltin: attr_string(&f.attrs, "bvbuiltin").cloned(),
                         builtin: attr_string(&f.attrs, "builtin").cloned(),
                         has_body: f.body.is_some(),
-                        polymorphic: !f.type_params.is_empty(),
+                        type_params: f.type_params.len() as u32,
                     };
                     env.functions.0.insert(f.name.name.clone(), info);
                 }
@@ -568,12 +583,12 @@ fn declare_items<'d>(decls: impl Iterator<Item = &'d Decl>, env: &mut GlobalEnv,
                 let ins: Vec<(Name, Ty)> = p
                     .ins
                     .iter()
-                    .map(|x| (x.name.name.clone(), env.resolve_type(&x.ty, &p.type_params, diags)))
+                    .map(|x| (x.name.name.clone(), env.resolve_signature(&x.ty, &p.type_params, diags)))
                     .collect();
                 let outs: Vec<(Name, Ty)> = p
                     .outs
                     .iter()
-                    .map(|x| (x.name.name.clone(), env.resolve_type(&x.ty, &p.type_params, diags)))
+                    .map(|x| (x.name.name.clone(), env.resolve_signature(&x.ty, &p.type_params, diags)))
                     .collect();
                 let kernel = has_attr(&p.attrs, "kernel");
                 env.has_kernel |= kernel;
@@ -584,7 +599,7 @@ fn declare_items<'d>(decls: impl Iterator<Item = &'d Decl>, env: &mut GlobalEnv,
                         modifies: dedup_names(&p.modifies),
                         kernel,
                         barrier: has_attr(&p.attrs, "barrier"),
-                        polymorphic: !p.type_params.is_empty(),
+                        type_params: p.type_params.len() as u32,
                     };
                     env.procedures.0.insert(p.name.name.clone(), info);
                 }
@@ -676,7 +691,7 @@ impl SynonymExpander<'_, '_> {
                 let result = self.expand_type(result, owner, env);
                 Ty::Map(Arc::new(MapTy { args, result }))
             }
-            _ => TypeResolver { env, tvars: &[], diags: Some(self.diags) }.resolve(t),
+            _ => TypeResolver { env, tvars: &[], signature: false, diags: Some(self.diags) }.resolve(t),
         }
     }
 }

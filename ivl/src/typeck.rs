@@ -9,7 +9,7 @@
 
 use crate::ast::*;
 use crate::diag::Diagnostic;
-use crate::resolve::{GlobalEnv, GlobalInfo, GlobalKind};
+use crate::resolve::{GlobalEnv, GlobalInfo, GlobalKind, ProcInfo};
 pub use crate::types::{MapTy, Ty};
 use num_bigint::BigUint;
 use rustc_hash::FxHashMap;
@@ -93,8 +93,13 @@ pub(crate) struct Checker<'a> {
     /// Quantifier and lambda bound variables, innermost last.
     bound: Vec<(Name, Ty)>,
     pub ctx: Ctx,
-    /// Type variables in scope (polymorphism is unsupported: they resolve to [`Ty::Error`]).
+    /// Type variables in scope (each resolves to an opaque type of its name).
     pub tvars: Vec<Ident>,
+    /// The type the context expects of the function application checked next (set by
+    /// [`Checker::expect`]): Boogie infers a type parameter that occurs only in the result from it.
+    hint: Option<Ty>,
+    /// The uses of polymorphic functions and procedures and their inferred instantiations.
+    pub instances: Vec<Instance>,
     // Statement state.
     /// The globals the enclosing procedure may modify; `None`: not checked (GPU programs, where
     /// modifies clauses are inferred).
@@ -103,6 +108,15 @@ pub(crate) struct Checker<'a> {
     labels: FxHashMap<Name, Span>,
     loop_depth: usize,
     enclosing_labels: Vec<Name>,
+}
+
+/// A use of a polymorphic function (the application's span) or procedure (the `call`'s span)
+/// and the instantiation of its type parameters inferred there, in their order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Instance {
+    pub span: Span,
+    pub name: Name,
+    pub tys: Vec<Ty>,
 }
 
 /// Bodies at least this long are checked in parts on several threads ([`Checker::body`]); GPUVerify emits
@@ -146,6 +160,8 @@ impl<'a> Checker<'a> {
             bound: Vec::new(),
             ctx: Ctx::BODY,
             tvars: Vec::new(),
+            hint: None,
+            instances: Vec::new(),
             modifies: None,
             proc_name: Name::default(),
             labels: FxHashMap::default(),
@@ -233,11 +249,21 @@ impl<'a> Checker<'a> {
 
     /// Checks `e` and requires type `expected`.
     pub fn expect(&mut self, e: &Expr, expected: &Ty, label: impl FnOnce() -> String) -> Ty {
+        if matches!(e.kind, ExprKind::Call(..)) {
+            self.hint = Some(expected.clone());
+        }
         let t = self.expr(e);
         if !t.compatible(expected) {
             self.mismatch(e.span, expected, &t, label());
         }
         t
+    }
+
+    /// The type the context expects of `e`, for the inference of a polymorphic application.
+    pub(crate) fn hint(&mut self, e: &Expr, expected: &Ty) {
+        if matches!(e.kind, ExprKind::Call(..)) && !expected.has_error() {
+            self.hint = Some(expected.clone());
+        }
     }
 
     pub fn expect_bool(&mut self, e: &Expr, what: &str) {
@@ -311,6 +337,9 @@ impl<'a> Checker<'a> {
             ExprKind::Quant(q) => self.quant(e, q),
             ExprKind::Coerce(a, t) => {
                 let target = self.ty(t);
+                if matches!(a.kind, ExprKind::Call(..)) {
+                    self.hint = Some(target.clone());
+                }
                 let at = self.expr(a);
                 if !at.compatible(&target) {
                     self.type_error(
@@ -453,6 +482,36 @@ impl<'a> Checker<'a> {
         );
     }
 
+    /// The types of a binary operator's operands. Except for `++`, both have one type, so an
+    /// application of a polymorphic function on one side is inferred from the other side
+    /// (`Empty() == s`): the application is checked second.
+    fn operands(&mut self, op: BinOp, a: &Expr, b: &Expr) -> (Ty, Ty) {
+        let is_call = |e: &Expr| matches!(e.kind, ExprKind::Call(..));
+        if op != BinOp::Concat && is_call(a) && !is_call(b) {
+            let tb = self.expr(b);
+            self.hint(a, &tb);
+            (self.expr(a), tb)
+        } else {
+            let ta = self.expr(a);
+            if op != BinOp::Concat {
+                self.hint(b, &ta);
+            }
+            (ta, self.expr(b))
+        }
+    }
+
+    /// Whether a type variable in scope occurs in `t` (in a body, each is the opaque type of its name).
+    fn mentions_tvar(&self, t: &Ty) -> bool {
+        match t {
+            Ty::Ctor(n, args) => {
+                (args.is_empty() && self.tvars.iter().any(|v| v.name == *n))
+                    || args.iter().any(|a| self.mentions_tvar(a))
+            }
+            Ty::Map(m) => self.mentions_tvar(&m.result) || m.args.iter().any(|a| self.mentions_tvar(a)),
+            _ => false,
+        }
+    }
+
     fn binary(&mut self, e: &Expr, op: BinOp, a: &Expr, b: &Expr) -> Ty {
         use BinOp::*;
         if self.ctx.trigger {
@@ -463,8 +522,7 @@ impl<'a> Checker<'a> {
                 _ => {}
             }
         }
-        let ta = self.expr(a);
-        let tb = self.expr(b);
+        let (ta, tb) = self.operands(op, a, b);
         let bad = |this: &mut Self, need: &str| {
             this.report(
                 Diagnostic::type_error(
@@ -483,7 +541,15 @@ impl<'a> Checker<'a> {
                 Ty::Bool
             }
             Eq | Neq => {
-                if !ta.compatible(&tb) {
+                if !ta.compatible(&tb) && (self.mentions_tvar(&ta) || self.mentions_tvar(&tb)) {
+                    self.report(
+                        Diagnostic::unsupported(
+                            format!("an equality between `{ta}` and `{tb}` (a type parameter and another type) is not supported"),
+                            e.span,
+                        )
+                        .with_label("Boogie allows it, true only where the types agree; kivl verifies a polymorphic body once, for an arbitrary type"),
+                    );
+                } else if !ta.compatible(&tb) {
                     bad(self, "both sides of an equality must have the same type");
                 }
                 Ty::Bool
@@ -584,6 +650,7 @@ impl<'a> Checker<'a> {
     }
 
     fn call_expr(&mut self, e: &Expr, f: &Ident, args: &[Expr]) -> Ty {
+        let hint = self.hint.take();
         let env = self.env;
         let Some(fi) = env.function(&f.name) else {
             if let Some(t) = self.builtin_call(e, f, args) {
@@ -615,10 +682,82 @@ impl<'a> Checker<'a> {
                 "wrong number of arguments",
             );
         }
+        if fi.type_params > 0 {
+            let tys = self.poly_args(fi.type_params, &fi.params, args);
+            let spans = args.iter().map(|a| a.span);
+            let what = |k: usize| format!("argument {} of `{}`", k + 1, f.name);
+            let Some(mut inst) = self.instantiate(fi.type_params, fi.params.iter().zip(&tys).zip(spans), what) else {
+                return Ty::Error;
+            };
+            if let Some(h) = hint.filter(|_| inst.iter().any(Option::is_none)) {
+                let mut more = inst.clone();
+                if fi.result.match_params(&h, &mut more) {
+                    inst = more;
+                }
+            }
+            let open_ok = tys.iter().any(Ty::has_error);
+            return self.record_instance(e.span, f, inst, open_ok).map_or(Ty::Error, |tys| fi.result.substitute(&tys));
+        }
         for (k, (a, pt)) in args.iter().zip(&fi.params).enumerate() {
             self.expect(a, pt, || format!("argument {} of `{}`", k + 1, f.name));
         }
         fi.result.clone()
+    }
+
+    /// The types of the arguments of a polymorphic function: applications last, each with the
+    /// type its parameter has under what the other arguments determined (Boogie infers
+    /// `Cons(x, Nil())`'s `Nil` from `x`).
+    fn poly_args(&mut self, n: u32, params: &[Ty], args: &[Expr]) -> Vec<Ty> {
+        let mut tys = vec![Ty::Error; args.len()];
+        let mut inst = vec![None; n as usize];
+        for (k, a) in args.iter().enumerate().filter(|(_, a)| !matches!(a.kind, ExprKind::Call(..))) {
+            tys[k] = self.expr(a);
+            params[k].match_params(&tys[k], &mut inst);
+        }
+        for (k, a) in args.iter().enumerate().filter(|(_, a)| matches!(a.kind, ExprKind::Call(..))) {
+            let partial: Vec<Ty> = inst.iter().map(|t| t.clone().unwrap_or(Ty::Error)).collect();
+            let expected = params[k].substitute(&partial);
+            if !expected.has_error() {
+                self.hint = Some(expected);
+            }
+            tys[k] = self.expr(a);
+            params[k].match_params(&tys[k], &mut inst);
+        }
+        tys
+    }
+
+    /// Boogie's type inference at a use of a polymorphic function or procedure with `n` type
+    /// parameters: matches each signature type against the type found (at its span); a clash
+    /// is a type error (labelled by `what` of its position). The partial instantiation, `None`
+    /// after a clash.
+    fn instantiate<'t>(
+        &mut self,
+        n: u32,
+        pairs: impl Iterator<Item = ((&'t Ty, &'t Ty), Span)>,
+        what: impl Fn(usize) -> String,
+    ) -> Option<Vec<Option<Ty>>> {
+        let mut inst = vec![None; n as usize];
+        let mut ok = true;
+        for (k, ((formal, actual), at)) in pairs.enumerate() {
+            if !formal.match_params(actual, &mut inst) {
+                let partial: Vec<Ty> = inst.iter().map(|t| t.clone().unwrap_or(Ty::Error)).collect();
+                self.mismatch(at, &formal.substitute(&partial), actual, what(k));
+                ok = false;
+            }
+        }
+        ok.then_some(inst)
+    }
+
+    /// Records the instantiation of `f` at `span`. A type parameter left open is `int`, as in
+    /// Boogie 2.4.1 ("type parameter a is ambiguous, instantiating to int"), unless `open_ok`:
+    /// an erroneous argument, already reported, left it open (then `None`).
+    fn record_instance(&mut self, span: Span, f: &Ident, inst: Vec<Option<Ty>>, open_ok: bool) -> Option<Vec<Ty>> {
+        if open_ok && inst.iter().any(Option::is_none) {
+            return None;
+        }
+        let tys: Vec<Ty> = inst.into_iter().map(|t| t.unwrap_or(Ty::Int)).collect();
+        self.instances.push(Instance { span, name: f.name.clone(), tys: tys.clone() });
+        Some(tys)
     }
 
     /// `int(e)`, `real(e)` and the GPU specification built-ins; `None` if `f` is none of them.
@@ -711,13 +850,7 @@ impl<'a> Checker<'a> {
             self.trigger_error(e.span, "quantifiers");
         }
         let pushed_tvars = q.type_params.len();
-        if !q.type_params.is_empty() {
-            let span = q.type_params[0].span;
-            self.report(
-                Diagnostic::unsupported("polymorphic quantifiers are not supported", span).with_label("type parameter"),
-            );
-            self.tvars.extend(q.type_params.iter().cloned());
-        }
+        self.tvars.extend(q.type_params.iter().cloned());
         let mark = self.bound.len();
         let tys = self.var_types(q.vars.iter().map(|v| &v.ty));
         for (v, ty) in q.vars.iter().zip(tys) {
@@ -920,7 +1053,7 @@ impl<'a> Checker<'a> {
         // Own copies of the types: cloning a map type bumps a reference count, and threads
         // bumping the same counts for every variable they look up made checking a third slower.
         let env = self.env.unshared();
-        let mut worker = Checker { diags: Vec::new(), errors: 0, ..self.clone() };
+        let mut worker = Checker { diags: Vec::new(), errors: 0, instances: Vec::new(), ..self.clone() };
         worker.env = &env;
         for l in worker.scope.values_mut() {
             l.ty = l.ty.unshared();
@@ -928,12 +1061,13 @@ impl<'a> Checker<'a> {
         let workers = vec![worker; threads];
         let parts = crate::parallel::in_turn(bounds.len() - 1, workers, |c, k| {
             c.stmts(&ss[bounds[k]..bounds[k + 1]]);
-            (std::mem::take(&mut c.diags), std::mem::take(&mut c.errors))
+            (std::mem::take(&mut c.diags), std::mem::take(&mut c.errors), std::mem::take(&mut c.instances))
         })
         .unwrap_or_else(|p| std::panic::resume_unwind(p));
-        for (diags, errors) in parts {
+        for (diags, errors, instances) in parts {
             self.diags.extend(diags);
             self.errors += errors;
+            self.instances.extend(instances);
         }
     }
 
@@ -1302,11 +1436,44 @@ impl<'a> Checker<'a> {
                 s.span,
                 "wrong number of arguments",
             );
+        } else if pi.type_params > 0 {
+            self.poly_call(s, outs, proc, args, pi);
+            return;
         } else {
             for (a, (pn, pt)) in args.iter().zip(&pi.ins) {
                 self.expect(a, pt, || format!("argument `{pn}` of `{}`", proc.name));
             }
         }
+        self.call_outs(s, outs, proc, pi);
+    }
+
+    /// A call of a polymorphic procedure: the instantiation is inferred from the arguments and
+    /// the receiving variables together.
+    fn poly_call(&mut self, s: &Stmt, outs: &[Ident], proc: &Ident, args: &[Expr], pi: &ProcInfo) {
+        let mut tys: Vec<Ty> = args.iter().map(|a| self.expr(a)).collect();
+        let mut spans: Vec<Span> = args.iter().map(|a| a.span).collect();
+        let mut formals: Vec<&Ty> = pi.ins.iter().map(|(_, t)| t).collect();
+        if pi.outs.len() == outs.len() {
+            tys.extend(outs.iter().map(|o| self.target(o, "assign to")));
+            spans.extend(outs.iter().map(|o| o.span));
+            formals.extend(pi.outs.iter().map(|(_, t)| t));
+        }
+        let names: Vec<&Name> = pi.ins.iter().chain(&pi.outs).map(|(n, _)| n).collect();
+        let what = |k: usize| format!("parameter `{}` of `{}`", names[k], proc.name);
+        if let Some(inst) = self.instantiate(pi.type_params, formals.into_iter().zip(&tys).zip(spans), what) {
+            let open_ok = tys.iter().any(Ty::has_error);
+            self.record_instance(s.span, proc, inst, open_ok);
+        }
+        if pi.outs.len() == outs.len() {
+            self.distinct_targets(outs.iter(), "call");
+            self.call_modifies(s, proc, pi);
+        } else {
+            self.call_outs(s, outs, proc, pi);
+        }
+    }
+
+    /// The receiving variables of a call and the call's modifies check.
+    fn call_outs(&mut self, s: &Stmt, outs: &[Ident], proc: &Ident, pi: &ProcInfo) {
         self.distinct_targets(outs.iter(), "call");
         if pi.outs.len() != outs.len() {
             for o in outs {
@@ -1331,6 +1498,12 @@ impl<'a> Checker<'a> {
                 }
             }
         }
+        self.call_modifies(s, proc, pi);
+    }
+
+    /// A call's callee may modify only what the caller's modifies clause allows.
+    fn call_modifies(&mut self, s: &Stmt, proc: &Ident, pi: &ProcInfo) {
+        let env = self.env;
         if let Some(m) = &self.modifies {
             let missing: Vec<&Name> =
                 pi.modifies.iter().filter(|g| !m.contains(*g) && env.global_var(g).is_some()).collect();

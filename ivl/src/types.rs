@@ -19,7 +19,9 @@ pub enum Ty {
     /// An uninterpreted type constructor applied to arguments (`type T a;` used as `T int`).
     Ctor(Name, Arc<[Ty]>),
     Map(Arc<MapTy>),
-    /// Parameter `i` of a type synonym's body; substituted away at every use of the synonym.
+    /// Parameter `i` of a type synonym's body, or type parameter `i` of a polymorphic function's
+    /// or procedure's signature; substituted away at every use (of the synonym; of the function
+    /// or procedure, by the instantiation [`Ty::match_params`] infers).
     Param(u32),
     /// The type of an erroneous or unsupported construct: compatible with every type.
     Error,
@@ -99,6 +101,45 @@ impl Ty {
             Ty::Ctor(n, xs) => Ty::Ctor(n.clone(), xs.iter().map(|x| x.substitute(args)).collect()),
             Ty::Map(m) => Ty::map(m.args.iter().map(|x| x.substitute(args)).collect(), m.result.substitute(args)),
             _ => self.clone(),
+        }
+    }
+
+    /// Whether a [`Ty::Param`] occurs inside.
+    pub fn has_param(&self) -> bool {
+        match self {
+            Ty::Param(_) => true,
+            Ty::Ctor(_, args) => args.iter().any(Ty::has_param),
+            Ty::Map(m) => m.result.has_param() || m.args.iter().any(Ty::has_param),
+            _ => false,
+        }
+    }
+
+    /// Boogie's type inference at a use of a polymorphic function or procedure: matches the
+    /// signature type `self`, whose [`Ty::Param`]s are the type parameters, against the type
+    /// `actual` found at the use, and records in `inst` what each parameter must be. False on a
+    /// clash (with the type constructors or with an earlier binding). [`Ty::Error`] in `actual`
+    /// binds nothing and clashes with nothing.
+    pub fn match_params(&self, actual: &Ty, inst: &mut [Option<Ty>]) -> bool {
+        match (self, actual) {
+            (_, Ty::Error) => true,
+            (Ty::Param(i), _) => match inst.get_mut(*i as usize) {
+                Some(slot @ None) if !actual.has_error() => {
+                    *slot = Some(actual.clone());
+                    true
+                }
+                Some(None) => true,
+                Some(Some(bound)) => bound.compatible(actual),
+                None => false,
+            },
+            (Ty::Ctor(a, xs), Ty::Ctor(b, ys)) => {
+                a == b && xs.len() == ys.len() && xs.iter().zip(ys.iter()).all(|(x, y)| x.match_params(y, inst))
+            }
+            (Ty::Map(a), Ty::Map(b)) => {
+                a.args.len() == b.args.len()
+                    && a.result.match_params(&b.result, inst)
+                    && a.args.iter().zip(&b.args).all(|(x, y)| x.match_params(y, inst))
+            }
+            _ => self.compatible(actual),
         }
     }
 

@@ -143,7 +143,7 @@ fn quantifiers_and_lambdas() {
     type_err("axiom (forall x: int :: x);", "the body of a quantifier must be `bool`, found `int`", 1, 25);
     accepts("const m: [int]int; axiom m == (lambda x: int :: x + 1);");
     type_err("const m: [int]bool; axiom m == (lambda x: int :: x + 1);", "`[int]bool` and `[int]int`", 1, 27);
-    rejects("axiom (forall<a> x: a :: x == x);", ErrorKind::Unsupported, "polymorphic quantifiers", 1, 15);
+    accepts("axiom (forall<a> x: a :: x == x);");
 }
 
 #[test]
@@ -185,10 +185,30 @@ fn triggers() {
 }
 
 #[test]
-fn polymorphism_is_unsupported() {
-    rejects("function f<a>(x: a): a;", ErrorKind::Unsupported, "polymorphic functions", 1, 12);
+fn polymorphism() {
+    // Type parameters of functions, procedures, implementations and quantifiers are checked,
+    // instantiated at each use by Boogie's inference (arguments first, then the context).
+    accepts("function f<a>(x: a): a; axiom f(1) == 1 && f(true);");
+    accepts("type L _; function Nil<a>(): L a; function Len<a>(l: L a): int; axiom Len(Nil(): L int) == 0;");
+    accepts("type L _; function Nil<a>(): L a; function Cons<a>(x: a, l: L a): L a; const c: L int; axiom c == Cons(1, Nil());");
+    accepts("procedure p<a>(x: a) returns (y: a); implementation p<b>(x: b) returns (y: b) { y := x; }");
+    accepts("procedure p<a>(x: a) returns (y: a); procedure q() { var i: int; call i := p(3); }");
+    type_err("function f<a>(x: a, y: a): bool; axiom f(1, true);", "expected `int`, found `bool`", 1, 45);
+    // A type parameter nothing determines is `int` (Boogie: "ambiguous, instantiating to int").
+    accepts("function e<a>(): a; axiom e() == e() && e() + 1 > 0;");
+    type_err("function e<a>(): a; function h<a>(x: a): a; axiom h(e());", "found `int`", 1, 51);
+    type_err("procedure p<a>(x: a); implementation p(x: int) {}", "has 0 type parameter(s)", 1, 38);
+    // Polymorphic map types, an equality between a type parameter and another type, and
+    // polymorphism in GPU programs are not supported.
+    rejects("function f<a>(x: a): bool { x == 3 }", ErrorKind::Unsupported, "an equality between `a` and `int`", 1, 29);
     rejects("var m: <a>[a]int;", ErrorKind::Unsupported, "polymorphic map types", 1, 9);
-    rejects("procedure p<a>(x: a);", ErrorKind::Unsupported, "polymorphic procedures", 1, 13);
+    rejects(
+        "procedure {:kernel} k(); function f<a>(x: a): a;",
+        ErrorKind::Unsupported,
+        "polymorphic functions are not supported in GPU programs",
+        1,
+        37,
+    );
 }
 
 #[test]

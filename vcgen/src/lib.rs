@@ -3,6 +3,7 @@
 pub mod desugar;
 pub mod engine;
 pub mod houdini;
+pub mod mono;
 pub mod passify;
 pub mod progress;
 pub mod report;

@@ -33,6 +33,7 @@ impl EmitStage {
 
 /// Prints `program` after a stage of VC generation.
 pub fn emit_stage(program: &Program, stage: EmitStage) -> Result<String, Vec<Diagnostic>> {
+    let program = &*crate::mono::monomorphise(program)?;
     let inputs = desugar::prepare(program)?;
     let globals = global_vars(program);
     let mut passives = Vec::new();

@@ -56,6 +56,11 @@ use worker::run_worker;
 
 /// Verifies every implementation of `program` (a checked program; docs/kbpl.md §2-3 semantics).
 pub fn verify_program(program: &Program, opts: &VerifyOptions) -> ProgramResult {
+    let program = match crate::mono::monomorphise(program) {
+        Ok(p) => p,
+        Err(d) => return ProgramResult::invalid(d),
+    };
+    let program = &*program;
     let (guarded, origins);
     let program = if opts.houdini {
         (guarded, origins) = houdini::guard_candidates(program);

@@ -1,0 +1,418 @@
+//! Monomorphisation: Boogie 2's type parameters (Leino, "This is Boogie 2", §2-§4) turned into
+//! a program without them, which the rest of the engine encodes for Z3 as any other.
+//!
+//! Boogie itself keeps the polymorphism and encodes types as terms (`/typeEncoding:p`, the
+//! default, and `/typeEncoding:a`; Leino and Rümmer, "A Polymorphic Intermediate Verification
+//! Language: Design and Logical Encoding", TACAS 2010). kivl specialises instead, where the
+//! instantiations are finite and known:
+//!
+//! - a **polymorphic function** `f<a>` becomes one function `f$T` per instantiation `T` used,
+//!   inferred by the type checker at each application (`ivl::check::check_decl_instances`;
+//!   Boogie's inference: from the arguments, then from the expected type);
+//! - a **polymorphic procedure** `P<a>` is verified once, with each type parameter an
+//!   uninterpreted type of its own (`type P$a;`: what holds for an arbitrary type holds for every
+//!   type, as no operation of the program can tell the types apart); a call at `T` calls `P$T`,
+//!   the contract instantiated (its body only when it is inlined);
+//! - an **axiom** `axiom (forall<a> ... :: e)` is instantiated at every tuple of ground types
+//!   of the program (the types written in its declarations, the uninterpreted types above, and
+//!   their parts; not the types only axiom instances bring in, which keeps the set finite). An
+//!   axiom is an assumption: instantiating it at fewer types than all assumes less, which may
+//!   cost a proof but never makes one wrong;
+//! - the rest — type quantifiers anywhere but at the top of an axiom, polymorphic map types,
+//!   instantiations that do not end (polymorphic recursion beyond [`MAX_INSTANCES`]) — is
+//!   a located `unsupported` diagnostic, never a guess.
+//!
+//! Every declaration made is type-checked again (the checker also finds its instantiations),
+//! so the program handed on is well typed.
+
+mod subst;
+
+use ivl::ast::*;
+use ivl::check::{build_env, check_decl_instances, GlobalEnv, Instance, Ty};
+use ivl::diag::Diagnostic;
+use ivl::visit::{walk_expr_mut, walk_stmt_mut, walk_type, Node, Visit, VisitMut};
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
+use subst::{instance_name, split_type_quantifier, substitute_types, substitution, type_quantifiers};
+
+/// At most this many instances of polymorphic functions and procedures.
+pub const MAX_INSTANCES: usize = 2000;
+/// At most this many instances of one polymorphic axiom (the others are not assumed).
+pub const MAX_AXIOM_INSTANCES: usize = 1000;
+
+/// `p` without type parameters (borrowed when it has none).
+pub fn monomorphise(p: &Program) -> Result<Cow<'_, Program>, Vec<Diagnostic>> {
+    if !p.decls.iter().any(is_polymorphic) {
+        return Ok(Cow::Borrowed(p));
+    }
+    let mut m = Mono::new(p);
+    m.run();
+    if m.diags.is_empty() {
+        Ok(Cow::Owned(Program { decls: m.out }))
+    } else {
+        m.diags.sort_by_key(|d| d.primary.span.start);
+        Err(m.diags)
+    }
+}
+
+fn is_polymorphic(d: &Decl) -> bool {
+    let params = match &d.kind {
+        DeclKind::Function(f) => &f.type_params,
+        DeclKind::Procedure(p) => &p.type_params,
+        DeclKind::Implementation(i) => &i.type_params,
+        _ => return !type_quantifiers(d).is_empty(),
+    };
+    !params.is_empty() || !type_quantifiers(d).is_empty()
+}
+
+/// A polymorphic axiom: its type parameters and the axiom of one instance.
+struct AxiomTemplate {
+    params: Vec<Ident>,
+    expr: Expr,
+    attrs: Vec<Attribute>,
+    span: Span,
+    done: HashSet<Vec<Ty>>,
+}
+
+struct Mono<'p> {
+    funcs: HashMap<Name, (&'p FunctionDecl, Span)>,
+    procs: HashMap<Name, (&'p ProcedureDecl, Span)>,
+    impls: HashMap<Name, Vec<(&'p ImplementationDecl, Span)>>,
+    /// The uninterpreted types standing for each polymorphic procedure's type parameters.
+    generic: HashMap<Name, Vec<Ty>>,
+    axioms: Vec<AxiomTemplate>,
+    /// The monomorphic declarations, and for each whether it comes from an axiom instance.
+    out: Vec<Decl>,
+    from_axiom: Vec<bool>,
+    instances: HashMap<(Name, Vec<Ty>), Name>,
+    taken: HashSet<Name>,
+    env: GlobalEnv,
+    diags: Vec<Diagnostic>,
+}
+
+impl<'p> Mono<'p> {
+    fn new(p: &'p Program) -> Mono<'p> {
+        let mut m = Mono {
+            funcs: HashMap::new(),
+            procs: HashMap::new(),
+            impls: HashMap::new(),
+            generic: HashMap::new(),
+            axioms: Vec::new(),
+            out: Vec::new(),
+            from_axiom: Vec::new(),
+            instances: HashMap::new(),
+            taken: p.decls.iter().flat_map(ivl::resolve::decl_names).cloned().collect(),
+            env: GlobalEnv::default(),
+            diags: Vec::new(),
+        };
+        let mut sorts = Vec::new();
+        for d in &p.decls {
+            match &d.kind {
+                DeclKind::Function(f) if !f.type_params.is_empty() => {
+                    m.funcs.insert(f.name.name.clone(), (f, d.span));
+                }
+                DeclKind::Procedure(x) if !x.type_params.is_empty() => {
+                    let tys = x.type_params.iter().map(|a| m.fresh_sort(&x.name.name, a, &mut sorts)).collect();
+                    m.generic.insert(x.name.name.clone(), tys);
+                    m.procs.insert(x.name.name.clone(), (x, d.span));
+                }
+                DeclKind::Implementation(i) if !i.type_params.is_empty() => {
+                    m.impls.entry(i.name.name.clone()).or_default().push((i, d.span));
+                }
+                _ => {}
+            }
+        }
+        m.out.extend(sorts);
+        let (env, _) = build_env(&[m.out.as_slice(), &p.decls].concat());
+        m.env = env;
+        for d in &p.decls {
+            m.split(d);
+        }
+        m.from_axiom = vec![false; m.out.len()];
+        m
+    }
+
+    /// `type P$a;`, the uninterpreted type of procedure `P`'s type parameter `a`.
+    fn fresh_sort(&mut self, proc: &str, a: &Ident, sorts: &mut Vec<Decl>) -> Ty {
+        let name = instance_name(&format!("{proc}${}", a.name), &[], &|n| self.taken.contains(n));
+        self.taken.insert(name.clone());
+        let td = TypeDecl {
+            attrs: Vec::new(),
+            finite: false,
+            name: Ident::new(name.clone(), a.span),
+            params: Vec::new(),
+            synonym: None,
+        };
+        sorts.push(Decl { kind: DeclKind::Type(td), span: a.span });
+        Ty::Ctor(name, std::sync::Arc::from([]))
+    }
+
+    /// Sorts a declaration of the source: templates aside, the generic instance of a
+    /// polymorphic procedure and its implementations, the monomorphic rest as it is.
+    fn split(&mut self, d: &Decl) {
+        match &d.kind {
+            DeclKind::Function(f) if !f.type_params.is_empty() => {}
+            DeclKind::Procedure(x) if !x.type_params.is_empty() => {
+                let tys = self.generic[&x.name.name].clone();
+                let mut decl = d.clone();
+                substitute_types(&mut decl, &substitution(&x.type_params, &tys));
+                if let DeclKind::Procedure(y) = &mut decl.kind {
+                    y.type_params = sort_idents(&tys, &x.type_params);
+                }
+                self.push_ground(decl);
+            }
+            DeclKind::Implementation(i) if !i.type_params.is_empty() => {
+                let Some(tys) = self.generic.get(&i.name.name).cloned() else { return self.push_ground(d.clone()) };
+                let mut decl = d.clone();
+                substitute_types(&mut decl, &substitution(&i.type_params, &tys));
+                if let DeclKind::Implementation(j) = &mut decl.kind {
+                    j.type_params = sort_idents(&tys, &i.type_params);
+                }
+                self.push_ground(decl);
+            }
+            DeclKind::Axiom(a) => match split_type_quantifier(&a.expr) {
+                Some((params, expr)) => self.axioms.push(AxiomTemplate {
+                    params,
+                    expr,
+                    attrs: a.attrs.clone(),
+                    span: d.span,
+                    done: HashSet::new(),
+                }),
+                None => self.push_ground(d.clone()),
+            },
+            _ => self.push_ground(d.clone()),
+        }
+    }
+
+    /// A declaration without type parameters: type quantifiers left in it are unsupported.
+    fn push_ground(&mut self, d: Decl) {
+        for span in type_quantifiers(&d) {
+            self.diags.push(
+                Diagnostic::unsupported(
+                    "type quantifiers are supported only at the top of an axiom (`axiom (forall<a> ...)`)",
+                    span,
+                )
+                .with_label("type parameters"),
+            );
+        }
+        self.out.push(d);
+    }
+
+    fn run(&mut self) {
+        let mut done = 0;
+        loop {
+            while done < self.out.len() && self.diags.is_empty() {
+                self.process(done);
+                done += 1;
+            }
+            if !self.diags.is_empty() || !self.instantiate_axioms() {
+                return;
+            }
+        }
+    }
+
+    /// Type-checks `out[k]`, creates the instances it uses and renames its uses to them.
+    fn process(&mut self, k: usize) {
+        if self.from_axiom.len() < self.out.len() {
+            self.from_axiom.resize(self.out.len(), false);
+        }
+        let (diags, uses) = check_decl_instances(&self.env, &self.out[k]);
+        if !diags.is_empty() {
+            self.diags.extend(diags);
+            return;
+        }
+        let axiom = self.from_axiom[k];
+        let mut renames = HashMap::new();
+        for u in uses {
+            if let Some(name) = self.instance(&u, axiom) {
+                renames.insert((u.span, u.name), name);
+            }
+        }
+        if !renames.is_empty() {
+            rename(&mut self.out[k], &renames);
+        }
+        // The generic instance of a polymorphic procedure kept its type parameters (renamed
+        // to the uninterpreted types) for the check against the procedure's signature.
+        match &mut self.out[k].kind {
+            DeclKind::Procedure(p) => p.type_params.clear(),
+            DeclKind::Implementation(i) => i.type_params.clear(),
+            _ => {}
+        }
+    }
+
+    /// The name of the instance `u` uses, created on first use; `None`: keep the name.
+    fn instance(&mut self, u: &Instance, axiom: bool) -> Option<Name> {
+        let key = (u.name.clone(), u.tys.clone());
+        if let Some(n) = self.instances.get(&key) {
+            return Some(n.clone());
+        }
+        if self.generic.get(&u.name) == Some(&u.tys) {
+            return None;
+        }
+        if self.instances.len() >= MAX_INSTANCES {
+            self.diags.push(
+                Diagnostic::unsupported(
+                    format!("more than {MAX_INSTANCES} instances of polymorphic functions and procedures"),
+                    u.span,
+                )
+                .with_label("polymorphic recursion? this use needs another one"),
+            );
+            return None;
+        }
+        let name = instance_name(&u.name, &u.tys, &|n| self.taken.contains(n));
+        self.taken.insert(name.clone());
+        self.instances.insert(key, name.clone());
+        let before = self.out.len();
+        if let Some(&(f, span)) = self.funcs.get(&u.name) {
+            let mut g = f.clone();
+            g.type_params.clear();
+            g.name.name = name.clone();
+            let mut decl = Decl { kind: DeclKind::Function(g), span };
+            substitute_types(&mut decl, &substitution(&f.type_params, &u.tys));
+            self.push_ground(decl);
+        } else if let Some(&(p, span)) = self.procs.get(&u.name) {
+            self.proc_instance(p, span, &u.tys, &name);
+        }
+        self.from_axiom.resize(before, false);
+        self.from_axiom.resize(self.out.len(), axiom);
+        Some(name)
+    }
+
+    /// The instance `name` of procedure `p` at `tys`: the contract, and the body only where
+    /// the procedure or an implementation is inlined (a body is verified once, generically).
+    fn proc_instance(&mut self, p: &ProcedureDecl, span: Span, tys: &[Ty], name: &Name) {
+        let inlined = |attrs: &[Attribute]| attrs.iter().any(|a| a.name.name == "inline");
+        let mut q = p.clone();
+        q.type_params.clear();
+        q.name.name = name.clone();
+        if !inlined(&p.attrs) {
+            q.body = None;
+        }
+        let mut decl = Decl { kind: DeclKind::Procedure(q), span };
+        substitute_types(&mut decl, &substitution(&p.type_params, tys));
+        self.push_ground(decl);
+        for &(i, span) in self.impls.get(&p.name.name).cloned().unwrap_or_default().iter() {
+            if inlined(&p.attrs) || inlined(&i.attrs) {
+                let mut j = i.clone();
+                j.type_params.clear();
+                j.name.name = name.clone();
+                let mut decl = Decl { kind: DeclKind::Implementation(j), span };
+                substitute_types(&mut decl, &substitution(&i.type_params, tys));
+                self.push_ground(decl);
+            }
+        }
+    }
+
+    /// Instantiates the polymorphic axioms at the tuples of the program's ground types not done
+    /// yet. Whether any instance was added.
+    fn instantiate_axioms(&mut self) -> bool {
+        let universe = self.universe();
+        let mut added = false;
+        for t in 0..self.axioms.len() {
+            let n = self.axioms[t].params.len();
+            for tys in tuples(&universe, n) {
+                if self.axioms[t].done.len() >= MAX_AXIOM_INSTANCES {
+                    break;
+                }
+                if !self.axioms[t].done.insert(tys.clone()) {
+                    continue;
+                }
+                let a = &self.axioms[t];
+                let mut expr = a.expr.clone();
+                substitute_types(&mut expr, &substitution(&a.params, &tys));
+                let (attrs, span) = (a.attrs.clone(), a.span);
+                match split_type_quantifier(&expr) {
+                    Some((params, expr)) => {
+                        self.axioms.push(AxiomTemplate { params, expr, attrs, span, done: HashSet::new() })
+                    }
+                    None => {
+                        self.push_ground(Decl { kind: DeclKind::Axiom(AxiomDecl { attrs, expr }), span });
+                        self.from_axiom.resize(self.out.len(), true);
+                    }
+                }
+                added = true;
+            }
+        }
+        added
+    }
+
+    /// The ground types of the declarations that do not come from axiom instances, with their
+    /// parts, in a fixed order.
+    fn universe(&self) -> Vec<Ty> {
+        struct Types<'e>(&'e GlobalEnv, Vec<Ty>, HashSet<Ty>);
+        impl Types<'_> {
+            fn add(&mut self, t: Ty) {
+                if t.has_error() || t.has_param() || !self.2.insert(t.clone()) {
+                    return;
+                }
+                match &t {
+                    Ty::Ctor(_, args) => args.iter().for_each(|a| self.add(a.clone())),
+                    Ty::Map(m) => {
+                        m.args.iter().for_each(|a| self.add(a.clone()));
+                        self.add(m.result.clone());
+                    }
+                    _ => {}
+                }
+                self.1.push(t);
+            }
+        }
+        impl Visit for Types<'_> {
+            fn visit_type(&mut self, t: &Type) {
+                let ty = self.0.ty(t);
+                self.add(ty);
+                walk_type(self, t)
+            }
+        }
+        let mut v = Types(&self.env, Vec::new(), HashSet::new());
+        for (d, axiom) in self.out.iter().zip(&self.from_axiom) {
+            if !axiom {
+                d.accept(&mut v);
+            }
+        }
+        v.1
+    }
+}
+
+/// The uninterpreted types `tys` as type parameters (at the spans of `params`): in the checker
+/// a type parameter is the opaque type of its name, the same type as the declared one.
+fn sort_idents(tys: &[Ty], params: &[Ident]) -> Vec<Ident> {
+    tys.iter().zip(params).map(|(t, p)| Ident::new(t.to_string(), p.span)).collect()
+}
+
+/// Every tuple of `n` elements of `xs`, in order.
+fn tuples(xs: &[Ty], n: usize) -> Vec<Vec<Ty>> {
+    let mut out = vec![Vec::new()];
+    for _ in 0..n {
+        out = out.into_iter().flat_map(|t| xs.iter().map(move |x| [t.clone(), vec![x.clone()]].concat())).collect();
+        if out.len() > MAX_AXIOM_INSTANCES {
+            out.truncate(MAX_AXIOM_INSTANCES);
+        }
+    }
+    out
+}
+
+/// Renames the uses of polymorphic functions and procedures (by span and name) to instances.
+fn rename(d: &mut Decl, renames: &HashMap<(Span, Name), Name>) {
+    struct Rename<'a>(&'a HashMap<(Span, Name), Name>);
+    impl VisitMut for Rename<'_> {
+        fn visit_expr(&mut self, e: &mut Expr) {
+            let span = e.span;
+            if let ExprKind::Call(f, _) = &mut e.kind {
+                if let Some(n) = self.0.get(&(span, f.name.clone())) {
+                    f.name = n.clone();
+                }
+            }
+            walk_expr_mut(self, e)
+        }
+        fn visit_stmt(&mut self, s: &mut Stmt) {
+            let span = s.span;
+            if let StmtKind::Call { proc, .. } = &mut s.kind {
+                if let Some(n) = self.0.get(&(span, proc.name.clone())) {
+                    proc.name = n.clone();
+                }
+            }
+            walk_stmt_mut(self, s)
+        }
+    }
+    d.accept_mut(&mut Rename(renames));
+}

@@ -23,6 +23,7 @@ pub mod hints;
 pub mod pass_check;
 pub mod shorthands;
 pub mod stage;
+pub mod staged;
 
 pub use shorthands::{
     verify_kernel, verify_lockstep, verify_lockstep_with, verify_with_inference, verify_with_inference_opts,
@@ -214,7 +215,13 @@ impl Run<'_> {
         let built = self.stage(Stage::TwoThread, two_thread::build(&program, &cfg.kernel))?;
         let vacuity = two_thread::report::vacuity_checks(&built);
         let houdini = VerifyOptions { houdini: cfg.engine.houdini || cfg.infer, ..cfg.engine.clone() };
-        let mut result = self.engine(&built.program, &houdini)?;
+        // Inferred candidates: a first search without the modular ones (`staged`).
+        let linear =
+            if cfg.infer && self.tap.is_none() { staged::without_modular_candidates(&built.program) } else { None };
+        let mut result = match linear.map(|p| self.engine(&p, &houdini)).transpose()? {
+            Some(r) if r.exit_code() == 0 => r,
+            _ => self.engine(&built.program, &houdini)?,
+        };
         // Without Houdini: an `assert false` that fails would stop it for every implementation.
         let vacuity_result = if vacuity.is_empty() || !result.errors.is_empty() {
             ProgramResult::default()

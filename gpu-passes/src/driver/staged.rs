@@ -18,8 +18,8 @@
 use ivl::ast::{BinOp, Contract, Expr, ExprKind, Invariant, Program, Stmt, StmtKind};
 use ivl::visit::{walk_expr, walk_stmt_mut, Visit, VisitMut};
 
-/// `program` with every modular `{:candidate}` clause replaced by `true`, or `None` when it has
-/// none.
+/// `program` with every modular `{:candidate}` clause replaced by the plain clause `true`, or
+/// `None` when it has none.
 pub fn without_modular_candidates(program: &Program) -> Option<Program> {
     let mut cut = Cut { count: 0 };
     let mut p = program.clone();
@@ -32,8 +32,11 @@ struct Cut {
 }
 
 impl Cut {
-    fn clause(&mut self, attrs: &[ivl::ast::Attribute], expr: &mut Expr) {
+    /// A modular candidate becomes the plain clause `true`: no longer a candidate, so the
+    /// inference report counts it as not checked rather than kept.
+    fn clause(&mut self, attrs: &mut Vec<ivl::ast::Attribute>, expr: &mut Expr) {
         if ivl::ast::has_attr(attrs, "candidate") && is_modular(expr) {
+            attrs.retain(|a| a.name.as_str() != "candidate");
             *expr = Expr::bool(true);
             self.count += 1;
         }
@@ -42,10 +45,10 @@ impl Cut {
 
 impl VisitMut for Cut {
     fn visit_contract(&mut self, c: &mut Contract) {
-        self.clause(&c.attrs, &mut c.expr);
+        self.clause(&mut c.attrs, &mut c.expr);
     }
     fn visit_invariant(&mut self, i: &mut Invariant) {
-        self.clause(&i.attrs, &mut i.expr);
+        self.clause(&mut i.attrs, &mut i.expr);
     }
     fn visit_stmt(&mut self, s: &mut Stmt) {
         if let StmtKind::Assert { attrs, expr } = &mut s.kind {

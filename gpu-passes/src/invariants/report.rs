@@ -30,7 +30,8 @@ pub enum Status {
     Dropped,
     /// A concrete run refuted it before Houdini ran ([`super::dynamic`]).
     KilledByRun,
-    /// It did not reach Houdini (the reduction or the verifier stopped before).
+    /// It did not reach Houdini (the reduction or the verifier stopped before, or the kernel was
+    /// proved without it: `crate::driver::staged`).
     NotChecked,
 }
 

@@ -14,8 +14,8 @@
 //! `{:verify false}` in the slice: they are verified in their own unit, not again here.
 
 use ivl::ast::*;
-use ivl::visit::Visit;
 use std::collections::{HashMap, HashSet};
+use vcgen::houdini::callees;
 
 /// Which implementation: its procedure's name and how many implementations of the same
 /// procedure come before it in the file (a procedure with a body counts as one).
@@ -58,22 +58,6 @@ fn position(program: &Program, key: &ImplKey) -> Option<usize> {
         .filter(|(_, d)| implemented(d).is_some_and(|n| n.as_str() == key.name))
         .nth(key.occurrence as usize)
         .map(|(i, _)| i)
-}
-
-/// The procedures called in a declaration's body.
-fn callees(d: &Decl) -> Vec<Name> {
-    struct Calls(Vec<Name>);
-    impl Visit for Calls {
-        fn visit_stmt(&mut self, s: &Stmt) {
-            if let StmtKind::Call { proc, .. } = &s.kind {
-                self.0.push(proc.name.clone());
-            }
-            ivl::visit::walk_stmt(self, s)
-        }
-    }
-    let mut calls = Calls(Vec::new());
-    calls.visit_decl(d);
-    calls.0
 }
 
 /// Whether calls of `name` are inlined: `{:inline N}` on the procedure or on an implementation

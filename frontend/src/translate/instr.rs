@@ -1133,14 +1133,7 @@ impl<'m> Tr<'m> {
         let op = match pred {
             IntPredicate::EQ => return Some(Ex::new(format!("({} == {})", a.text, b.text), Ty::Bool)),
             IntPredicate::NE => return Some(Ex::new(format!("({} != {})", a.text, b.text), Ty::Bool)),
-            IntPredicate::ULT => "ULT",
-            IntPredicate::ULE => "ULE",
-            IntPredicate::UGT => "UGT",
-            IntPredicate::UGE => "UGE",
-            IntPredicate::SLT => "SLT",
-            IntPredicate::SLE => "SLE",
-            IntPredicate::SGT => "SGT",
-            IntPredicate::SGE => "SGE",
+            ordering => ordering_name(ordering),
         };
         if a.ty == Ty::Bool {
             self.err(loc, "an ordering comparison of 1-bit values");
@@ -1605,4 +1598,19 @@ fn no_store_before(f: &Frame, c: &inst::Call) -> bool {
 /// (`async_copy.rs`).
 pub(super) fn memory_scalar_ty(ty: &TypeRef) -> Option<Ty> {
     scalar_ty(ty).or_else(|| async_copy::is_event(ty).then_some(Ty::Bv(32)))
+}
+
+/// The name of the bit-vector comparison of an ordering predicate (`ULT` of `BV32_ULT`);
+/// `SGE` for the equalities, which callers handle before.
+pub(super) fn ordering_name(pred: IntPredicate) -> &'static str {
+    match pred {
+        IntPredicate::ULT => "ULT",
+        IntPredicate::ULE => "ULE",
+        IntPredicate::UGT => "UGT",
+        IntPredicate::UGE => "UGE",
+        IntPredicate::SLT => "SLT",
+        IntPredicate::SLE => "SLE",
+        IntPredicate::SGT => "SGT",
+        _ => "SGE",
+    }
 }

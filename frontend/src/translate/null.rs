@@ -63,16 +63,7 @@ impl<'m> Tr<'m> {
     /// offsets within one object, an arbitrary boolean (havocked where it is computed) across
     /// objects, whose addresses kivl does not model.
     pub(super) fn unrelated_ordering(&mut self, pred: IntPredicate, p: &Ptr, q: &Ptr) -> Ex {
-        let op = match pred {
-            IntPredicate::ULT => "ULT",
-            IntPredicate::ULE => "ULE",
-            IntPredicate::UGT => "UGT",
-            IntPredicate::UGE => "UGE",
-            IntPredicate::SLT => "SLT",
-            IntPredicate::SLE => "SLE",
-            IntPredicate::SGT => "SGT",
-            _ => "SGE",
-        };
+        let op = super::instr::ordering_name(pred);
         let cmp = self.bvop(op, 32);
         let pe = p.off.expr(&mut self.needs_fn());
         let qe = q.off.expr(&mut self.needs_fn());

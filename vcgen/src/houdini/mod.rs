@@ -52,4 +52,4 @@ pub use candidates::guard_candidates;
 pub use refute::{check, literals, round, Checked, Part, Report};
 pub use results::{Assignment, HoudiniStats, ImplRound, STOPPED_ELSEWHERE};
 pub use search::{fixpoint, Search, Step};
-pub use warm::{identities, start_false, CandidateId, WarmStart};
+pub use warm::{callees, identities, start_false, CandidateId, WarmStart};

@@ -141,8 +141,8 @@ fn procedure_of(d: &Decl) -> Option<&Name> {
     }
 }
 
-/// The procedures called in a declaration.
-fn callees(d: &Decl) -> Vec<Name> {
+/// The procedures called in a declaration (in order, with repeats).
+pub fn callees(d: &Decl) -> Vec<Name> {
     struct Calls(Vec<Name>);
     impl Visit for Calls {
         fn visit_stmt(&mut self, s: &Stmt) {

@@ -2,25 +2,33 @@
 """kivl's front end on the real kernels of symbooglix/gpu (issue 18's measurements).
 
 The corpus ($KIVL_CORPUS, a checkout of github.com/symbooglix/gpu; not part of this repository)
-has, per kernel, the CUDA/OpenCL source with GPUVerify's header (`//pass`, then the options)
-next to `kernel.bpl`, the Boogie GPUVerify generated from it. For every source this prints:
+has, per kernel, the CUDA/OpenCL source `X.cl`/`X.cu` with GPUVerify's header (`//pass`, then
+the options) next to `X.bpl`, the Boogie GPUVerify generated from it (`kernel.bpl` for most,
+`kernel0.bpl`… or the kernel's name where a directory holds several). The sources are the ones
+with such a `.bpl` beside them (487 of them; `X__injected_bug__.bpl` and `X__known_bug__.bpl`
+are GPUVerify's buggy variants of `X`, not sources of their own). For every source this prints:
 
 - whether the front end accepts it (`kivl verify` does not exit with status 2);
 - whether `kivl verify X.cu` agrees with `kivl verify kernel.bpl` where both finish with a
   verdict (verified, or errors);
-- for the sources with a planted bug (`#ifdef MUTATION` / `KERNEL_BUG`, and a
-  `kernel__injected_bug__.bpl` beside them), the verdict with `-DMUTATION -DKERNEL_BUG`: such a
+- for the sources with a planted bug (`#ifdef MUTATION` / `KERNEL_BUG`, and an
+  `X__injected_bug__.bpl` or `X__known_bug__.bpl` beside them), the verdict with `-DMUTATION -DKERNEL_BUG`: such a
   kernel must never be reported verified (exit 3 if one is).
 
-    scripts/corpus-frontend.py [--bin KIVL] [--jobs N] [--timeout S] [--sample K] [--only-bugs] [CORPUS]
+    scripts/corpus-frontend.py [--bin KIVL] [--jobs N] [--timeout S] [--sample K] [--only-bugs]
+                               [--cache DIR] [CORPUS]
 
-`--sample K` runs every K-th source (sorted by path) for a quicker estimate.
+`--sample K` runs every K-th source (sorted by path) for a quicker estimate. Resumable: each
+source's row is cached as JSON under --cache (default /tmp/kivl-corpus-frontend, outside the
+repository), keyed by the kivl binary (size and modification time), the source and the time
+limit, so a rerun skips the sources already done; a new binary starts afresh.
 
 Inference is on (`--houdini`), as GPUVerify's is; options the harness cannot map skip the
 kernel with the reason.
 """
 import argparse
 import concurrent.futures
+import hashlib
 import importlib.util
 import json
 import os
@@ -61,20 +69,45 @@ def check(kivl, src, timeout, only_bugs):
     args = term.arguments(src)
     if args is None:
         return src, None, None, None
-    # The variants GPUVerify's authors generated a buggy program for (kernel__injected_bug__.bpl):
-    # the others' macros do not always make a bug (removing a barrier between a work-item's
-    # own write and read, BitonicSort's transpose_kernel, leaves it race-free).
+    # The variants GPUVerify's authors generated a buggy program for (X__injected_bug__.bpl, and
+    # X__known_bug__.bpl where the macro restores a bug the original had): the 31 buggy
+    # variants. The other sources' macros do not always make a bug (removing a barrier between
+    # a work-item's own write and read, BitonicSort's transpose_kernel, leaves it race-free).
     text = open(src, errors="replace").read()
-    injected = os.path.isfile(os.path.join(os.path.dirname(src), "kernel__injected_bug__.bpl"))
-    planted = injected and any(m in text for m in BUG_MACROS)
+    stem = os.path.splitext(src)[0]
+    buggy = any(os.path.isfile(stem + f"__{kind}_bug__.bpl") for kind in ("injected", "known"))
+    planted = buggy and any(m in text for m in BUG_MACROS)
     bug = verdict(kivl, src, args + [f"-D{m}" for m in BUG_MACROS], timeout) if planted else None
     if only_bugs:
         return src, None, None, bug
     sizes = [a for a in args if not a.startswith(("-D", "-I"))]
-    bpl = os.path.join(os.path.dirname(src), "kernel.bpl")
+    bpl = os.path.splitext(src)[0] + ".bpl"
     mine = verdict(kivl, src, args, timeout)
     theirs = verdict(kivl, bpl, sizes, timeout) if os.path.isfile(bpl) else None
     return src, mine, theirs, bug
+
+
+def is_source(directory, name):
+    """A CUDA/OpenCL source with GPUVerify's Boogie for it beside it."""
+    stem, ext = os.path.splitext(name)
+    return ext in (".cl", ".cu") and os.path.isfile(os.path.join(directory, stem + ".bpl"))
+
+
+def cached(a, src):
+    """`check` of one source, through the cache (a row is a JSON list)."""
+    st = os.stat(a.bin)
+    key = hashlib.sha1(f"{st.st_size}:{st.st_mtime_ns}:{src}:{a.timeout}:{a.only_bugs}".encode()).hexdigest()[:20]
+    path = os.path.join(a.cache, key + ".json")
+    if os.path.isfile(path):
+        with open(path) as fh:
+            return tuple(json.load(fh))
+    row = check(a.bin, src, a.timeout, a.only_bugs)
+    os.makedirs(a.cache, exist_ok=True)
+    with open(path + ".tmp", "w") as fh:
+        json.dump(row, fh)
+    os.replace(path + ".tmp", path)
+    print(f"  {os.path.relpath(src, a.corpus)}: source {row[1]}, bpl {row[2]}, planted bug {row[3]}", file=sys.stderr, flush=True)
+    return row
 
 
 def main():
@@ -85,15 +118,16 @@ def main():
     ap.add_argument("--timeout", type=int, default=60)
     ap.add_argument("--only-bugs", action="store_true", help="only the planted-bug variants")
     ap.add_argument("--sample", type=int, default=1, help="every K-th source only")
+    ap.add_argument("--cache", default="/tmp/kivl-corpus-frontend", help="per-source results (outside the repository)")
     a = ap.parse_args()
     base = os.path.join(a.corpus, "gpuverify")
     if not os.path.isdir(base):
         print(f"skipped: no corpus at {a.corpus} (set KIVL_CORPUS to a checkout of symbooglix/gpu)")
         return
-    sources = sorted(os.path.join(d, f) for d, _, fs in os.walk(base) for f in fs if f in ("kernel.cl", "kernel.cu"))
+    sources = sorted(os.path.join(d, f) for d, _, fs in os.walk(base) for f in fs if is_source(d, f))
     sources = sources[:: max(1, a.sample)]
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
-        rows = list(pool.map(lambda s: check(a.bin, s, a.timeout, a.only_bugs), sources))
+        rows = list(pool.map(lambda s: cached(a, s), sources))
     rel = lambda p: os.path.relpath(p, base)
     mapped = [r for r in rows if r[1] is not None or r[3] is not None]
     if not a.only_bugs:

@@ -49,6 +49,9 @@ pub enum Spec {
     /// `__function_wide_invariant(e)`: an invariant of every loop of the function.
     FunctionWideInvariant,
     FunctionWideCandidateInvariant,
+    /// `__atomic_has_taken_value(p, offset_bytes, v)`: this thread's atomics on the element
+    /// returned `v` (KBPL's `__taken`).
+    AtomicHasTakenValue,
 }
 
 impl Spec {
@@ -166,6 +169,7 @@ pub fn classify(mangled: &str) -> Option<Builtin> {
         "__kivl_ite_int" => Builtin::Spec(Spec::Ite),
         // Overloaded (and so mangled) in the annotation header: `_Z14__equal_floatsDv4_fS_`.
         "__equal_floats" | "__equal_doubles" => Builtin::Spec(Spec::EqualFloats),
+        "__atomic_has_taken_value" => Builtin::Spec(Spec::AtomicHasTakenValue),
         _ => {
             let reg = name.strip_prefix("__kivl_")?;
             let (what, dim) = reg.rsplit_once('_')?;

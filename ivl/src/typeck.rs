@@ -16,8 +16,8 @@ use rustc_hash::FxHashMap;
 use std::collections::HashSet;
 
 /// The GPU specification built-ins of docs/kbpl.md §5.2.
-pub const SPEC_BUILTINS: [&str; 7] =
-    ["__read", "__write", "__read_offset", "__write_offset", "__other", "__uniform", "__enabled"];
+pub const SPEC_BUILTINS: [&str; 8] =
+    ["__read", "__write", "__read_offset", "__write_offset", "__other", "__uniform", "__enabled", "__taken"];
 
 /// Boogie's rounding-mode constants (floating-point arithmetic is unsupported).
 const ROUNDING_MODES: [&str; 10] = [
@@ -795,12 +795,17 @@ impl<'a> Checker<'a> {
                         "allowed only in contracts, loop and barrier invariants, assertions and assumptions",
                     );
                 }
-                let n = if name == "__enabled" { 0 } else { 1 };
+                let n = match name {
+                    "__enabled" => 0,
+                    "__taken" => 3,
+                    _ => 1,
+                };
                 if !arity(self, n) {
                     return Some(Ty::Error);
                 }
                 Some(match name {
                     "__enabled" => Ty::Bool,
+                    "__taken" => self.taken(args),
                     "__other" => self.expr(&args[0]),
                     "__uniform" => {
                         self.expr(&args[0]);
@@ -828,6 +833,25 @@ impl<'a> Checker<'a> {
             }
             _ => None,
         }
+    }
+
+    /// `__taken(A, i, v)`: `A` a shared array with one index, `i` of its index type, `v` of its
+    /// element type.
+    fn taken(&mut self, args: &[Expr]) -> Ty {
+        let mt = self.shared_array_arg("__taken", &args[0]);
+        match mt.as_map() {
+            Some(m) if m.args.len() == 1 => {
+                let (index, elem) = (m.args[0].clone(), m.result.clone());
+                self.expect(&args[1], &index, || "the index of `__taken(A, i, v)` has `A`'s index type".to_string());
+                self.expect(&args[2], &elem, || "the value of `__taken(A, i, v)` has `A`'s element type".to_string());
+            }
+            Some(_) => self.report(Diagnostic::unsupported(
+                "`__taken` of a map with several indices is not supported",
+                args[0].span,
+            )),
+            None => {}
+        }
+        Ty::Bool
     }
 
     /// The argument of `__read(A)` and friends: a global variable of map type.

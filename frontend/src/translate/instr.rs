@@ -1245,7 +1245,12 @@ impl<'m> Tr<'m> {
         // than leave the value undefined.
         let of_memory = matches!(
             s,
-            Spec::Read | Spec::Write | Spec::ReadOffsetBytes | Spec::WriteOffsetBytes | Spec::PtrOffsetBytes
+            Spec::Read
+                | Spec::Write
+                | Spec::ReadOffsetBytes
+                | Spec::WriteOffsetBytes
+                | Spec::PtrOffsetBytes
+                | Spec::AtomicHasTakenValue
         );
         if !of_memory && s != Spec::EqualFloats && args.iter().any(|a| !matches!(a, Val::Scalar(_))) {
             self.err(loc, format!("`{}` takes numbers, and is given a pointer or a vector", builtins::demangle(name)));
@@ -1321,6 +1326,9 @@ impl<'m> Tr<'m> {
             };
             return Some(Ex::new(p.off.expr(&mut self.needs_fn()), Ty::Bv(32)));
         }
+        if s == Spec::AtomicHasTakenValue {
+            return self.taken_annotation(args, w, loc);
+        }
         let offset = matches!(s, Spec::ReadOffsetBytes | Spec::WriteOffsetBytes);
         // The pointer argument of an access annotation: into memory objects, never null.
         let p = match args.first() {
@@ -1362,6 +1370,33 @@ impl<'m> Tr<'m> {
             None => last,
         };
         Some(if offset { Ex::new(text, Ty::Bv(32)) } else { bool_to_int(text, w) })
+    }
+
+    /// GPUVerify's `__atomic_has_taken_value(p, offset_bytes, v)`: KBPL's `__taken(A, i, v)`
+    /// (docs/kbpl.md §5.2) of the element `offset_bytes` bytes past `p`, the offset and the
+    /// value as 32-bit numbers (the element index and counter types of the memory model).
+    fn taken_annotation(&mut self, args: &[Val], w: u32, loc: Option<Loc>) -> Option<Ex> {
+        let (Some(Val::Ptr(p @ Ptr { alt: None, .. })), Some(off), Some(v)) =
+            (args.first(), scalar_at(args, 1), scalar_at(args, 2))
+        else {
+            self.err(loc, "`__atomic_has_taken_value` of something that is not a pointer to one memory object");
+            return None;
+        };
+        let as32 = |e: Ex| match e.ty {
+            Ty::Bv(32) => Some(e.text),
+            Ty::Bv(n) if n > 32 => Some(format!("{}[32:0]", e.text)),
+            Ty::Bv(n) => Some(format!("(0bv{} ++ {})", 32 - n, e.text)),
+            _ => None,
+        };
+        let (Some(off), Some(v)) = (as32(off), as32(v)) else {
+            self.err(loc, "`__atomic_has_taken_value` of an offset or value that is not an integer");
+            return None;
+        };
+        let (c, name) = (p.base, self.bases[p.base].name.clone());
+        let start = p.off.expr(&mut self.needs_fn());
+        let bytes = format!("{}({start}, {off})", self.bvop("ADD", 32));
+        let index = format!("{}({bytes}, {WIDTH_MARK}{c}bv32)", self.bvop("UDIV", 32));
+        Some(bool_to_int(format!("__taken({name}, {index}, {v})"), w))
     }
 
     /// A call of an external function the kernel does not define (a math built-in): an

@@ -43,10 +43,26 @@
 //! some thread writes it plainly, which is a race with one of the two atomics that the pair of
 //! that thread is reported for. The fact is not used in the inter-group variant for a
 //! group-shared counter (each group has its own copy). Like GPUVerify, it assumes that an
-//! element is not incremented 2^w times (a bit-vector counter does not wrap around). A
-//! counter read at two *different* statements gets no such fact (a value one thread took at
-//! one site may equal a value the other took at another site only if … the proof would need
-//! the history of the counter, which the two-thread program does not keep).
+//! element is not incremented 2^w times (a bit-vector counter does not wrap around).
+//!
+//! The same argument gives more: *every* atomic event on a counter element returns a value
+//! no other event on that element returns, whichever thread, statement or barrier interval
+//! it belongs to (the element only grows, and a plain write to it would be a race with the
+//! atomics around it; [`counters`] also leaves out any array that is written plainly at all,
+//! so that no barrier-separated reset can repeat a value). The two-thread program keeps the
+//! history it needs as a per-thread ghost set, `C$taken[i][v]`: "this thread's atomics on
+//! `C[i]` have returned `v`" (the lock-step construction gives each thread its copy). Each
+//! atomic on a counter then assumes its value is in neither thread's set before adding it:
+//!
+//! ```text
+//! assume !C$taken[i][x] && !__other(C$taken)[i][x];
+//! C$taken[i][x] := true;
+//! ```
+//!
+//! so `x := inc(C[0]); A[x] := …; y := inc(C[0]); A[y] := …` is race-free across the two
+//! statements too (GPUVerify's suite, `refined_atomic_abstraction/many_accesses`). The ghost
+//! starts arbitrary, which is sound: the empty set, the real one, is among its values, and an
+//! assumption only removes paths whose ghost value is not the real history.
 
 use crate::lockstep::{map_depth, map_levels, SharedVar};
 use crate::predication::{typed, FreshNames};
@@ -56,6 +72,10 @@ use std::collections::{HashMap, HashSet};
 
 /// The attribute of the `assume` that stands for an atomic access.
 pub(crate) const ATOMIC_ACCESS: &str = "atomic_access";
+
+/// The specification built-in `__taken(A, i, v)`: this thread's atomics on `A[i]` have
+/// returned `v` (docs/kbpl.md §5.2; GPUVerify's `__atomic_has_taken_value`).
+pub(crate) const TAKEN: &str = "__taken";
 
 /// `e == e` (an assumption that only reads `e`).
 fn reads_of(e: &Expr) -> Stmt {
@@ -75,16 +95,21 @@ fn increments(a: &AtomicStmt) -> bool {
     }
 }
 
-/// The arrays whose every atomic in `body` is an increment ([`increments`]): their atomics
-/// return values that differ per thread (see the module documentation).
+/// The arrays whose every atomic in `body` is an increment ([`increments`]) and which no
+/// statement writes plainly: their atomics return values that differ per event (see the
+/// module documentation).
 pub(crate) fn counters(body: &BlockImpl) -> HashSet<Name> {
     let mut all: HashMap<Name, bool> = HashMap::new();
+    let mut written = HashSet::new();
     for s in body.blocks.iter().flat_map(|b| &b.stmts) {
-        if let StmtKind::Atomic(a) = &s.kind {
-            *all.entry(a.target.var.name.clone()).or_insert(true) &= increments(a);
+        match &s.kind {
+            StmtKind::Atomic(a) => *all.entry(a.target.var.name.clone()).or_insert(true) &= increments(a),
+            StmtKind::Assign { lhss, .. } => written.extend(lhss.iter().map(|l| l.var.name.clone())),
+            StmtKind::Havoc(xs) => written.extend(xs.iter().map(|x| x.name.clone())),
+            _ => {}
         }
     }
-    all.into_iter().filter(|(_, inc)| *inc).map(|(n, _)| n).collect()
+    all.into_iter().filter(|(n, inc)| *inc && !written.contains(n)).map(|(n, _)| n).collect()
 }
 
 /// `f(args)`
@@ -104,6 +129,130 @@ fn distinct(x: &Ident, target: &Lhs, span: Span) -> Stmt {
     Stmt::new(StmtKind::Assume { attrs: vec![], expr: Expr::implies(same, differ) }, span)
 }
 
+/// `assume !T[i][x] && !__other(T)[i][x]; T[i][x] := true;` for the ghost set `T` of the
+/// values taken from a counter (see the module documentation).
+fn taken(ghost: &Name, x: &Ident, target: &Lhs, span: Span) -> [Stmt; 2] {
+    let xv = Expr::new(ExprKind::Var(x.clone()), span);
+    let mut indices = target.indices.clone();
+    indices.push(vec![xv]);
+    let select = |m: Expr| indices.iter().fold(m, |m, idx| Expr::new(ExprKind::Select(Box::new(m), idx.clone()), span));
+    let mine = Expr::var(ghost.clone(), span);
+    let theirs = call("__other", vec![mine.clone()], span);
+    let fresh = Expr::and(Expr::not(select(mine)), Expr::not(select(theirs)));
+    let lhs = Lhs { var: Ident::new(ghost.clone(), span), indices, span };
+    [
+        Stmt::new(StmtKind::Assume { attrs: vec![], expr: fresh }, span),
+        Stmt::new(StmtKind::Assign { lhss: vec![lhs], rhss: vec![Expr::bool(true)] }, span),
+    ]
+}
+
+/// The type of a ghost set of taken values: the array's index levels, then the element type,
+/// to `bool`.
+fn taken_type(levels: &[Vec<Type>], elem: &Type) -> Type {
+    let set = Type {
+        kind: TypeKind::Map { type_params: vec![], args: vec![elem.clone()], result: Box::new(Type::bool()) },
+        span: Span::DUMMY,
+    };
+    levels.iter().rev().fold(set, |r, args| Type {
+        kind: TypeKind::Map { type_params: vec![], args: args.clone(), result: Box::new(r) },
+        span: Span::DUMMY,
+    })
+}
+
+/// The ghost sets of taken values of one kernel body: one local per array whose atomics
+/// need one (a counter, or an array a `__taken` names), made on first use.
+struct Ghosts<'a> {
+    shared: &'a HashMap<Name, SharedVar>,
+    sets: HashMap<Name, Name>,
+    locals: Vec<TypedIdent>,
+}
+
+impl Ghosts<'_> {
+    /// The ghost set of `array`, `None` when its type is not a map of scalars.
+    fn of(&mut self, array: &Name, names: &mut FreshNames) -> Option<Name> {
+        if let Some(g) = self.sets.get(array) {
+            return Some(g.clone());
+        }
+        let sv = self.shared.get(array)?;
+        let (levels, elem) = map_levels(&sv.ty, map_depth(&sv.ty))?;
+        let g = names.fresh(&format!("{array}$taken"));
+        self.locals.push(typed(&g, taken_type(&levels, &elem)));
+        self.sets.insert(array.clone(), g.clone());
+        Some(g)
+    }
+}
+
+/// The `__taken(A, i, v)` calls in `node`: the array each names (if a variable), and where.
+fn taken_calls<T: ivl::visit::Node + ?Sized>(node: &T, out: &mut Vec<(Option<Name>, Span)>) {
+    struct Collect<'a>(&'a mut Vec<(Option<Name>, Span)>);
+    impl ivl::visit::Visit for Collect<'_> {
+        fn visit_expr(&mut self, e: &Expr) {
+            if let ExprKind::Call(f, args) = &e.kind {
+                if f.as_str() == TAKEN {
+                    let array = match args.first().map(|a| &a.kind) {
+                        Some(ExprKind::Var(a)) => Some(a.name.clone()),
+                        _ => None,
+                    };
+                    self.0.push((array, e.span));
+                }
+            }
+            ivl::visit::walk_expr(self, e)
+        }
+    }
+    node.accept(&mut Collect(out));
+}
+
+/// The arrays that `__taken(A, i, v)` names in `body`.
+fn taken_arrays(body: &BlockImpl) -> Vec<Name> {
+    let mut calls = Vec::new();
+    for s in body.blocks.iter().flat_map(|b| &b.stmts) {
+        taken_calls(s, &mut calls);
+    }
+    let mut arrays: Vec<Name> = calls.into_iter().filter_map(|(a, _)| a).collect();
+    arrays.sort();
+    arrays.dedup();
+    arrays
+}
+
+/// `__taken` in a kernel's contract is `unsupported`: the ghost sets start arbitrary, so a
+/// precondition about them would assume an arbitrary history.
+pub(crate) fn no_taken_in_contracts(contracts: &[Contract]) -> Result<(), Vec<ivl::diag::Diagnostic>> {
+    let mut calls = Vec::new();
+    for c in contracts {
+        taken_calls(&c.expr, &mut calls);
+    }
+    match calls.first() {
+        Some(&(_, span)) => Err(vec![ivl::diag::Diagnostic::unsupported(
+            "`__taken` in a kernel's contract: it is meaningful only in the body (assertions, loop invariants)",
+            span,
+        )]),
+        None => Ok(()),
+    }
+}
+
+/// Replaces `__taken(A, i, v)` by `A$taken[i][v]`, this thread's ghost set of `A`.
+fn substitute_taken(body: &mut BlockImpl, sets: &HashMap<Name, Name>) {
+    struct Sub<'a>(&'a HashMap<Name, Name>);
+    impl ivl::visit::VisitMut for Sub<'_> {
+        fn visit_expr(&mut self, e: &mut Expr) {
+            ivl::visit::walk_expr_mut(self, e);
+            let ExprKind::Call(f, args) = &e.kind else { return };
+            let (true, [a, i, v]) = (f.as_str() == TAKEN, args.as_slice()) else { return };
+            let Some(g) = (match &a.kind {
+                ExprKind::Var(a) => self.0.get(&a.name),
+                _ => None,
+            }) else {
+                return;
+            };
+            let set = Expr::new(ExprKind::Select(Box::new(Expr::var(g.clone(), a.span)), vec![i.clone()]), e.span);
+            *e = Expr::new(ExprKind::Select(Box::new(set), vec![v.clone()]), e.span);
+        }
+    }
+    for s in body.blocks.iter_mut().flat_map(|b| &mut b.stmts) {
+        ivl::visit::Node::accept_mut(s, &mut Sub(sets));
+    }
+}
+
 /// See the module documentation. `counters`: the arrays whose atomics return distinct values
 /// to the two modelled threads.
 pub(crate) fn lower_atomics(
@@ -113,6 +262,11 @@ pub(crate) fn lower_atomics(
     names: &mut FreshNames,
 ) {
     let reads_shared = |e: &Expr| ivl::visit::free_vars(e).iter().any(|x| shared.contains_key(x));
+    let mut ghosts = Ghosts { shared, sets: HashMap::new(), locals: Vec::new() };
+    for a in taken_arrays(body) {
+        ghosts.of(&a, names);
+    }
+    substitute_taken(body, &ghosts.sets);
     let mut new_locals = Vec::new();
     for b in &mut body.blocks {
         if !b.stmts.iter().any(|s| matches!(s.kind, StmtKind::Atomic(_))) {
@@ -149,15 +303,26 @@ pub(crate) fn lower_atomics(
                 target.indices.iter().fold(base, |m, idx| Expr::new(ExprKind::Select(Box::new(m), idx.clone()), sp));
             let attrs = vec![Attribute { name: Ident::new(ATOMIC_ACCESS, sp), args: vec![], span: sp }];
             out.push(Stmt::new(StmtKind::Assume { attrs, expr: Expr::eq(element.clone(), element) }, sp));
-            if let Some(x) = a.out {
-                out.push(Stmt::new(StmtKind::Havoc(vec![x.clone()]), sp));
-                let x_in_index = target.indices.iter().flatten().any(|i| ivl::visit::mentions(i, &x.name));
-                if counters.contains(&target.var.name) && !x_in_index {
-                    out.push(distinct(&x, &target, sp));
+            let Some(x) = a.out else { continue };
+            out.push(Stmt::new(StmtKind::Havoc(vec![x.clone()]), sp));
+            let x_in_index = target.indices.iter().flatten().any(|i| ivl::visit::mentions(i, &x.name));
+            let counter = counters.contains(&target.var.name) && !x_in_index;
+            if counter {
+                out.push(distinct(&x, &target, sp));
+            }
+            let named = ghosts.sets.contains_key(&target.var.name);
+            if (counter || named) && !x_in_index {
+                if let Some(g) = ghosts.of(&target.var.name, names) {
+                    let [fresh, record] = taken(&g, &x, &target, sp);
+                    if counter {
+                        out.push(fresh);
+                    }
+                    out.push(record);
                 }
             }
         }
         b.stmts = out;
     }
     body.locals.extend(new_locals);
+    body.locals.extend(ghosts.locals);
 }

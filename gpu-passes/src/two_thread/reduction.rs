@@ -441,6 +441,7 @@ fn predicated_body(
         }
     }
     let mut pre = preprocess(&body)?;
+    super::atomics::no_taken_in_contracts(ctx.contracts)?;
     // After the guards are in place, so that no lowered `assume` is taken for one.
     let mut counters = super::atomics::counters(&pre);
     if ctx.inter {

@@ -152,6 +152,10 @@ pub(crate) fn value_mentions<T: ivl::visit::Node + ?Sized>(node: &T, out: &mut V
         fn visit_expr(&mut self, e: &Expr) {
             match &e.kind {
                 ExprKind::Call(f, _) if LOG_BUILTINS.contains(&f.as_str()) => {}
+                // `__taken(A, i, v)` reads the thread's ghost set of `A`, not `A`.
+                ExprKind::Call(f, args) if f.as_str() == super::atomics::TAKEN => {
+                    args.iter().skip(1).for_each(|a| self.visit_expr(a))
+                }
                 ExprKind::Var(x) => {
                     if !self.bound.contains(&x.name) && !self.out.contains(&x.name) {
                         self.out.push(x.name.clone());

@@ -9,9 +9,13 @@
 //!
 //! Options: the ones Boogie 2.4.1 sends to Z3 (`AUTO_CONFIG=false`, `smt.mbqi=false`,
 //! `smt.qi.eager_threshold=100`, `smt.bv.reflect=true`, `nnf.sk_hack=true`, `type_check=true`,
-//! as seen in its `/proverLog`) plus GPUVerify's `smt.relevancy=0`. The time limit is the solver
-//! parameter `timeout`, set once, and the watchdog's interrupt at the end of a search's budget
-//! (`crate::watchdog`); a check that runs out of time is `unknown`, never a hang.
+//! as seen in its `/proverLog`) plus GPUVerify's `smt.relevancy=0`. The time limit is the watchdog's
+//! interrupt at the end of a search's budget (`crate::watchdog`); a check that runs out of time is
+//! `unknown`, never a hang. Z3's own `timeout` parameter is not set: in Z3 4.8.10 to 4.8.12 it arms
+//! a `scoped_timer` from a process-wide pool of timer threads, and a check's timer can be handed to
+//! another thread's check before the first check's teardown sees it idle, so a trivial check then
+//! waits (spinning) until the other thread's check ends (Z3 pull request 5371; seen with `--jobs 2`
+//! in `tests/cli_stop_at_first_error.rs`, a one-assertion check waiting for a 300 s one).
 //!
 //! Results: `unsat` means every (checked) assertion holds; `sat` gives a model from which
 //! [`Vc::failure`] reads the failing assertion and trace; `unknown` caused by a timeout or a
@@ -126,16 +130,13 @@ pub fn race_position(k: usize, candidates: bool) -> u32 {
     racer as u32
 }
 
-/// Solver parameters: the time limit per check, and racer `racer`'s configuration ([`RACERS`];
-/// 0 is the usual one).
-fn params(timeout_ms: Option<u64>, racer_index: u32) -> Params {
+/// Solver parameters: racer `racer`'s configuration ([`RACERS`]; 0 is the usual one). No
+/// `timeout`: the watchdog keeps the time limit (see the module doc).
+fn params(racer_index: u32) -> Params {
     let mut p = Params::new();
     // Z3's own SIGINT handler would cancel the running check and let kivl go on with a partial
     // result; kivl's handler (`src/interrupt.rs`) ends the process instead.
     p.set_bool("ctrl_c", false);
-    if let Some(ms) = timeout_ms {
-        p.set_u32("timeout", ms.clamp(1, u32::MAX as u64) as u32);
-    }
     let k = racer_index as usize;
     for &(name, v) in racer(k).params {
         p.set_u32(name, v);
@@ -163,7 +164,7 @@ impl VcSolver {
     pub fn new(background: &[Bool], vc: Vc, timeout_ms: Option<u64>, racer: u32) -> VcSolver {
         configure_z3();
         let solver = Solver::new();
-        solver.set_params(&params(timeout_ms, racer));
+        solver.set_params(&params(racer));
         for b in background {
             solver.assert(b);
         }
@@ -187,24 +188,25 @@ impl VcSolver {
 
     /// Checks under `assumptions` (candidate literals, disabled assertions), within what is
     /// left of the search's time budget: the watchdog interrupts the check when the search's
-    /// deadline passes. Z3's own `timeout` stays what the solver was made with (the whole
-    /// budget): changing a solver's parameters between checks changes Z3's search, and how much
-    /// time is left depends on the machine's load, so the verdict would too (issue 23).
+    /// deadline passes. The solver's parameters never change between checks: that would change
+    /// Z3's search, and how much time is left depends on the machine's load, so the verdict
+    /// would too (issue 23).
     pub fn check(&self, assumptions: &[Bool]) -> Check {
         let deadline = *self.deadline.lock().unwrap_or_else(|e| e.into_inner());
+        // Registered with the watchdog also without a deadline, for `watchdog::cancel`.
         let _watch = match deadline {
             Some(d) => {
                 if d <= Instant::now() {
                     return Check::Inconclusive(self.out_of_time());
                 }
-                Some(crate::watchdog::watch(d, Duration::from_millis(self.timeout_ms.unwrap_or(0))))
+                crate::watchdog::watch(d, Duration::from_millis(self.timeout_ms.unwrap_or(0)))
             }
-            None => None,
+            None => crate::watchdog::watch_unlimited(),
         };
         let check = self.check_now(assumptions);
         match (check, deadline) {
             // A check stopped at (or just before) the deadline, by the watchdog's interrupt
-            // ("canceled") or by Z3's own timer, ran out of time: say so, with the option.
+            // ("canceled"), ran out of time: say so, with the option.
             (Check::Inconclusive(_), Some(d)) if Instant::now() + Duration::from_millis(1500) >= d => {
                 Check::Inconclusive(self.out_of_time())
             }

@@ -1,6 +1,7 @@
 //! The watchdog (`vcgen::watchdog`) stops a Z3 check that runs past its deadline, and the
 //! context it interrupted goes on working: the next check is not cancelled by the old
-//! interrupt (a worker's context verifies many implementations one after another).
+//! interrupt (a worker's context verifies many implementations one after another); a
+//! cancelled context stops its checks, also those started after the cancellation.
 
 use std::time::{Duration, Instant};
 use z3::ast::Int;
@@ -40,6 +41,32 @@ fn a_check_that_ends_in_time_is_left_alone() {
     easy.assert(Int::new_const("v").gt(Int::from_i64(3)));
     let result = {
         let _watch = vcgen::watchdog::watch(Instant::now() + Duration::from_secs(30), Duration::from_secs(30));
+        easy.check()
+    };
+    assert_eq!(result, SatResult::Sat);
+}
+
+/// `--stop-at-first-error` cancels the contexts of later implementations: a check that starts
+/// after the cancellation (one `Z3_interrupt` would be lost before it) is stopped too, and once
+/// the cancellation ends the context works again.
+#[test]
+fn a_cancelled_context_stops_checks_started_later_until_uncancelled() {
+    vcgen::solver::configure_z3();
+    let ctx = z3::Context::thread_local().get_z3_context().as_ptr() as usize;
+    vcgen::watchdog::cancel(ctx);
+    let hard = Solver::new();
+    sum_of_three_cubes(&hard);
+    let result = {
+        let _watch = vcgen::watchdog::watch_unlimited();
+        hard.check()
+    };
+    assert_eq!(result, SatResult::Unknown);
+    vcgen::watchdog::uncancel(ctx);
+
+    let easy = Solver::new();
+    easy.assert(Int::new_const("u").eq(Int::from_i64(5)));
+    let result = {
+        let _watch = vcgen::watchdog::watch_unlimited();
         easy.check()
     };
     assert_eq!(result, SatResult::Sat);

@@ -82,13 +82,16 @@ impl Shared<'_> {
 
     /// `--stop-at-first-error`: implementation `imp` has an error. The units of later
     /// implementations are not started any more ([`Shared::skips`]) and those running are
-    /// interrupted (their outcome is replaced by the coordinator).
+    /// stopped (their outcome is replaced by the coordinator): their contexts are cancelled
+    /// ([`crate::watchdog::cancel`]) until they leave the unit, so that a check that was about
+    /// to start, which one interrupt would miss, stops too. A unit published after this sees
+    /// `first_error` ([`Shared::skips`]) before it checks anything.
     pub(super) fn stop_after(&self, imp: usize) {
         self.first_error.fetch_min(imp, Ordering::SeqCst);
         let contexts = self.contexts();
         for (ctx, unit) in contexts.iter().flatten() {
             if unit / self.share > imp {
-                interrupt_context(*ctx);
+                crate::watchdog::cancel(*ctx);
             }
         }
     }
@@ -131,8 +134,13 @@ impl<'a, 'b> ContextEntry<'a, 'b> {
 }
 
 impl Drop for ContextEntry<'_, '_> {
+    /// Withdraws the entry and ends a cancellation of its context ([`Shared::stop_after`]),
+    /// under the lock under which contexts are cancelled.
     fn drop(&mut self) {
-        self.shared.contexts()[self.worker] = None;
+        let mut contexts = self.shared.contexts();
+        if let Some((ctx, _)) = contexts[self.worker].take() {
+            crate::watchdog::uncancel(ctx);
+        }
     }
 }
 

@@ -18,7 +18,7 @@ pub use crate::resolve::{
     build_env, drop_shadowed_externs, shadowed_externs, FunctionInfo, GlobalEnv, GlobalInfo, GlobalKind, NameMap,
     ProcInfo, TypeInfo, IDENTITY_ATTRS,
 };
-pub use crate::typeck::{type_of, Instance, MapTy, Ty};
+pub use crate::typeck::{lhs_level_span, type_of, Instance, InstanceKind, MapTy, Ty};
 
 /// Resolves and type-checks a whole program: [`build_env`], [`check_decl`] for every
 /// declaration, and [`check_program_rules`]. Diagnostics come in source order.

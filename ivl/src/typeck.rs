@@ -1014,7 +1014,12 @@ impl<'a> Checker<'a> {
                 }
                 Ty::Bool
             }
-            QuantKind::Lambda => Ty::map(self.bound[mark..].iter().map(|(_, t)| t.clone()).collect(), bt),
+            // `lambda<a> x: Field a :: e` is a value of the polymorphic map type `<a>[Field a]T`.
+            QuantKind::Lambda => {
+                let tps = &q.type_params;
+                let args = self.bound[mark..].iter().map(|(_, t)| bind_tvars(t, tps)).collect();
+                Ty::poly_map(tps.len() as u32, args, bind_tvars(&bt, tps))
+            }
         };
         self.bound.truncate(mark);
         let n = self.tvars.len();
@@ -1614,6 +1619,22 @@ impl<'a> Checker<'a> {
                 self.report(d);
             }
         }
+    }
+}
+
+/// `t` with the type variables `tps` (opaque types of their names in a body) as the
+/// [`Ty::Bound`] parameters of a polymorphic map type.
+fn bind_tvars(t: &Ty, tps: &[Ident]) -> Ty {
+    match t {
+        Ty::Ctor(n, xs) if xs.is_empty() => match tps.iter().rposition(|v| v.name == *n) {
+            Some(i) => Ty::Bound(i as u32),
+            None => t.clone(),
+        },
+        Ty::Ctor(n, xs) => Ty::Ctor(n.clone(), xs.iter().map(|x| bind_tvars(x, tps)).collect()),
+        Ty::Map(m) if m.tparams == 0 => {
+            Ty::map(m.args.iter().map(|x| bind_tvars(x, tps)).collect(), bind_tvars(&m.result, tps))
+        }
+        _ => t.clone(),
     }
 }
 

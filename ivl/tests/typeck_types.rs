@@ -246,4 +246,15 @@ fn polymorphic_maps() {
     type_err("type C a; var bad: <a,b>[]C a;", "type variable must occur in map arguments: b", 1, 23);
     // A parameter that only the result mentions is not determined by a select.
     rejects("var p: <a>[]a; procedure q() { assert p[] == 3; }", ErrorKind::Unsupported, "do not determine", 1, 39);
+    // A lambda with type parameters is a polymorphic map.
+    accepts("type ref; type Field a; var F: <a>[ref, Field a]bool; procedure p() modifies F; { F := (lambda<b> o: ref, f: Field b :: true); }");
+    type_err("type ref; type Field a; var F: <a>[ref, Field a]int; procedure p() modifies F; { F := (lambda<b> o: ref, f: Field b :: true); }", "expected", 1, 87);
+    // The GPU passes know no polymorphism.
+    rejects(
+        "procedure {:kernel} k(); var m: <a>[a]a;",
+        ErrorKind::Unsupported,
+        "polymorphic map types are not supported in GPU programs",
+        1,
+        34,
+    );
 }

@@ -18,7 +18,7 @@ pub use crate::resolve::{
     build_env, drop_shadowed_externs, shadowed_externs, FunctionInfo, GlobalEnv, GlobalInfo, GlobalKind, NameMap,
     ProcInfo, TypeInfo, IDENTITY_ATTRS,
 };
-pub use crate::typeck::{type_of, Instance, MapTy, Ty};
+pub use crate::typeck::{lhs_level_span, type_of, Instance, InstanceKind, MapTy, Ty};
 
 /// Resolves and type-checks a whole program: [`build_env`], [`check_decl`] for every
 /// declaration, and [`check_program_rules`]. Diagnostics come in source order.
@@ -76,6 +76,9 @@ pub fn check_decl_instances(env: &GlobalEnv, decl: &Decl) -> (Vec<Diagnostic>, V
     }
     gpu_attribute_rules(&mut c, decl);
     c.diags.extend(wide_bit_vectors(decl));
+    if env.has_kernel {
+        c.diags.extend(poly_map_types(decl));
+    }
     (c.diags, c.instances)
 }
 
@@ -83,6 +86,32 @@ pub fn check_decl_instances(env: &GlobalEnv, decl: &Decl) -> (Vec<Diagnostic>, V
 /// values took 92 s and 6.9 GB, `bv100000000` did not finish. GPU programs use at most `bv128`
 /// (vectors of four 32-bit words), Boogie's own tests `bv64`.
 pub const MAX_BV_WIDTH: u32 = 4096;
+
+/// An `unsupported` diagnostic for each polymorphic map type written in `decl`, in a GPU
+/// program: the GPU passes, like their polymorphic functions, know none.
+fn poly_map_types(decl: &Decl) -> Vec<Diagnostic> {
+    use crate::visit::Visit;
+    struct Find(Vec<Diagnostic>);
+    impl Visit for Find {
+        fn visit_type(&mut self, t: &Type) {
+            if let TypeKind::Map { type_params, .. } = &t.kind {
+                if let (Some(a), Some(b)) = (type_params.first(), type_params.last()) {
+                    self.0.push(
+                        Diagnostic::unsupported(
+                            "polymorphic map types are not supported in GPU programs",
+                            a.span.to(b.span),
+                        )
+                        .with_label("type parameters"),
+                    );
+                }
+            }
+            crate::visit::walk_type(self, t)
+        }
+    }
+    let mut f = Find(Vec::new());
+    f.visit_decl(decl);
+    f.0
+}
 
 /// An `unsupported` diagnostic for each bit-vector type or literal of `decl` wider than
 /// [`MAX_BV_WIDTH`].

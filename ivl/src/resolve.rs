@@ -11,7 +11,7 @@
 
 use crate::ast::*;
 use crate::diag::Diagnostic;
-use crate::types::{MapTy, Ty};
+use crate::types::Ty;
 use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 use std::hash::{Hash, Hasher};
@@ -212,7 +212,7 @@ impl GlobalEnv {
 
     /// The semantic type of a written type, synonyms expanded; errors give [`Ty::Error`].
     pub fn ty(&self, t: &Type) -> Ty {
-        TypeResolver { env: self, tvars: &[], signature: false, diags: None }.resolve(t)
+        TypeResolver { env: self, tvars: &[], signature: false, diags: None, binders: MapBinders::default() }.resolve(t)
     }
 
     /// A written type with its synonyms expanded (spans are dummies). Unresolvable types are
@@ -229,17 +229,19 @@ impl GlobalEnv {
     /// Resolves a type, reporting errors; `tvars` are type variables in scope (polymorphism is
     /// unsupported: they resolve to [`Ty::Error`]).
     pub(crate) fn resolve_type(&self, t: &Type, tvars: &[Ident], diags: &mut Vec<Diagnostic>) -> Ty {
-        TypeResolver { env: self, tvars, signature: false, diags: Some(diags) }.resolve(t)
+        TypeResolver { env: self, tvars, signature: false, diags: Some(diags), binders: MapBinders::default() }
+            .resolve(t)
     }
 
     pub(crate) fn resolve_type_quiet(&self, t: &Type, tvars: &[Ident]) -> Ty {
-        TypeResolver { env: self, tvars, signature: false, diags: None }.resolve(t)
+        TypeResolver { env: self, tvars, signature: false, diags: None, binders: MapBinders::default() }.resolve(t)
     }
 
     /// A type in the signature of a function or procedure with type parameters `tvars`: the
     /// `i`th becomes [`Ty::Param`]`(i)`, which each use instantiates.
     pub(crate) fn resolve_signature(&self, t: &Type, tvars: &[Ident], diags: &mut Vec<Diagnostic>) -> Ty {
-        TypeResolver { env: self, tvars, signature: true, diags: Some(diags) }.resolve(t)
+        TypeResolver { env: self, tvars, signature: true, diags: Some(diags), binders: MapBinders::default() }
+            .resolve(t)
     }
 }
 
@@ -355,6 +357,48 @@ struct TypeResolver<'a, 'd> {
     tvars: &'a [Ident],
     signature: bool,
     diags: Option<&'d mut Vec<Diagnostic>>,
+    binders: MapBinders,
+}
+
+/// The type parameters of the polymorphic map types around the type being resolved, innermost
+/// last (Boogie 2's `<a>[Field a]a`; Leino, "This is Boogie 2", §2).
+#[derive(Default)]
+struct MapBinders(Vec<Vec<Ident>>);
+
+impl MapBinders {
+    fn binds(&self, id: &Ident) -> bool {
+        self.0.iter().any(|s| s.iter().any(|v| v.name == id.name))
+    }
+
+    /// `id` as a type parameter of an enclosing polymorphic map type: [`Ty::Bound`] of the
+    /// innermost; one of an outer map (`<a>[Field a]<b>[b]a`) is unsupported.
+    fn lookup(&self, id: &Ident) -> Result<Ty, Diagnostic> {
+        let inner = self.0.last().map(Vec::as_slice).unwrap_or_default();
+        match inner.iter().rposition(|v| v.name == id.name) {
+            Some(i) => Ok(Ty::Bound(i as u32)),
+            None => Err(Diagnostic::unsupported(
+                format!("type parameter `{}` of an enclosing polymorphic map type", id.name),
+                id.span,
+            )
+            .with_label("polymorphic map types nested in one another must not share type parameters")),
+        }
+    }
+
+    /// The map type of the innermost binder (popped): Boogie's rule that each type parameter
+    /// occurs in the map's argument or result types is a type error otherwise.
+    fn close(&mut self, args: Vec<Ty>, result: Ty, diags: &mut Vec<Diagnostic>) -> Ty {
+        let params = self.0.pop().unwrap_or_default();
+        for (i, p) in params.iter().enumerate() {
+            let i = i as u32;
+            if !result.has_bound(i) && !args.iter().any(|a| a.has_bound(i)) {
+                diags.push(
+                    Diagnostic::type_error(format!("type variable must occur in map arguments: {}", p.name), p.span)
+                        .with_label("not used in the map's types"),
+                );
+            }
+        }
+        Ty::poly_map(params.len() as u32, args, result)
+    }
 }
 
 impl TypeResolver<'_, '_> {
@@ -375,6 +419,10 @@ impl TypeResolver<'_, '_> {
                     .with_label("bit-vectors must have at least one bit"),
             ),
             TypeKind::Bv(w) => Ty::Bv(*w),
+            TypeKind::Named(id, args) if args.is_empty() && self.binders.binds(id) => {
+                let found = self.binders.lookup(id);
+                found.unwrap_or_else(|d| self.error(d))
+            }
             TypeKind::Named(id, args) => {
                 if let Some(i) = self.tvars.iter().rposition(|v| v.name == id.name) {
                     // In a body a type variable is rigid: an opaque type of its own name.
@@ -391,17 +439,13 @@ impl TypeResolver<'_, '_> {
                 }
             }
             TypeKind::Map { type_params, args, result } => {
-                if !type_params.is_empty() {
-                    let span = type_params[0].span.to(type_params[type_params.len() - 1].span);
-                    self.error(
-                        Diagnostic::unsupported("polymorphic map types are not supported", span)
-                            .with_label("type parameters"),
-                    );
-                    return Ty::Error;
-                }
+                self.binders.0.push(type_params.clone());
                 let args = args.iter().map(|a| self.resolve(a)).collect();
                 let result = self.resolve(result);
-                Ty::Map(Arc::new(MapTy { args, result }))
+                let mut diags = Vec::new();
+                let ty = self.binders.close(args, result, &mut diags);
+                diags.into_iter().for_each(|d| _ = self.error(d));
+                ty
             }
         }
     }
@@ -454,7 +498,12 @@ pub fn build_env(decls: &[Decl]) -> (GlobalEnv, Vec<Diagnostic>) {
     // Pass 1: type declarations (names and arities), so that signatures can refer to any of them.
     let type_decls = declare_types(decls.clone(), &mut env, &mut diags);
     // Pass 2: expand synonyms in dependency order, detecting cycles.
-    let mut synonyms = SynonymExpander { decls: &type_decls, state: HashMap::new(), diags: &mut diags };
+    let mut synonyms = SynonymExpander {
+        decls: &type_decls,
+        state: HashMap::new(),
+        diags: &mut diags,
+        binders: MapBinders::default(),
+    };
     let mut names: Vec<&Name> = type_decls.iter().filter(|(_, td)| td.synonym.is_some()).map(|(n, _)| n).collect();
     names.sort_by_key(|n| type_decls[*n].name.span.start);
     for n in names {
@@ -629,6 +678,7 @@ struct SynonymExpander<'a, 'd> {
     decls: &'a HashMap<Name, &'a TypeDecl>,
     state: HashMap<Name, SynState>,
     diags: &'d mut Vec<Diagnostic>,
+    binders: MapBinders,
 }
 
 impl SynonymExpander<'_, '_> {
@@ -649,6 +699,12 @@ impl SynonymExpander<'_, '_> {
 
     fn expand_type(&mut self, t: &Type, owner: &TypeDecl, env: &mut GlobalEnv) -> Ty {
         match &t.kind {
+            TypeKind::Named(id, args) if args.is_empty() && self.binders.binds(id) => {
+                self.binders.lookup(id).unwrap_or_else(|d| {
+                    self.diags.push(d);
+                    Ty::Error
+                })
+            }
             TypeKind::Named(id, args) if args.is_empty() && owner.params.iter().any(|p| p.name == id.name) => {
                 Ty::Param(owner.params.iter().position(|p| p.name == id.name).unwrap() as u32)
             }
@@ -682,16 +738,19 @@ impl SynonymExpander<'_, '_> {
                 }
             }
             TypeKind::Map { type_params, args, result } => {
-                if !type_params.is_empty() {
-                    self.diags
-                        .push(Diagnostic::unsupported("polymorphic map types are not supported", type_params[0].span));
-                    return Ty::Error;
-                }
+                self.binders.0.push(type_params.clone());
                 let args = args.iter().map(|a| self.expand_type(a, owner, env)).collect();
                 let result = self.expand_type(result, owner, env);
-                Ty::Map(Arc::new(MapTy { args, result }))
+                self.binders.close(args, result, self.diags)
             }
-            _ => TypeResolver { env, tvars: &[], signature: false, diags: Some(self.diags) }.resolve(t),
+            _ => TypeResolver {
+                env,
+                tvars: &[],
+                signature: false,
+                diags: Some(self.diags),
+                binders: MapBinders::default(),
+            }
+            .resolve(t),
         }
     }
 }

@@ -117,6 +117,31 @@ pub struct Instance {
     pub span: Span,
     pub name: Name,
     pub tys: Vec<Ty>,
+    pub kind: InstanceKind,
+}
+
+/// What an [`Instance`] records.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InstanceKind {
+    /// A use of the polymorphic function or procedure `name`.
+    Use,
+    /// A select or update of a value of the polymorphic map type given (`name` empty) at
+    /// `span`: the select or store expression's span, or for an assignment `m[i][j] := e` the
+    /// span from `m` to the last index of the level ([`lhs_level_span`]). `tys` instantiates
+    /// the map's type parameters.
+    Select(Ty),
+    /// An equality or disequality (at `span`) between values of a type that contains a
+    /// polymorphic map type (`name` empty, no `tys`).
+    PolyMapEquality,
+}
+
+/// The span that identifies level `k` of the left-hand side `l` (`m[i][j]`: `m[i` for level 0,
+/// `m[i][j` for level 1), for [`Instance::select`]: no expression has it.
+pub fn lhs_level_span(l: &Lhs, k: usize) -> Span {
+    match l.indices[..=k].iter().rev().find_map(|idx| idx.last()) {
+        Some(last) => l.var.span.to(last.span),
+        None => l.var.span,
+    }
 }
 
 /// Bodies at least this long are checked in parts on several threads ([`Checker::body`]); GPUVerify emits
@@ -327,6 +352,13 @@ impl<'a> Checker<'a> {
             ExprKind::Unary(op, a) => self.unary(e, *op, a),
             ExprKind::Binary(op, a, b) => self.binary(e, *op, a, b),
             ExprKind::Call(f, args) => self.call_expr(e, f, args),
+            ExprKind::Select(m, idx) if self.is_poly_call(m) => {
+                // `Set#Empty()[o]`: the index types may determine the function's type parameters.
+                let its: Vec<Ty> = idx.iter().map(|i| self.expr(i)).collect();
+                self.hint = Some(Ty::map(its.clone(), Ty::Error));
+                let mt = self.expr(m);
+                self.select_with(&mt, idx, Some(&its), m.span, e.span)
+            }
             ExprKind::Select(m, idx) => {
                 let mt = self.expr(m);
                 self.select(&mt, idx, m.span, e.span)
@@ -551,6 +583,9 @@ impl<'a> Checker<'a> {
                     );
                 } else if !ta.compatible(&tb) {
                     bad(self, "both sides of an equality must have the same type");
+                } else if ta.has_poly_map() {
+                    let kind = InstanceKind::PolyMapEquality;
+                    self.instances.push(Instance { span: e.span, name: Name::default(), tys: Vec::new(), kind });
                 }
                 Ty::Bool
             }
@@ -612,20 +647,31 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// Whether `e` applies a polymorphic function.
+    fn is_poly_call(&self, e: &Expr) -> bool {
+        matches!(&e.kind, ExprKind::Call(f, _) if self.env.function(&f.name).is_some_and(|fi| fi.type_params > 0))
+    }
+
     /// `m[idx]`: the element type of `mt`.
     fn select(&mut self, mt: &Ty, idx: &[Expr], mspan: Span, span: Span) -> Ty {
+        self.select_with(mt, idx, None, mspan, span)
+    }
+
+    /// [`Checker::select`], the index types already found (`given`) or not.
+    fn select_with(&mut self, mt: &Ty, idx: &[Expr], given: Option<&[Ty]>, mspan: Span, span: Span) -> Ty {
+        let type_rest = |c: &mut Self| {
+            if given.is_none() {
+                idx.iter().for_each(|i| _ = c.expr(i));
+            }
+        };
         let m = match mt {
             Ty::Map(m) => m.clone(),
             Ty::Error => {
-                for i in idx {
-                    self.expr(i);
-                }
+                type_rest(self);
                 return Ty::Error;
             }
             _ => {
-                for i in idx {
-                    self.expr(i);
-                }
+                type_rest(self);
                 return self.type_error(
                     format!("cannot index into a value of type `{mt}`"),
                     mspan,
@@ -634,19 +680,67 @@ impl<'a> Checker<'a> {
             }
         };
         if m.args.len() != idx.len() {
-            for i in idx {
-                self.expr(i);
-            }
+            type_rest(self);
             return self.type_error(
                 format!("map of type `{mt}` takes {} {}, found {}", m.args.len(), indices(m.args.len()), idx.len()),
                 span,
                 "wrong number of indices",
             );
         }
+        if m.tparams > 0 {
+            return self.poly_select(&m, mt, idx, given, span);
+        }
         for (k, (i, at)) in idx.iter().zip(&m.args).enumerate() {
-            self.expect(i, at, || format!("index {} of a map of type `{mt}`", k + 1));
+            let what = || format!("index {} of a map of type `{mt}`", k + 1);
+            match given {
+                None => _ = self.expect(i, at, what),
+                Some(tys) if !tys[k].compatible(at) => self.mismatch(i.span, at, &tys[k], what()),
+                Some(_) => {}
+            }
         }
         m.result.clone()
+    }
+
+    /// A select or update of a polymorphic map `<a, ..>[args]result` (Leino and Rümmer, TACAS
+    /// 2010, §2): its type parameters are instantiated by matching the argument types with the
+    /// index types; the instantiation is recorded at `span` ([`Instance::select`]).
+    fn poly_select(&mut self, m: &MapTy, mt: &Ty, idx: &[Expr], given: Option<&[Ty]>, span: Span) -> Ty {
+        let mut inst = vec![None; m.tparams as usize];
+        let (mut ok, mut erroneous) = (true, false);
+        for (k, (i, at)) in idx.iter().zip(&m.args).enumerate() {
+            let it = match given {
+                Some(tys) => tys[k].clone(),
+                None if (0..m.tparams).any(|b| at.has_bound(b)) => self.expr(i),
+                None => self.expect(i, at, || format!("index {} of a map of type `{mt}`", k + 1)),
+            };
+            erroneous |= it.has_error();
+            if !at.match_bound(&it, &mut inst) {
+                let partial: Vec<Ty> = inst.iter().map(|t| t.clone().unwrap_or(Ty::Error)).collect();
+                self.mismatch(
+                    i.span,
+                    &at.instantiate_bound(&partial),
+                    &it,
+                    format!("index {} of a map of type `{mt}`", k + 1),
+                );
+                ok = false;
+            }
+        }
+        if !ok || inst.iter().any(Option::is_none) {
+            if ok && !erroneous {
+                self.report(
+                    Diagnostic::unsupported(
+                        format!("a select of `{mt}` whose type parameters its indices do not determine"),
+                        span,
+                    )
+                    .with_label("a type parameter that occurs only in the map's result type"),
+                );
+            }
+            return Ty::Error;
+        }
+        let tys: Vec<Ty> = inst.into_iter().flatten().collect();
+        let result = m.result.instantiate_bound(&tys);
+        self.instances.push(Instance { span, name: Name::default(), tys, kind: InstanceKind::Select(mt.clone()) });
+        result
     }
 
     fn call_expr(&mut self, e: &Expr, f: &Ident, args: &[Expr]) -> Ty {
@@ -756,7 +850,7 @@ impl<'a> Checker<'a> {
             return None;
         }
         let tys: Vec<Ty> = inst.into_iter().map(|t| t.unwrap_or(Ty::Int)).collect();
-        self.instances.push(Instance { span, name: f.name.clone(), tys: tys.clone() });
+        self.instances.push(Instance { span, name: f.name.clone(), tys: tys.clone(), kind: InstanceKind::Use });
         Some(tys)
     }
 
@@ -944,7 +1038,12 @@ impl<'a> Checker<'a> {
                 }
                 Ty::Bool
             }
-            QuantKind::Lambda => Ty::map(self.bound[mark..].iter().map(|(_, t)| t.clone()).collect(), bt),
+            // `lambda<a> x: Field a :: e` is a value of the polymorphic map type `<a>[Field a]T`.
+            QuantKind::Lambda => {
+                let tps = &q.type_params;
+                let args = self.bound[mark..].iter().map(|(_, t)| bind_tvars(t, tps)).collect();
+                Ty::poly_map(tps.len() as u32, args, bind_tvars(&bt, tps))
+            }
         };
         self.bound.truncate(mark);
         let n = self.tvars.len();
@@ -1332,8 +1431,8 @@ impl<'a> Checker<'a> {
         let mut tys = Vec::with_capacity(lhss.len());
         for l in lhss {
             let mut t = self.target(&l.var, "assign to");
-            for idx in &l.indices {
-                t = self.select(&t, idx, l.var.span, l.span);
+            for (k, idx) in l.indices.iter().enumerate() {
+                t = self.select(&t, idx, l.var.span, lhs_level_span(l, k));
             }
             tys.push(t);
         }
@@ -1544,6 +1643,22 @@ impl<'a> Checker<'a> {
                 self.report(d);
             }
         }
+    }
+}
+
+/// `t` with the type variables `tps` (opaque types of their names in a body) as the
+/// [`Ty::Bound`] parameters of a polymorphic map type.
+fn bind_tvars(t: &Ty, tps: &[Ident]) -> Ty {
+    match t {
+        Ty::Ctor(n, xs) if xs.is_empty() => match tps.iter().rposition(|v| v.name == *n) {
+            Some(i) => Ty::Bound(i as u32),
+            None => t.clone(),
+        },
+        Ty::Ctor(n, xs) => Ty::Ctor(n.clone(), xs.iter().map(|x| bind_tvars(x, tps)).collect()),
+        Ty::Map(m) if m.tparams == 0 => {
+            Ty::map(m.args.iter().map(|x| bind_tvars(x, tps)).collect(), bind_tvars(&m.result, tps))
+        }
+        _ => t.clone(),
     }
 }
 

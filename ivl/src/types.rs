@@ -23,20 +23,40 @@ pub enum Ty {
     /// or procedure's signature; substituted away at every use (of the synonym; of the function
     /// or procedure, by the instantiation [`Ty::match_params`] infers).
     Param(u32),
+    /// Type parameter `i` of the innermost enclosing polymorphic map type `<a0, a1, ...>[..]..`
+    /// ([`MapTy::tparams`]); each select and update instantiates it.
+    Bound(u32),
     /// The type of an erroneous or unsupported construct: compatible with every type.
     Error,
 }
 
-/// `[args]result`
+/// `<a0, ..>[args]result`: `tparams` type parameters, [`Ty::Bound`] in `args` and `result`.
+/// Two polymorphic map types are the same type when they differ only in the names of their
+/// type parameters (numbered in the order written).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct MapTy {
+    pub tparams: u32,
     pub args: Vec<Ty>,
     pub result: Ty,
 }
 
 impl Ty {
     pub fn map(args: Vec<Ty>, result: Ty) -> Ty {
-        Ty::Map(Arc::new(MapTy { args, result }))
+        Ty::Map(Arc::new(MapTy { tparams: 0, args, result }))
+    }
+
+    /// A map type with `tparams` type parameters ([`Ty::Bound`] inside).
+    pub fn poly_map(tparams: u32, args: Vec<Ty>, result: Ty) -> Ty {
+        Ty::Map(Arc::new(MapTy { tparams, args, result }))
+    }
+
+    /// Whether a polymorphic map type occurs anywhere inside.
+    pub fn has_poly_map(&self) -> bool {
+        match self {
+            Ty::Ctor(_, args) => args.iter().any(Ty::has_poly_map),
+            Ty::Map(m) => m.tparams > 0 || m.result.has_poly_map() || m.args.iter().any(Ty::has_poly_map),
+            _ => false,
+        }
     }
 
     pub fn is_error(&self) -> bool {
@@ -77,6 +97,7 @@ impl Ty {
             (Ty::Map(a), Ty::Map(b)) => {
                 Arc::ptr_eq(a, b)
                     || (a.args.len() == b.args.len()
+                        && a.tparams == b.tparams
                         && a.result.compatible(&b.result)
                         && a.args.iter().zip(&b.args).all(|(x, y)| x.compatible(y)))
             }
@@ -89,7 +110,7 @@ impl Ty {
     pub fn unshared(&self) -> Ty {
         match self {
             Ty::Ctor(n, xs) => Ty::Ctor(Name::new(n.as_str()), xs.iter().map(Ty::unshared).collect()),
-            Ty::Map(m) => Ty::map(m.args.iter().map(Ty::unshared).collect(), m.result.unshared()),
+            Ty::Map(m) => Ty::poly_map(m.tparams, m.args.iter().map(Ty::unshared).collect(), m.result.unshared()),
             _ => self.clone(),
         }
     }
@@ -99,8 +120,61 @@ impl Ty {
         match self {
             Ty::Param(i) => args.get(*i as usize).cloned().unwrap_or(Ty::Error),
             Ty::Ctor(n, xs) => Ty::Ctor(n.clone(), xs.iter().map(|x| x.substitute(args)).collect()),
-            Ty::Map(m) => Ty::map(m.args.iter().map(|x| x.substitute(args)).collect(), m.result.substitute(args)),
+            Ty::Map(m) => {
+                Ty::poly_map(m.tparams, m.args.iter().map(|x| x.substitute(args)).collect(), m.result.substitute(args))
+            }
             _ => self.clone(),
+        }
+    }
+
+    /// Replaces the type parameters of a polymorphic map ([`Ty::Bound`], not those of polymorphic
+    /// maps nested inside) by `args`: the types of one select or update.
+    pub fn instantiate_bound(&self, args: &[Ty]) -> Ty {
+        match self {
+            Ty::Bound(i) => args.get(*i as usize).cloned().unwrap_or(Ty::Error),
+            Ty::Ctor(n, xs) => Ty::Ctor(n.clone(), xs.iter().map(|x| x.instantiate_bound(args)).collect()),
+            Ty::Map(m) if m.tparams == 0 => {
+                Ty::map(m.args.iter().map(|x| x.instantiate_bound(args)).collect(), m.result.instantiate_bound(args))
+            }
+            _ => self.clone(),
+        }
+    }
+
+    /// Whether [`Ty::Bound`]`(i)` of the enclosing polymorphic map occurs (not inside a nested
+    /// polymorphic map, whose own parameters they would be).
+    pub fn has_bound(&self, i: u32) -> bool {
+        match self {
+            Ty::Bound(j) => *j == i,
+            Ty::Ctor(_, args) => args.iter().any(|a| a.has_bound(i)),
+            Ty::Map(m) => m.tparams == 0 && (m.result.has_bound(i) || m.args.iter().any(|a| a.has_bound(i))),
+            _ => false,
+        }
+    }
+
+    /// The match of [`Ty::match_params`] for a select: binds the [`Ty::Bound`]s of `self` (an
+    /// index type of a polymorphic map) to the parts of `actual`.
+    pub fn match_bound(&self, actual: &Ty, inst: &mut [Option<Ty>]) -> bool {
+        match (self, actual) {
+            (_, Ty::Error) => true,
+            (Ty::Bound(i), _) => match inst.get_mut(*i as usize) {
+                Some(slot @ None) if !actual.has_error() => {
+                    *slot = Some(actual.clone());
+                    true
+                }
+                Some(None) => true,
+                Some(Some(bound)) => bound.compatible(actual),
+                None => false,
+            },
+            (Ty::Ctor(a, xs), Ty::Ctor(b, ys)) => {
+                a == b && xs.len() == ys.len() && xs.iter().zip(ys.iter()).all(|(x, y)| x.match_bound(y, inst))
+            }
+            (Ty::Map(a), Ty::Map(b)) if a.tparams == 0 => {
+                a.args.len() == b.args.len()
+                    && b.tparams == 0
+                    && a.result.match_bound(&b.result, inst)
+                    && a.args.iter().zip(&b.args).all(|(x, y)| x.match_bound(y, inst))
+            }
+            _ => self.compatible(actual),
         }
     }
 
@@ -136,6 +210,7 @@ impl Ty {
             }
             (Ty::Map(a), Ty::Map(b)) => {
                 a.args.len() == b.args.len()
+                    && a.tparams == b.tparams
                     && a.result.match_params(&b.result, inst)
                     && a.args.iter().zip(&b.args).all(|(x, y)| x.match_params(y, inst))
             }
@@ -154,10 +229,11 @@ impl Ty {
                 TypeKind::Named(Ident::new(n.clone(), Span::DUMMY), xs.iter().map(Ty::to_type).collect())
             }
             Ty::Map(m) => TypeKind::Map {
-                type_params: Vec::new(),
+                type_params: (0..m.tparams).map(|i| Ident::new(bound_name(i), Span::DUMMY)).collect(),
                 args: m.args.iter().map(Ty::to_type).collect(),
                 result: Box::new(m.result.to_type()),
             },
+            Ty::Bound(i) => TypeKind::Named(Ident::new(bound_name(*i), Span::DUMMY), Vec::new()),
             Ty::Param(_) | Ty::Error => TypeKind::Named(Ident::new("?", Span::DUMMY), Vec::new()),
         };
         Type::new(kind, Span::DUMMY)
@@ -183,6 +259,13 @@ impl fmt::Display for Ty {
                 Ok(())
             }
             Ty::Map(m) => {
+                if m.tparams > 0 {
+                    write!(f, "<")?;
+                    for i in 0..m.tparams {
+                        write!(f, "{}{}", if i > 0 { ", " } else { "" }, bound_name(i))?;
+                    }
+                    write!(f, ">")?;
+                }
                 write!(f, "[")?;
                 for (i, a) in m.args.iter().enumerate() {
                     if i > 0 {
@@ -193,7 +276,15 @@ impl fmt::Display for Ty {
                 write!(f, "]{}", m.result)
             }
             Ty::Param(i) => write!(f, "?{i}"),
+            Ty::Bound(i) => write!(f, "{}", bound_name(*i)),
             Ty::Error => write!(f, "?"),
         }
     }
+}
+
+/// The written name of a polymorphic map's type parameter `i` ([`Ty::to_type`], display):
+/// `$a0`, which no type of a Boogie program shadows inside the map (Boogie names may contain `$`,
+/// but the map's own parameter list binds it there).
+fn bound_name(i: u32) -> String {
+    format!("$a{i}")
 }

@@ -15,20 +15,24 @@
 //!   the contract instantiated (its body only when it is inlined);
 //! - an **axiom** `axiom (forall<a> ... :: e)` is instantiated at every tuple of ground types
 //!   of the program (the types written in its declarations, the uninterpreted types above, and
-//!   their parts; not the types only axiom instances bring in, which keeps the set finite). An
+//!   their parts; not the types only axiom instances bring in, which keeps the set finite; not
+//!   the types that contain a polymorphic map type, see [`polymap`]). An
 //!   axiom is an assumption: instantiating it at fewer types than all assumes less, which may
 //!   cost a proof but never makes one wrong;
-//! - the rest — type quantifiers anywhere but at the top of an axiom, polymorphic map types,
+//! - a **polymorphic map type** is encoded after the rest, in the ground program
+//!   ([`polymap`]: boxing into a sort per map type, Boogie's `/typeEncoding:a` for maps);
+//! - the rest — type quantifiers anywhere but at the top of an axiom,
 //!   instantiations that do not end (polymorphic recursion beyond [`MAX_INSTANCES`]) — is
 //!   a located `unsupported` diagnostic, never a guess.
 //!
 //! Every declaration made is type-checked again (the checker also finds its instantiations),
 //! so the program handed on is well typed.
 
+mod polymap;
 mod subst;
 
 use ivl::ast::*;
-use ivl::check::{build_env, check_decl_instances, GlobalEnv, Instance, Ty};
+use ivl::check::{build_env, check_decl_instances, GlobalEnv, Instance, InstanceKind, Ty};
 use ivl::diag::Diagnostic;
 use ivl::visit::{walk_expr_mut, walk_stmt_mut, walk_type, Node, Visit, VisitMut};
 use std::borrow::Cow;
@@ -41,18 +45,26 @@ pub const MAX_INSTANCES: usize = 2000;
 pub const MAX_AXIOM_INSTANCES: usize = 1000;
 
 /// `p` without type parameters (borrowed when it has none).
+///
+/// Polymorphic map types are encoded afterwards, in the ground program ([`polymap`]).
 pub fn monomorphise(p: &Program) -> Result<Cow<'_, Program>, Vec<Diagnostic>> {
-    if !p.decls.iter().any(is_polymorphic) {
+    let poly_maps = polymap::has_poly_map_types(&p.decls);
+    if !poly_maps && !p.decls.iter().any(is_polymorphic) {
         return Ok(Cow::Borrowed(p));
     }
-    let mut m = Mono::new(p);
-    m.run();
-    if m.diags.is_empty() {
-        Ok(Cow::Owned(Program { decls: m.out }))
+    let decls = if p.decls.iter().any(is_polymorphic) {
+        let mut m = Mono::new(p);
+        m.run();
+        if !m.diags.is_empty() {
+            m.diags.sort_by_key(|d| d.primary.span.start);
+            return Err(m.diags);
+        }
+        m.out
     } else {
-        m.diags.sort_by_key(|d| d.primary.span.start);
-        Err(m.diags)
-    }
+        p.decls.clone()
+    };
+    let decls = if poly_maps { polymap::encode_poly_maps(decls)? } else { decls };
+    Ok(Cow::Owned(Program { decls }))
 }
 
 fn is_polymorphic(d: &Decl) -> bool {
@@ -223,7 +235,7 @@ impl<'p> Mono<'p> {
         }
         let axiom = self.from_axiom[k];
         let mut renames = HashMap::new();
-        for u in uses {
+        for u in uses.into_iter().filter(|u| u.kind == InstanceKind::Use) {
             if let Some(name) = self.instance(&u, axiom) {
                 renames.insert((u.span, u.name), name);
             }
@@ -342,7 +354,9 @@ impl<'p> Mono<'p> {
         struct Types<'e>(&'e GlobalEnv, Vec<Ty>, HashSet<Ty>);
         impl Types<'_> {
             fn add(&mut self, t: Ty) {
-                if t.has_error() || t.has_param() || !self.2.insert(t.clone()) {
+                // Not the polymorphic map types: an axiom instance at one may compare values of
+                // it, which their encoding (`polymap`) keeps exact only outside quantifiers.
+                if t.has_error() || t.has_param() || t.has_poly_map() || !self.2.insert(t.clone()) {
                     return;
                 }
                 match &t {

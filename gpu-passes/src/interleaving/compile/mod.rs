@@ -130,7 +130,7 @@ impl<'p> Compiler<'p> {
                 };
                 RTy::Opaque(n)
             }
-            Ty::Param(_) | Ty::Error => {
+            Ty::Param(_) | Ty::Bound(_) | Ty::Error => {
                 self.diags.push(Diagnostic::unsupported(
                     "polymorphic or ill-formed types are not supported by `kivl run`",
                     span,

@@ -34,6 +34,8 @@ pub enum Spec {
     GlobalEnsures,
     /// `__barrier_invariant_N(φ, ids…)`: attached to the next barrier.
     BarrierInvariant,
+    /// `__barrier_invariant_binary_N(φ, a1, b1, …)`: relates two threads; the ids in pairs.
+    BinaryBarrierInvariant,
     /// `__return_val_int()`/`__return_val_bool()` in a postcondition: the function's result.
     ReturnVal,
     /// `__old_int(e)`/`__old_bool(e)`: `e` at the function's entry.
@@ -52,6 +54,9 @@ pub enum Spec {
     /// `__atomic_has_taken_value(p, offset_bytes, v)`: this thread's atomics on the element
     /// returned `v` (KBPL's `__taken`).
     AtomicHasTakenValue,
+    /// `__reads_from(p)`/`__writes_to(p)` in a `__spec_` function.
+    ReadsFrom,
+    WritesTo,
 }
 
 impl Spec {
@@ -75,6 +80,7 @@ impl Spec {
                 | Spec::Invariant
                 | Spec::CandidateInvariant
                 | Spec::BarrierInvariant
+                | Spec::BinaryBarrierInvariant
         ) || self.is_function_wide()
     }
 }
@@ -166,7 +172,12 @@ pub fn classify(mangled: &str) -> Option<Builtin> {
         n if n.strip_prefix("__kivl_barrier_invariant_").is_some_and(|k| k.parse::<u8>().is_ok()) => {
             Builtin::Spec(Spec::BarrierInvariant)
         }
+        n if n.strip_prefix("__kivl_barrier_invariant_binary_").is_some_and(|k| k.parse::<u8>().is_ok()) => {
+            Builtin::Spec(Spec::BinaryBarrierInvariant)
+        }
         "__kivl_ite_int" => Builtin::Spec(Spec::Ite),
+        "__reads_from" => Builtin::Spec(Spec::ReadsFrom),
+        "__writes_to" => Builtin::Spec(Spec::WritesTo),
         // Overloaded (and so mangled) in the annotation header: `_Z14__equal_floatsDv4_fS_`.
         "__equal_floats" | "__equal_doubles" => Builtin::Spec(Spec::EqualFloats),
         "__atomic_has_taken_value" => Builtin::Spec(Spec::AtomicHasTakenValue),
@@ -201,6 +212,7 @@ mod tests {
         assert_eq!(classify("llvm.nvvm.barrier0"), Some(Builtin::FixedBarrier(true, true)));
         assert_eq!(classify("_Z9mem_fencej"), Some(Builtin::Ignore));
         assert_eq!(classify("__kivl_barrier_invariant_7"), Some(Builtin::Spec(Spec::BarrierInvariant)));
+        assert_eq!(classify("__kivl_barrier_invariant_binary_1"), Some(Builtin::Spec(Spec::BinaryBarrierInvariant)));
         assert_eq!(classify("__kivl_local_id_w"), None);
         assert_eq!(classify("_Z4sqrtf"), None);
         assert_eq!(classify("_Z14__equal_floatsDv4_fS_"), Some(Builtin::Spec(Spec::EqualFloats)));

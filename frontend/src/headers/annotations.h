@@ -120,8 +120,12 @@ __KIVL_FN void __kivl_barrier_invariant_32(int, unsigned, unsigned, unsigned, un
 #define __barrier_invariant_30(e, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, i14, i15, i16, i17, i18, i19, i20, i21, i22, i23, i24, i25, i26, i27, i28, i29, i30) __kivl_barrier_invariant_30((e) != 0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, i14, i15, i16, i17, i18, i19, i20, i21, i22, i23, i24, i25, i26, i27, i28, i29, i30)
 #define __barrier_invariant_31(e, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, i14, i15, i16, i17, i18, i19, i20, i21, i22, i23, i24, i25, i26, i27, i28, i29, i30, i31) __kivl_barrier_invariant_31((e) != 0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, i14, i15, i16, i17, i18, i19, i20, i21, i22, i23, i24, i25, i26, i27, i28, i29, i30, i31)
 #define __barrier_invariant_32(e, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, i14, i15, i16, i17, i18, i19, i20, i21, i22, i23, i24, i25, i26, i27, i28, i29, i30, i31, i32) __kivl_barrier_invariant_32((e) != 0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, i14, i15, i16, i17, i18, i19, i20, i21, i22, i23, i24, i25, i26, i27, i28, i29, i30, i31, i32)
-__KIVL_FN void __barrier_invariant_binary_1(int, unsigned, unsigned);
-__KIVL_FN void __barrier_invariant_binary_2(int, unsigned, unsigned, unsigned, unsigned);
+/* Binary barrier invariants relate two work-items (`__other_int`); their ids come in pairs,
+ * the first naming the work-item, the second the other one. */
+__KIVL_FN void __kivl_barrier_invariant_binary_1(int, unsigned, unsigned);
+__KIVL_FN void __kivl_barrier_invariant_binary_2(int, unsigned, unsigned, unsigned, unsigned);
+#define __barrier_invariant_binary_1(e, i1, j1) __kivl_barrier_invariant_binary_1((e) != 0, i1, j1)
+#define __barrier_invariant_binary_2(e, i1, j1, i2, j2) __kivl_barrier_invariant_binary_2((e) != 0, i1, j1, i2, j2)
 
 /* GPUVerify annotations kivl does not translate yet: declared so that clang accepts the
  * kernel, reported by the front end as unsupported at their line. */
@@ -180,11 +184,12 @@ __KIVL_OVL int __kivl_write_offset_bytes(__KIVL_PTR(__local));
  * at the end of its body, where the thread's enabledness is that of the block dominating the
  * loop head; the same as `__enabled()` there (and, like every invariant, checked). */
 #define __dominator_enabled() __kivl_enabled()
-/* `__read_permission(…)` lets GPUVerify's barrier invariants read a location without logging
- * an access. kivl ignores it: a barrier invariant about a location neither thread accessed
- * is then checked against an arbitrary value, so the hint can only make a check fail, never
- * make an unsafe kernel pass. */
-#define __read_permission(...) ((void)0)
+/* `__read_permission(T, x)` lets GPUVerify's barrier invariants read the location `x`. kivl
+ * reads it (a volatile load, which clang keeps): the read is checked for races like any other,
+ * so no other work-item may write `x` in the same barrier interval, and the location becomes
+ * known to the next barrier invariant's check (seed 001 §4.4: a location one of the two
+ * threads accessed holds the value they see). The value read is not used. */
+#define __read_permission(T, x) ((void)*(volatile __typeof__(x) *)&(x))
 /* `__requires_fresh_array(p)`: `p` points to an array no other pointer reaches. kivl already
  * gives every pointer parameter its own memory object (as GPUVerify does), so this adds
  * nothing. */
@@ -223,7 +228,8 @@ __KIVL_ADD_NOOVFL(__add_noovfl_unsigned_short, unsigned short)
 __KIVL_ADD_NOOVFL(__add_noovfl_unsigned_int, unsigned int)
 #undef __KIVL_ADD_NOOVFL
 
-/* GPUVerify annotations kivl does not translate yet, declared so that the front end reports
+/* `__reads_from`/`__writes_to` (in a `__spec_` function: translate/spec_functions.rs), and
+ * GPUVerify annotations kivl does not translate yet, declared so that the front end reports
  * them as unsupported at their line rather than clang as undeclared. */
 #ifdef __cplusplus
 __KIVL_OVL void __reads_from(__KIVL_PTR());

@@ -116,6 +116,10 @@ impl<'m> Tr<'m> {
         let arg = c.arguments.first().map(|a| a.0.clone());
         match (s, arg) {
             (Spec::Invariant | Spec::CandidateInvariant, _) => true,
+            (Spec::ReadsFrom | Spec::WritesTo, _) => {
+                self.spec_access(f, c, s == Spec::WritesTo, loc);
+                true
+            }
             // Emitted at every loop head (`invariants`); checked here once.
             (s, a) if s.is_function_wide() => {
                 if let Some(a) = a {
@@ -125,14 +129,24 @@ impl<'m> Tr<'m> {
             }
             // Already a leading assert of its loop head (`invariants`).
             (Spec::Assert, _) if f.headers.contains(&f.func.basic_blocks[bi].name) => true,
-            (Spec::BarrierInvariant, Some(a)) => {
+            (Spec::BarrierInvariant | Spec::BinaryBarrierInvariant, Some(a)) => {
                 let Some(phi) = self.spec_expr(f, &a, bi, loc) else { return true };
                 let mut ids = Vec::new();
                 for (op, _) in c.arguments.iter().skip(1) {
                     let Some(e) = self.spec_expr(f, op, bi, loc) else { return true };
                     ids.push(e.text);
                 }
-                let inv = format!("invariant {{:instantiate {}}} {};", ids.join(", "), bool_ex(&phi));
+                // A binary invariant's ids are pairs, one `{:instantiate_pair a, b}` each
+                // (docs/kbpl.md §5.3).
+                let attrs = if s == Spec::BinaryBarrierInvariant {
+                    ids.chunks(2)
+                        .map(|p| format!("{{:instantiate_pair {}}}", p.join(", ")))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                } else {
+                    format!("{{:instantiate {}}}", ids.join(", "))
+                };
+                let inv = format!("invariant {attrs} {};", bool_ex(&phi));
                 self.pending_barrier_invariants.push((inv, loc));
                 true
             }
@@ -146,8 +160,9 @@ impl<'m> Tr<'m> {
                         self.err(loc, "`__return_val_*()` outside a postcondition");
                         return true;
                     }
-                    let b = bool_ex(&e);
-                    self.emit(format!("assert ({b} && __other({b}));"), loc);
+                    for one in for_both_threads(&bool_ex(&e)) {
+                        self.emit(format!("assert {one};"), loc);
+                    }
                 }
                 true
             }
@@ -167,20 +182,12 @@ impl<'m> Tr<'m> {
             // other one of the pair (`__other`), checked wherever one of them calls.
             (Spec::GlobalRequires | Spec::GlobalEnsures, Some(a)) if f.ret.is_some() => {
                 let Some(e) = self.spec_expr(f, &a, bi, loc) else { return true };
-                let b = bool_ex(&e);
-                // The access logs are those of the pair's first thread only, so `__other` of an
-                // access annotation says nothing about the second thread's accesses: refused
-                // rather than checked for one thread (OpenCL/annotation_tests/global_ensures/fail
-                // was reported verified).
-                if b.contains("__read") || b.contains("__write") {
-                    self.err(loc, "`__global_requires`/`__global_ensures` about accesses (`__read`, `__write`) in a called function");
-                    return true;
-                }
-                let both = format!("({b} && __other({b}))");
-                if s == Spec::GlobalRequires {
-                    self.emit(format!("assert {{:check \"precondition\"}} {both};"), f.call_loc.or(loc));
-                } else {
-                    f.ensures.push((both, loc));
+                for one in for_both_threads(&bool_ex(&e)) {
+                    if s == Spec::GlobalRequires {
+                        self.emit(format!("assert {{:check \"precondition\"}} {one};"), f.call_loc.or(loc));
+                    } else {
+                        f.ensures.push((one, loc));
+                    }
                 }
                 true
             }
@@ -1647,5 +1654,21 @@ pub(super) fn ordering_name(pred: IntPredicate) -> &'static str {
         IntPredicate::SLE => "SLE",
         IntPredicate::SGT => "SGT",
         _ => "SGE",
+    }
+}
+
+/// A clause `b` for the work-items a branch disabled too, as the clauses to check where either
+/// thread of the pair is: `b` for this thread and `__other(b)` for the other one. One clause
+/// `b && __other(b)` when `b` has no access annotation; two when it has: the access logs are
+/// the first thread's only (docs/kbpl.md §5.2), so a clause that reads them is read in that
+/// thread only and would vanish from a conjunction with the other thread's reading. Apart,
+/// `b` is checked when the first thread calls and `__other(b)` (the first thread's `b`) when
+/// the second does: the first thread is arbitrary, so every work-item's log is checked,
+/// whether or not it calls (OpenCL/annotation_tests/global_ensures).
+fn for_both_threads(b: &str) -> Vec<String> {
+    if b.contains("__read") || b.contains("__write") {
+        vec![b.to_string(), format!("__other({b})")]
+    } else {
+        vec![format!("({b} && __other({b}))")]
     }
 }

@@ -36,6 +36,7 @@ mod instr;
 mod memops;
 mod null;
 mod pointers;
+mod spec_functions;
 mod vectors;
 
 /// Instructions folded into one clause or guard at most.
@@ -121,6 +122,10 @@ struct Frame<'m> {
     ensures: Vec<(String, Option<Loc>)>,
     /// The memory objects the pointers this function returns point into (null included).
     ret_cands: Vec<usize>,
+    /// A `__spec_` function called by a kernel (`spec_functions.rs`), and its `__reads_from`
+    /// (false) and `__writes_to` (true) objects.
+    spec: bool,
+    spec_accesses: Vec<(bool, usize, Option<Loc>)>,
 }
 
 struct Tr<'m> {
@@ -284,6 +289,7 @@ fn entry_points<'m>(module: &'m Module, cuda_kernels: &[String]) -> Result<Vec<(
     let uncalled = module.functions.iter().filter(|f| {
         !kernels.iter().any(|k| k.name == f.name)
             && !axioms::is_axiom(f)
+            && !spec_functions::is_spec_function(&f.name)
             && (!called.contains(f.name.as_str()) || has_contract(f))
     });
     Ok(kernels.iter().map(|k| (*k, false)).chain(uncalled.map(|f| (f, true))).collect())
@@ -667,15 +673,20 @@ impl<'m> Tr<'m> {
     /// Byte offsets in annotations (`__write_offset_bytes`) need the element size of their
     /// object, known only once all its accesses are translated: the text carries a mark.
     fn resolve_width_marks(&mut self) {
-        let bytes: Vec<u32> = self.bases.iter().map(|b| b.width.unwrap_or(8) / 8).collect();
+        let bits: Vec<u32> = self.bases.iter().map(|b| b.width.unwrap_or(8)).collect();
         let fix = |s: &mut String| {
-            while let Some(at) = s.find(WIDTH_MARK) {
-                let digits: String = s[at + WIDTH_MARK.len()..].chars().take_while(|c| c.is_ascii_digit()).collect();
-                let base: usize = digits.parse().unwrap_or(0);
-                let size = bytes.get(base).copied().unwrap_or(1);
-                s.replace_range(at..at + WIDTH_MARK.len() + digits.len(), &size.to_string());
+            for (mark, unit) in [(WIDTH_MARK, 8), (spec_functions::BITS_MARK, 1)] {
+                while let Some(at) = s.find(mark) {
+                    let digits: String = s[at + mark.len()..].chars().take_while(|c| c.is_ascii_digit()).collect();
+                    let base: usize = digits.parse().unwrap_or(0);
+                    let size = bits.get(base).map_or(8 / unit, |b| b / unit);
+                    s.replace_range(at..at + mark.len() + digits.len(), &size.to_string());
+                }
             }
         };
+        for ty in self.locals.values_mut() {
+            fix(ty);
+        }
         for b in self.blocks.iter_mut().chain(self.edge_blocks.iter_mut()) {
             for st in &mut b.stmts {
                 fix(&mut st.0);
@@ -736,10 +747,12 @@ impl<'m> Tr<'m> {
             defs,
             spec_only,
             headers,
+            spec: ret.is_some() && spec_functions::is_spec_function(&f.name),
             ret,
             call_loc,
             ensures: Vec::new(),
             ret_cands: Vec::new(),
+            spec_accesses: Vec::new(),
         }
     }
 
@@ -980,6 +993,7 @@ impl<'m> Tr<'m> {
                     Some(Val::Scalar(e)) => Some(e.text.clone()),
                     _ => None,
                 };
+                let mut spec_clauses = Vec::new();
                 for (e, eloc) in f.ensures.clone() {
                     let e = match &number {
                         Some(v) => e.replace(RETURN_VAL, v),
@@ -989,7 +1003,14 @@ impl<'m> Tr<'m> {
                         }
                         None => e,
                     };
-                    self.emit(format!("assert {{:check \"postcondition\"}} {e};"), eloc.or(loc));
+                    if f.spec {
+                        spec_clauses.push((e, eloc));
+                    } else {
+                        self.emit(format!("assert {{:check \"postcondition\"}} {e};"), eloc.or(loc));
+                    }
+                }
+                if f.spec {
+                    self.spec_function_end(f, &spec_clauses, loc);
                 }
                 match f.ret.clone() {
                     None => self.emit("return;".into(), loc),

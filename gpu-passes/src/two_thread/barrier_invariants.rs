@@ -132,6 +132,24 @@ impl Views {
         out
     }
 
+    /// Candidate loop invariants at a loop header (kept by Houdini when they hold): "the element
+    /// at the thread's own `local_id_x` has been accessed since the last barrier", per view of
+    /// a one-index array indexed by `local_id_x`'s type. Without them a loop that accesses the
+    /// element and then reaches a barrier in its next iteration would check the barrier
+    /// invariant against an unknown value (the loop cut havocs `ACC`). A candidate only
+    /// strengthens what is known when it is proved inductive, so this is sound.
+    pub fn own_candidates(&self, th: &crate::lockstep::Threads, lid: &Name, lid_ty: &Type, sp: Span) -> Vec<Stmt> {
+        let mut out = Vec::new();
+        for v in self.all().filter(|v| v.depth == 1 && v.index_tys.as_slice() == std::slice::from_ref(lid_ty)) {
+            for &t in &v.threads {
+                let e = select(var(&v.acc), vec![th.phi(&Expr::var(lid.clone(), sp), t)]);
+                let attrs = vec![Attribute { name: Ident::new("candidate", sp), args: vec![], span: sp }];
+                out.push(Stmt::new(StmtKind::Assert { attrs, expr: e }, sp));
+            }
+        }
+        out
+    }
+
     /// `ACC := {}` for every view (kernel entry).
     pub fn init(&self, kc: &mut KernelCtx, span: Span) -> Vec<Stmt> {
         let views: Vec<View> = self.all().filter(|v| v.depth > 0).cloned().collect();
@@ -194,4 +212,78 @@ pub(crate) fn instantiations(inv: &BarrierInvariant) -> Vec<Option<Expr>> {
     } else {
         list
     }
+}
+
+/// The thread pairs of a binary barrier invariant (`{:instantiate_pair e1, e2}`, one attribute
+/// per pair; GPUVerify's `__barrier_invariant_binary_N`). A malformed attribute (not two
+/// expressions) is no pair.
+pub(crate) fn pairs(inv: &BarrierInvariant) -> Vec<(Expr, Expr)> {
+    inv.attrs
+        .iter()
+        .filter(|a| a.name.as_str() == "instantiate_pair")
+        .filter_map(|a| match a.args.as_slice() {
+            [AttrArg::Expr(x), AttrArg::Expr(y)] => Some((x.clone(), y.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Whether a barrier invariant relates two threads: it has `{:instantiate_pair}` attributes.
+/// Such an invariant is checked only for two threads of one group (GPUVerify's binary barrier
+/// invariants, `BinaryBarrierInvariantDescriptor`: the check is under "same group").
+pub(crate) fn is_binary(inv: &BarrierInvariant) -> bool {
+    inv.attrs.iter().any(|a| a.name.as_str() == "instantiate_pair")
+}
+
+/// φ of a binary invariant instantiated for the pair (`first`, `second`): `local_id_x` outside
+/// `__other` becomes `first`, inside `__other(e)` it becomes `second` (and `__other` goes: the
+/// pair is named by the two expressions, every other identity stays the modelled thread's own),
+/// `__uniform(e)` compares the two instances of `e`. `None` (nothing can be assumed) when φ
+/// mentions what cannot be instantiated: an access-log built-in, `__enabled()` or `old`.
+pub(crate) fn instantiate_pair(e: &Expr, lid: &Name, first: &Expr, second: &Expr) -> Option<Expr> {
+    let sp = e.span;
+    match &e.kind {
+        ExprKind::Var(x) if x.name == *lid => {
+            let mut v = first.clone();
+            v.span = sp;
+            Some(v)
+        }
+        ExprKind::Old(_) => None,
+        ExprKind::Call(f, args) if f.as_str() == "__other" && args.len() == 1 => {
+            instantiate_pair(&args[0], lid, second, first)
+        }
+        ExprKind::Call(f, args) if f.as_str() == "__uniform" && args.len() == 1 => {
+            let a = instantiate_pair(&args[0], lid, first, second)?;
+            let b = instantiate_pair(&args[0], lid, second, first)?;
+            Some(Expr::new(ExprKind::Binary(BinOp::Eq, Box::new(a), Box::new(b)), sp))
+        }
+        ExprKind::Call(f, _) if super::spec_builtins::is_builtin(f.as_str()) => None,
+        _ => {
+            let mut out = e.clone();
+            let mut ok = true;
+            super::abstraction::map_children(&mut out, &mut |c| {
+                instantiate_pair(c, lid, first, second).unwrap_or_else(|| {
+                    ok = false;
+                    c.clone()
+                })
+            });
+            ok.then_some(out)
+        }
+    }
+}
+
+/// Whether φ speaks of the other thread of the pair (`__other`, `__uniform`).
+pub(crate) fn mentions_other_thread(e: &Expr) -> bool {
+    struct Find(bool);
+    impl ivl::visit::Visit for Find {
+        fn visit_expr(&mut self, e: &Expr) {
+            if matches!(&e.kind, ExprKind::Call(f, _) if matches!(f.as_str(), "__other" | "__uniform")) {
+                self.0 = true;
+            }
+            ivl::visit::walk_expr(self, e)
+        }
+    }
+    let mut f = Find(false);
+    ivl::visit::Visit::visit_expr(&mut f, e);
+    f.0
 }

@@ -18,7 +18,7 @@
 //! 5. the barrier invariants are assumed for the instantiated threads that are threads of the
 //!    group (an instantiation outside `0 <= e < group_size_x` is not a thread: nothing is assumed).
 
-use super::barrier_invariants::instantiations;
+use super::barrier_invariants::{instantiate_pair, instantiations, is_binary, mentions_other_thread, pairs};
 use super::exprs::*;
 use super::reduction::Instr;
 use super::spec_builtins::for_thread;
@@ -66,7 +66,8 @@ impl Instr {
         // 2. Barrier invariants: checked with unknown locations arbitrary.
         if !invariants.is_empty() {
             out.extend(self.views.havoc_unknown(sp));
-            for inv in invariants {
+            // A binary invariant is checked for two threads of one group only.
+            for inv in invariants.iter().filter(|i| !(self.inter && is_binary(i))) {
                 for (t, ct) in c.iter().enumerate() {
                     let Some(phi) = for_thread(&self.env(kc), &inv.expr, t) else { continue };
                     let e = implies(ct.clone(), self.views.known_only(&phi));
@@ -115,19 +116,9 @@ impl Instr {
             let cs = c.clone();
             out.extend(self.views.clear(kc, a, &|t| cs[t].clone(), sp));
         }
-        // 5. Assume the invariants for the instantiated threads. The invariant was checked for
-        // real threads only: an instantiation `e` that is not a thread id of the group (`-1`,
-        // `group_size_x`) learns nothing, so the assumption is guarded by `e` being in range.
-        let lid = self.local_id_x.clone();
+        // 5. Assume the invariants for the instantiated threads.
         for inv in invariants {
-            for inst in instantiations(inv) {
-                let phi = match &inst {
-                    Some(e) => {
-                        let guarded = implies(self.local_id_x_valid.clone(), inv.expr.clone());
-                        substitute(&guarded, &HashMap::from([(lid.clone(), e.clone())]))
-                    }
-                    None => inv.expr.clone(),
-                };
+            for phi in self.instances(inv) {
                 for (t, ct) in c.iter().enumerate() {
                     if let Some(e) = for_thread(&self.env(kc), &phi, t) {
                         out.push(assume_stmt(implies(ct.clone(), e), inv.span));
@@ -136,5 +127,38 @@ impl Instr {
             }
         }
         Ok(())
+    }
+
+    /// What a barrier invariant lets the modelled threads assume after the barrier, each read
+    /// in each thread. The invariant was checked for real threads only, so an instantiation
+    /// `e` that is not a thread id of the group (`-1`, `group_size_x`) learns nothing: each
+    /// instance is guarded by its ids being in range. A binary invariant (`{:instantiate_pair
+    /// a, b}`) was checked for pairs of distinct threads, so its instance is also guarded by
+    /// `a != b` (GPUVerify's `BinaryBarrierInvariantDescriptor`); a unary invariant that
+    /// mentions the other thread (`__other`, `__uniform`) relates the pair it was checked for,
+    /// which an instantiation does not name: only its uninstantiated form is assumed.
+    fn instances(&self, inv: &BarrierInvariant) -> Vec<Expr> {
+        let lid = &self.local_id_x;
+        let valid = |e: &Expr| substitute(&self.local_id_x_valid, &HashMap::from([(lid.clone(), e.clone())]));
+        if is_binary(inv) {
+            return pairs(inv)
+                .iter()
+                .filter_map(|(a, b)| {
+                    let phi = instantiate_pair(&inv.expr, lid, a, b)?;
+                    let distinct = Expr::not(Expr::eq(a.clone(), b.clone()));
+                    Some(implies(Expr::and(Expr::and(valid(a), valid(b)), distinct), phi))
+                })
+                .collect();
+        }
+        let relational = mentions_other_thread(&inv.expr);
+        instantiations(inv)
+            .into_iter()
+            .filter_map(|inst| match inst {
+                // `{:instantiate local_id_x}` is the pair itself.
+                Some(e) if relational && !matches!(&e.kind, ExprKind::Var(x) if x.name == *lid) => None,
+                Some(e) => Some(implies(valid(&e), substitute(&inv.expr, &HashMap::from([(lid.clone(), e)])))),
+                None => Some(inv.expr.clone()),
+            })
+            .collect()
     }
 }

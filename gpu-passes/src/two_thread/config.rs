@@ -166,7 +166,7 @@ impl Identity {
         var(self.name(attr))
     }
 
-    fn ty(&self, attr: &str) -> &Type {
+    pub(crate) fn ty(&self, attr: &str) -> &Type {
         &self.consts[attr].ty
     }
 

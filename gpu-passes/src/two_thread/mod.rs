@@ -415,6 +415,7 @@ fn variants(inputs: &Inputs, inter: bool, names: &mut FreshNames, out: &mut Outp
             guard: pair.guard.clone(),
             same_warp: pair.same_warp.clone(),
             local_id_x: local_id_x.clone(),
+            local_id_x_ty: inputs.identity.ty("local_id_x").clone(),
             local_id_x_valid: local_id_x_valid.clone(),
             globals: &inputs.globals,
             contracts: &pr.contracts,

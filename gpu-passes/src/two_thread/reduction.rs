@@ -60,6 +60,8 @@ pub(crate) struct Instr {
     pub views: Views,
     pub track: Name,
     pub local_id_x: Name,
+    /// Its type (for the barrier invariants' candidates at loop headers).
+    pub local_id_x_ty: Type,
     /// `local_id_x` names a thread of the group (`Identity::local_id_x_valid`).
     pub local_id_x_valid: Expr,
     pub uniform_headers: HashSet<Name>,
@@ -248,6 +250,7 @@ impl Instrument for Instr {
         for f in self.header_facts.get(header).into_iter().flatten() {
             out.push(inv(kc.th.all(f)));
         }
+        out.extend(self.views.own_candidates(&kc.th, &self.local_id_x, &self.local_id_x_ty, sp));
         if !self.active_single && self.uniform_headers.contains(header) {
             let at = Expr::eq(active, int(lp.header_id));
             out.push(inv(Expr::eq(kc.th.phi(&at, 0), kc.th.phi(&at, 1))));
@@ -291,6 +294,7 @@ pub(crate) struct VariantCtx<'a> {
     /// `--warp-sync`, intra-group variant: "the two threads are in the same warp".
     pub same_warp: Option<Expr>,
     pub local_id_x: Name,
+    pub local_id_x_ty: Type,
     pub local_id_x_valid: Expr,
     pub globals: &'a HashMap<Name, Type>,
     /// The kernel's contracts (they may name arrays and logs).
@@ -608,6 +612,7 @@ impl InstrParts<'_> {
             views,
             track,
             local_id_x: ctx.local_id_x.clone(),
+            local_id_x_ty: ctx.local_id_x_ty.clone(),
             local_id_x_valid: ctx.local_id_x_valid.clone(),
             uniform_headers: self.uniform_headers.clone(),
             active: pred.active.clone(),

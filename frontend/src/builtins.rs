@@ -163,7 +163,7 @@ pub fn classify(mangled: &str) -> Option<Builtin> {
         "__kivl_read_offset_bytes" => Builtin::Spec(Spec::ReadOffsetBytes),
         "__kivl_write_offset_bytes" => Builtin::Spec(Spec::WriteOffsetBytes),
         "__kivl_distinct_int" => Builtin::Spec(Spec::Distinct),
-        "__kivl_return_val_int" | "__kivl_return_val_bool" => Builtin::Spec(Spec::ReturnVal),
+        "__kivl_return_val_int" | "__kivl_return_val_bool" | "__return_val_int4" => Builtin::Spec(Spec::ReturnVal),
         "__kivl_old_int" | "__kivl_old_bool" => Builtin::Spec(Spec::Old),
         "__kivl_all" => Builtin::Spec(Spec::All),
         "__kivl_exclusive" => Builtin::Spec(Spec::Exclusive),

@@ -8,6 +8,7 @@
 //! `-fno-discard-value-names` keeps the source names of values (`%tid`), which become the
 //! names of the generated variables.
 
+use crate::cuda_host_vars;
 use crate::Language;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -93,8 +94,28 @@ pub fn compile(
     for i in includes {
         cmd.arg("-I").arg(i);
     }
-    cmd.arg("-o").arg(&raw).arg(path);
-    let out = cmd.output().map_err(|e| ClangError::Tool(format!("cannot run clang-14 ({e}); run scripts/setup.sh")))?;
+    cmd.arg("-o").arg(&raw);
+    let run = |cmd: &mut Command, src: &Path| {
+        cmd.arg(src).output().map_err(|e| ClangError::Tool(format!("cannot run clang-14 ({e}); run scripts/setup.sh")))
+    };
+    let mut out = run(Command::new(cmd.get_program()).args(cmd.get_args()), path)?;
+    let host_vars = if out.status.success() || lang != Language::Cuda {
+        Vec::new()
+    } else {
+        cuda_host_vars::declaration_lines(&String::from_utf8_lossy(&out.stderr), path)
+    };
+    if !host_vars.is_empty() {
+        // Again, with those variables in device memory (`cuda_host_vars.rs`).
+        let source = std::fs::read_to_string(path).map_err(io)?;
+        let copy = dir.0.join("src");
+        std::fs::create_dir_all(&copy).map_err(io)?;
+        let copy = copy.join(path.file_name().unwrap_or_default());
+        std::fs::write(&copy, cuda_host_vars::patched_source(&source, &host_vars, path)).map_err(io)?;
+        if let Some(d) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            cmd.arg("-I").arg(d);
+        }
+        out = run(&mut cmd, &copy)?;
+    }
     if !out.status.success() {
         let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
         let errors = located_errors(&stderr, path);

@@ -19,6 +19,7 @@
 mod builtins;
 mod c_access;
 mod clang;
+mod cuda_host_vars;
 mod layout;
 mod memory;
 pub mod remap;

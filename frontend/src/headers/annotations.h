@@ -286,4 +286,16 @@ __KIVL_FN void *__return_val_ptr(void);
 #define __no_read(p) (!__read(p))
 #define __no_write(p) (!__write(p))
 
+#if defined(__OPENCL_C_VERSION__) && !defined(__cplusplus)
+/* OpenCL 1.2 §6.9.k forbids kernel parameters of type `size_t`, `ptrdiff_t`, `intptr_t` and
+ * `uintptr_t` (their width may differ between host and device), and clang rejects them by
+ * the typedef's name; GPUVerify accepts them (OpenCL/atomics/refined_atomic_abstraction/
+ * check_used_treated_ok). From here on the names stand for their underlying types, which are
+ * the same types (32 bits on spir), so such a parameter is an ordinary unsigned or signed int. */
+#define size_t __SIZE_TYPE__
+#define ptrdiff_t __PTRDIFF_TYPE__
+#define intptr_t __INTPTR_TYPE__
+#define uintptr_t __UINTPTR_TYPE__
+#endif
+
 #endif

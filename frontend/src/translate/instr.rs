@@ -1270,24 +1270,46 @@ impl<'m> Tr<'m> {
             }
             Spec::ReturnVal => Some(Ex::new(RETURN_VAL.into(), Ty::Bv(w))),
             Spec::Old => self.old_value(f, c, &args, loc),
+            Spec::Read | Spec::Write | Spec::ReadOffsetBytes | Spec::WriteOffsetBytes if spec.is_none() => {
+                Some(self.access_annotation_in_code(s, w, loc))
+            }
             _ if of_memory => self.memory_annotation(s, &args, w, loc),
             _ => self.logic_annotation(s, &args, w, loc),
         }
     }
 
     /// `__old_int`/`__old_bool`: a parameter's or constant's value never changes, so at the
-    /// entry it is what it is now; of anything else the entry value is not kept.
+    /// entry it is what it is now; of anything else (memory: GPUVerify's
+    /// specification_tests/pass/value_related_spec) the value at the function's entry.
     fn old_value(&mut self, f: &Frame<'m>, c: &inst::Call, args: &[Val], loc: Option<Loc>) -> Option<Ex> {
         let fixed = match c.arguments.first().map(|a| &a.0) {
             Some(Operand::LocalOperand { name, .. }) => f.func.parameters.iter().any(|p| &p.name == name),
             Some(Operand::ConstantOperand(_)) => true,
             _ => false,
         };
-        if !fixed {
-            self.err(loc, "`__old_int`/`__old_bool` of something other than a parameter or constant");
+        if fixed {
+            return scalar_at(args, 0);
+        }
+        let e = scalar_at(args, 0)?;
+        if f.ret.is_none() && !self.uncalled && !self.mentions_private(&e.text) {
+            // A kernel's postcondition (a clause of the procedure): Boogie's `old` is the
+            // kernel's entry state, of the global maps (private ones are locals, which `old`
+            // does not go back for).
+            return Some(Ex::new(format!("old({})", e.text), e.ty));
+        }
+        // Inlined, or a function checked on its own (its postconditions are assertions at its
+        // returns): the value at the function's entry, taken where the clause is written,
+        // provided nothing before it in the function may have written memory.
+        let block0 = &f.func.basic_blocks[0].instrs;
+        let pos = block0.iter().position(|i| matches!(i, Instruction::Call(x) if std::ptr::eq(x, c)));
+        let barrier = |i: &Instruction| matches!(i, Instruction::Call(x) if matches!(call_name(x).and_then(builtins::classify), Some(Builtin::Barrier | Builtin::FixedBarrier(..))));
+        if pos.is_none_or(|p| block0[..p].iter().any(barrier)) || !no_store_before(f, c) {
+            self.err(loc, "`__old_int`/`__old_bool` of memory after the function may have written it (write it first in the function)");
             return None;
         }
-        scalar_at(args, 0)
+        let v = self.fresh_var("old", &e.ty.kbpl());
+        self.emit(format!("{v} := {};", e.text), loc);
+        Some(Ex::new(v, e.ty))
     }
 
     /// The annotations of numbers and truth values (`__all`, `__implies`, `__other`, …).
@@ -1318,6 +1340,23 @@ impl<'m> Tr<'m> {
             }
         };
         Some(bool_to_int(b, w))
+    }
+
+    /// An access annotation (`__read(p)`, `__write_offset_bytes(p)`, …) computed by the code
+    /// rather than in a specification: an argument of a function (`baz(__read_offset_bytes(r))`,
+    /// GPUVerify's OpenCL/misc/pass/misc9), a local's value, or the code clang keeps for the
+    /// operands of an `__invariant`. In GPUVerify it reads the race-checking instrumentation's
+    /// state, which the program itself has no business depending on; here it is an arbitrary
+    /// value (a truth value for `__read`/`__write`), which covers whatever that state is.
+    fn access_annotation_in_code(&mut self, s: Spec, w: u32, loc: Option<Loc>) -> Ex {
+        let offset = matches!(s, Spec::ReadOffsetBytes | Spec::WriteOffsetBytes);
+        let v = self.fresh_var("access_annotation", if offset { "bv32" } else { "bool" });
+        self.emit(format!("havoc {v};"), loc);
+        if offset {
+            Ex::new(v, Ty::Bv(32))
+        } else {
+            bool_to_int(v, w)
+        }
     }
 
     /// The annotations of memory accesses and pointers (`__read`, `__write_offset_bytes`,
@@ -1407,7 +1446,8 @@ impl<'m> Tr<'m> {
     }
 
     /// A call of an external function the kernel does not define (a math built-in): an
-    /// uninterpreted function of its scalar arguments, as GPUVerify does.
+    /// uninterpreted function of its scalar arguments, as GPUVerify does (but OpenCL's integer
+    /// `min`/`max`, `int_minmax.rs`).
     fn external_value(
         &mut self,
         f: &Frame<'m>,
@@ -1422,6 +1462,9 @@ impl<'m> Tr<'m> {
             return None;
         };
         let args = self.external_args(f, c, name, spec, loc)?;
+        if let Some(mut lane) = self.int_min_max_lanes(name, &args, 1) {
+            return lane.pop();
+        }
         let fname = format!("$ext.{}", global_name(name));
         let tys: Vec<Ty> = args.iter().map(|a| a.ty).collect();
         let fname = self.uninterpreted(&fname, &tys, ret);

@@ -33,6 +33,7 @@ mod bodiless;
 mod bytes;
 mod funcptr;
 mod instr;
+mod int_minmax;
 mod memops;
 mod null;
 mod pointers;
@@ -989,19 +990,11 @@ impl<'m> Tr<'m> {
                 let loc = self.loc(&r.debugloc, f);
                 // The returned value, for the postconditions and for the caller.
                 let value = r.return_operand.as_ref().and_then(|op| self.operand(f, op, loc));
-                let number = match &value {
-                    Some(Val::Scalar(e)) => Some(e.text.clone()),
-                    _ => None,
-                };
                 let mut spec_clauses = Vec::new();
                 for (e, eloc) in f.ensures.clone() {
-                    let e = match &number {
-                        Some(v) => e.replace(RETURN_VAL, v),
-                        None if e.contains(RETURN_VAL) => {
-                            self.err(eloc, "`__return_val_*()` in a function that returns no number");
-                            continue;
-                        }
-                        None => e,
+                    let Some(e) = with_return_value(&e, value.as_ref()) else {
+                        self.err(eloc, "`__return_val_*()` in a function that returns no number (or no vector)");
+                        continue;
                     };
                     if f.spec {
                         spec_clauses.push((e, eloc));
@@ -1088,6 +1081,23 @@ impl<'m> Tr<'m> {
 
 /// The message of the failing assertion that `unreachable` becomes.
 const UNREACHABLE: &str = "possible execution of unreachable code (after a call of a function that never returns)";
+
+/// A postcondition with the function's returned value for [`RETURN_VAL`] (a number) or for its
+/// lanes `RETURN_VAL.k` (a vector, `__return_val_int4()`); `None` when the clause names a result
+/// the function does not return.
+fn with_return_value(clause: &str, value: Option<&Val>) -> Option<String> {
+    let lane_mark = format!("{RETURN_VAL}.");
+    let e = match value {
+        Some(Val::Vector(lanes)) => lanes
+            .iter()
+            .enumerate()
+            .rev()
+            .fold(clause.to_string(), |e, (k, lane)| e.replace(&format!("{RETURN_VAL}.{k}"), &lane.text)),
+        Some(Val::Scalar(v)) if !clause.contains(&lane_mark) => clause.replace(RETURN_VAL, &v.text),
+        _ => clause.to_string(),
+    };
+    (!e.contains(RETURN_VAL)).then_some(e)
+}
 
 /// The selector variable of a returned pointer whose offset variable is `off` (`X.off`).
 fn ret_selector(off: &str) -> String {

@@ -25,7 +25,8 @@
 //!   returning a vector assigns one result variable per lane.
 //! - **Calls of external functions** that return vectors (OpenCL's vector built-ins, such as
 //!   `min`, `fmin`, `shuffle`) are uninterpreted functions, one per result lane, of all the
-//!   scalars of all the arguments: no built-in is assumed to work lane by lane. Image reads
+//!   scalars of all the arguments: no built-in is assumed to work lane by lane, except the
+//!   integer `min`/`max` (`int_minmax.rs`). Image reads
 //!   (`read_imagef`…) are arbitrary texels instead (images are not memory kivl models).
 
 use super::*;
@@ -429,11 +430,19 @@ impl<'m> Tr<'m> {
         if is_image_read(name) {
             return self.image_read(n, ty, spec, loc);
         }
+        if builtins::classify(name) == Some(Builtin::Spec(Spec::ReturnVal)) && spec.is_some() {
+            // `__return_val_int4()` in a postcondition: lane `k` of the result, filled in at
+            // each `ret` (`with_return_value`).
+            return Some(Val::Vector((0..n).map(|k| Ex::new(format!("{RETURN_VAL}.{k}"), ty)).collect()));
+        }
         if builtins::classify(name).is_some() || builtins::demangle(name).starts_with("__") {
             self.err(loc, format!("`{}` returning a vector", builtins::demangle(name)));
             return None;
         }
         let args = self.external_args(f, c, name, spec, loc)?;
+        if let Some(lanes) = self.int_min_max_lanes(name, &args, n) {
+            return Some(Val::Vector(lanes));
+        }
         let tys: Vec<Ty> = args.iter().map(|a| a.ty).collect();
         let texts: Vec<&str> = args.iter().map(|a| a.text.as_str()).collect();
         let lanes = (0..n)

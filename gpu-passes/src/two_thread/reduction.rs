@@ -632,6 +632,11 @@ impl InstrParts<'_> {
 /// (A) A block `D` outside loop `L` that dominates its header: a thread at a position of
 ///     [`PredicatedImpl::header_positions`] that `D` dominates went through `D`, so `D`'s guard
 ///     held; it still holds if no block from `D` to the end of `L` (sort order) modifies it.
+///     A position `P` after a loop `O` that encloses `L` and `D` (a thread that left `O` from
+///     inside `L`, parked at `P` while `O` goes round) is kept only if no block from `D` to the
+///     end of `O` modifies the guard either, and then `P ==> guard` is also a fact at `O`'s
+///     header: without it the fact at `L` would hold but not be inductive (GPUVerify's
+///     `CUDA/misc/pass/misc5`, a `goto` out of two nested loops).
 /// (B) A position `P` after `L` (a thread that left or skipped the loop): `P`'s guard held
 ///     when the thread got there, and the thread is disabled until `P` runs, so its private
 ///     and uniform variables are frozen. Guards that read shared memory are not used.
@@ -641,6 +646,13 @@ fn path_facts(pre: &BlockImpl, pred: &PredicatedImpl, is_shared: &dyn Fn(&Name) 
     let id_of = |b: usize| pred.block_ids.get(&pre.blocks[b].label.name).copied();
     let block_of: HashMap<u64, usize> = (0..pre.blocks.len()).filter_map(|b| id_of(b).map(|id| (id, b))).collect();
     let at = |id: u64| Expr::eq(var(&pred.active), int(id));
+    let modified_in = |lo: u64, hi: u64| -> HashSet<Name> {
+        block_of
+            .iter()
+            .filter(|(&id, _)| id > lo && id <= hi)
+            .flat_map(|(_, &b)| ivl::visit::modified_vars(&pre.blocks[b].stmts))
+            .collect()
+    };
     let mut out: HashMap<Name, Vec<Expr>> = HashMap::new();
     for lp in &pred.loops {
         let Some(&h) = index.get(&lp.header) else { continue };
@@ -657,19 +669,31 @@ fn path_facts(pre: &BlockImpl, pred: &PredicatedImpl, is_shared: &dyn Fn(&Name) 
             if fv.iter().any(is_shared) {
                 continue;
             }
-            let modified: HashSet<Name> = block_of
-                .iter()
-                .filter(|(&id, _)| id > id_d && id <= lp.last_id)
-                .flat_map(|(_, &b)| ivl::visit::modified_vars(&pre.blocks[b].stmts))
-                .collect();
-            if fv.iter().any(|x| modified.contains(x)) {
+            if fv.iter().any(|x| modified_in(id_d, lp.last_id).contains(x)) {
                 continue;
             }
-            let positions: Vec<Expr> = allowed
-                .iter()
-                .filter(|p| block_of.get(p).is_some_and(|&b| cfg.dominates(d, b)))
-                .map(|&p| at(p))
-                .collect();
+            let mut positions: Vec<Expr> = Vec::new();
+            for &p in allowed.iter().filter(|p| block_of.get(p).is_some_and(|&b| cfg.dominates(d, b))) {
+                // Loops around `L` and `D` that a thread at `p` has left (parked while they run).
+                let left: Vec<&crate::predication::LoopLayout> = pred
+                    .loops
+                    .iter()
+                    .filter(|o| o.header_id <= id_d && o.last_id >= lp.last_id && p > o.last_id)
+                    .collect();
+                if let Some(end) = left.iter().map(|o| o.last_id).max() {
+                    if fv.iter().any(|x| modified_in(id_d, end).contains(x)) {
+                        continue;
+                    }
+                    for o in left {
+                        let fact = Expr::implies(at(p), g.clone());
+                        let at_o = out.entry(o.header.clone()).or_default();
+                        if !at_o.contains(&fact) {
+                            at_o.push(fact);
+                        }
+                    }
+                }
+                positions.push(at(p));
+            }
             if let Some(here) = positions.into_iter().reduce(Expr::or) {
                 facts.push(Expr::implies(here, g.clone()));
             }
@@ -683,7 +707,7 @@ fn path_facts(pre: &BlockImpl, pred: &PredicatedImpl, is_shared: &dyn Fn(&Name) 
             }
             facts.push(Expr::implies(at(p), g.clone()));
         }
-        out.insert(lp.header.clone(), facts);
+        out.entry(lp.header.clone()).or_default().extend(facts);
     }
     out
 }

@@ -122,8 +122,8 @@ pub struct KernelArgs {
     #[arg(long)]
     pub only_divergence: bool,
     /// How shared memory is abstracted between barriers (default: adversarial, except that
-    /// arrays no thread writes keep their values; `adversarial` given explicitly abstracts those
-    /// too, as GPUVerify's --adversarial-abstraction).
+    /// arrays no thread writes and a specification reads keep their values; `adversarial` given
+    /// explicitly abstracts those too, as GPUVerify's --adversarial-abstraction).
     #[arg(long, value_enum)]
     pub abstraction: Option<AbstractionArg>,
     /// Check the kernel's `assert`s in one of the two threads only (GPUVerify's

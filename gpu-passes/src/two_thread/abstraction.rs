@@ -17,7 +17,9 @@
 //!
 //! An array that no thread writes ([`read_only`]: no assignment, `havoc` or atomic access
 //! to it anywhere in the kernel, called procedures inlined) is *read-only*: its values never
-//! change, so it gets the single model whatever the mode, both threads read the same values,
+//! change. When a specification reads it (or under the equality abstraction; `reduction`
+//! filters the set: GPUVerify's suite expects same-value copies of an unspecified read-only
+//! array to race, CUDA/memcpy/fail_overstep), it gets the single model, both threads read the same values,
 //! and barriers keep them (GPUVerify likewise keeps such arrays as ordinary maps, not
 //! abstracted: `KernelArrayInfo.getReadOnlyNonLocalArrays`). In the inter-group variant a
 //! read-only group-shared array gets one copy per thread (each group has its own memory, with

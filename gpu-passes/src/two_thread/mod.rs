@@ -48,7 +48,8 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Abstraction {
     /// GPUVerify's default: reads of an array that some thread writes return arbitrary
-    /// values; an array no thread writes keeps its values (`abstraction::read_only`).
+    /// values; an array no thread writes and a specification reads keeps its values
+    /// (`abstraction::read_only`).
     #[default]
     Refined,
     /// Reads of shared memory return arbitrary values, even of read-only arrays (`--abstraction

@@ -347,7 +347,13 @@ pub(crate) fn kernel_variant(
     let (pre, uni, mut pred) = predicated_body(ctx, body, names)?;
     let read_only = match ctx.opts.abstraction {
         super::Abstraction::Adversarial => HashSet::new(),
-        _ => abstraction::read_only(&pred.imp, ctx.shared),
+        // Only arrays a specification reads (or under the equality abstraction): GPUVerify's
+        // suite expects the same-value copies of an unspecified read-only array to race
+        // (CUDA/memcpy/fail_overstep, lentoobig, notexactdiv).
+        _ => abstraction::read_only(&pred.imp, ctx.shared)
+            .into_iter()
+            .filter(|a| ctx.specified.contains(a) || ctx.opts.abstraction == super::Abstraction::Equality)
+            .collect(),
     };
     let equality = ctx.opts.abstraction == super::Abstraction::Equality;
     let models = abstraction::choose(ctx.shared, ctx.specified, &read_only, equality, ctx.inter);

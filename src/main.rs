@@ -121,9 +121,11 @@ pub struct KernelArgs {
     /// Check only barrier divergence (no race checks).
     #[arg(long)]
     pub only_divergence: bool,
-    /// How shared memory is abstracted between barriers.
-    #[arg(long, value_enum, default_value = "adversarial")]
-    pub abstraction: AbstractionArg,
+    /// How shared memory is abstracted between barriers (default: adversarial, except that
+    /// arrays no thread writes and a specification reads keep their values; `adversarial` given
+    /// explicitly abstracts those too, as GPUVerify's --adversarial-abstraction).
+    #[arg(long, value_enum)]
+    pub abstraction: Option<AbstractionArg>,
     /// Check the kernel's `assert`s in one of the two threads only (GPUVerify's
     /// --asymmetric-asserts; sound, as that thread is arbitrary, and cheaper).
     #[arg(long)]
@@ -137,7 +139,7 @@ pub struct KernelArgs {
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum AbstractionArg {
-    /// Reads of shared memory return arbitrary values.
+    /// Reads of shared memory return arbitrary values (even of arrays no thread writes).
     #[default]
     Adversarial,
     /// Both threads see equal values at locations neither has written.

@@ -77,8 +77,9 @@ pub fn kernel_options(k: &KernelArgs) -> KernelOptions {
         only_intra_group: k.only_intra_group,
         only_divergence: k.only_divergence,
         abstraction: match k.abstraction {
-            crate::AbstractionArg::Adversarial => Abstraction::Adversarial,
-            crate::AbstractionArg::Equality => Abstraction::Equality,
+            None => Abstraction::Refined,
+            Some(crate::AbstractionArg::Adversarial) => Abstraction::Adversarial,
+            Some(crate::AbstractionArg::Equality) => Abstraction::Equality,
         },
         asymmetric_asserts: k.asymmetric_asserts,
         warp_sync: k.warp_sync,

@@ -33,6 +33,9 @@ done <<'LIST'
 1 verify --local-size 32 binv_self.kbpl
 0 verify --local-size 32 benign.kbpl
 1 verify --local-size 32 --no-benign-tolerance benign.kbpl
+0 verify --abstraction equality benign_rw.kbpl
+1 verify --abstraction equality --no-benign-tolerance benign_rw.kbpl
+1 verify --abstraction equality benign_rw_bad.kbpl
 1 verify --local-size 32 div.kbpl
 0 verify loop.kbpl
 0 verify --termination loop.kbpl

@@ -231,7 +231,8 @@ fn equality_abstraction_gives_both_threads_equal_values() {
     let src = format!(
         "{HEAD}procedure {{:kernel}} k() {{\n  var x: int;\n  x := A[0];\n  if (x > 0) {{\n    barrier;\n  }}\n}}\n"
     );
-    let adversarial = verify(&src, &sizes(&[4], &[1]));
+    let adv = KernelOptions { abstraction: Abstraction::Adversarial, ..sizes(&[4], &[1]) };
+    let adversarial = verify(&src, &adv);
     assert_eq!(kinds(&adversarial), vec![ErrorKind::Divergence], "reads are arbitrary per thread");
     let eq = KernelOptions { abstraction: Abstraction::Equality, ..sizes(&[4], &[1]) };
     assert_eq!(verify(&src, &eq), vec![]);
@@ -367,4 +368,68 @@ fn scalar_shared_variables() {
         })
         .sum::<usize>();
     assert!(n >= 2, "strict: the writes to g race too");
+}
+
+#[test]
+fn read_only_arrays_keep_their_values_across_barriers() {
+    // OpenCL/misc/pass/misc11 of GPUVerify's suite: a precondition on a read-only array.
+    let body = "  barrier;\n  assert A[local_id_x] == 0;\n  out[group_id_x * group_size_x + local_id_x] := A[0];\n";
+    let src = format!("{HEAD}procedure {{:kernel}} k()\n  requires A[local_id_x] == 0;\n{{\n{body}}}\n");
+    assert_eq!(verify(&src, &sizes(&[8], &[2])), vec![]);
+    // `--abstraction adversarial` abstracts read-only arrays too.
+    let adv = KernelOptions { abstraction: Abstraction::Adversarial, ..sizes(&[8], &[2]) };
+    let e = verify(&src, &adv);
+    assert_eq!(kinds(&e), vec![ErrorKind::Assertion], "{e:?}");
+    assert_eq!(e[0].2, 7, "{e:?}");
+    // One write anywhere (here to another element, before the barrier) and `A` is abstracted.
+    let written = format!(
+        "{HEAD}procedure {{:kernel}} k()\n  requires A[local_id_x] == 0;\n{{\n  A[local_id_x + 100] := 0;\n{body}}}\n"
+    );
+    assert_eq!(kinds(&verify(&written, &sizes(&[8], &[2]))), vec![ErrorKind::Assertion]);
+}
+
+#[test]
+fn benign_read_write_and_write_read_pairs_need_modelled_values() {
+    let eq = KernelOptions { abstraction: Abstraction::Equality, ..sizes(&[8], &[1]) };
+    let strict = KernelOptions { benign_tolerance: false, ..eq.clone() };
+    // Writing back the value read (benign_race_tests/pass/writeafterread).
+    let src = format!("{HEAD}procedure {{:kernel}} k() {{\n  var v: int;\n  v := A[0];\n  A[0] := v;\n}}\n");
+    assert_eq!(verify(&src, &eq), vec![]);
+    let r = races(&verify(&src, &strict));
+    assert!(r.iter().any(|x| x.0.contains("read-write") && x.1 == 6 && x.2 == vec![5]), "{r:?}");
+    // With adversarial reads the value read is arbitrary: the pair races.
+    let r = races(&verify(&src, &sizes(&[8], &[1])));
+    assert!(r.iter().any(|x| x.0.contains("read-write")), "{r:?}");
+    // Another value (benign_race_tests/fail/writeafterread_addition).
+    let src = format!("{HEAD}procedure {{:kernel}} k() {{\n  var v: int;\n  v := A[0];\n  A[0] := v + 1;\n}}\n");
+    let r = races(&verify(&src, &eq));
+    assert!(r.iter().any(|x| x.0.contains("read-write") && x.1 == 6), "{r:?}");
+    // Reading after every thread wrote the same value (multidimarrays/test5): the reader wrote
+    // the element itself since; two different values race.
+    let src = format!("{HEAD}procedure {{:kernel}} k() {{\n  var x: int;\n  A[0] := 0;\n  x := A[0];\n}}\n");
+    assert_eq!(verify(&src, &eq), vec![]);
+    let r = races(&verify(&src, &strict));
+    assert!(!r.is_empty() && r.iter().all(|x| x.0.contains("race on `A`")), "{r:?}");
+    let src = format!("{HEAD}procedure {{:kernel}} k() {{\n  var x: int;\n  A[0] := local_id_x;\n  x := A[0];\n}}\n");
+    let r = races(&verify(&src, &eq));
+    assert!(!r.is_empty() && r.iter().all(|x| x.0.contains("race on `A`")), "{r:?}");
+    // A write of the value already there, read by a thread that did not write.
+    let src = format!(
+        "{HEAD}procedure {{:kernel}} k()\n  requires A[0] == 3;\n{{\n  var x: int;\n  if (local_id_x == 0) {{\n    A[0] := 3;\n  }}\n  x := A[0];\n}}\n"
+    );
+    assert_eq!(verify(&src, &eq), vec![]);
+    let src = src.replace("A[0] := 3;", "A[0] := 4;");
+    let r = races(&verify(&src, &eq));
+    assert!(r.iter().any(|x| x.0.contains("write-read") && x.1 == 10 && x.2 == vec![8]), "{r:?}");
+}
+
+#[test]
+fn same_value_writes_in_a_loop_are_benign() {
+    // benign_race_tests/pass/writeinloop: the logged value survives the loop's iterations.
+    let src = format!(
+        "{HEAD}procedure {{:kernel}} k(n: int) {{\n  var i: int;\n  i := 0;\n  while (i < n) {{\n    A[0] := 42;\n    i := i + 1;\n  }}\n}}\n"
+    );
+    assert_eq!(verify(&src, &sizes(&[8], &[2])), vec![]);
+    let r = races(&verify(&src.replace("A[0] := 42;", "A[0] := i;"), &sizes(&[8], &[2])));
+    assert!(r.iter().any(|x| x.0.contains("write-write") && x.1 == 7), "{r:?}");
 }

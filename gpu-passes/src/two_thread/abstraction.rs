@@ -15,6 +15,16 @@
 //!   locations they have not written since), and the model of specified arrays for threads in
 //!   different groups (each sees its own group's memory).
 //!
+//! An array that no thread writes ([`read_only`]: no assignment, `havoc` or atomic access
+//! to it anywhere in the kernel, called procedures inlined) is *read-only*: its values never
+//! change. When a specification reads it (or under the equality abstraction; `reduction`
+//! filters the set: GPUVerify's suite expects same-value copies of an unspecified read-only
+//! array to race, CUDA/memcpy/fail_overstep), it gets the single model, both threads read the same values,
+//! and barriers keep them (GPUVerify likewise keeps such arrays as ordinary maps, not
+//! abstracted: `KernelArrayInfo.getReadOnlyNonLocalArrays`). In the inter-group variant a
+//! read-only group-shared array gets one copy per thread (each group has its own memory, with
+//! its own values), which barriers keep too.
+//!
 //! [`abstract_reads`] prepares a predicated body: before every statement that accesses shared
 //! memory it puts a marker `assert {:two_thread_access K} true;` (the instrumentation finds
 //! access group `K` there, see `super::race_instrumentation`), it replaces every read of an
@@ -26,6 +36,7 @@ use crate::predication::FreshNames;
 use ivl::ast::*;
 use ivl::blocks::BlockImpl;
 use ivl::diag::Diagnostic;
+use ivl::resolve::MemSpace;
 use ivl::visit::strip_spans;
 use std::collections::{HashMap, HashSet};
 
@@ -37,17 +48,23 @@ pub(crate) enum Model {
 }
 
 /// The model of every shared variable: `specified` are the arrays whose values specifications
-/// mention.
+/// mention, `read_only` those no thread writes (see [`read_only`]).
 pub(crate) fn choose(
     shared: &HashMap<Name, SharedVar>,
     specified: &HashSet<Name>,
+    read_only: &HashSet<Name>,
     equality: bool,
     inter_group: bool,
 ) -> HashMap<Name, Model> {
     shared
         .keys()
         .map(|a| {
-            let m = if equality || (inter_group && specified.contains(a)) {
+            let m = if read_only.contains(a) {
+                match shared[a].space {
+                    MemSpace::GroupShared if inter_group => Model::PerThread,
+                    _ => Model::Single,
+                }
+            } else if equality || (inter_group && specified.contains(a)) {
                 Model::PerThread
             } else if specified.contains(a) {
                 Model::Single
@@ -57,6 +74,25 @@ pub(crate) fn choose(
             (a.clone(), m)
         })
         .collect()
+}
+
+/// The shared arrays that keep their values for the whole kernel: those no statement of the
+/// predicated body `imp` (called procedures inlined, atomics lowered) writes, havocs or accesses
+/// atomically. A statement whose accesses cannot be analysed counts as writing every shared
+/// variable it mentions.
+pub(crate) fn read_only(imp: &BlockImpl, shared: &HashMap<Name, SharedVar>) -> HashSet<Name> {
+    let mut written: HashSet<Name> = HashSet::new();
+    for s in imp.blocks.iter().flat_map(|b| &b.stmts) {
+        written.extend(ivl::visit::modified_vars(s));
+        if !matches!(s.kind, StmtKind::Assign { .. } | StmtKind::Assume { .. }) {
+            continue;
+        }
+        match accesses(shared, s) {
+            Ok(acc) => written.extend(acc.into_iter().filter(|a| a.write || a.atomic).map(|a| a.var)),
+            Err(_) => written.extend(ivl::visit::free_vars(s)),
+        }
+    }
+    shared.keys().filter(|a| !written.contains(*a)).cloned().collect()
 }
 
 pub(crate) const MARKER: &str = "two_thread_access";

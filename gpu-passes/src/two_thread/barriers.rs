@@ -14,7 +14,8 @@
 //!    group-shared memory (which the threads do not share) are emptied;
 //! 4. the shared state becomes abstract: each modelled copy of a fenced array that a thread
 //!    at the barrier sees is havocked (per-thread copies of one group get the same new value:
-//!    the equality abstraction);
+//!    the equality abstraction); an array no thread writes keeps its values
+//!    (`super::abstraction::read_only`);
 //! 5. the barrier invariants are assumed for the instantiated threads that are threads of the
 //!    group (an instantiation outside `0 <= e < group_size_x` is not a thread: nothing is assumed).
 
@@ -88,7 +89,7 @@ impl Instr {
         arrays.dedup();
         for a in &arrays {
             let sv = self.shared[a].clone();
-            if !fenced(sv.space, fence) {
+            if !fenced(sv.space, fence) || self.read_only.contains(a) {
                 continue;
             }
             let fresh = |kc: &mut KernelCtx, t: usize| kc.fresh_local(&format!("{a}$barrier{t}"), sv.ty.clone());

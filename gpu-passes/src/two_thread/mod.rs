@@ -47,8 +47,13 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 /// How the shared state is abstracted (seed 001 §4.1.3).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Abstraction {
-    /// Reads of shared memory return arbitrary values (GPUVerify's default).
+    /// GPUVerify's default: reads of an array that some thread writes return arbitrary
+    /// values; an array no thread writes and a specification reads keeps its values
+    /// (`abstraction::read_only`).
     #[default]
+    Refined,
+    /// Reads of shared memory return arbitrary values, even of read-only arrays (`--abstraction
+    /// adversarial`, GPUVerify's `--adversarial-abstraction`).
     Adversarial,
     /// Both threads see equal values at locations they have not written since the last
     /// barrier.
@@ -90,7 +95,7 @@ impl Default for KernelOptions {
             only_divergence: false,
             asymmetric_asserts: false,
             warp_sync: None,
-            abstraction: Abstraction::Adversarial,
+            abstraction: Abstraction::Refined,
         }
     }
 }

@@ -57,6 +57,8 @@ pub(crate) struct Instr {
     pub copies: HashMap<Name, Vec<Name>>,
     /// Arrays with one (modelled) copy.
     pub single: HashSet<Name>,
+    /// Arrays no thread writes (`abstraction::read_only`): barriers keep their values.
+    pub read_only: HashSet<Name>,
     pub views: Views,
     pub track: Name,
     pub local_id_x: Name,
@@ -72,6 +74,9 @@ pub(crate) struct Instr {
     /// Per loop header, facts about one thread (over the unrenamed names) that are invariants
     /// of the lock-step loop for each thread: see [`path_facts`].
     pub header_facts: HashMap<Name, Vec<Expr>>,
+    /// Facts about the logged write values that hold everywhere (`Logs::fixed_write_values`),
+    /// checked invariants of every loop.
+    pub write_values: Vec<Expr>,
     /// Per loop header, "some thread is at the header" (filled in by `at_header`, used by
     /// [`bypass_loops`]).
     pub some_in: Rc<RefCell<HashMap<Name, Expr>>>,
@@ -144,11 +149,12 @@ impl Instr {
         }
     }
 
-    fn thread_access(kc: &KernelCtx, a: &Access, t: usize) -> ThreadAccess {
+    fn thread_access(&self, kc: &KernelCtx, a: &Access, t: usize) -> ThreadAccess {
         ThreadAccess {
             pc: kc.th.phi(&a.cond, t),
             loc: a.loc.iter().map(|e| kc.th.phi(e, t)).collect(),
             value: a.value.as_ref().map(|v| kc.th.phi(v, t)),
+            old: self.logs.get(&a.var).and_then(|l| l.element(&a.loc)).map(|e| kc.th.phi(&e, t)),
         }
     }
 
@@ -157,11 +163,10 @@ impl Instr {
         let group = self.groups[k].clone();
         let note = self.note();
         for a in &group {
-            if let Some(l) = self.logs.get_mut(&a.var) {
-                let kind = AccessKind::of(a);
-                let site = l.site(kind, a.span);
-                out.extend(l.log(kind, site, &Self::thread_access(kc, a, 0), &self.track, a.span));
-            }
+            let kind = AccessKind::of(a);
+            let Some(site) = self.logs.get_mut(&a.var).map(|l| l.site(kind, a.span)) else { continue };
+            let ta = self.thread_access(kc, a, 0);
+            out.extend(self.logs[&a.var].log(kind, site, &ta, &self.track, a.span));
         }
         // With `--warp-sync`, only the accesses of this statement may race with a thread of
         // the same warp.
@@ -170,15 +175,21 @@ impl Instr {
         for a in &group {
             if self.checked.contains(&a.var) {
                 let l = &self.logs[&a.var];
-                let ta = Self::thread_access(kc, a, 1);
+                let ta = self.thread_access(kc, a, 1);
                 let scope =
                     CheckScope { benign: self.benign, guard: self.guard.as_ref(), warp: lockstep.as_ref(), note };
                 out.extend(l.checks(AccessKind::of(a), &ta, a.span, &scope));
             }
         }
+        // Thread 2's writes of this statement, after its checks (benign write-read pairs).
+        for a in &group {
+            if let Some(l) = self.logs.get(&a.var) {
+                out.extend(l.update(AccessKind::of(a), &self.thread_access(kc, a, 1), a.span));
+            }
+        }
         for a in &group {
             for t in 0..2 {
-                let ta = Self::thread_access(kc, a, t);
+                let ta = self.thread_access(kc, a, t);
                 out.extend(self.views.record(&a.var, t, &ta.pc, &ta.loc, a.span));
             }
         }
@@ -251,6 +262,7 @@ impl Instrument for Instr {
             out.push(inv(kc.th.all(f)));
         }
         out.extend(self.views.own_candidates(&kc.th, &self.local_id_x, &self.local_id_x_ty, sp));
+        out.extend(self.write_values.iter().map(|f| inv(f.clone())));
         if !self.active_single && self.uniform_headers.contains(header) {
             let at = Expr::eq(active, int(lp.header_id));
             out.push(inv(Expr::eq(kc.th.phi(&at, 0), kc.th.phi(&at, 1))));
@@ -337,17 +349,27 @@ pub(crate) fn kernel_variant(
     new_globals: &mut Vec<(String, Decl)>,
 ) -> Result<KernelVariant, Vec<Diagnostic>> {
     let (pre, uni, mut pred) = predicated_body(ctx, body, names)?;
-    let models =
-        abstraction::choose(ctx.shared, ctx.specified, ctx.opts.abstraction == super::Abstraction::Equality, ctx.inter);
+    let read_only = match ctx.opts.abstraction {
+        super::Abstraction::Adversarial => HashSet::new(),
+        // Only arrays a specification reads (or under the equality abstraction): GPUVerify's
+        // suite expects the same-value copies of an unspecified read-only array to race
+        // (CUDA/memcpy/fail_overstep, lentoobig, notexactdiv).
+        _ => abstraction::read_only(&pred.imp, ctx.shared)
+            .into_iter()
+            .filter(|a| ctx.specified.contains(a) || ctx.opts.abstraction == super::Abstraction::Equality)
+            .collect(),
+    };
+    let equality = ctx.opts.abstraction == super::Abstraction::Equality;
+    let models = abstraction::choose(ctx.shared, ctx.specified, &read_only, equality, ctx.inter);
     let groups = abstraction::abstract_reads(&mut pred.imp, ctx.shared, &models, names)?;
     if ctx.opts.warp_sync.is_some() {
-        warp_sync_models(&groups, &models, body.span)?;
+        warp_sync_models(&groups, &models, &read_only, body.span)?;
     }
     let stmts: Vec<&Stmt> = pred.imp.blocks.iter().flat_map(|b| &b.stmts).collect();
     let (used, logged) = used_and_logged(ctx, &stmts, &groups);
     let mut decls = Vec::new();
     let (array_copies, single_arrays, kc_shared) = shared_copies(ctx, &used, &models, names, &mut decls);
-    let logs = declare_logs(ctx, logged, &groups, names, &mut decls)?;
+    let logs = declare_logs(ctx, logged, &groups, &models, names, &mut decls)?;
     let checked: HashSet<Name> = if ctx.opts.only_divergence {
         HashSet::new()
     } else {
@@ -382,10 +404,12 @@ pub(crate) fn kernel_variant(
         checked: &checked,
         array_copies: &array_copies,
         single_arrays: &single_arrays,
+        read_only: &read_only,
         binv_arrays: &binv_arrays,
         uniform_headers: &uniform_headers,
         active_single,
         header_facts: path_facts(&pre, &pred, &|x: &Name| ctx.shared.contains_key(x)),
+        modified: stmts.iter().flat_map(|s| ivl::visit::modified_vars(*s)).collect(),
         some_in: Rc::default(),
     };
     let mut make_ins = |kc: &mut KernelCtx, pred: &PredicatedImpl| Ok(parts.instrumentation(kc, pred));
@@ -407,14 +431,17 @@ pub(crate) fn kernel_variant(
 
 /// `--warp-sync` with modelled array values is unsupported: the other threads of a warp may
 /// change any element between two statements of a thread without a race, which the single and
-/// per-thread models (seed 001 §4.4) do not account for; adversarial reads do.
+/// per-thread models (seed 001 §4.4) do not account for; adversarial reads do. Read-only
+/// arrays are the exception: no thread changes them.
 fn warp_sync_models(
     groups: &[Vec<Access>],
     models: &HashMap<Name, abstraction::Model>,
+    read_only: &HashSet<Name>,
     span: Span,
 ) -> Result<(), Vec<Diagnostic>> {
-    let modelled =
-        groups.iter().flatten().find(|a| models.get(&a.var).is_some_and(|m| *m != abstraction::Model::Adversarial));
+    let modelled = groups.iter().flatten().find(|a| {
+        !read_only.contains(&a.var) && models.get(&a.var).is_some_and(|m| *m != abstraction::Model::Adversarial)
+    });
     match modelled {
         Some(a) => Err(vec![Diagnostic::unsupported(
             format!(
@@ -524,11 +551,14 @@ fn shared_copies(
 }
 
 /// The logs of the logged shared arrays (declared in `decls`), with every access site: a
-/// check compares with every logged site, so all are known before any check is made.
+/// check compares with every logged site, so all are known before any check is made. A
+/// modelled array's log keeps values (benign read-write and write-read pairs) unless benign
+/// tolerance is off.
 fn declare_logs(
     ctx: &VariantCtx,
     logged: HashSet<Name>,
     groups: &[Vec<Access>],
+    models: &HashMap<Name, Model>,
     names: &mut FreshNames,
     decls: &mut Vec<Decl>,
 ) -> Result<BTreeMap<Name, Logs>, Vec<Diagnostic>> {
@@ -537,7 +567,8 @@ fn declare_logs(
     logged.sort();
     for a in &logged {
         let atomics = groups.iter().flatten().any(|x| x.atomic && &x.var == a);
-        match Logs::declare(a, &ctx.shared[a], atomics, names) {
+        let values = ctx.opts.benign_tolerance && models.get(a).is_some_and(|m| *m != Model::Adversarial);
+        match Logs::declare(a, &ctx.shared[a], atomics, values, names) {
             Some((l, d)) => {
                 decls.extend(d);
                 logs.insert(a.clone(), l);
@@ -568,10 +599,13 @@ struct InstrParts<'a> {
     checked: &'a HashSet<Name>,
     array_copies: &'a HashMap<Name, Vec<Name>>,
     single_arrays: &'a HashSet<Name>,
+    read_only: &'a HashSet<Name>,
     binv_arrays: &'a [Name],
     uniform_headers: &'a HashSet<Name>,
     active_single: bool,
     header_facts: HashMap<Name, Vec<Expr>>,
+    /// The variables the predicated body modifies.
+    modified: HashSet<Name>,
     some_in: Rc<RefCell<HashMap<Name, Expr>>>,
 }
 
@@ -597,6 +631,17 @@ impl InstrParts<'_> {
                 init.push(assign_stmt(vec![(lhs(&c[1], vec![], span), var(&c[0]))], span));
             }
         }
+        // Values the same for both threads (a per-thread value is never a benign pair's).
+        let fixed = |e: &Expr| {
+            !kc.th.is_per_thread(e)
+                && ivl::visit::free_vars(e).iter().all(|x| !self.modified.contains(x) && !ctx.shared.contains_key(x))
+        };
+        let write_values = if ctx.opts.benign_tolerance {
+            let phi1 = |e: &Expr| kc.th.phi(e, 0);
+            self.logs.values().flat_map(|l| l.fixed_write_values(self.groups, &fixed, &phi1)).collect()
+        } else {
+            Vec::new()
+        };
         let ins = Instr {
             inter: ctx.inter,
             benign: ctx.opts.benign_tolerance,
@@ -609,6 +654,7 @@ impl InstrParts<'_> {
             shared: ctx.shared.clone(),
             copies: self.array_copies.clone(),
             single: self.single_arrays.clone(),
+            read_only: self.read_only.clone(),
             views,
             track,
             local_id_x: ctx.local_id_x.clone(),
@@ -619,6 +665,7 @@ impl InstrParts<'_> {
             active_single: self.active_single,
             header_prefix: false,
             header_facts: self.header_facts.clone(),
+            write_values,
             some_in: self.some_in.clone(),
         };
         (Box::new(ins), init)

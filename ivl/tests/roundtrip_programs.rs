@@ -261,3 +261,12 @@ implementation k2(x: int)
 ";
     assert_eq!(round_trip(src), src);
 }
+
+#[test]
+fn let_expressions() {
+    let printed = round_trip(
+        "function f(a: int): int { (var x, y := a, a + 1; (var z := x * y; z)) }\n\
+         procedure p(a: int)\n  requires (var s := a; s > 0);\n{\n  assert (var b := (var c := a; c); b == a);\n}\n",
+    );
+    assert!(printed.contains("(var x, y := a, a + 1; (var z := x * y; z))"), "{printed}");
+}

@@ -270,3 +270,9 @@ fn let_expressions() {
     );
     assert!(printed.contains("(var x, y := a, a + 1; (var z := x * y; z))"), "{printed}");
 }
+
+#[test]
+fn free_calls() {
+    let printed = round_trip("procedure p() {\n  var r: int;\n  free call {:a} r := q(1);\n  call q(2);\n}\n");
+    assert!(printed.contains("free call {:a} r := q(1);") && printed.contains("  call q(2);"), "{printed}");
+}

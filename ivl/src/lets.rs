@@ -8,8 +8,8 @@
 //!
 //! Substitution is exact except under `old`: in `(var x := g; old(x))` Boogie's `x` is the
 //! current value of `g`, while `old(g)` would be its value at entry. A let-bound name used
-//! inside `old(...)` whose value mentions a global variable is therefore an `unsupported`
-//! diagnostic, never a silently changed meaning.
+//! inside `old(...)` whose value mentions a global variable (or a bound name, which may stand
+//! for one) is therefore an `unsupported` diagnostic, never a silently changed meaning.
 
 use crate::ast::*;
 use crate::diag::Diagnostic;
@@ -51,15 +51,13 @@ pub(crate) fn check_let(c: &mut Checker, l: &LetExpr) -> Ty {
     t
 }
 
-/// The span of the first use under `old(...)` of a let-bound name whose value mentions a
-/// global variable (not a constant, not shadowed by a local or bound variable).
+/// The span of the first use under `old(...)` of a let-bound name whose value may read the
+/// state: it mentions a global variable, or a bound name (an enclosing let's name may stand
+/// for a global, as in `(var a := g; (var b := a; old(b)))`). Parameters, locals and
+/// constants are the same under `old`.
 fn old_use_of_state(c: &Checker, l: &LetExpr) -> Option<Span> {
     let reads_state = |v: &Expr| {
-        free_vars(v).iter().any(|n| {
-            !c.bound.iter().any(|(b, _)| b == n)
-                && !c.scope.contains_key(n)
-                && c.env.global(n).is_some_and(|g| !g.is_const())
-        })
+        free_vars(v).iter().any(|n| !c.scope.contains_key(n) && !c.env.global(n).is_some_and(|g| g.is_const()))
     };
     let names: Vec<&Name> =
         l.vars.iter().zip(&l.values).filter(|(_, v)| reads_state(v)).map(|(x, _)| &x.name).collect();

@@ -219,6 +219,14 @@ fn let_name_under_old_reading_a_global_is_unsupported() {
         2,
         52,
     );
+    // Through an enclosing let: `b` stands for `g`.
+    rejects(
+        "var g: int;\nprocedure p() modifies g; ensures (var a := g; (var b := a; old(b))) == g; { }",
+        ErrorKind::Unsupported,
+        "used inside `old`",
+        2,
+        65,
+    );
     // A value that reads no global variable means the same under `old`.
     accepts("var g: int;\nprocedure p(a: int) modifies g; ensures (var h := a; old(h + g)) == a + old(g); { }");
 }

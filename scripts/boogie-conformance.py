@@ -227,7 +227,13 @@ def reasons_table():
 
 def report(rows, dirs, md):
     reasons = reasons_table()
-    lines = ["| directory | files | Boogie accepts | kivl agrees | % | kivl unsupported | Boogie rejects | "
+    lines = ["How to read the table: `files` are the .bpl programs of the directory; `Boogie accepts`",
+             "those Boogie 2.4.1 parses, type-checks and verifies to a `V verified, E errors` summary",
+             "(the base of the rate); `kivl agrees` those where kivl gives the same V and E; `kivl",
+             "unsupported` those of the accepted ones kivl refuses with an `unsupported` diagnostic;",
+             "`Boogie rejects` programs Boogie refuses (kivl agrees when it refuses them too);",
+             "`Boogie timeout/other` programs without a Boogie verdict (not counted).", "",
+             "| directory | files | Boogie accepts | kivl agrees | % | kivl unsupported | Boogie rejects | "
              "Boogie timeout/other |", "|---|---|---|---|---|---|---|---|"]
     tot = [0] * 6
     for d in dirs:

@@ -121,7 +121,8 @@ pub fn checked(source: &SourceFile, opts: &frontend::Options) -> Result<Checked,
 }
 
 /// A parsed and checked program with the GPU prelude and inferred modifies clauses.
-pub fn complete(program: Program) -> Program {
+pub fn complete(mut program: Program) -> Program {
+    ivl::lets::eliminate(&mut program);
     ivl::modifies::infer_modifies(&ivl::prelude::with_prelude(program))
 }
 

@@ -59,6 +59,10 @@ impl Ident {
 }
 
 /// `{:name arg, ...}`. Arguments are expressions or string literals.
+/// The attribute that marks Boogie's `free call P(..);` (a call whose preconditions are not
+/// checked) in the syntax tree; the printer prints it back as `free call`.
+pub const FREE_CALL_ATTR: &str = "kivl_free_call";
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Attribute {
     pub name: Ident,
@@ -246,6 +250,18 @@ pub enum ExprKind {
     Quant(Box<Quantifier>),
     /// `e : T`, Boogie's type coercion.
     Coerce(Box<Expr>, Box<Type>),
+    /// `(var x, y := e1, e2; body)`, Boogie's let expression.
+    Let(Box<LetExpr>),
+}
+
+/// Boogie's let expression `(var x, y := e1, e2; body)`: the values are evaluated in the
+/// enclosing scope, then bound (simultaneously) to the names in `body`. Replaced by
+/// substitution after type checking ([`crate::lets`]).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct LetExpr {
+    pub vars: Vec<Ident>,
+    pub values: Vec<Expr>,
+    pub body: Expr,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -734,6 +734,7 @@ fn find_spec_builtin(e: &Expr) -> Option<&Ident> {
             find_spec_builtin(c).or_else(|| find_spec_builtin(a)).or_else(|| find_spec_builtin(b))
         }
         ExprKind::Quant(q) => find_spec_builtin(&q.body),
+        ExprKind::Let(l) => l.values.iter().find_map(find_spec_builtin).or_else(|| find_spec_builtin(&l.body)),
     }
 }
 

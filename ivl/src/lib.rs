@@ -8,6 +8,7 @@ pub mod check;
 pub mod corpus;
 pub mod db;
 pub mod diag;
+pub mod lets;
 pub mod lexer;
 pub mod lower;
 pub mod modifies;

@@ -221,6 +221,18 @@ fn expr_bare(out: &mut String, e: &Expr) {
             expr(out, b, Prec::Top);
         }
         ExprKind::Quant(q) => quantifier(out, q),
+        ExprKind::Let(l) => {
+            out.push_str("(var ");
+            for (i, x) in l.vars.iter().enumerate() {
+                out.push_str(if i == 0 { "" } else { ", " });
+                out.push_str(x.name.as_str());
+            }
+            out.push_str(" := ");
+            exprs(out, &l.values);
+            out.push_str("; ");
+            expr(out, &l.body, Prec::Top);
+            out.push(')');
+        }
         ExprKind::Coerce(a, t) => {
             paren(out, prec(a) < Prec::Postfix && !matches!(a.kind, ExprKind::Coerce(..)), |out| expr_bare(out, a));
             out.push_str(" : ");
@@ -470,8 +482,12 @@ impl Printer {
             StmtKind::Assert { attrs, expr: e } => clause(out, "assert", attrs, e),
             StmtKind::Assume { attrs, expr: e } => clause(out, "assume", attrs, e),
             StmtKind::Call { attrs, outs, proc, args } => {
-                out.push_str("call ");
-                attributes(out, attrs);
+                let free = attrs.iter().any(|a| a.name.as_str() == FREE_CALL_ATTR);
+                out.push_str(if free { "free call " } else { "call " });
+                attrs.iter().filter(|a| a.name.as_str() != FREE_CALL_ATTR).for_each(|a| {
+                    attribute(out, a);
+                    out.push(' ');
+                });
                 if !outs.is_empty() {
                     idents(out, outs);
                     out.push_str(" := ");

@@ -6,7 +6,8 @@
 //!
 //! A declaration starts at one of the keywords `type const function axiom var procedure
 //! implementation`, outside comments and strings. `var` starts a declaration only at brace
-//! depth 0 (elsewhere it declares locals). The other six keywords cannot occur inside any
+//! depth 0 (elsewhere it declares locals) and not right after `(` (a let expression
+//! `(var x := e; b)`). The other six keywords cannot occur inside any
 //! declaration of valid Boogie 2, so they start a new declaration at any depth: a body with a
 //! missing `}` then spoils only itself. Each chunk ends at the end of its last token, so trailing
 //! whitespace and comments belong to no chunk. Text before the first keyword that is not
@@ -209,6 +210,8 @@ impl Recorder {
 /// the last one ended (at least `to`, more when one runs on past it).
 fn scan(b: &[u8], from: usize, to: usize, sink: &mut impl Sink) -> usize {
     let mut i = from;
+    // Whether the last token was `(`: `(var` opens a let expression, not a declaration.
+    let mut after_paren = false;
     while i < to {
         let c = b[i];
         let start = i;
@@ -240,7 +243,7 @@ fn scan(b: &[u8], from: usize, to: usize, sink: &mut impl Sink) -> usize {
                 while i < b.len() && is_ident_cont(b[i]) {
                     i += 1;
                 }
-                if let Some(kw) = decl_keyword(&b[start..i]) {
+                if let Some(kw) = decl_keyword(&b[start..i]).filter(|&kw| !(after_paren && kw == "var")) {
                     sink.keyword(start, kw);
                 }
             }
@@ -264,6 +267,7 @@ fn scan(b: &[u8], from: usize, to: usize, sink: &mut impl Sink) -> usize {
                 }
             }
         }
+        after_paren = b[start] == b'(';
         sink.token(start, i);
     }
     i.max(to)

@@ -91,7 +91,7 @@ pub(crate) struct Checker<'a> {
     pub scope: FxHashMap<Name, Local>,
     external: Option<&'a LocalTypes<'a>>,
     /// Quantifier and lambda bound variables, innermost last.
-    bound: Vec<(Name, Ty)>,
+    pub(crate) bound: Vec<(Name, Ty)>,
     pub ctx: Ctx,
     /// Type variables in scope (each resolves to an opaque type of its name).
     pub tvars: Vec<Ident>,
@@ -367,6 +367,7 @@ impl<'a> Checker<'a> {
             ExprKind::Extract(a, hi, lo) => self.extract(e, a, *hi, *lo),
             ExprKind::IfThenElse(c, a, b) => self.if_then_else(c, a, b),
             ExprKind::Quant(q) => self.quant(e, q),
+            ExprKind::Let(l) => crate::lets::check_let(self, l),
             ExprKind::Coerce(a, t) => {
                 let target = self.ty(t);
                 if matches!(a.kind, ExprKind::Call(..)) {
@@ -1718,6 +1719,10 @@ fn mentions(e: &Expr, bound: &[(Name, Ty)], seen: &mut [bool]) {
             mentions(b, bound, seen);
         }
         ExprKind::Quant(q) => mentions(&q.body, bound, seen),
+        ExprKind::Let(l) => {
+            l.values.iter().for_each(|a| mentions(a, bound, seen));
+            mentions(&l.body, bound, seen)
+        }
     }
 }
 

@@ -404,6 +404,15 @@ macro_rules! visitor {
                     v.visit_expr(a);
                     v.visit_type(t);
                 }
+                ExprKind::Let(l) => {
+                    for x in &$($m)? l.values {
+                        v.visit_expr(x);
+                    }
+                    for x in &$($m)? l.vars {
+                        v.visit_span(&$($m)? x.span);
+                    }
+                    v.visit_expr(&$($m)? l.body);
+                }
             }
             v.visit_span(&$($m)? e.span);
         }
@@ -580,12 +589,26 @@ impl Visit for FreeVars {
                 self.out.push(x.name.clone());
             }
         }
-        walk_expr(self, e)
+        match &e.kind {
+            ExprKind::Let(l) => self.let_expr(l),
+            _ => walk_expr(self, e),
+        }
     }
     fn visit_quantifier(&mut self, q: &Quantifier) {
         let depth = self.bound.len();
         self.bound.extend(q.vars.iter().map(|v| v.name.name.clone()));
         walk_quantifier(self, q);
+        self.bound.truncate(depth);
+    }
+}
+
+impl FreeVars {
+    /// A let expression's values are in the enclosing scope; its names bind in the body.
+    fn let_expr(&mut self, l: &LetExpr) {
+        l.values.iter().for_each(|x| self.visit_expr(x));
+        let depth = self.bound.len();
+        self.bound.extend(l.vars.iter().map(|v| v.name.clone()));
+        self.visit_expr(&l.body);
         self.bound.truncate(depth);
     }
 }
@@ -701,6 +724,7 @@ impl VisitMut for Subst {
                 }
             }
             ExprKind::Quant(q) => self.quantifier(q),
+            ExprKind::Let(l) => self.let_expr(l),
             _ => walk_expr_mut(self, e),
         }
     }
@@ -758,6 +782,33 @@ impl Subst {
             self.visit_trigger(t);
         }
         self.visit_expr(&mut q.body);
+        self.map = outer;
+    }
+}
+
+impl Subst {
+    /// The values are substituted in the enclosing scope; the bound names shadow the map in the
+    /// body and are renamed when a replacement mentions them (capture avoidance).
+    fn let_expr(&mut self, l: &mut LetExpr) {
+        l.values.iter_mut().for_each(|x| self.visit_expr(x));
+        let bound: HashSet<Name> = l.vars.iter().map(|v| v.name.clone()).collect();
+        let mut inner: HashMap<Name, Expr> =
+            self.map.iter().filter(|(k, _)| !bound.contains(*k)).map(|(k, v)| (k.clone(), v.clone())).collect();
+        if inner.is_empty() {
+            return;
+        }
+        let replacement_fvs: HashSet<Name> = inner.values().flat_map(free_vars).collect();
+        let mut avoid: HashSet<Name> = replacement_fvs.clone();
+        avoid.extend(bound.iter().cloned());
+        avoid.extend(all_names(&l.body));
+        for v in l.vars.iter_mut().filter(|v| replacement_fvs.contains(&v.name)) {
+            let fresh = fresh_name(&v.name, &avoid);
+            avoid.insert(fresh.clone());
+            inner.insert(v.name.clone(), Expr::var(fresh.clone(), Span::DUMMY));
+            v.name = fresh;
+        }
+        let outer = std::mem::replace(&mut self.map, inner);
+        self.visit_expr(&mut l.body);
         self.map = outer;
     }
 }

@@ -287,13 +287,22 @@ fn vector_statements() {
 
 #[test]
 fn unsupported_statements() {
-    for s in ["yield;", "par A() | B();", "async call A();", "call forall P(1);", "free call P();"] {
+    for s in ["yield;", "par A() | B();", "async call A();", "call forall P(1);"] {
         let (k, m) = first_error(&format!("implementation P() {{ {s} }}"));
         assert_eq!(k, ErrorKind::Unsupported, "{s}");
         assert!(m.contains("not supported"), "{s}: {m}");
     }
     // ... but those words remain names.
     assert!(matches!(stmt("yield := par + async;"), StmtKind::Assign { .. }));
+}
+
+#[test]
+fn free_call_is_a_call_marked_free() {
+    let StmtKind::Call { attrs, outs, proc, .. } = stmt("free call {:a} r := P(1);") else { panic!() };
+    assert_eq!(attrs.iter().map(|a| a.name.as_str()).collect::<Vec<_>>(), [ivl::ast::FREE_CALL_ATTR, "a"]);
+    assert_eq!((outs.len(), proc.as_str()), (1, "P"));
+    let StmtKind::Call { attrs, .. } = stmt("call P();") else { panic!() };
+    assert!(attrs.is_empty());
 }
 
 #[test]

@@ -22,6 +22,10 @@ fn sx(e: &Expr) -> String {
         ExprKind::Extract(a, hi, lo) => format!("{}[{hi}:{lo}]", sx(a)),
         ExprKind::IfThenElse(c, a, b) => format!("(ite {} {} {})", sx(c), sx(a), sx(b)),
         ExprKind::Coerce(a, t) => format!("(: {} {})", sx(a), ty(t)),
+        ExprKind::Let(l) => {
+            let vars: Vec<_> = l.vars.iter().map(|v| v.name.to_string()).collect();
+            format!("(let {} := {}; {})", vars.join(", "), list(&l.values), sx(&l.body))
+        }
         ExprKind::Quant(q) => {
             let kind = match q.kind {
                 QuantKind::Forall => "forall",
@@ -240,4 +244,11 @@ fn errors_in_expressions() {
     let (m, at) = err("x[1:0");
     assert!(m.contains("expected `]`") && m.contains("found end of input"), "{m}");
     assert_eq!(at, 5);
+}
+
+#[test]
+fn let_expressions() {
+    let e = parse_expr("(var x, y := 1, a + b; x * y) + 1").expect("parses");
+    assert_eq!(sx(&e), "(+ (let x, y := 1, (+ a b); (* x y)) 1)");
+    assert!(parse_expr("(var x := 1 x)").is_err());
 }

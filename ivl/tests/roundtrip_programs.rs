@@ -261,3 +261,18 @@ implementation k2(x: int)
 ";
     assert_eq!(round_trip(src), src);
 }
+
+#[test]
+fn let_expressions() {
+    let printed = round_trip(
+        "function f(a: int): int { (var x, y := a, a + 1; (var z := x * y; z)) }\n\
+         procedure p(a: int)\n  requires (var s := a; s > 0);\n{\n  assert (var b := (var c := a; c); b == a);\n}\n",
+    );
+    assert!(printed.contains("(var x, y := a, a + 1; (var z := x * y; z))"), "{printed}");
+}
+
+#[test]
+fn free_calls() {
+    let printed = round_trip("procedure p() {\n  var r: int;\n  free call {:a} r := q(1);\n  call q(2);\n}\n");
+    assert!(printed.contains("free call {:a} r := q(1);") && printed.contains("  call q(2);"), "{printed}");
+}

@@ -195,3 +195,38 @@ fn bitvector_type_names_are_reserved() {
     type_err("type bv8;", "type name `bv8` is reserved for bit-vectors", 1, 6);
     accepts("type bv; type bvx;");
 }
+
+#[test]
+fn let_expressions_bind_their_names() {
+    accepts("procedure p(a: int) { assert (var x, y := a, true; y && x == a); }");
+    accepts("function f(a: int): int { (var x := a; (var y := x; y)) }");
+    // The values are in the enclosing scope: a name is not visible in its own value.
+    type_err("procedure p() { assert (var x := x; x == 1); }", "undeclared identifier `x`", 1, 34);
+    // Boogie: "more than one declaration of variable name".
+    type_err("procedure p(a: int) { assert (var a := 1; a == 1); }", "let-bound variable `a` redeclares", 1, 35);
+    type_err("procedure p() { assert (forall i: int :: (var i := 1; i == 1)); }", "let-bound variable `i`", 1, 47);
+    type_err("procedure p() { assert (var u := 1; (var u := 2; u == 2)); }", "let-bound variable `u`", 1, 42);
+    // The type of a name is its value's.
+    type_err("procedure p() { assert (var b := 1; b); }", "must be of type `bool`", 1, 24);
+}
+
+#[test]
+fn let_name_under_old_reading_a_global_is_unsupported() {
+    rejects(
+        "var g: int;\nprocedure p() modifies g; ensures (var h := g; old(h)) == g; { }",
+        ErrorKind::Unsupported,
+        "used inside `old`",
+        2,
+        52,
+    );
+    // Through an enclosing let: `b` stands for `g`.
+    rejects(
+        "var g: int;\nprocedure p() modifies g; ensures (var a := g; (var b := a; old(b))) == g; { }",
+        ErrorKind::Unsupported,
+        "used inside `old`",
+        2,
+        65,
+    );
+    // A value that reads no global variable means the same under `old`.
+    accepts("var g: int;\nprocedure p(a: int) modifies g; ensures (var h := a; old(h + g)) == a + old(g); { }");
+}

@@ -585,6 +585,9 @@ impl<'p> Encoder<'p> {
             }
             ExprKind::Old(_) => Err(Diagnostic::unsupported("`old` must be removed before VC generation", span)),
             ExprKind::Coerce(inner, _) => self.expr(inner, scope),
+            ExprKind::Let(_) => {
+                Err(Diagnostic::unsupported("let expressions must be expanded before VC generation", span))
+            }
             ExprKind::Unary(op, a) => {
                 let a = self.expr(a, scope)?;
                 match op {

@@ -162,6 +162,9 @@ impl KernelCtx<'_> {
                 ExprKind::Quant(Box::new(q))
             }
             ExprKind::Coerce(a, ty) => ExprKind::Coerce(go!(a), ty.clone()),
+            ExprKind::Let(_) => {
+                return Err(Diagnostic::unsupported("let expressions are expanded before this stage", sp));
+            }
         };
         Ok(Expr::new(kind, sp))
     }

@@ -192,6 +192,10 @@ pub(crate) fn map_children(e: &mut Expr, f: &mut dyn FnMut(&Expr) -> Expr) {
         | ExprKind::Var(_)
         | ExprKind::Old(_) => {}
         ExprKind::Unary(_, a) | ExprKind::Extract(a, _, _) | ExprKind::Coerce(a, _) => g(a),
+        ExprKind::Let(l) => {
+            l.values.iter_mut().for_each(&mut g);
+            g(&mut l.body)
+        }
         ExprKind::Binary(_, a, b) => {
             g(a);
             g(b)

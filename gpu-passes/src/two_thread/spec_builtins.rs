@@ -120,6 +120,10 @@ fn replace(env: &dyn SpecEnv, e: &Expr, t: usize, holes: &mut Vec<(Name, Expr)>)
             ExprKind::Quant(Box::new(q))
         }
         ExprKind::Coerce(a, ty) => ExprKind::Coerce(Box::new(go(a)?), ty.clone()),
+        ExprKind::Let(l) => {
+            let values = l.values.iter().map(&mut go).collect::<Option<_>>()?;
+            ExprKind::Let(Box::new(ivl::ast::LetExpr { vars: l.vars.clone(), values, body: go(&l.body)? }))
+        }
     };
     Some(Expr::new(kind, sp))
 }

@@ -423,12 +423,32 @@ fn expr_parser<E: PErr>(ident: B<Ident, E>, ty: B<Type, E>) -> impl P<PE, E> {
                 let q = Quantifier { kind, type_params, vars, attrs, triggers, body: body.0 };
                 node(ExprKind::Quant(Box::new(q)), sp(e.span()), d)
             });
-        let paren = t(Tok::LParen).ignore_then(choice((quant, expr.clone()))).then_ignore(t(Tok::RParen)).map_with(
-            |(mut x, d): PE, e| {
+        // Let expressions: `(var x, y := e1, e2; body)`.
+        let let_expr = t(Tok::Var)
+            .ignore_then(comma_list(ident.clone()))
+            .then_ignore(t(Tok::Assign))
+            .then(comma_list(expr.clone()))
+            .then_ignore(t(Tok::Semi))
+            .then(expr.clone())
+            .validate(|((vars, values), body): ((Vec<Ident>, Vec<PE>), PE), e, emitter| {
+                if vars.len() != values.len() {
+                    emitter.emit(E::custom(
+                        e.span(),
+                        ErrorKind::Syntax,
+                        &format!("{} let-bound variables but {} values", vars.len(), values.len()),
+                    ));
+                }
+                let d = values.iter().map(|v| v.1).max().unwrap_or(0).max(body.1);
+                let values = values.into_iter().map(|v| v.0).collect();
+                node(ExprKind::Let(Box::new(LetExpr { vars, values, body: body.0 })), sp(e.span()), d)
+            });
+        let paren = t(Tok::LParen)
+            .ignore_then(choice((quant, let_expr, expr.clone())))
+            .then_ignore(t(Tok::RParen))
+            .map_with(|(mut x, d): PE, e| {
                 x.span = sp(e.span());
                 (x, d)
-            },
-        );
+            });
 
         // Boogie's code expressions `|{ ... }|` are not supported.
         let code_expr = t(Tok::Bar)
@@ -657,7 +677,7 @@ fn fast_atom<E: PErr>(inp: &mut Inp<'_, E>, p: &FastParts<E>) -> Result<PE, E> {
         Some(Tok::False) => leaf!(ExprKind::BoolLit(false)),
         Some(Tok::SmallInt(v)) => leaf!(ExprKind::IntLit(BigUint::from(v))),
         Some(Tok::SmallBv(v, w)) => leaf!(ExprKind::BvLit { value: BigUint::from(v), width: w }),
-        Some(Tok::LParen) if !matches!(peek_second(inp), Some(Tok::Forall | Tok::Exists | Tok::Lambda)) => {
+        Some(Tok::LParen) if !matches!(peek_second(inp), Some(Tok::Forall | Tok::Exists | Tok::Lambda | Tok::Var)) => {
             inp.next();
             let (mut x, d) = fast_nested(inp, p)?;
             fast_token(inp, Tok::RParen)?;
@@ -970,12 +990,18 @@ fn stmt_parser<E: PErr>(p: &StmtParts<E>) -> impl P<Stmt, E> {
                 assignment.clone().map(|(lhss, rhss)| VectorStmt::Assign { lhss, rhss }),
             )))
             .map(StmtKind::Vector);
+        // `free call P(..);`: the call with the attribute that marks it free.
+        let free_call = t(Tok::Free).map_with(|_, e| sp(e.span())).then(call.clone()).map(|(span, mut k)| {
+            if let StmtKind::Call { attrs, .. } = &mut k {
+                attrs.insert(0, Attribute { name: Ident::new(FREE_CALL_ATTR, span), args: Vec::new(), span });
+            }
+            k
+        });
         let skip_to_semi = any().and_is(semi().not()).repeated().then(semi());
         let unsupported = choice((
             t(Tok::Yield).to("`yield` statements are not supported"),
             t(Tok::Par).to("parallel calls (`par`) are not supported"),
             t(Tok::Async).to("asynchronous calls (`async`) are not supported"),
-            t(Tok::Free).then(t(Tok::Call)).to("`free call` is not supported"),
             t(Tok::Call).then(t(Tok::Forall)).to("`call forall` is not supported"),
         ))
         .map_with(|m, e| (m, e.span()))
@@ -999,6 +1025,7 @@ fn stmt_parser<E: PErr>(p: &StmtParts<E>) -> impl P<Stmt, E> {
             atomic,
             vector,
             block.clone().map(StmtKind::Block),
+            free_call,
             unsupported,
         ))
         .map_with(|k, e| Stmt::new(k, sp(e.span())));

@@ -130,7 +130,8 @@ fn chunk_starts(toks: &[Tok]) -> Vec<usize> {
             Tok::RBrace => depth = depth.saturating_sub(1),
             _ => {
                 if let Some(keyword) = decl_keyword(t) {
-                    if crate::split::starts_declaration(keyword, depth) {
+                    let let_expr = *t == Tok::Var && i > 0 && toks[i - 1] == Tok::LParen;
+                    if !let_expr && crate::split::starts_declaration(keyword, depth) {
                         starts.push(i);
                         depth = 0;
                     }

@@ -10,6 +10,9 @@
 //! assume post[f := a, r := x, old(g) := call$N$old$g];                    // every ensures
 //! ```
 //!
+//! A `free call` (marked with [`FREE_CALL_ATTR`]) leaves out the preconditions: Boogie 2.4.1
+//! neither checks nor assumes them (test2/FreeCall.bpl); the rest is the same.
+//!
 //! An out-parameter bound to a global goes through a temporary (`call$N$out$r`) so that the
 //! ensures still see the global's own value. All statements get the span of the call.
 
@@ -314,6 +317,10 @@ fn preconditions(
         _ => None,
     });
     let under = under.reduce(Expr::and);
+    if attrs.iter().any(|a| a.name.as_str() == FREE_CALL_ATTR) {
+        // Boogie 2.4.1's `free call`: the preconditions are neither checked nor assumed.
+        return;
+    }
     for c in proc.contracts.iter().filter(|c| c.kind == SpecKind::Requires && !c.free) {
         let attrs = with_check(&c.attrs, "precondition", Some(c.span));
         let mut expr = subst_expr(&c.expr, map, &no_old);

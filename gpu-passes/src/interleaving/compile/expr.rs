@@ -162,6 +162,7 @@ impl Compiler<'_> {
             ExprKind::IfThenElse(c, a, b) => Ex::Ite(Box::new((self.expr(c), self.expr(a), self.expr(b)))),
             ExprKind::Quant(q) => self.quant(q, e.span),
             ExprKind::Coerce(a, _) => self.expr(a),
+            ExprKind::Let(_) => unsupported("a let expression (expanded before this stage)".to_string(), e.span),
         }
     }
 

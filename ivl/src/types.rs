@@ -40,6 +40,13 @@ pub struct MapTy {
     pub result: Ty,
 }
 
+/// Which type variables [`Ty::match_holes`] binds.
+#[derive(Clone, Copy)]
+enum Matching {
+    Params,
+    Bound,
+}
+
 impl Ty {
     pub fn map(args: Vec<Ty>, result: Ty) -> Ty {
         Ty::Map(Arc::new(MapTy { tparams: 0, args, result }))
@@ -152,30 +159,10 @@ impl Ty {
     }
 
     /// The match of [`Ty::match_params`] for a select: binds the [`Ty::Bound`]s of `self` (an
-    /// index type of a polymorphic map) to the parts of `actual`.
+    /// index type of a polymorphic map) to the parts of `actual`. Maps inside match only when
+    /// neither is polymorphic (their own bound variables would be other [`Ty::Bound`]s).
     pub fn match_bound(&self, actual: &Ty, inst: &mut [Option<Ty>]) -> bool {
-        match (self, actual) {
-            (_, Ty::Error) => true,
-            (Ty::Bound(i), _) => match inst.get_mut(*i as usize) {
-                Some(slot @ None) if !actual.has_error() => {
-                    *slot = Some(actual.clone());
-                    true
-                }
-                Some(None) => true,
-                Some(Some(bound)) => bound.compatible(actual),
-                None => false,
-            },
-            (Ty::Ctor(a, xs), Ty::Ctor(b, ys)) => {
-                a == b && xs.len() == ys.len() && xs.iter().zip(ys.iter()).all(|(x, y)| x.match_bound(y, inst))
-            }
-            (Ty::Map(a), Ty::Map(b)) if a.tparams == 0 => {
-                a.args.len() == b.args.len()
-                    && b.tparams == 0
-                    && a.result.match_bound(&b.result, inst)
-                    && a.args.iter().zip(&b.args).all(|(x, y)| x.match_bound(y, inst))
-            }
-            _ => self.compatible(actual),
-        }
+        self.match_holes(actual, inst, Matching::Bound)
     }
 
     /// Whether a [`Ty::Param`] occurs inside.
@@ -194,9 +181,19 @@ impl Ty {
     /// clash (with the type constructors or with an earlier binding). [`Ty::Error`] in `actual`
     /// binds nothing and clashes with nothing.
     pub fn match_params(&self, actual: &Ty, inst: &mut [Option<Ty>]) -> bool {
+        self.match_holes(actual, inst, Matching::Params)
+    }
+
+    /// [`Ty::match_params`] and [`Ty::match_bound`]: the holes are the [`Ty::Param`]s or the
+    /// [`Ty::Bound`]s of `self`.
+    fn match_holes(&self, actual: &Ty, inst: &mut [Option<Ty>], how: Matching) -> bool {
+        let hole = match (how, self) {
+            (Matching::Params, Ty::Param(i)) | (Matching::Bound, Ty::Bound(i)) => Some(*i),
+            _ => None,
+        };
         match (self, actual) {
             (_, Ty::Error) => true,
-            (Ty::Param(i), _) => match inst.get_mut(*i as usize) {
+            _ if hole.is_some() => match inst.get_mut(hole.unwrap_or_default() as usize) {
                 Some(slot @ None) if !actual.has_error() => {
                     *slot = Some(actual.clone());
                     true
@@ -206,13 +203,17 @@ impl Ty {
                 None => false,
             },
             (Ty::Ctor(a, xs), Ty::Ctor(b, ys)) => {
-                a == b && xs.len() == ys.len() && xs.iter().zip(ys.iter()).all(|(x, y)| x.match_params(y, inst))
+                a == b && xs.len() == ys.len() && xs.iter().zip(ys.iter()).all(|(x, y)| x.match_holes(y, inst, how))
             }
-            (Ty::Map(a), Ty::Map(b)) => {
+            (Ty::Map(a), Ty::Map(b)) if matches!(how, Matching::Params) || a.tparams == 0 => {
+                let tparams_match = match how {
+                    Matching::Params => a.tparams == b.tparams,
+                    Matching::Bound => b.tparams == 0,
+                };
                 a.args.len() == b.args.len()
-                    && a.tparams == b.tparams
-                    && a.result.match_params(&b.result, inst)
-                    && a.args.iter().zip(&b.args).all(|(x, y)| x.match_params(y, inst))
+                    && tparams_match
+                    && a.result.match_holes(&b.result, inst, how)
+                    && a.args.iter().zip(&b.args).all(|(x, y)| x.match_holes(y, inst, how))
             }
             _ => self.compatible(actual),
         }

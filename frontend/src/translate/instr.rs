@@ -1270,7 +1270,9 @@ impl<'m> Tr<'m> {
             }
             Spec::ReturnVal => Some(Ex::new(RETURN_VAL.into(), Ty::Bv(w))),
             Spec::Old => self.old_value(f, c, &args, loc),
-            Spec::Read | Spec::Write | Spec::ReadOffsetBytes | Spec::WriteOffsetBytes if spec.is_none() => {
+            Spec::Read | Spec::Write | Spec::ReadOffsetBytes | Spec::WriteOffsetBytes | Spec::AtomicHasTakenValue
+                if spec.is_none() =>
+            {
                 Some(self.access_annotation_in_code(s, w, loc))
             }
             _ if of_memory => self.memory_annotation(s, &args, w, loc),
@@ -1342,7 +1344,7 @@ impl<'m> Tr<'m> {
         Some(bool_to_int(b, w))
     }
 
-    /// An access annotation (`__read(p)`, `__write_offset_bytes(p)`, …) computed by the code
+    /// An access annotation (`__read(p)`, `__write_offset_bytes(p)`, `__atomic_has_taken_value`, …) computed by the code
     /// rather than in a specification: an argument of a function (`baz(__read_offset_bytes(r))`,
     /// GPUVerify's OpenCL/misc/pass/misc9), a local's value, or the code clang keeps for the
     /// operands of an `__invariant`. In GPUVerify it reads the race-checking instrumentation's

@@ -48,8 +48,8 @@
 //! The same argument gives more: *every* atomic event on a counter element returns a value
 //! no other event on that element returns, whichever thread, statement or barrier interval
 //! it belongs to (the element only grows, and a plain write to it would be a race with the
-//! atomics around it; [`counters`] also leaves out any array that is written plainly at all,
-//! so that no barrier-separated reset can repeat a value). The two-thread program keeps the
+//! atomics around it; this fact is only used for arrays that no statement writes plainly at
+//! all, so that no barrier-separated reset can repeat a value). The two-thread program keeps the
 //! history it needs as a per-thread ghost set, `C$taken[i][v]`: "this thread's atomics on
 //! `C[i]` have returned `v`" (the lock-step construction gives each thread its copy). Each
 //! atomic on a counter then assumes its value is in neither thread's set before adding it:
@@ -95,21 +95,31 @@ fn increments(a: &AtomicStmt) -> bool {
     }
 }
 
-/// The arrays whose every atomic in `body` is an increment ([`increments`]) and which no
-/// statement writes plainly: their atomics return values that differ per event (see the
-/// module documentation).
+/// The arrays whose every atomic in `body` is an increment ([`increments`]): their atomics
+/// return values that differ per thread (see the module documentation).
 pub(crate) fn counters(body: &BlockImpl) -> HashSet<Name> {
     let mut all: HashMap<Name, bool> = HashMap::new();
+    for s in body.blocks.iter().flat_map(|b| &b.stmts) {
+        if let StmtKind::Atomic(a) = &s.kind {
+            *all.entry(a.target.var.name.clone()).or_insert(true) &= increments(a);
+        }
+    }
+    all.into_iter().filter(|(_, inc)| *inc).map(|(n, _)| n).collect()
+}
+
+/// The variables some statement of `body` assigns or havocs (atomics aside): a counter among
+/// them may be reset between barrier intervals, so values taken at different statements may
+/// repeat.
+fn plainly_written(body: &BlockImpl) -> HashSet<Name> {
     let mut written = HashSet::new();
     for s in body.blocks.iter().flat_map(|b| &b.stmts) {
         match &s.kind {
-            StmtKind::Atomic(a) => *all.entry(a.target.var.name.clone()).or_insert(true) &= increments(a),
             StmtKind::Assign { lhss, .. } => written.extend(lhss.iter().map(|l| l.var.name.clone())),
             StmtKind::Havoc(xs) => written.extend(xs.iter().map(|x| x.name.clone())),
             _ => {}
         }
     }
-    all.into_iter().filter(|(n, inc)| *inc && !written.contains(n)).map(|(n, _)| n).collect()
+    written
 }
 
 /// `f(args)`
@@ -262,6 +272,7 @@ pub(crate) fn lower_atomics(
     names: &mut FreshNames,
 ) {
     let reads_shared = |e: &Expr| ivl::visit::free_vars(e).iter().any(|x| shared.contains_key(x));
+    let written = plainly_written(body);
     let mut ghosts = Ghosts { shared, sets: HashMap::new(), locals: Vec::new() };
     for a in taken_arrays(body) {
         ghosts.of(&a, names);
@@ -314,7 +325,7 @@ pub(crate) fn lower_atomics(
             if (counter || named) && !x_in_index {
                 if let Some(g) = ghosts.of(&target.var.name, names) {
                     let [fresh, record] = taken(&g, &x, &target, sp);
-                    if counter {
+                    if counter && !written.contains(&target.var.name) {
                         out.push(fresh);
                     }
                     out.push(record);

@@ -263,21 +263,8 @@ impl<'e> Encoder<'e> {
             self.fresh(&format!("$box{u}"), std::slice::from_ref(t)),
             self.fresh(&format!("$unbox{u}"), std::slice::from_ref(t)),
         );
-        let fun = |name: &Name, from: &Type, to: &Type| {
-            let params = vec![FnParam { name: Some(Ident::new("x", Span::DUMMY)), ty: from.clone() }];
-            let result = FnParam { name: None, ty: to.clone() };
-            let f = FunctionDecl {
-                attrs: Vec::new(),
-                name: Ident::new(name.clone(), Span::DUMMY),
-                type_params: Vec::new(),
-                params,
-                result,
-                body: None,
-            };
-            Decl { kind: DeclKind::Function(f), span: Span::DUMMY }
-        };
-        self.decls.push(fun(&bx, &et, &ut));
-        self.decls.push(fun(&ub, &ut, &et));
+        self.decls.push(unary_fn(&bx, "x", &et, &ut));
+        self.decls.push(unary_fn(&ub, "x", &ut, &et));
         let x = Expr::var("x", Span::DUMMY);
         let boxed = call(&bx, x.clone());
         let tag = self.tag(&u);
@@ -304,17 +291,7 @@ impl<'e> Encoder<'e> {
     fn tag(&mut self, u: &Ty) -> Name {
         let name = Name::from(format!("$tag{u}"));
         if self.taken.insert(name.clone()) {
-            let params = vec![FnParam { name: Some(Ident::new("u", Span::DUMMY)), ty: u.to_type() }];
-            let result = FnParam { name: None, ty: Type::int() };
-            let f = FunctionDecl {
-                attrs: Vec::new(),
-                name: Ident::new(name.clone(), Span::DUMMY),
-                type_params: Vec::new(),
-                params,
-                result,
-                body: None,
-            };
-            self.decls.push(Decl { kind: DeclKind::Function(f), span: Span::DUMMY });
+            self.decls.push(unary_fn(&name, "u", &u.to_type(), &Type::int()));
         }
         name
     }
@@ -391,4 +368,17 @@ impl VisitMut for Rewrite<'_, '_> {
             }
         }
     }
+}
+
+/// `function name(param: from): to;`, uninterpreted.
+fn unary_fn(name: &Name, param: &str, from: &Type, to: &Type) -> Decl {
+    let f = FunctionDecl {
+        attrs: Vec::new(),
+        name: Ident::new(name.clone(), Span::DUMMY),
+        type_params: Vec::new(),
+        params: vec![FnParam { name: Some(Ident::new(param, Span::DUMMY)), ty: from.clone() }],
+        result: FnParam { name: None, ty: to.clone() },
+        body: None,
+    };
+    Decl { kind: DeclKind::Function(f), span: Span::DUMMY }
 }

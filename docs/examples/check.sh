@@ -36,6 +36,9 @@ done <<'LIST'
 0 verify --abstraction equality benign_rw.kbpl
 1 verify --abstraction equality --no-benign-tolerance benign_rw.kbpl
 1 verify --abstraction equality benign_rw_bad.kbpl
+0 verify --local-size 16 --num-groups 2 atomic_taken_loop.kbpl
+1 verify --local-size 16 --num-groups 2 atomic_taken_loop_race.kbpl
+2 run --local-size 4 --num-groups 2 atomic_taken_loop.kbpl
 1 verify --local-size 32 div.kbpl
 0 verify loop.kbpl
 0 verify --termination loop.kbpl
@@ -53,7 +56,7 @@ done <<'LIST'
 2 check bad_syntax.kbpl
 2 check bad_type.kbpl
 2 check bad_gpu.kbpl
-2 check poly.kbpl
+0 check poly.kbpl
 2 verify irred.kbpl
 2 check wide.kbpl
 2 verify nosuch.kbpl

@@ -267,7 +267,12 @@ fn scan(b: &[u8], from: usize, to: usize, sink: &mut impl Sink) -> usize {
                 }
             }
         }
-        after_paren = b[start] == b'(';
+        // The lexer drops an unterminated string (it reports it), so the token before it is
+        // still the last one for `(var` (as `parser::chunk_starts` sees the tokens).
+        let dropped = c == b'"' && skip_string(b, start).is_err();
+        if !dropped {
+            after_paren = c == b'(';
+        }
         sink.token(start, i);
     }
     i.max(to)

@@ -1275,6 +1275,7 @@ impl<'m> Tr<'m> {
             {
                 Some(self.access_annotation_in_code(s, w, loc))
             }
+            Spec::AtomicHasTakenValue => self.taken_annotation(&args, w, loc),
             _ if of_memory => self.memory_annotation(s, &args, w, loc),
             _ => self.logic_annotation(s, &args, w, loc),
         }
@@ -1373,9 +1374,6 @@ impl<'m> Tr<'m> {
                 return None;
             };
             return Some(Ex::new(p.off.expr(&mut self.needs_fn()), Ty::Bv(32)));
-        }
-        if s == Spec::AtomicHasTakenValue {
-            return self.taken_annotation(args, w, loc);
         }
         let offset = matches!(s, Spec::ReadOffsetBytes | Spec::WriteOffsetBytes);
         // The pointer argument of an access annotation: into memory objects, never null.

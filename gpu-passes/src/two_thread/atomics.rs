@@ -122,6 +122,11 @@ fn plainly_written(body: &BlockImpl) -> HashSet<Name> {
     written
 }
 
+/// `m[i1]…[in]`, one select per index level, each at `span`.
+fn element(m: Expr, levels: &[Vec<Expr>], span: Span) -> Expr {
+    levels.iter().fold(m, |m, idx| Expr::new(ExprKind::Select(Box::new(m), idx.clone()), span))
+}
+
 /// `f(args)`
 fn call(f: &str, args: Vec<Expr>, span: Span) -> Expr {
     Expr::new(ExprKind::Call(Ident::new(f, span), args), span)
@@ -145,10 +150,9 @@ fn taken(ghost: &Name, x: &Ident, target: &Lhs, span: Span) -> [Stmt; 2] {
     let xv = Expr::new(ExprKind::Var(x.clone()), span);
     let mut indices = target.indices.clone();
     indices.push(vec![xv]);
-    let select = |m: Expr| indices.iter().fold(m, |m, idx| Expr::new(ExprKind::Select(Box::new(m), idx.clone()), span));
     let mine = Expr::var(ghost.clone(), span);
     let theirs = call("__other", vec![mine.clone()], span);
-    let fresh = Expr::and(Expr::not(select(mine)), Expr::not(select(theirs)));
+    let fresh = Expr::and(Expr::not(element(mine, &indices, span)), Expr::not(element(theirs, &indices, span)));
     let lhs = Lhs { var: Ident::new(ghost.clone(), span), indices, span };
     [
         Stmt::new(StmtKind::Assume { attrs: vec![], expr: fresh }, span),
@@ -254,8 +258,7 @@ fn substitute_taken(body: &mut BlockImpl, sets: &HashMap<Name, Name>) {
             }) else {
                 return;
             };
-            let set = Expr::new(ExprKind::Select(Box::new(Expr::var(g.clone(), a.span)), vec![i.clone()]), e.span);
-            *e = Expr::new(ExprKind::Select(Box::new(set), vec![v.clone()]), e.span);
+            *e = element(Expr::var(g.clone(), a.span), &[vec![i.clone()], vec![v.clone()]], e.span);
         }
     }
     for s in body.blocks.iter_mut().flat_map(|b| &mut b.stmts) {
@@ -309,20 +312,20 @@ pub(crate) fn lower_atomics(
                 }
             }
             out.extend(a.args.iter().filter(|e| reads_shared(e)).map(reads_of));
-            let base = Expr::new(ExprKind::Var(target.var.clone()), target.var.span);
-            let element =
-                target.indices.iter().fold(base, |m, idx| Expr::new(ExprKind::Select(Box::new(m), idx.clone()), sp));
+            let place = element(Expr::new(ExprKind::Var(target.var.clone()), target.var.span), &target.indices, sp);
             let attrs = vec![Attribute { name: Ident::new(ATOMIC_ACCESS, sp), args: vec![], span: sp }];
-            out.push(Stmt::new(StmtKind::Assume { attrs, expr: Expr::eq(element.clone(), element) }, sp));
+            out.push(Stmt::new(StmtKind::Assume { attrs, expr: Expr::eq(place.clone(), place) }, sp));
             let Some(x) = a.out else { continue };
             out.push(Stmt::new(StmtKind::Havoc(vec![x.clone()]), sp));
-            let x_in_index = target.indices.iter().flatten().any(|i| ivl::visit::mentions(i, &x.name));
-            let counter = counters.contains(&target.var.name) && !x_in_index;
+            // (A result that names its own element says nothing about the element afterwards.)
+            if target.indices.iter().flatten().any(|i| ivl::visit::mentions(i, &x.name)) {
+                continue;
+            }
+            let counter = counters.contains(&target.var.name);
             if counter {
                 out.push(distinct(&x, &target, sp));
             }
-            let named = ghosts.sets.contains_key(&target.var.name);
-            if (counter || named) && !x_in_index {
+            if counter || ghosts.sets.contains_key(&target.var.name) {
                 if let Some(g) = ghosts.of(&target.var.name, names) {
                     let [fresh, record] = taken(&g, &x, &target, sp);
                     if counter && !written.contains(&target.var.name) {

@@ -401,6 +401,9 @@ fn flags_map_or_skip() {
         m("--equality-abstraction --adversarial-abstraction"),
         run_args(&["--abstraction", "equality", "--abstraction", "adversarial"], true)
     );
+    // Bounded checking infers nothing, in GPUVerify as in kivl (which refuses `--houdini` with it).
+    assert_eq!(m("--loop-unwind=2"), run_args(&["--loop-unwind", "2"], false));
+    assert_eq!(m("--warp-sync"), run_args(&["--warp-sync", "32"], true));
     assert_eq!(m("--clang-opt=-Wno-uninitialized --debug --infer-info"), run_args(&[], true));
     assert!(matches!(m("--clang-opt=-O0"), Mapping::Skip(_)));
     assert_eq!(m("-D WIDTH=4"), run_args(&["-DWIDTH=4"], true));
@@ -581,7 +584,7 @@ fn every_suite_header_parses() {
         assert!(h.args.iter().any(|a| a == "--no-inline"), "{path} is verified modularly only with --no-inline");
     }
     // Every option the suite uses is in the harness's table, and kivl lacks few of them
-    // (boogie-file, loop-unwind, ...: 66 kernels when this was written, before --warp-sync).
+    // (boogie-file, vcgen-opt, ...: 66 kernels when this was written, before --warp-sync).
     let unknown: Vec<&String> = skipped.keys().filter(|w| w.contains("unknown") || w.contains("unexpected")).collect();
     assert!(unknown.is_empty(), "options the harness does not know: {unknown:?}");
     let total: usize = skipped.values().sum();

@@ -230,8 +230,11 @@ enum Opt {
     Lacks,
     /// `--clang-opt=`: warning switches (`-W...`) are harmless, anything else is not.
     Clang,
-    /// `--warp-sync=N`: kivl's `--warp-sync N`.
-    WarpSync,
+    /// A valued option kivl spells differently: the kivl flag, and the value GPUVerify uses when
+    /// the option is given bare (`None`: a bare one goes to kivl, which rejects it).
+    Valued(&'static str, Option<&'static str>),
+    /// `--loop-unwind=N`: kivl's bounded mode, in which (as in GPUVerify) nothing is inferred.
+    LoopUnwind,
 }
 
 /// GPUVerify's options that the suite uses, and a few neighbours. GPUVerify reads its command
@@ -258,7 +261,8 @@ const OPTIONS: &[(&str, Opt)] = &[
     ("verbose", Opt::Ignore("output only")),
     ("silent", Opt::Ignore("output only")),
     ("clang-opt", Opt::Clang),
-    ("warp-sync", Opt::WarpSync),
+    // GPUVerify's warp size defaults to 32; a bad value goes to kivl, which rejects it.
+    ("warp-sync", Opt::Valued("--warp-sync", Some("32"))),
     ("atomic", Opt::Lacks),
     ("check-array-bounds", Opt::Same(&["--check-array-bounds"])),
     ("boogie-file", Opt::Lacks),
@@ -266,7 +270,7 @@ const OPTIONS: &[(&str, Opt)] = &[
     ("vcgen-opt", Opt::Lacks),
     ("cruncher-opt", Opt::Lacks),
     ("bugle-opt", Opt::Lacks),
-    ("loop-unwind", Opt::Lacks),
+    ("loop-unwind", Opt::LoopUnwind),
     ("k-induction-depth", Opt::Lacks),
     ("kernel-args", Opt::Lacks),
     ("kernel-arrays", Opt::Lacks),
@@ -354,8 +358,15 @@ pub fn map_args(args: &[String]) -> Mapping {
             Opt::Same(flags) => kernel.extend(flags.iter().map(|f| f.to_string())),
             Opt::Ignore(_) => {}
             Opt::Lacks => return Mapping::Skip(format!("kivl has no counterpart of `--{full}`")),
-            // GPUVerify's warp size defaults to 32; a bad value goes to kivl, which rejects it.
-            Opt::WarpSync => kernel.extend(["--warp-sync".to_string(), value.unwrap_or("32").to_string()]),
+            Opt::Valued(flag, bare) => {
+                kernel.push(flag.to_string());
+                kernel.extend(value.or(bare).map(str::to_string));
+            }
+            Opt::LoopUnwind => {
+                houdini = false;
+                kernel.push("--loop-unwind".to_string());
+                kernel.extend(value.map(str::to_string));
+            }
             Opt::Clang => {
                 if !value.is_some_and(|v| v.starts_with("-W")) {
                     return Mapping::Skip(format!("kivl cannot pass `{a}` to clang"));

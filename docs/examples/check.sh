@@ -38,6 +38,9 @@ done <<'LIST'
 1 verify --abstraction equality benign_rw_bad.kbpl
 0 verify --local-size 16 --num-groups 2 atomic_taken_loop.kbpl
 1 verify --local-size 16 --num-groups 2 atomic_taken_loop_race.kbpl
+0 verify --local-size 8 --num-groups 4 grid_barrier.kbpl
+1 verify --local-size 8 --num-groups 4 grid_barrier_race.kbpl
+2 run --local-size 8 --num-groups 4 grid_barrier.kbpl
 2 run --local-size 4 --num-groups 2 atomic_taken_loop.kbpl
 1 verify --local-size 32 div.kbpl
 0 verify loop.kbpl

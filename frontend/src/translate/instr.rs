@@ -27,9 +27,6 @@ impl<'m> Tr<'m> {
                 let Some(dest) = i.try_get_result() else {
                     let msg = match i {
                         Instruction::Call(c) => match call_name(c) {
-                            Some("__kivl_grid_sync") => {
-                                "grid-wide synchronisation (cooperative_groups::grid_group) is not supported".into()
-                            }
                             Some(n) if builtins::demangle(n).starts_with("__") => {
                                 format!("the annotation `{}` is not supported yet", builtins::demangle(n))
                             }
@@ -88,6 +85,12 @@ impl<'m> Tr<'m> {
             return true;
         }
         if self.bodiless_call(f, c, name, bi, loc) {
+            return true;
+        }
+        if name == "__kivl_grid_sync" {
+            // cooperative_groups' grid_group::sync(): every thread of every group waits, and
+            // both memories are fenced.
+            self.emit_barrier(" {:grid}", loc);
             return true;
         }
         match builtins::classify(name) {
@@ -231,13 +234,19 @@ impl<'m> Tr<'m> {
 
     /// A barrier with its fences and the barrier invariants written before it.
     fn barrier(&mut self, local: bool, global: bool, loc: Option<Loc>) {
-        self.no_copy_in_flight(loc);
         let attr = match (local, global) {
             (true, false) => " {:local}",
             (false, true) => " {:global}",
             (false, false) => " {:nofence}",
             (true, true) => "",
         };
+        self.emit_barrier(attr, loc);
+    }
+
+    /// `barrier` with its attributes (`attr`, with a leading space, or empty) and the barrier
+    /// invariants written before it.
+    fn emit_barrier(&mut self, attr: &str, loc: Option<Loc>) {
+        self.no_copy_in_flight(loc);
         let invs: Vec<String> = std::mem::take(&mut self.pending_barrier_invariants).into_iter().map(|i| i.0).collect();
         if invs.is_empty() {
             self.emit(format!("barrier{attr};"), loc);

@@ -4,14 +4,17 @@
 //!
 //! 1. the divergence check `assert E$1 == E$2` for threads of one group — seed 002's
 //!    `¬(P_i ⊕ P_j)`, seed 000's barrier assertion for two threads: one thread reaching a
-//!    barrier that the other does not reach in the same iteration is divergence;
+//!    barrier that the other does not reach in the same iteration is divergence; a grid-wide
+//!    barrier is divergent when any two threads of the grid disagree, so it is checked for
+//!    threads of different groups too;
 //! 2. the check of the barrier invariants for each thread that reaches it
 //!    (`super::barrier_invariants`);
 //! 3. emptying the access logs of the memory the barrier fences, with the assume-based
 //!    encoding of §4.2 (`assume E$1 ==> !R_HAS_OCCURRED_A && !W_HAS_OCCURRED_A`). `barrier
 //!    {:local}` fences group-shared memory, `barrier {:global}` global memory, `barrier
-//!    {:nofence}` neither, a plain `barrier` both. Threads in different groups never synchronise: there only the logs of
-//!    group-shared memory (which the threads do not share) are emptied;
+//!    {:nofence}` neither, a plain `barrier` both. Threads in different groups synchronise only at
+//!    a grid-wide barrier (`barrier {:grid}`, CUDA's `grid_group::sync()`): at any other barrier
+//!    only the logs of group-shared memory (which the threads do not share) are emptied;
 //! 4. the shared state becomes abstract: each modelled copy of a fenced array that a thread
 //!    at the barrier sees is havocked (per-thread copies of one group get the same new value:
 //!    the equality abstraction); an array no thread writes keeps its values
@@ -56,12 +59,18 @@ impl Instr {
         let cond = barrier_enabled(attrs).cloned().unwrap_or_else(|| Expr::bool(true));
         let c = [kc.th.phi(&cond, 0), kc.th.phi(&cond, 1)];
         let fence = fences(attrs);
+        let grid = has_attr(attrs, "grid");
         // 1. Divergence.
-        if !self.inter {
+        if !self.inter || grid {
             let e =
                 implies(self.guard.clone().unwrap_or_else(|| Expr::bool(true)), Expr::eq(c[0].clone(), c[1].clone()));
-            let msg = "possible barrier divergence: of two threads of one group, only one reaches this barrier \
-                       (in this loop iteration)";
+            let msg = if self.inter {
+                "possible barrier divergence: of two threads of different groups, only one reaches this grid-wide \
+                 barrier (in this loop iteration)"
+            } else {
+                "possible barrier divergence: of two threads of one group, only one reaches this barrier \
+                 (in this loop iteration)"
+            };
             out.push(assert_stmt(check_attrs_msg("divergence", None, msg, sp), e, sp));
         }
         // 2. Barrier invariants: checked with unknown locations arbitrary.
@@ -79,7 +88,7 @@ impl Instr {
         }
         // 3. Access logs.
         for l in self.logs.values() {
-            if fenced(l.space, fence) && (!self.inter || l.space == MemSpace::GroupShared) {
+            if fenced(l.space, fence) && (!self.inter || grid || l.space == MemSpace::GroupShared) {
                 out.push(l.clear(c[0].clone(), sp));
             }
         }

@@ -237,6 +237,11 @@ impl Compiler<'_> {
                 visible = true;
                 self.call_stmt(outs, proc, args)
             }
+            // The machine schedules the groups' barriers separately; a barrier across groups
+            // would need a grid-wide epoch it does not have.
+            StmtKind::Barrier { attrs, .. } if has_attr(attrs, "grid") => Instr::Unsupported(Rc::new(
+                Diagnostic::unsupported("a grid-wide barrier (`barrier {:grid}`) cannot be run by `kivl run`", s.span),
+            )),
             StmtKind::Barrier { attrs, invariants } => {
                 visible = true;
                 let (l, g) = crate::two_thread::barriers::fences(attrs);

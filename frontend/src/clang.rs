@@ -17,7 +17,8 @@ use std::process::Command;
 const ANNOTATIONS_H: &str = include_str!("headers/annotations.h");
 const CUDA_H: &str = include_str!("headers/cuda.h");
 /// CUDA's headers whose device declarations `headers/cuda.h` has: empty files of these names.
-const CUDA_STUBS: [&str; 5] = ["cuda.h", "cuda_runtime.h", "math_constants.h", "device_functions.h", "sm_20_intrinsics.h"];
+const CUDA_STUBS: [&str; 5] =
+    ["cuda.h", "cuda_runtime.h", "math_constants.h", "device_functions.h", "sm_20_intrinsics.h"];
 
 /// What went wrong before there was IR: clang's own diagnostics, or a tool that is missing.
 pub enum ClangError {

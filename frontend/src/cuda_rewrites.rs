@@ -54,7 +54,8 @@ pub fn plan(stderr: &str, path: &Path, source: &str) -> Option<Vec<Edit>> {
     }
     if host_errors {
         // A sized extern shared array is also a "host variable" until its `extern` goes.
-        let blanked: Vec<u32> = edits.iter().filter_map(|e| if let Edit::Blank { line, .. } = e { Some(*line) } else { None }).collect();
+        let blanked: Vec<u32> =
+            edits.iter().filter_map(|e| if let Edit::Blank { line, .. } = e { Some(*line) } else { None }).collect();
         let host = cuda_host_vars::declaration_lines(stderr, path);
         if host.is_empty() && blanked.is_empty() {
             return None;
@@ -175,14 +176,20 @@ mod tests {
         let two = src.replace("  s[0]", "  extern __shared__ int t[];\n  s[0]");
         assert_eq!(rewrite(&two, err), None);
         // A comment is no declaration.
-        assert!(rewrite(&format!("// extern __shared__\n{src}"), &err.replace(":2:", ":3:").replace(":3:3:", ":4:3:")).is_some());
+        assert!(rewrite(&format!("// extern __shared__\n{src}"), &err.replace(":2:", ":3:").replace(":3:3:", ":4:3:"))
+            .is_some());
     }
 
     #[test]
     fn device_shared_local() {
         let src = "void k() {\n  __device__ __shared__ float s[4];\n  __device__ float t;\n}\n";
-        let e = |l| format!("/k/kernel.cu:{l}:3: error: __constant__, __device__, and __managed__ are not allowed on non-static local variables\n");
-        assert_eq!(rewrite(src, &e(2)).unwrap(), "void k() {\n             __shared__ float s[4];\n  __device__ float t;\n}\n");
+        let e = |l| {
+            format!("/k/kernel.cu:{l}:3: error: __constant__, __device__, and __managed__ are not allowed on non-static local variables\n")
+        };
+        assert_eq!(
+            rewrite(src, &e(2)).unwrap(),
+            "void k() {\n             __shared__ float s[4];\n  __device__ float t;\n}\n"
+        );
         // Not shared: a per-thread local would not be nvcc's object.
         assert_eq!(rewrite(src, &e(3)), None);
     }

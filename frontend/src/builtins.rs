@@ -101,6 +101,10 @@ pub enum Builtin {
     /// Debug-info and lifetime intrinsics: no meaning for verification.
     Ignore,
     FMulAdd,
+    /// `llvm.nvvm.texsurf.handle.*(@tex)`: the handle of a CUDA texture or surface passed by
+    /// value, which only kivl's fetch functions (`headers/cuda.h`) receive, and ignore: an
+    /// arbitrary number (its pointer argument is no access).
+    TextureHandle,
 }
 
 /// The source name of an Itanium-mangled function (`_Z12get_local_idj` → `get_local_id`).
@@ -119,6 +123,9 @@ pub fn classify(mangled: &str) -> Option<Builtin> {
     }
     if mangled.starts_with("llvm.fmuladd.") {
         return Some(Builtin::FMulAdd);
+    }
+    if mangled.starts_with("llvm.nvvm.texsurf.handle.") {
+        return Some(Builtin::TextureHandle);
     }
     if mangled == "llvm.nvvm.barrier0" {
         return Some(Builtin::FixedBarrier(true, true));
@@ -216,5 +223,6 @@ mod tests {
         assert_eq!(classify("__kivl_local_id_w"), None);
         assert_eq!(classify("_Z4sqrtf"), None);
         assert_eq!(classify("_Z14__equal_floatsDv4_fS_"), Some(Builtin::Spec(Spec::EqualFloats)));
+        assert_eq!(classify("llvm.nvvm.texsurf.handle.internal.p1i64"), Some(Builtin::TextureHandle));
     }
 }

@@ -8,7 +8,7 @@
 //! `-fno-discard-value-names` keeps the source names of values (`%tid`), which become the
 //! names of the generated variables.
 
-use crate::cuda_host_vars;
+use crate::cuda_rewrites;
 use crate::Language;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -16,6 +16,9 @@ use std::process::Command;
 /// The headers kivl passes to clang, written to a temporary directory.
 const ANNOTATIONS_H: &str = include_str!("headers/annotations.h");
 const CUDA_H: &str = include_str!("headers/cuda.h");
+/// CUDA's headers whose device declarations `headers/cuda.h` has: empty files of these names.
+const CUDA_STUBS: [&str; 5] =
+    ["cuda.h", "cuda_runtime.h", "math_constants.h", "device_functions.h", "sm_20_intrinsics.h"];
 
 /// What went wrong before there was IR: clang's own diagnostics, or a tool that is missing.
 pub enum ClangError {
@@ -77,11 +80,13 @@ pub fn compile(
             // 32 bits as in OpenCL's spir and in GPUVerify's encoding.
             cmd.args(["-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib", "-m32"]);
             cmd.arg("-include").arg(&cuda);
-            // Kernels written for GPUVerify `#include "cuda.h"`: an empty one in the search path
-            // (kivl's header is already included).
+            // Kernels written for GPUVerify `#include "cuda.h"` (or CUDA's other device
+            // headers): empty ones in the search path (kivl's header is already included).
             let inc = dir.0.join("include");
             std::fs::create_dir_all(&inc).map_err(io)?;
-            std::fs::write(inc.join("cuda.h"), "/* kivl: see kivl_cuda.h */\n").map_err(io)?;
+            for h in CUDA_STUBS {
+                std::fs::write(inc.join(h), "/* kivl: see kivl_cuda.h */\n").map_err(io)?;
+            }
             cmd.arg("-isystem").arg(&inc);
         }
     }
@@ -99,22 +104,19 @@ pub fn compile(
         cmd.arg(src).output().map_err(|e| ClangError::Tool(format!("cannot run clang-14 ({e}); run scripts/setup.sh")))
     };
     let mut out = run(Command::new(cmd.get_program()).args(cmd.get_args()), path)?;
-    let host_vars = if out.status.success() || lang != Language::Cuda {
-        Vec::new()
-    } else {
-        cuda_host_vars::declaration_lines(&String::from_utf8_lossy(&out.stderr), path)
-    };
-    if !host_vars.is_empty() {
-        // Again, with those variables in device memory (`cuda_host_vars.rs`).
-        let source = std::fs::read_to_string(path).map_err(io)?;
-        let copy = dir.0.join("src");
-        std::fs::create_dir_all(&copy).map_err(io)?;
-        let copy = copy.join(path.file_name().unwrap_or_default());
-        std::fs::write(&copy, cuda_host_vars::patched_source(&source, &host_vars, path)).map_err(io)?;
-        if let Some(d) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            cmd.arg("-I").arg(d);
+    if !out.status.success() && lang == Language::Cuda {
+        // Again, from a copy with what nvcc accepts in clang's terms (`cuda_rewrites.rs`).
+        let source = String::from_utf8_lossy(&std::fs::read(path).unwrap_or_default()).into_owned();
+        if let Some(edits) = cuda_rewrites::plan(&String::from_utf8_lossy(&out.stderr), path, &source) {
+            let copy = dir.0.join("src");
+            std::fs::create_dir_all(&copy).map_err(io)?;
+            let copy = copy.join(path.file_name().unwrap_or_default());
+            std::fs::write(&copy, cuda_rewrites::apply(&source, &edits, path)).map_err(io)?;
+            if let Some(d) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                cmd.arg("-I").arg(d);
+            }
+            out = run(&mut cmd, &copy)?;
         }
-        out = run(&mut cmd, &copy)?;
     }
     if !out.status.success() {
         let stderr = String::from_utf8_lossy(&out.stderr).into_owned();

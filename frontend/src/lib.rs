@@ -20,6 +20,7 @@ mod builtins;
 mod c_access;
 mod clang;
 mod cuda_host_vars;
+mod cuda_rewrites;
 mod layout;
 mod memory;
 pub mod remap;

@@ -241,26 +241,301 @@ __KIVL_FAST2(__powf, powf) __KIVL_FAST2(__fdividef, fdividef)
 template <class T> static __device__ inline T min(T a, T b) { return a < b ? a : b; }
 template <class T> static __device__ inline T max(T a, T b) { return a < b ? b : a; }
 
-/* Textures: read-only memory outside kivl's model; a fetch gives an arbitrary value (never a
- * race: nothing writes a texture while a kernel runs). */
+/* Textures: read-only memory outside kivl's model; a fetch gives an arbitrary value, new at
+ * each fetch (never a race: nothing writes a texture while a kernel runs). A texture of 8- or
+ * 16-bit integers read in `cudaReadModeNormalizedFloat` gives floats, as in CUDA
+ * (`__kivl_texel`). Layered, cubemap, level-of-detail and gradient fetches read the same way:
+ * their extra coordinates select among arbitrary values. `texture<T, D, M>` is a device
+ * built-in type, so a texture passed by value is a handle (`llvm.nvvm.texsurf.handle`), which
+ * the front end models as an arbitrary number (frontend/src/builtins.rs). */
 enum cudaTextureReadMode { cudaReadModeElementType, cudaReadModeNormalizedFloat };
+/* The dimension argument `D` of `texture<T, D, M>` (CUDA's `cudaTextureType*`). */
+enum {
+  cudaTextureType1D = 0x01,
+  cudaTextureType2D = 0x02,
+  cudaTextureType3D = 0x03,
+  cudaTextureTypeCubemap = 0x0C,
+  cudaTextureType1DLayered = 0xF1,
+  cudaTextureType2DLayered = 0xF2,
+  cudaTextureTypeCubemapLayered = 0xFC
+};
 template <class T, int D = 1, enum cudaTextureReadMode M = cudaReadModeElementType>
 struct __attribute__((device_builtin_texture_type)) texture {
   int __kivl_unused;
 };
 typedef unsigned long long cudaTextureObject_t;
-template <class T, int D, enum cudaTextureReadMode M>
-static __device__ inline T tex1Dfetch(const texture<T, D, M> &, int) { return _kivl_arbitrary<T>(); }
-template <class T, int D, enum cudaTextureReadMode M>
-static __device__ inline T tex1D(const texture<T, D, M> &, float) { return _kivl_arbitrary<T>(); }
-template <class T, int D, enum cudaTextureReadMode M>
-static __device__ inline T tex2D(const texture<T, D, M> &, float, float) { return _kivl_arbitrary<T>(); }
-template <class T, int D, enum cudaTextureReadMode M>
-static __device__ inline T tex3D(const texture<T, D, M> &, float, float, float) {
-  return _kivl_arbitrary<T>();
+template <class T, enum cudaTextureReadMode M> struct __kivl_texel { typedef T type; };
+#define __KIVL_NORMALIZED(T, F)                                                                 \
+  template <> struct __kivl_texel<T, cudaReadModeNormalizedFloat> { typedef F type; };
+__KIVL_NORMALIZED(char, float) __KIVL_NORMALIZED(signed char, float)
+__KIVL_NORMALIZED(unsigned char, float) __KIVL_NORMALIZED(short, float)
+__KIVL_NORMALIZED(unsigned short, float) __KIVL_NORMALIZED(char1, float1)
+__KIVL_NORMALIZED(char2, float2) __KIVL_NORMALIZED(char4, float4) __KIVL_NORMALIZED(uchar1, float1)
+__KIVL_NORMALIZED(uchar2, float2) __KIVL_NORMALIZED(uchar4, float4)
+__KIVL_NORMALIZED(short1, float1) __KIVL_NORMALIZED(short2, float2)
+__KIVL_NORMALIZED(short4, float4) __KIVL_NORMALIZED(ushort1, float1)
+__KIVL_NORMALIZED(ushort2, float2) __KIVL_NORMALIZED(ushort4, float4)
+#undef __KIVL_NORMALIZED
+/* A fetch function `F` with coordinates `...`, on a texture reference and on a texture object
+ * (whose texel type the caller names: `tex2D<float>(obj, x, y)`). */
+#define __KIVL_TEX(F, ...)                                                                      \
+  template <class T, int D, enum cudaTextureReadMode M>                                         \
+  static __device__ inline typename __kivl_texel<T, M>::type F(const texture<T, D, M> &,        \
+                                                               __VA_ARGS__) {                   \
+    return _kivl_arbitrary<typename __kivl_texel<T, M>::type>();                                \
+  }                                                                                             \
+  template <class T> static __device__ inline T F(cudaTextureObject_t, __VA_ARGS__) {           \
+    return _kivl_arbitrary<T>();                                                                \
+  }
+__KIVL_TEX(tex1Dfetch, int) __KIVL_TEX(tex1D, float) __KIVL_TEX(tex2D, float, float)
+__KIVL_TEX(tex3D, float, float, float) __KIVL_TEX(tex1DLayered, float, int)
+__KIVL_TEX(tex2DLayered, float, float, int) __KIVL_TEX(texCubemap, float, float, float)
+__KIVL_TEX(texCubemapLayered, float, float, float, int) __KIVL_TEX(tex1DLod, float, float)
+__KIVL_TEX(tex2DLod, float, float, float) __KIVL_TEX(tex3DLod, float, float, float, float)
+__KIVL_TEX(tex1DGrad, float, float, float) __KIVL_TEX(tex2DGrad, float, float, float2, float2)
+__KIVL_TEX(tex3DGrad, float, float, float, float4, float4)
+#undef __KIVL_TEX
+
+/* Surfaces: a read gives an arbitrary value. A write is not modelled (it would have to be
+ * race-checked against the other threads' surface accesses, and surfaces are not arrays of
+ * kivl's memory): it calls `__kivl_surface_write`, which the front end reports as a located
+ * `unsupported` error, so that no surface write is ever dropped. */
+enum cudaSurfaceBoundaryMode { cudaBoundaryModeZero, cudaBoundaryModeClamp, cudaBoundaryModeTrap };
+enum {
+  cudaSurfaceType1D = 0x01,
+  cudaSurfaceType2D = 0x02,
+  cudaSurfaceType3D = 0x03,
+  cudaSurfaceTypeCubemap = 0x0C,
+  cudaSurfaceType1DLayered = 0xF1,
+  cudaSurfaceType2DLayered = 0xF2,
+  cudaSurfaceTypeCubemapLayered = 0xFC
+};
+template <class T, int D = 1> struct __attribute__((device_builtin_surface_type)) surface {
+  int __kivl_unused;
+};
+typedef unsigned long long cudaSurfaceObject_t;
+extern "C" __device__ void __kivl_surface_write(void);
+/* Reads into `*v` or as a value (`surf2Dread<float>(s, x, y)`), and the write, of `F` with
+ * coordinates `...` (x in bytes, as in CUDA). */
+#define __KIVL_SURF(READ, WRITE, ...)                                                           \
+  template <class T, class S>                                                                   \
+  static __device__ inline void READ(T *v, S, __VA_ARGS__,                                      \
+                                     enum cudaSurfaceBoundaryMode = cudaBoundaryModeTrap) {     \
+    *v = _kivl_arbitrary<T>();                                                                  \
+  }                                                                                             \
+  template <class T, class S>                                                                   \
+  static __device__ inline T READ(S, __VA_ARGS__, enum cudaSurfaceBoundaryMode = cudaBoundaryModeTrap) { \
+    return _kivl_arbitrary<T>();                                                                \
+  }                                                                                             \
+  template <class T, class S>                                                                   \
+  static __device__ inline void WRITE(T, S, __VA_ARGS__,                                        \
+                                      enum cudaSurfaceBoundaryMode = cudaBoundaryModeTrap) {    \
+    __kivl_surface_write();                                                                     \
+  }
+__KIVL_SURF(surf1Dread, surf1Dwrite, int) __KIVL_SURF(surf2Dread, surf2Dwrite, int, int)
+__KIVL_SURF(surf3Dread, surf3Dwrite, int, int, int)
+__KIVL_SURF(surf1DLayeredread, surf1DLayeredwrite, int, int)
+__KIVL_SURF(surf2DLayeredread, surf2DLayeredwrite, int, int, int)
+__KIVL_SURF(surfCubemapread, surfCubemapwrite, int, int, int)
+#undef __KIVL_SURF
+
+/* Integer intrinsics (the CUDA Math API's), exact: straight-line bit manipulations that the
+ * front end translates into bit-vector operations, so that a property of their results can be
+ * proved or refuted. Counting bits is a parallel sum (no loop, no branch). */
+static __device__ inline int __popc(unsigned x) {
+  x = x - ((x >> 1) & 0x55555555u);
+  x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+  x = (x + (x >> 4)) & 0x0f0f0f0fu;
+  return (int)((x + (x >> 8) + (x >> 16) + (x >> 24)) & 0x3fu);
 }
-template <class T> static __device__ inline T tex1Dfetch(cudaTextureObject_t, int) { return _kivl_arbitrary<T>(); }
-template <class T> static __device__ inline T tex2D(cudaTextureObject_t, float, float) { return _kivl_arbitrary<T>(); }
+static __device__ inline int __popcll(unsigned long long x) {
+  return __popc((unsigned)x) + __popc((unsigned)(x >> 32));
+}
+/* Every bit below the highest set bit of `x` set as well. */
+static __device__ inline unsigned _kivl_fill_below(unsigned x) {
+  x |= x >> 1;
+  x |= x >> 2;
+  x |= x >> 4;
+  x |= x >> 8;
+  return x | (x >> 16);
+}
+static __device__ inline unsigned long long _kivl_fill_below(unsigned long long x) {
+  unsigned hi = _kivl_fill_below((unsigned)(x >> 32));
+  unsigned lo = _kivl_fill_below((unsigned)x) | -(unsigned)(hi != 0u);
+  return ((unsigned long long)hi << 32) | lo;
+}
+/* Leading zeros: the bits above the highest set bit (32 or 64 for zero). */
+static __device__ inline int __clz(int x) { return 32 - __popc(_kivl_fill_below((unsigned)x)); }
+static __device__ inline int __clzll(long long x) {
+  return 64 - __popcll(_kivl_fill_below((unsigned long long)x));
+}
+/* Find first set: 1 + the position of the lowest set bit, 0 for zero. `x ^ (x - 1)` sets that
+ * bit and the ones below it. */
+static __device__ inline int __ffs(int x) {
+  unsigned u = (unsigned)x;
+  return __popc(u ^ (u - 1u)) & -(int)(u != 0u);
+}
+static __device__ inline int __ffsll(long long x) {
+  unsigned long long u = (unsigned long long)x;
+  return __popcll(u ^ (u - 1ull)) & -(int)(u != 0ull);
+}
+/* Bit reversal: swaps of ever larger groups. */
+static __device__ inline unsigned __brev(unsigned x) {
+  x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
+  x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
+  x = ((x >> 4) & 0x0f0f0f0fu) | ((x & 0x0f0f0f0fu) << 4);
+  x = ((x >> 8) & 0x00ff00ffu) | ((x & 0x00ff00ffu) << 8);
+  return (x >> 16) | (x << 16);
+}
+static __device__ inline unsigned long long __brevll(unsigned long long x) {
+  return ((unsigned long long)__brev((unsigned)x) << 32) | __brev((unsigned)(x >> 32));
+}
+/* The high halves of full products: 32-bit operands through 64-bit products; 64-bit ones
+ * through four 32x32-bit partial products (the signed result corrects the unsigned one by
+ * the other operand for each negative operand). */
+static __device__ inline int __mulhi(int a, int b) { return (int)(((long long)a * b) >> 32); }
+static __device__ inline unsigned __umulhi(unsigned a, unsigned b) {
+  return (unsigned)(((unsigned long long)a * b) >> 32);
+}
+static __device__ inline unsigned long long __umul64hi(unsigned long long a, unsigned long long b) {
+  unsigned long long al = a & 0xffffffffull, ah = a >> 32, bl = b & 0xffffffffull, bh = b >> 32;
+  unsigned long long lh = al * bh, hl = ah * bl;
+  unsigned long long mid = ((al * bl) >> 32) + (lh & 0xffffffffull) + (hl & 0xffffffffull);
+  return ah * bh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+}
+static __device__ inline long long __mul64hi(long long a, long long b) {
+  unsigned long long h = __umul64hi((unsigned long long)a, (unsigned long long)b);
+  return (long long)(h - ((unsigned long long)b & (unsigned long long)(a >> 63)) -
+                     ((unsigned long long)a & (unsigned long long)(b >> 63)));
+}
+/* Halving adds without overflow (in 64 bits), rounded down or (`r`) up. */
+static __device__ inline int __hadd(int a, int b) { return (int)(((long long)a + b) >> 1); }
+static __device__ inline int __rhadd(int a, int b) { return (int)(((long long)a + b + 1) >> 1); }
+static __device__ inline unsigned __uhadd(unsigned a, unsigned b) {
+  return (unsigned)(((unsigned long long)a + b) >> 1);
+}
+static __device__ inline unsigned __urhadd(unsigned a, unsigned b) {
+  return (unsigned)(((unsigned long long)a + b + 1) >> 1);
+}
+/* |x - y| + z, the difference taken in 64 bits; `m` is 0 or all ones (the sign). */
+static __device__ inline unsigned _kivl_absdiff(long long d) {
+  long long m = d >> 63;
+  return (unsigned)((d ^ m) - m);
+}
+static __device__ inline unsigned __sad(int x, int y, unsigned z) {
+  return _kivl_absdiff((long long)x - y) + z;
+}
+static __device__ inline unsigned __usad(unsigned x, unsigned y, unsigned z) {
+  return _kivl_absdiff((long long)x - (long long)y) + z;
+}
+/* Byte `i` of the result is the byte of {y, x} that the nibble `i` of `s` selects. */
+static __device__ inline unsigned _kivl_byte_of(unsigned long long v, unsigned s, unsigned i) {
+  return (unsigned)((v >> (8u * ((s >> (4u * i)) & 7u))) & 0xffu) << (8u * i);
+}
+static __device__ inline unsigned __byte_perm(unsigned x, unsigned y, unsigned s) {
+  unsigned long long v = ((unsigned long long)y << 32) | x;
+  return _kivl_byte_of(v, s, 0) | _kivl_byte_of(v, s, 1) | _kivl_byte_of(v, s, 2) | _kivl_byte_of(v, s, 3);
+}
+/* Funnel shifts of {hi, lo}: the amount taken mod 32, or (`c`) clamped to 32. */
+static __device__ inline unsigned _kivl_clamp32(unsigned s) { return s - ((s - 32u) & -(unsigned)(s > 32u)); }
+static __device__ inline unsigned __funnelshift_l(unsigned lo, unsigned hi, unsigned s) {
+  return (unsigned)(((((unsigned long long)hi << 32) | lo) << (s & 31u)) >> 32);
+}
+static __device__ inline unsigned __funnelshift_lc(unsigned lo, unsigned hi, unsigned s) {
+  return (unsigned)(((((unsigned long long)hi << 32) | lo) << _kivl_clamp32(s)) >> 32);
+}
+static __device__ inline unsigned __funnelshift_r(unsigned lo, unsigned hi, unsigned s) {
+  return (unsigned)((((unsigned long long)hi << 32) | lo) >> (s & 31u));
+}
+static __device__ inline unsigned __funnelshift_rc(unsigned lo, unsigned hi, unsigned s) {
+  return (unsigned)((((unsigned long long)hi << 32) | lo) >> _kivl_clamp32(s));
+}
+/* C's `abs` family in device code (CUDA's math headers declare it): exact for integers (the
+ * most negative value stays itself, as in two's complement), `fabs` for floats. */
+static __device__ inline int abs(int x) { return (x ^ (x >> 31)) - (x >> 31); }
+static __device__ inline long labs(long x) { return (x ^ (x >> 31)) - (x >> 31); }
+static __device__ inline long long llabs(long long x) { return (x ^ (x >> 63)) - (x >> 63); }
+static __device__ inline long long abs(long long x) { return llabs(x); }
+static __device__ inline float abs(float x) { return fabsf(x); }
+static __device__ inline double abs(double x) { return fabs(x); }
+
+/* Float intrinsics: uninterpreted like the rest of the math (precision is not modelled);
+ * `_rn` operations are the ordinary operators (which round to nearest). */
+static __device__ inline void sincosf(float x, float *s, float *c) {
+  *s = sinf(x);
+  *c = cosf(x);
+}
+static __device__ inline void __sincosf(float x, float *s, float *c) { sincosf(x, s, c); }
+static __device__ inline void sincos(double x, double *s, double *c) {
+  *s = sin(x);
+  *c = cos(x);
+}
+/* frexp's mantissa and exponent are functions of its argument (uninterpreted); ldexp too. */
+extern "C" __device__ __attribute__((const)) float _kivl_frexpf_mantissa(float);
+extern "C" __device__ __attribute__((const)) int _kivl_frexpf_exponent(float);
+extern "C" __device__ __attribute__((const)) double _kivl_frexp_mantissa(double);
+extern "C" __device__ __attribute__((const)) int _kivl_frexp_exponent(double);
+static __device__ inline float frexpf(float x, int *e) {
+  *e = _kivl_frexpf_exponent(x);
+  return _kivl_frexpf_mantissa(x);
+}
+static __device__ inline double frexp(double x, int *e) {
+  *e = _kivl_frexp_exponent(x);
+  return _kivl_frexp_mantissa(x);
+}
+static __device__ inline float frexp(float x, int *e) { return frexpf(x, e); }
+extern "C" __device__ __attribute__((const)) float ldexpf(float, int);
+extern "C" __device__ __attribute__((const)) double ldexp(double, int);
+static __device__ inline float ldexp(float x, int e) { return ldexpf(x, e); }
+static __device__ inline float __saturatef(float x) { return fminf(fmaxf(x, 0.0f), 1.0f); }
+static __device__ inline float __fadd_rn(float x, float y) { return x + y; }
+static __device__ inline float __fsub_rn(float x, float y) { return x - y; }
+static __device__ inline float __fmul_rn(float x, float y) { return x * y; }
+static __device__ inline float __fdiv_rn(float x, float y) { return x / y; }
+static __device__ inline float __frcp_rn(float x) { return 1.0f / x; }
+static __device__ inline float __frsqrt_rn(float x) { return rsqrtf(x); }
+/* math_constants.h (an empty file of that name is on the include path). */
+#define CUDART_PI_F 3.141592654f
+#define CUDART_PIO2_F 1.570796327f
+#define CUDART_PIO4_F 0.785398163f
+#define CUDART_2PI_F 6.283185307f
+#define CUDART_SQRT_2_F 1.414213562f
+#define CUDART_SQRT_HALF_F 0.707106781f
+#define CUDART_L2E_F 1.442695041f
+#define CUDART_LN2_F 0.693147181f
+#define CUDART_INF_F __builtin_huge_valf()
+#define CUDART_NAN_F __builtin_nanf("")
+#define CUDART_PI 3.1415926535897931e+0
+#define CUDART_PIO2 1.5707963267948966e+0
+#define CUDART_2PI 6.2831853071795862e+0
+#define CUDART_SQRT_2 1.4142135623730951e+0
+#define CUDART_INF __builtin_huge_val()
+#define CUDART_NAN __builtin_nan("")
+
+/* Warp shuffles read a register of another thread of the warp. kivl models no warps (nor
+ * which lane a shuffle reads), so a shuffle gives an arbitrary value, new at each call: every
+ * value the real shuffle can return is among them, so a verified kernel is safe whatever was
+ * exchanged (a property that depends on the exchanged values cannot be proved). A shuffle
+ * orders no memory accesses: it is no barrier. The lane and width parameters are `int`, as
+ * the kernels written for GPUVerify declare them. */
+#define __KIVL_SHFL(T)                                                                          \
+  static __device__ inline T __shfl(T, int, int = warpSize) { return _kivl_arbitrary<T>(); }   \
+  static __device__ inline T __shfl_up(T, int, int = warpSize) { return _kivl_arbitrary<T>(); } \
+  static __device__ inline T __shfl_down(T, int, int = warpSize) { return _kivl_arbitrary<T>(); } \
+  static __device__ inline T __shfl_xor(T, int, int = warpSize) { return _kivl_arbitrary<T>(); } \
+  static __device__ inline T __shfl_sync(unsigned, T, int, int = warpSize) { return _kivl_arbitrary<T>(); } \
+  static __device__ inline T __shfl_up_sync(unsigned, T, int, int = warpSize) {                \
+    return _kivl_arbitrary<T>();                                                                \
+  }                                                                                             \
+  static __device__ inline T __shfl_down_sync(unsigned, T, int, int = warpSize) {              \
+    return _kivl_arbitrary<T>();                                                                \
+  }                                                                                             \
+  static __device__ inline T __shfl_xor_sync(unsigned, T, int, int = warpSize) {               \
+    return _kivl_arbitrary<T>();                                                                \
+  }
+__KIVL_SHFL(int) __KIVL_SHFL(unsigned) __KIVL_SHFL(long long) __KIVL_SHFL(unsigned long long)
+__KIVL_SHFL(float) __KIVL_SHFL(double)
+#undef __KIVL_SHFL
 
 /* cuRAND's device API. A generator's state is modelled as words that every call reads and
  * overwrites with an arbitrary value, so that threads sharing a state race (as GPUVerify

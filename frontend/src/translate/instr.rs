@@ -27,6 +27,9 @@ impl<'m> Tr<'m> {
                 let Some(dest) = i.try_get_result() else {
                     let msg = match i {
                         Instruction::Call(c) => match call_name(c) {
+                            Some("__kivl_surface_write") => {
+                                "a CUDA surface write (`surf*write`): surfaces are not modelled".into()
+                            }
                             Some(n) if builtins::demangle(n).starts_with("__") => {
                                 format!("the annotation `{}` is not supported yet", builtins::demangle(n))
                             }
@@ -109,8 +112,21 @@ impl<'m> Tr<'m> {
                 true
             }
             Some(Builtin::Spec(s)) => self.spec_effect(f, c, s, bi, loc),
+            Some(Builtin::TextureHandle) => {
+                self.arbitrary_result(f, c, loc);
+                true
+            }
             _ => false,
         }
+    }
+
+    /// The call's result, if any, is an arbitrary value (a new one at each call).
+    fn arbitrary_result(&mut self, f: &mut Frame<'m>, c: &'m inst::Call, loc: Option<Loc>) {
+        let (Some(d), Some(t)) = (&c.dest, scalar_ty(&self.module.type_of(c))) else { return };
+        let v = self.var(f, d);
+        self.locals.insert(v.clone(), t.kbpl());
+        self.emit(format!("havoc {v};"), loc);
+        f.vals.insert(d.clone(), Val::Scalar(Ex::new(v, t)));
     }
 
     /// An annotation call as a statement (assertions, assumptions, contracts, barrier

@@ -97,105 +97,49 @@ __device__ unsigned long long int atomicXor(unsigned long long int *, unsigned l
 __device__ unsigned long long int atomicCAS(unsigned long long int *, unsigned long long int,
                                             unsigned long long int);
 
-/* CUDA's vector types (`uint4`, `float2`…) with their alignment, and their `make_*`
- * (compound literals, not functions: a struct returned by value is not modelled). `long` is
+/* CUDA's vector types (`uint4`, `float2`…): structs with CUDA's alignment, and their `make_*`
+ * as overloadable inline functions (the CUDA samples add overloads such as
+ * `make_float4(float3, float)`, see the helper-math block below); the front end passes a
+ * struct returned by value field by field (frontend/src/translate/aggregates.rs). `long` is
  * 32 bits on the 32-bit device target. */
-struct __attribute__((aligned(1))) char1 { char x; };
-#define make_char1(x) ((char1){(x)})
-struct __attribute__((aligned(2))) char2 { char x, y; };
-#define make_char2(x, y) ((char2){(x), (y)})
-struct __attribute__((aligned(1))) char3 { char x, y, z; };
-#define make_char3(x, y, z) ((char3){(x), (y), (z)})
-struct __attribute__((aligned(4))) char4 { char x, y, z, w; };
-#define make_char4(x, y, z, w) ((char4){(x), (y), (z), (w)})
-struct __attribute__((aligned(1))) uchar1 { unsigned char x; };
-#define make_uchar1(x) ((uchar1){(x)})
-struct __attribute__((aligned(2))) uchar2 { unsigned char x, y; };
-#define make_uchar2(x, y) ((uchar2){(x), (y)})
-struct __attribute__((aligned(1))) uchar3 { unsigned char x, y, z; };
-#define make_uchar3(x, y, z) ((uchar3){(x), (y), (z)})
-struct __attribute__((aligned(4))) uchar4 { unsigned char x, y, z, w; };
-#define make_uchar4(x, y, z, w) ((uchar4){(x), (y), (z), (w)})
-struct __attribute__((aligned(2))) short1 { short x; };
-#define make_short1(x) ((short1){(x)})
-struct __attribute__((aligned(4))) short2 { short x, y; };
-#define make_short2(x, y) ((short2){(x), (y)})
-struct __attribute__((aligned(2))) short3 { short x, y, z; };
-#define make_short3(x, y, z) ((short3){(x), (y), (z)})
-struct __attribute__((aligned(8))) short4 { short x, y, z, w; };
-#define make_short4(x, y, z, w) ((short4){(x), (y), (z), (w)})
-struct __attribute__((aligned(2))) ushort1 { unsigned short x; };
-#define make_ushort1(x) ((ushort1){(x)})
-struct __attribute__((aligned(4))) ushort2 { unsigned short x, y; };
-#define make_ushort2(x, y) ((ushort2){(x), (y)})
-struct __attribute__((aligned(2))) ushort3 { unsigned short x, y, z; };
-#define make_ushort3(x, y, z) ((ushort3){(x), (y), (z)})
-struct __attribute__((aligned(8))) ushort4 { unsigned short x, y, z, w; };
-#define make_ushort4(x, y, z, w) ((ushort4){(x), (y), (z), (w)})
-struct __attribute__((aligned(4))) int1 { int x; };
-#define make_int1(x) ((int1){(x)})
-struct __attribute__((aligned(8))) int2 { int x, y; };
-#define make_int2(x, y) ((int2){(x), (y)})
-struct __attribute__((aligned(4))) int3 { int x, y, z; };
-#define make_int3(x, y, z) ((int3){(x), (y), (z)})
-struct __attribute__((aligned(16))) int4 { int x, y, z, w; };
-#define make_int4(x, y, z, w) ((int4){(x), (y), (z), (w)})
-struct __attribute__((aligned(4))) uint1 { unsigned int x; };
-#define make_uint1(x) ((uint1){(x)})
-struct __attribute__((aligned(8))) uint2 { unsigned int x, y; };
-#define make_uint2(x, y) ((uint2){(x), (y)})
-struct __attribute__((aligned(4))) uint3 { unsigned int x, y, z; };
-#define make_uint3(x, y, z) ((uint3){(x), (y), (z)})
-struct __attribute__((aligned(16))) uint4 { unsigned int x, y, z, w; };
-#define make_uint4(x, y, z, w) ((uint4){(x), (y), (z), (w)})
-struct __attribute__((aligned(4))) long1 { long x; };
-#define make_long1(x) ((long1){(x)})
-struct __attribute__((aligned(8))) long2 { long x, y; };
-#define make_long2(x, y) ((long2){(x), (y)})
-struct __attribute__((aligned(4))) long3 { long x, y, z; };
-#define make_long3(x, y, z) ((long3){(x), (y), (z)})
-struct __attribute__((aligned(16))) long4 { long x, y, z, w; };
-#define make_long4(x, y, z, w) ((long4){(x), (y), (z), (w)})
-struct __attribute__((aligned(4))) ulong1 { unsigned long x; };
-#define make_ulong1(x) ((ulong1){(x)})
-struct __attribute__((aligned(8))) ulong2 { unsigned long x, y; };
-#define make_ulong2(x, y) ((ulong2){(x), (y)})
-struct __attribute__((aligned(4))) ulong3 { unsigned long x, y, z; };
-#define make_ulong3(x, y, z) ((ulong3){(x), (y), (z)})
-struct __attribute__((aligned(16))) ulong4 { unsigned long x, y, z, w; };
-#define make_ulong4(x, y, z, w) ((ulong4){(x), (y), (z), (w)})
-struct __attribute__((aligned(8))) longlong1 { long long x; };
-#define make_longlong1(x) ((longlong1){(x)})
-struct __attribute__((aligned(16))) longlong2 { long long x, y; };
-#define make_longlong2(x, y) ((longlong2){(x), (y)})
-struct __attribute__((aligned(8))) longlong3 { long long x, y, z; };
-#define make_longlong3(x, y, z) ((longlong3){(x), (y), (z)})
-struct __attribute__((aligned(16))) longlong4 { long long x, y, z, w; };
-#define make_longlong4(x, y, z, w) ((longlong4){(x), (y), (z), (w)})
-struct __attribute__((aligned(8))) ulonglong1 { unsigned long long x; };
-#define make_ulonglong1(x) ((ulonglong1){(x)})
-struct __attribute__((aligned(16))) ulonglong2 { unsigned long long x, y; };
-#define make_ulonglong2(x, y) ((ulonglong2){(x), (y)})
-struct __attribute__((aligned(8))) ulonglong3 { unsigned long long x, y, z; };
-#define make_ulonglong3(x, y, z) ((ulonglong3){(x), (y), (z)})
-struct __attribute__((aligned(16))) ulonglong4 { unsigned long long x, y, z, w; };
-#define make_ulonglong4(x, y, z, w) ((ulonglong4){(x), (y), (z), (w)})
-struct __attribute__((aligned(4))) float1 { float x; };
-#define make_float1(x) ((float1){(x)})
-struct __attribute__((aligned(8))) float2 { float x, y; };
-#define make_float2(x, y) ((float2){(x), (y)})
-struct __attribute__((aligned(4))) float3 { float x, y, z; };
-#define make_float3(x, y, z) ((float3){(x), (y), (z)})
-struct __attribute__((aligned(16))) float4 { float x, y, z, w; };
-#define make_float4(x, y, z, w) ((float4){(x), (y), (z), (w)})
-struct __attribute__((aligned(8))) double1 { double x; };
-#define make_double1(x) ((double1){(x)})
-struct __attribute__((aligned(16))) double2 { double x, y; };
-#define make_double2(x, y) ((double2){(x), (y)})
-struct __attribute__((aligned(8))) double3 { double x, y, z; };
-#define make_double3(x, y, z) ((double3){(x), (y), (z)})
-struct __attribute__((aligned(16))) double4 { double x, y, z, w; };
-#define make_double4(x, y, z, w) ((double4){(x), (y), (z), (w)})
+#define __KIVL_VEC1(V, T, A)                                                                    \
+  struct __attribute__((aligned(A))) V##1 { T x; };                                             \
+  static __device__ inline V##1 make_##V##1(T x) { V##1 r; r.x = x; return r; }
+#define __KIVL_VEC2(V, T, A)                                                                    \
+  struct __attribute__((aligned(A))) V##2 { T x, y; };                                          \
+  static __device__ inline V##2 make_##V##2(T x, T y) {                                \
+    V##2 r; r.x = x; r.y = y; return r;                                                         \
+  }
+#define __KIVL_VEC3(V, T, A)                                                                    \
+  struct __attribute__((aligned(A))) V##3 { T x, y, z; };                                       \
+  static __device__ inline V##3 make_##V##3(T x, T y, T z) {                           \
+    V##3 r; r.x = x; r.y = y; r.z = z; return r;                                                \
+  }
+#define __KIVL_VEC4(V, T, A)                                                                    \
+  struct __attribute__((aligned(A))) V##4 { T x, y, z, w; };                                    \
+  static __device__ inline V##4 make_##V##4(T x, T y, T z, T w) {                      \
+    V##4 r; r.x = x; r.y = y; r.z = z; r.w = w; return r;                                       \
+  }
+/* The four sizes of one scalar type; A1…A4 are CUDA's alignments (vector_types.h). */
+#define __KIVL_VECS(V, T, A1, A2, A3, A4)                                                       \
+  __KIVL_VEC1(V, T, A1) __KIVL_VEC2(V, T, A2) __KIVL_VEC3(V, T, A3) __KIVL_VEC4(V, T, A4)
+__KIVL_VECS(char, char, 1, 2, 1, 4)
+__KIVL_VECS(uchar, unsigned char, 1, 2, 1, 4)
+__KIVL_VECS(short, short, 2, 4, 2, 8)
+__KIVL_VECS(ushort, unsigned short, 2, 4, 2, 8)
+__KIVL_VECS(int, int, 4, 8, 4, 16)
+__KIVL_VECS(uint, unsigned int, 4, 8, 4, 16)
+__KIVL_VECS(long, long, 4, 8, 4, 16)
+__KIVL_VECS(ulong, unsigned long, 4, 8, 4, 16)
+__KIVL_VECS(longlong, long long, 8, 16, 8, 16)
+__KIVL_VECS(ulonglong, unsigned long long, 8, 16, 8, 16)
+__KIVL_VECS(float, float, 4, 8, 4, 16)
+__KIVL_VECS(double, double, 8, 16, 8, 16)
+#undef __KIVL_VECS
+#undef __KIVL_VEC1
+#undef __KIVL_VEC2
+#undef __KIVL_VEC3
+#undef __KIVL_VEC4
 
 /* The warp size of every NVIDIA GPU so far. */
 enum { warpSize = 32 };
@@ -589,4 +533,141 @@ __device__ inline void synchronize(const grid_group &) { __kivl_grid_sync(); }
 } // namespace cooperative_groups
 #define this_thread_block() thread_block()
 #define this_grid() grid_group()
+
+/* ---- Vector helper math (kivl's own version of the API of the CUDA samples' helper_math.h,
+ * which the samples' kernels call on the vector structs above) ----
+ * Every function works field by field on the structs, so the front end sees the same scalar
+ * operations as for hand-written code (float arithmetic stays uninterpreted, integer
+ * arithmetic is exact bit-vector arithmetic). Floats, ints and unsigned ints, 2 to 4 fields:
+ * - `make_*`: one scalar for every field, conversions between float/int/uint vectors of one
+ *   size (C casts per field), and the size changes `make_float4(float3, w)`, `make_float3(
+ *   float4)`, `make_float3(float2, z)`, `make_float2(float3)`…;
+ * - `+ - * /` on two vectors, a vector and a scalar, a scalar and a vector; `+= -= *= /=`;
+ *   unary `-` (float, int);
+ * - dot, length, normalize, cross (float3), lerp, clamp, fminf/fmaxf/floorf/fabs per field,
+ *   and CUDA's `saturate` (a float clamped to [0, 1]);
+ * - texture fetches in `cudaReadModeNormalizedFloat` of 8- and 16-bit integer texels give
+ *   floats (`uchar4` texels read as `float4`), arbitrary as every texel (see Textures). */
+#define __KIVL_HD static __device__ inline
+#define __KIVL_MAKE_SCALAR(V, T)                                                                \
+  __KIVL_HD V##2 make_##V##2(T s) { return make_##V##2(s, s); }                                  \
+  __KIVL_HD V##3 make_##V##3(T s) { return make_##V##3(s, s, s); }                               \
+  __KIVL_HD V##4 make_##V##4(T s) { return make_##V##4(s, s, s, s); }                            \
+  __KIVL_HD V##2 make_##V##2(V##3 a) { return make_##V##2(a.x, a.y); }                           \
+  __KIVL_HD V##3 make_##V##3(V##2 a) { return make_##V##3(a.x, a.y, (T)0); }                     \
+  __KIVL_HD V##3 make_##V##3(V##2 a, T z) { return make_##V##3(a.x, a.y, z); }                   \
+  __KIVL_HD V##3 make_##V##3(V##4 a) { return make_##V##3(a.x, a.y, a.z); }                      \
+  __KIVL_HD V##4 make_##V##4(V##3 a) { return make_##V##4(a.x, a.y, a.z, (T)0); }                \
+  __KIVL_HD V##4 make_##V##4(V##3 a, T w) { return make_##V##4(a.x, a.y, a.z, w); }
+#define __KIVL_CONVERT(V, T, F)                                                                 \
+  __KIVL_HD V##2 make_##V##2(F##2 a) { return make_##V##2((T)a.x, (T)a.y); }                     \
+  __KIVL_HD V##3 make_##V##3(F##3 a) { return make_##V##3((T)a.x, (T)a.y, (T)a.z); }             \
+  __KIVL_HD V##4 make_##V##4(F##4 a) { return make_##V##4((T)a.x, (T)a.y, (T)a.z, (T)a.w); }
+__KIVL_MAKE_SCALAR(float, float) __KIVL_MAKE_SCALAR(int, int) __KIVL_MAKE_SCALAR(uint, unsigned int)
+__KIVL_CONVERT(float, float, int) __KIVL_CONVERT(float, float, uint)
+__KIVL_CONVERT(int, int, float) __KIVL_CONVERT(int, int, uint)
+__KIVL_CONVERT(uint, unsigned int, float) __KIVL_CONVERT(uint, unsigned int, int)
+#undef __KIVL_MAKE_SCALAR
+#undef __KIVL_CONVERT
+
+/* One binary operator OP on vectors of V (scalar T): vector-vector, vector-scalar,
+ * scalar-vector, and the compound assignments. */
+#define __KIVL_BINOP(V, T, OP)                                                                  \
+  __KIVL_HD V##2 operator OP(V##2 a, V##2 b) { return make_##V##2(a.x OP b.x, a.y OP b.y); }     \
+  __KIVL_HD V##3 operator OP(V##3 a, V##3 b) {                                                   \
+    return make_##V##3(a.x OP b.x, a.y OP b.y, a.z OP b.z);                                      \
+  }                                                                                              \
+  __KIVL_HD V##4 operator OP(V##4 a, V##4 b) {                                                   \
+    return make_##V##4(a.x OP b.x, a.y OP b.y, a.z OP b.z, a.w OP b.w);                          \
+  }                                                                                              \
+  __KIVL_HD V##2 operator OP(V##2 a, T s) { return a OP make_##V##2(s); }                         \
+  __KIVL_HD V##3 operator OP(V##3 a, T s) { return a OP make_##V##3(s); }                         \
+  __KIVL_HD V##4 operator OP(V##4 a, T s) { return a OP make_##V##4(s); }                         \
+  __KIVL_HD V##2 operator OP(T s, V##2 a) { return make_##V##2(s) OP a; }                         \
+  __KIVL_HD V##3 operator OP(T s, V##3 a) { return make_##V##3(s) OP a; }                         \
+  __KIVL_HD V##4 operator OP(T s, V##4 a) { return make_##V##4(s) OP a; }                         \
+  __KIVL_HD void operator OP##=(V##2 &a, V##2 b) { a = a OP b; }                                  \
+  __KIVL_HD void operator OP##=(V##3 &a, V##3 b) { a = a OP b; }                                  \
+  __KIVL_HD void operator OP##=(V##4 &a, V##4 b) { a = a OP b; }                                  \
+  __KIVL_HD void operator OP##=(V##2 &a, T s) { a = a OP make_##V##2(s); }                        \
+  __KIVL_HD void operator OP##=(V##3 &a, T s) { a = a OP make_##V##3(s); }                        \
+  __KIVL_HD void operator OP##=(V##4 &a, T s) { a = a OP make_##V##4(s); }
+#define __KIVL_ARITH(V, T)                                                                      \
+  __KIVL_BINOP(V, T, +) __KIVL_BINOP(V, T, -) __KIVL_BINOP(V, T, *) __KIVL_BINOP(V, T, /)
+__KIVL_ARITH(float, float) __KIVL_ARITH(int, int) __KIVL_ARITH(uint, unsigned int)
+#undef __KIVL_ARITH
+#undef __KIVL_BINOP
+
+/* Unary minus, and the functions that are the same for every size N. */
+#define __KIVL_NEG(V)                                                                           \
+  __KIVL_HD V##2 operator-(V##2 a) { return make_##V##2(-a.x, -a.y); }                           \
+  __KIVL_HD V##3 operator-(V##3 a) { return make_##V##3(-a.x, -a.y, -a.z); }                     \
+  __KIVL_HD V##4 operator-(V##4 a) { return make_##V##4(-a.x, -a.y, -a.z, -a.w); }
+__KIVL_NEG(float) __KIVL_NEG(int)
+#undef __KIVL_NEG
+#define __KIVL_PERFIELD(V, F, G)                                                                \
+  __KIVL_HD V##2 F(V##2 a) { return make_##V##2(G(a.x), G(a.y)); }                               \
+  __KIVL_HD V##3 F(V##3 a) { return make_##V##3(G(a.x), G(a.y), G(a.z)); }                       \
+  __KIVL_HD V##4 F(V##4 a) { return make_##V##4(G(a.x), G(a.y), G(a.z), G(a.w)); }
+#define __KIVL_PERFIELD2(V, F)                                                                  \
+  __KIVL_HD V##2 F(V##2 a, V##2 b) { return make_##V##2(F(a.x, b.x), F(a.y, b.y)); }             \
+  __KIVL_HD V##3 F(V##3 a, V##3 b) { return make_##V##3(F(a.x, b.x), F(a.y, b.y), F(a.z, b.z)); } \
+  __KIVL_HD V##4 F(V##4 a, V##4 b) {                                                             \
+    return make_##V##4(F(a.x, b.x), F(a.y, b.y), F(a.z, b.z), F(a.w, b.w));                      \
+  }
+__KIVL_PERFIELD(float, floorf, floorf) __KIVL_PERFIELD(float, fabs, fabsf)
+__KIVL_PERFIELD2(float, fminf) __KIVL_PERFIELD2(float, fmaxf)
+#undef __KIVL_PERFIELD
+#undef __KIVL_PERFIELD2
+__KIVL_HD float dot(float2 a, float2 b) { return a.x * b.x + a.y * b.y; }
+__KIVL_HD float dot(float3 a, float3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+__KIVL_HD float dot(float4 a, float4 b) { return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w; }
+__KIVL_HD int dot(int2 a, int2 b) { return a.x * b.x + a.y * b.y; }
+__KIVL_HD int dot(int3 a, int3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+__KIVL_HD int dot(int4 a, int4 b) { return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w; }
+__KIVL_HD unsigned dot(uint2 a, uint2 b) { return a.x * b.x + a.y * b.y; }
+__KIVL_HD unsigned dot(uint3 a, uint3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+__KIVL_HD unsigned dot(uint4 a, uint4 b) { return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w; }
+__KIVL_HD float3 cross(float3 a, float3 b) {
+  return make_float3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
+}
+__KIVL_HD float lerp(float a, float b, float t) { return a + t * (b - a); }
+__KIVL_HD float clamp(float f, float a, float b) { return fmaxf(a, fminf(f, b)); }
+__KIVL_HD int clamp(int f, int a, int b) { return f < a ? a : (f > b ? b : f); }
+__KIVL_HD unsigned clamp(unsigned f, unsigned a, unsigned b) { return f < a ? a : (f > b ? b : f); }
+__KIVL_HD float saturate(float f) { return clamp(f, 0.0f, 1.0f); }
+#define __KIVL_FLOATN(N)                                                                        \
+  __KIVL_HD float length(float##N v) { return sqrtf(dot(v, v)); }                                \
+  __KIVL_HD float##N normalize(float##N v) { return v * rsqrtf(dot(v, v)); }                      \
+  __KIVL_HD float##N lerp(float##N a, float##N b, float t) { return a + t * (b - a); }           \
+  __KIVL_HD float##N clamp(float##N v, float a, float b) {                                      \
+    return fmaxf(make_float##N(a), fminf(v, make_float##N(b)));                                 \
+  }                                                                                              \
+  __KIVL_HD float##N clamp(float##N v, float##N a, float##N b) { return fmaxf(a, fminf(v, b)); }
+__KIVL_FLOATN(2) __KIVL_FLOATN(3) __KIVL_FLOATN(4)
+#undef __KIVL_FLOATN
+
+/* Normalized-float texture reads: integer texels of 8 and 16 bits read as floats. */
+template <class T> struct __kivl_normalized { typedef T type; };
+#define __KIVL_NORMALIZED(V)                                                                    \
+  template <> struct __kivl_normalized<V##1> { typedef float1 type; };                           \
+  template <> struct __kivl_normalized<V##2> { typedef float2 type; };                           \
+  template <> struct __kivl_normalized<V##4> { typedef float4 type; };
+__KIVL_NORMALIZED(char) __KIVL_NORMALIZED(uchar) __KIVL_NORMALIZED(short) __KIVL_NORMALIZED(ushort)
+#undef __KIVL_NORMALIZED
+template <> struct __kivl_normalized<char> { typedef float type; };
+template <> struct __kivl_normalized<signed char> { typedef float type; };
+template <> struct __kivl_normalized<unsigned char> { typedef float type; };
+template <> struct __kivl_normalized<short> { typedef float type; };
+template <> struct __kivl_normalized<unsigned short> { typedef float type; };
+#define __KIVL_NORM_FETCH(F, ...)                                                               \
+  template <class T, int D>                                                                      \
+  static __device__ inline typename __kivl_normalized<T>::type F(                                \
+      const texture<T, D, cudaReadModeNormalizedFloat> &, __VA_ARGS__) {                         \
+    return _kivl_arbitrary<typename __kivl_normalized<T>::type>();                               \
+  }
+__KIVL_NORM_FETCH(tex1Dfetch, int) __KIVL_NORM_FETCH(tex1D, float)
+__KIVL_NORM_FETCH(tex2D, float, float) __KIVL_NORM_FETCH(tex3D, float, float, float)
+#undef __KIVL_NORM_FETCH
+#undef __KIVL_HD
 #endif

@@ -17,7 +17,8 @@
 //!
 //! A returned pointer is unknown: it is modelled as an undefined pointer (null with an arbitrary
 //! offset, see [`super::null`]), so any access through it is reported as a possible null or
-//! undefined access rather than guessed to be valid.
+//! undefined access rather than guessed to be valid. A returned struct (without pointers) has
+//! every field arbitrary (`aggregates.rs`).
 //!
 //! Functions declared `__attribute__((const))` (LLVM `readnone`, as OpenCL's math built-ins are)
 //! with scalar arguments and result keep their translation as uninterpreted functions: equal
@@ -57,7 +58,8 @@ impl<'m> Tr<'m> {
         let ret = self.module.type_of(c);
         let void = matches!(ret.as_ref(), Type::VoidType);
         let ret_scalar = scalar_ty(&ret);
-        if !(void || ret_scalar.is_some() || is_pointer(&ret)) {
+        let ret_leaves = aggregates::leaves(&ret, &self.module.types).is_some();
+        if !(void || ret_scalar.is_some() || is_pointer(&ret) || ret_leaves) {
             return false;
         }
         let arg_types: Vec<TypeRef> = c.arguments.iter().map(|(a, _)| self.module.type_of(a)).collect();
@@ -130,6 +132,14 @@ impl<'m> Tr<'m> {
                     self.locals.insert(v.clone(), t.kbpl());
                     self.emit(format!("havoc {v};"), loc);
                     Val::Scalar(Ex::new(v, t))
+                }
+                // A struct returned by value (a texel `float4`): every field arbitrary.
+                None if !is_pointer(&ret) => {
+                    let v = self.var(f, d);
+                    let Some(lanes) = self.lane_vars(&v, &ret) else { return true };
+                    let names: Vec<&str> = lanes.iter().map(|e| e.text.as_str()).collect();
+                    self.emit(format!("havoc {};", names.join(", ")), loc);
+                    Val::Vector(lanes)
                 }
                 None => {
                     let off = self.fresh_var("unknown", "bv32");

@@ -11,12 +11,10 @@ impl<'m> Tr<'m> {
             Instruction::Store(s) if vectors::vector_shape(&self.module.type_of(&s.value)).is_some() => {
                 self.vector_store(f, s, loc)
             }
-            Instruction::Store(s) => self.store(f, s, loc),
-            // The IR reader cannot type these on named structs (it panics): an aggregate held
-            // in a register (a struct returned by value) is not modelled.
-            Instruction::ExtractValue(_) | Instruction::InsertValue(_) => {
-                self.err(loc, "a struct or array value held in a register (returned or passed by value)")
+            Instruction::Store(s) if aggregates::is_aggregate(&self.module.type_of(&s.value)) => {
+                self.aggregate_store(f, s, loc)
             }
+            Instruction::Store(s) => self.store(f, s, loc),
             // Created with the frame (`objects_of_allocas`), so that pointers can be resolved
             // before their allocation is translated.
             Instruction::Alloca(_) => {}
@@ -297,13 +295,15 @@ impl<'m> Tr<'m> {
                 self.locals.insert(v.clone(), "bv32".into());
                 Some(v)
             }
-            (Some(d), None) if vectors::vector_shape(&g.return_type).is_some() => {
+            (Some(d), None)
+                if vectors::vector_shape(&g.return_type).is_some() || aggregates::is_aggregate(&g.return_type) =>
+            {
                 let v = self.var(f, d);
                 let lanes = self.lane_vars(&v, &g.return_type);
                 match lanes {
                     Some(lanes) => f.vals.insert(d.clone(), Val::Vector(lanes)),
                     None => {
-                        self.err(loc, "a call of a function returning a vector of pointers");
+                        self.err(loc, "a call of a function returning a vector, struct or array that holds pointers");
                         return;
                     }
                 };
@@ -469,6 +469,9 @@ impl<'m> Tr<'m> {
 
     pub(super) fn constant(&mut self, f: &Frame<'m>, k: &ConstantRef, loc: Option<Loc>) -> Option<Val> {
         if let Some(v) = self.vector_constant(f, k, loc) {
+            return v;
+        }
+        if let Some(v) = self.aggregate_constant(f, k, loc) {
             return v;
         }
         let s = |t: String, ty| Some(Val::Scalar(Ex::new(t, ty)));
@@ -910,6 +913,9 @@ impl<'m> Tr<'m> {
         spec: Option<usize>,
         loc: Option<Loc>,
     ) -> Option<Val> {
+        if let Some(v) = self.aggregate_value(f, i, spec, loc) {
+            return v;
+        }
         if let Some(v) = self.vector_value(f, i, spec, loc) {
             return v;
         }

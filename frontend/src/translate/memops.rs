@@ -5,10 +5,12 @@
 //! The element width is the width the objects' other accesses agree on; when neither object
 //! has one yet, the width of the pointed-to types' scalars (a struct of shorts: 16 bits), else
 //! the widest of 8, 4, 2, 1 bytes that divides the length and both byte offsets. The copy is
-//! byte-exact whatever the width (both maps hold the same bytes in units of that width), and a
-//! later access of another width to either object is the usual located `unsupported`. A
-//! length, offset or known width that does not fit, a non-constant length, a pointer into
-//! several objects or a copy of more than [`MAX_ELEMENTS`] elements is `unsupported`.
+//! byte-exact whatever the width (both maps hold the same bytes in units of that width). A
+//! later access of another width to either object, or a length or offset that is not a
+//! multiple of the objects' element width (a struct of two floats copied out of an array of
+//! `float4`s at an 8-byte offset), makes both objects byte-level (`bytes.rs`), and the copy is
+//! then byte by byte. A non-constant length, a pointer into several objects or a copy of more
+//! than [`MAX_ELEMENTS`] elements is `unsupported`.
 
 use super::*;
 
@@ -113,7 +115,12 @@ impl<'m> Tr<'m> {
             let unit = u64::from(w / 8);
             len.is_multiple_of(unit) && divisible(&dst.off, unit) && src.is_none_or(|s| divisible(&s.off, unit))
         };
-        let known: Vec<u32> = objects.iter().filter_map(|&b| self.bases[b].width).collect();
+        // A byte-level object is copied byte by byte (`bytes.rs`).
+        let known: Vec<u32> = if objects.iter().any(|&b| self.is_byte_level(b)) {
+            vec![8]
+        } else {
+            objects.iter().filter_map(|&b| self.bases[b].width).collect()
+        };
         let w = if let Some(&w) = known.first() {
             if known.iter().any(|&k| k != w) {
                 for &b in &objects {
@@ -142,6 +149,10 @@ impl<'m> Tr<'m> {
             cands.into_iter().find(|&w| fits(w)).unwrap_or(8)
         };
         if !fits(w) {
+            // The objects become byte-level on the next translation, where every copy fits.
+            for &b in &objects {
+                self.width_conflict(b);
+            }
             self.err(
                 loc,
                 format!(

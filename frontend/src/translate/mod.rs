@@ -26,6 +26,7 @@ use llvm_ir::types::{FPType, Type};
 use llvm_ir::{BasicBlock, Constant, ConstantRef, Function, IntPredicate, Module, Name, Operand, TypeRef};
 use std::collections::{BTreeMap, HashMap, HashSet};
 
+mod aggregates;
 mod async_copy;
 mod atomics;
 mod axioms;

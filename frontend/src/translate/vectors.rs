@@ -382,10 +382,8 @@ impl<'m> Tr<'m> {
         let Some(lanes) = self.lanes(v, loc) else { return };
         let Some((_, elem)) = vector_shape(&self.module.type_of(&s.value)) else { return };
         let Some((size, _)) = layout::size_align(&elem, &self.module.types) else { return };
-        // A pointer into several objects: one branch per object and lane (`on_each_object`).
-        for (q, e) in lane_pointers(&p, lanes.len(), size).iter().zip(&lanes) {
-            self.on_each_object(q, loc, |tr, q| tr.write(q, e.ty, &e.text, loc));
-        }
+        let offsets: Vec<u64> = (0..lanes.len() as u64).map(|k| k * size).collect();
+        self.write_leaves(&p, &offsets, &lanes, loc);
     }
 
     /// A vector load through a pointer into one of several objects: per lane, one branch per
@@ -542,13 +540,17 @@ impl<'m> Tr<'m> {
     }
 
     /// One variable per lane, `{base}.{k}`, for a vector of type `ty` (phi nodes, the result
-    /// of an inlined call); `None` when `ty` is not a vector of scalars.
+    /// of an inlined call), or per leaf of a struct or array; `None` when `ty` holds pointers.
     pub(super) fn lane_vars(&mut self, base: &str, ty: &TypeRef) -> Option<Vec<Ex>> {
-        let (n, elem) = vector_shape(ty)?;
-        let t = scalar_ty(&elem)?;
+        let tys: Vec<Ty> = match vector_shape(ty) {
+            Some((n, elem)) => vec![scalar_ty(&elem)?; n],
+            // A struct or array: one variable per leaf (`aggregates.rs`).
+            None => aggregates::leaves(ty, &self.module.types)?.into_iter().map(|l| l.1).collect(),
+        };
         Some(
-            (0..n)
-                .map(|k| {
+            tys.into_iter()
+                .enumerate()
+                .map(|(k, t)| {
                     let v = format!("{base}.{k}");
                     self.locals.insert(v.clone(), t.kbpl());
                     Ex::new(v, t)

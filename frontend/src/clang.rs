@@ -106,7 +106,7 @@ pub fn compile(
     };
     if !host_vars.is_empty() {
         // Again, with those variables in device memory (`cuda_host_vars.rs`).
-        let source = std::fs::read_to_string(path).map_err(io)?;
+        let source = crate::decode_source(&std::fs::read(path).map_err(io)?);
         let copy = dir.0.join("src");
         std::fs::create_dir_all(&copy).map_err(io)?;
         let copy = copy.join(path.file_name().unwrap_or_default());

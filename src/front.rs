@@ -22,12 +22,18 @@ pub struct Checked {
 /// location) when it cannot be read, a syntax error at the first byte that is not UTF-8 when it
 /// cannot be decoded. The report then carries the lossy decoding of the file (the bad bytes
 /// become U+FFFD), and the span is taken in that text — at the replacement character — not
-/// in the bytes, so that it falls on character boundaries of the text it is shown with.
+/// in the bytes, so that it falls on character boundaries of the text it is shown with. A
+/// `.cl`/`.cu` kernel is not refused (clang reads it): its bad bytes become `?` in the text
+/// diagnostics are shown with (`frontend::decode_source`).
 pub fn read_source(path: &Path) -> Result<SourceFile, FileReport> {
     let name = path.display().to_string();
     match std::fs::read(path) {
         Ok(bytes) => match String::from_utf8(bytes) {
             Ok(text) => Ok(SourceFile::new(name, text)),
+            // clang accepts such bytes in a kernel (in comments): read, not refused.
+            Err(e) if frontend::Language::of(path).is_some() => {
+                Ok(SourceFile::new(name, frontend::decode_source(e.as_bytes())))
+            }
             Err(e) => {
                 // The text before the first bad byte is decoded as it is, so the byte offset
                 // of the bad byte is the offset of its replacement character.

@@ -95,3 +95,39 @@ fn global_size_is_local_size_times_groups() {
     assert_eq!(bad.code, 2);
     assert!(bad.stderr.contains("not a multiple"), "{}", bad.stderr);
 }
+
+/// Kernel files with bytes that are not UTF-8 in comments (the Latin-1 `©` of AMD's SDK, the
+/// Windows-1252 quotes of C++ AMP's samples): clang reads them, and so does kivl, reporting at
+/// the file's own lines and columns (`frontend::decode_source`). The racy kernel writes `A[0]`
+/// from every work-item, its twin `A[get_global_id(0)]`.
+#[test]
+fn kernels_with_bytes_that_are_not_utf8_are_read() {
+    let dir = std::env::temp_dir().join(format!("kivl-frontend-latin1-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let kernel = |index: &str| {
+        let mut k = b"// Copyright \xa9 2013, \x93quoted\x94\n".to_vec();
+        k.extend_from_slice(b"__kernel void k(__global int *A) { /* \xa9 */ A[");
+        k.extend_from_slice(format!("{index}] = get_global_id(0); }}\n").as_bytes());
+        k
+    };
+    let args = ["--local_size=64", "--num_groups=1"];
+    for (name, index, racy) in [("latin1_race.cl", "0", true), ("latin1.cl", "get_global_id(0)", false)] {
+        let path = dir.join(name);
+        let bytes = kernel(index);
+        std::fs::write(&path, &bytes).unwrap();
+        let run = common::verify_json(&path, &args);
+        if !racy {
+            assert_eq!((run.code, run.verdict()), (0, "verified"), "{name}: {:?}", run.error_summary());
+            continue;
+        }
+        assert_eq!(run.code, 1, "{name}: {}", run.stderr);
+        let e = &run.errors()[0];
+        assert_eq!(e["kind"], "race", "{name}");
+        // Line 2, at the column of `A[0]` counted in bytes of the file (the bad byte is one).
+        let line2 = &bytes[bytes.iter().position(|&b| b == b'\n').unwrap() + 1..];
+        let col = line2.windows(4).position(|w| w == b"A[0]").unwrap() as u64 + 1;
+        let at = &e["locations"][0];
+        assert_eq!((at["line"].as_u64(), at["column"].as_u64()), (Some(2), Some(col)), "{name}: {e}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -106,7 +106,7 @@ pub fn compile(
     let mut out = run(Command::new(cmd.get_program()).args(cmd.get_args()), path)?;
     if !out.status.success() && lang == Language::Cuda {
         // Again, from a copy with what nvcc accepts in clang's terms (`cuda_rewrites.rs`).
-        let source = String::from_utf8_lossy(&std::fs::read(path).unwrap_or_default()).into_owned();
+        let source = crate::decode_source(&std::fs::read(path).unwrap_or_default());
         if let Some(edits) = cuda_rewrites::plan(&String::from_utf8_lossy(&out.stderr), path, &source) {
             let copy = dir.0.join("src");
             std::fs::create_dir_all(&copy).map_err(io)?;

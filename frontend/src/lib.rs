@@ -131,6 +131,20 @@ pub fn translate_file(path: &Path, text: &str, lang: Language, opts: &Options) -
     Ok(out)
 }
 
+/// The text of a kernel file whose bytes are not all UTF-8 (a Latin-1 `©` or a Windows-1252
+/// quote in a comment, which clang accepts): every byte that is not part of a valid UTF-8
+/// sequence becomes `?`, so that the text has the file's byte offsets, lines and columns (clang
+/// reports columns in bytes) and diagnostics land where clang says. clang reads the file
+/// itself, so the translation does not depend on this text.
+pub fn decode_source(bytes: &[u8]) -> String {
+    let mut text = String::with_capacity(bytes.len());
+    for chunk in bytes.utf8_chunks() {
+        text.push_str(chunk.valid());
+        text.extend(std::iter::repeat_n('?', chunk.invalid().len()));
+    }
+    text
+}
+
 /// The span of a source location. clang places a load at the start of its expression and a
 /// store at its assignment operator, so that a race report can underline the two accesses
 /// themselves, as `kivl run` does:

@@ -163,6 +163,38 @@ __KIVL_OVL int __kivl_read_offset_bytes(__KIVL_PTR(__global));
 __KIVL_OVL int __kivl_read_offset_bytes(__KIVL_PTR(__local));
 __KIVL_OVL int __kivl_write_offset_bytes(__KIVL_PTR(__global));
 __KIVL_OVL int __kivl_write_offset_bytes(__KIVL_PTR(__local));
+/* The access annotations on OpenCL images, which are memory objects of texels
+ * (translate/images.rs), for read-only and write-only images of each modelled type. */
+#define __KIVL_IMAGE_ANNOTATIONS(Q, T)                                                           \
+  __KIVL_OVL int __kivl_read(Q T);                                                               \
+  __KIVL_OVL int __kivl_write(Q T);                                                              \
+  __KIVL_OVL int __kivl_read_offset_bytes(Q T);                                                  \
+  __KIVL_OVL int __kivl_write_offset_bytes(Q T);
+__KIVL_IMAGE_ANNOTATIONS(read_only, image1d_t) __KIVL_IMAGE_ANNOTATIONS(write_only, image1d_t)
+__KIVL_IMAGE_ANNOTATIONS(read_only, image1d_buffer_t) __KIVL_IMAGE_ANNOTATIONS(write_only, image1d_buffer_t)
+__KIVL_IMAGE_ANNOTATIONS(read_only, image2d_t) __KIVL_IMAGE_ANNOTATIONS(write_only, image2d_t)
+__KIVL_IMAGE_ANNOTATIONS(read_only, image3d_t) __KIVL_IMAGE_ANNOTATIONS(write_only, image3d_t)
+#undef __KIVL_IMAGE_ANNOTATIONS
+/* GPUVerify's image geometry (its opencl.h), which its annotations on images refer to. */
+#ifndef CL_DEVICE_IMAGE2D_MAX_WIDTH
+#define CL_DEVICE_IMAGE2D_MAX_WIDTH (1 << 15)
+#endif
+#ifndef CL_DEVICE_IMAGE2D_MAX_HEIGHT
+#define CL_DEVICE_IMAGE2D_MAX_HEIGHT (1 << 15)
+#endif
+#ifndef CL_DEVICE_IMAGE3D_MAX_WIDTH
+#define CL_DEVICE_IMAGE3D_MAX_WIDTH (1 << 10)
+#endif
+#ifndef CL_DEVICE_IMAGE3D_MAX_HEIGHT
+#define CL_DEVICE_IMAGE3D_MAX_HEIGHT (1 << 10)
+#endif
+#ifndef CL_DEVICE_IMAGE3D_MAX_DEPTH
+#define CL_DEVICE_IMAGE3D_MAX_DEPTH (1 << 10)
+#endif
+/* AMD's cl_ext_atomic_counters_32: a `counter32_t` kernel parameter is a counter that only
+ * `atomic_inc`/`atomic_dec` touch, as GPUVerify models it: a pointer to one global uint (the
+ * atomics of translate/atomics.rs). */
+typedef volatile __global unsigned int *counter32_t;
 #endif
 
 /* GPUVerify's helper annotations, written as expressions over the ones above. */
@@ -269,6 +301,9 @@ __KIVL_FN void *__return_val_ptr(void);
 #define __write(p) __kivl_write(p)
 #define __read_offset_bytes(p) __kivl_read_offset_bytes(p)
 #define __write_offset_bytes(p) __kivl_write_offset_bytes(p)
+/* GPUVerify's earlier names of the two above (also byte offsets). */
+#define __read_offset(p) __read_offset_bytes(p)
+#define __write_offset(p) __write_offset_bytes(p)
 #define __read_implies(p, e) __kivl_implies(__read(p), (e) != 0)
 #define __write_implies(p, e) __kivl_implies(__write(p), (e) != 0)
 #define __distinct_int(x) __kivl_distinct_int(x)

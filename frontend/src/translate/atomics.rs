@@ -39,6 +39,11 @@ fn operation(mangled: &str, float: bool) -> Option<AtomicOp> {
     Some(op)
 }
 
+/// Whether `mangled` names an atomic function (its result is not a value to recompute).
+pub(super) fn is_atomic_function(mangled: &str) -> bool {
+    operation(mangled, false).is_some() || operation(mangled, true).is_some()
+}
+
 impl<'m> Tr<'m> {
     /// Translates `c` if it calls an atomic function (see the module documentation).
     pub(super) fn atomic_call(&mut self, f: &mut Frame<'m>, c: &'m inst::Call, name: &str, loc: Option<Loc>) -> bool {

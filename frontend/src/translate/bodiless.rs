@@ -34,7 +34,7 @@ fn has_own_translation(name: &str) -> bool {
     let plain = builtins::demangle(name);
     name.starts_with("llvm.")
         // clang's constructor of an OpenCL sampler from its flags: an opaque handle, which
-        // only image reads use (`vectors::image_read`), so an unknown pointer will do.
+        // only image reads use (`images.rs`, which ignores it), so an unknown pointer will do.
         || (plain.starts_with("__") && plain != "__translate_sampler_initializer")
         || plain.starts_with("atom")
         || plain.starts_with("vload")

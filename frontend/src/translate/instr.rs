@@ -79,7 +79,7 @@ impl<'m> Tr<'m> {
             self.mem_intrinsic(f, c, name, loc);
             return true;
         }
-        if self.atomic_call(f, c, name, loc) {
+        if self.atomic_call(f, c, name, loc) || self.image_call(f, c, name, loc) {
             return true;
         }
         if self.async_call(f, c, name, loc) {
@@ -377,8 +377,14 @@ impl<'m> Tr<'m> {
                 let foldable = match i {
                     Instruction::Phi(_) | Instruction::Store(_) | Instruction::Alloca(_) => false,
                     Instruction::Load(_) => f.spec_only.contains(name),
+                    // Not a call with an effect (an atomic, an image access), whose value is the
+                    // variable it was given when the call ran.
                     Instruction::Call(c) => {
-                        call_name(c).is_some_and(|n| self.module.get_func_by_name(n).is_none()) && !self.is_bodiless(c)
+                        call_name(c).is_some_and(|n| {
+                            self.module.get_func_by_name(n).is_none()
+                                && !atomics::is_atomic_function(n)
+                                && !images::is_image_function(n)
+                        }) && !self.is_bodiless(c)
                     }
                     _ => true,
                 };
@@ -1400,8 +1406,9 @@ impl<'m> Tr<'m> {
     /// the pointer's selector as its accesses are.
     fn memory_annotation(&mut self, s: Spec, args: &[Val], w: u32, loc: Option<Loc>) -> Option<Ex> {
         if s == Spec::PtrOffsetBytes {
-            let Some(Val::Ptr(p @ Ptr { alt: None, .. })) = args.first() else {
-                self.err(loc, "`__ptr_offset_bytes` of something that is not a pointer to one memory object");
+            // A pointer into one of several objects has one offset, whichever it points into.
+            let Some(Val::Ptr(p)) = args.first() else {
+                self.err(loc, "`__ptr_offset_bytes` of something that is not a pointer");
                 return None;
             };
             return Some(Ex::new(p.off.expr(&mut self.needs_fn()), Ty::Bv(32)));

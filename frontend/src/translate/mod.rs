@@ -33,6 +33,7 @@ mod axioms;
 mod bodiless;
 mod bytes;
 mod funcptr;
+mod images;
 mod instr;
 mod int_minmax;
 mod memops;

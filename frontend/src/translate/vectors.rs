@@ -27,7 +27,7 @@
 //!   `min`, `fmin`, `shuffle`) are uninterpreted functions, one per result lane, of all the
 //!   scalars of all the arguments: no built-in is assumed to work lane by lane, except the
 //!   integer `min`/`max` (`int_minmax.rs`). Image reads
-//!   (`read_imagef`…) are arbitrary texels instead (images are not memory kivl models).
+//!   (`read_imagef`…) have their own translation (`images.rs`).
 
 use super::*;
 use llvm_ir::instruction::{ExtractElement, InsertElement, ShuffleVector};
@@ -425,9 +425,6 @@ impl<'m> Tr<'m> {
         loc: Option<Loc>,
     ) -> Option<Val> {
         let name = call_name(c)?;
-        if is_image_read(name) {
-            return self.image_read(n, ty, spec, loc);
-        }
         if builtins::classify(name) == Some(Builtin::Spec(Spec::ReturnVal)) && spec.is_some() {
             // `__return_val_int4()` in a postcondition: lane `k` of the result, filled in at
             // each `ret` (`with_return_value`).
@@ -449,22 +446,6 @@ impl<'m> Tr<'m> {
                 Ex::new(format!("{fname}({})", texts.join(", ")), ty)
             })
             .collect();
-        Some(Val::Vector(lanes))
-    }
-
-    /// OpenCL's `read_imagef`/`read_imagei`/`read_imageui`: an arbitrary texel per call.
-    /// Images are not modelled as memory: in OpenCL 1.2 an image is either read-only or
-    /// write-only in a kernel, and only the image built-ins reach its pixels, so reads never
-    /// race (writes, `write_image*`, stay unsupported). The image, sampler and coordinates
-    /// are not looked at; a read is not even equal to an earlier read of the same pixel.
-    fn image_read(&mut self, n: usize, ty: Ty, spec: Option<usize>, loc: Option<Loc>) -> Option<Val> {
-        if spec.is_some() {
-            self.err(loc, "an image read in a specification");
-            return None;
-        }
-        let lanes: Vec<Ex> = (0..n).map(|_| Ex::new(self.fresh_var("texel", &ty.kbpl()), ty)).collect();
-        let names: Vec<&str> = lanes.iter().map(|e| e.text.as_str()).collect();
-        self.emit(format!("havoc {};", names.join(", ")), loc);
         Some(Val::Vector(lanes))
     }
 
@@ -655,11 +636,6 @@ fn literal(e: &Ex) -> Option<u64> {
     let (digits, width) = e.text.split_once("bv")?;
     width.parse::<u32>().ok()?;
     digits.parse().ok()
-}
-
-/// OpenCL's image reads (`_Z11read_imagef14ocl_image2d_ro11ocl_samplerDv2_i`).
-fn is_image_read(name: &str) -> bool {
-    builtins::demangle(name).starts_with("read_image")
 }
 
 #[cfg(test)]

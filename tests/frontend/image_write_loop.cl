@@ -1,0 +1,13 @@
+//pass
+//args: --local_size=[8,8] --num_groups=[4,4]
+// Work-item (x, y) writes the texels (x, y + 32·i) of an image in a loop; GPUVerify's
+// annotations on images (texel t at byte offset 16·t, t = y·CL_DEVICE_IMAGE2D_MAX_WIDTH + x, as
+// in AMD_SDK/ImageBandwidth) say which texels it wrote. Twin: image_write_loop_bug.cl.
+__kernel void k(__write_only image2d_t out, uint4 v, unsigned n) {
+  for (unsigned y = get_global_id(1);
+       __invariant(__write_implies(out, (__write_offset_bytes(out) / sizeof(uint4)) % CL_DEVICE_IMAGE2D_MAX_WIDTH == get_global_id(0))),
+       __invariant(__write_implies(out, (__write_offset_bytes(out) / sizeof(uint4)) / CL_DEVICE_IMAGE2D_MAX_WIDTH % get_global_size(1) == get_global_id(1))),
+       __invariant(y % get_global_size(1) == get_global_id(1)),
+       y < n; y += get_global_size(1))
+    write_imageui(out, (int2)(get_global_id(0), y), v);
+}

@@ -8,7 +8,7 @@ asks for a speed-up of at least 1.7 on the files where Houdini takes over 5 s on
                                       [FILE...]
 
 With `--split-vc` the two-thread runs split one implementation's assertions across the two
-solvers (`kivl verify --split-vc`); with `--portfolio` the two solvers race on the whole VC with
+solvers in disjoint shares, one candidate's assertions in one share (`kivl verify --split-vc`); with `--portfolio` the two solvers race on the whole VC with
 different random seeds (`kivl verify --portfolio`); without either, two threads only help
 programs with several implementations.
 
@@ -99,7 +99,7 @@ def summary(indent, rows):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--corpus", default=os.path.join(ROOT, "..", "corpus", "gpu"))
+    ap.add_argument("--corpus", default=os.environ.get("KIVL_CORPUS", os.path.join(ROOT, "..", "corpus", "gpu")))
     ap.add_argument("--files", default=os.path.join(ROOT, "scripts", "houdini-bench-files.txt"))
     ap.add_argument("--min", type=float, default=5.0)
     ap.add_argument("--runs", type=int, default=1)

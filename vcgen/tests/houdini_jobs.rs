@@ -154,3 +154,58 @@ procedure P(x: int) {
         assert_eq!(errors(src, &r), vec![("P".into(), ErrorKind::Assertion, 3)], "--jobs {jobs}");
     }
 }
+
+/// A chain of candidates whose refutations alternate between two disjoint shares (dealt by
+/// candidate, in the order they are first asserted: b0, b2 in one, b1, b3 in the other): each
+/// b(k+1) holds while b(k) is assumed, so the shares refute b0, b1, b2, b3 one after another,
+/// each after the other share's refutation; b4 and b5 are kept. `tail` ends the procedure.
+fn chain(tail: &str) -> String {
+    let mut src = String::new();
+    for k in 0..6 {
+        src.push_str(&format!("const {{:existential true}} b{k}: bool;\n"));
+    }
+    src.push_str(
+        "procedure P(n: int)\n  requires n >= 0;\n{\n  var i, j, k, m, p: int;\n  \
+         i := 0; j := 0; k := 0; m := 0; p := 0;\n  while (i < n)\n    invariant b0 ==> j == i + 1;\n    \
+         invariant b1 ==> k >= 0;\n    invariant b2 ==> m >= 0;\n    invariant b3 ==> p >= 0;\n    \
+         invariant b4 ==> i >= 0;\n    invariant b5 ==> j >= 0;\n  \
+         { p := m; m := k; k := j - i - 1; i := i + 1; j := j + 1; }\n",
+    );
+    src.push_str(tail);
+    src.push_str("}\n");
+    src
+}
+
+#[test]
+fn disjoint_shares_reach_the_sequential_fixpoint() {
+    let src = chain("  assert i >= 0;\n  assert j >= 0;\n");
+    let kept = |r: &ProgramResult| {
+        let h = r.houdini.as_ref().expect("houdini stats");
+        h.candidates.iter().filter(|c| h.assignment[*c]).map(|c| c.to_string()).collect::<Vec<_>>()
+    };
+    let one = houdini_jobs(&src, 1);
+    assert_eq!(kept(&one), vec!["b4", "b5"]);
+    assert_eq!(verdicts(&one), vec![("P".into(), "verified")]);
+    for jobs in [2, 3] {
+        let r = houdini_opts(&src, jobs, Several::Split);
+        assert_eq!(kept(&r), kept(&one), "--jobs {jobs} --split-vc");
+        assert_eq!(verdicts(&r), verdicts(&one), "--jobs {jobs} --split-vc");
+    }
+    assert_same_for_all_jobs("chain", &src);
+}
+
+#[test]
+fn disjoint_shares_enumerate_every_shares_failures() {
+    // The correct twin is `disjoint_shares_reach_the_sequential_fixpoint`'s. Here both
+    // assertions after the loop fail (n == 0): they are in different shares (unguarded
+    // assertions are dealt in turn), and each share reports its own after the stop.
+    let src = chain("  assert i >= 1;\n  assert j >= 1;\n");
+    let one = houdini_jobs(&src, 1);
+    let expected = vec![("P".into(), ErrorKind::Assertion, 20), ("P".into(), ErrorKind::Assertion, 21)];
+    assert_eq!(errors(&src, &one), expected);
+    for jobs in [2, 3] {
+        let r = houdini_opts(&src, jobs, Several::Split);
+        assert!(r.houdini.as_ref().unwrap().stopped, "--jobs {jobs}: the search stopped");
+        assert_eq!(errors(&src, &r), expected, "--jobs {jobs} --split-vc");
+    }
+}

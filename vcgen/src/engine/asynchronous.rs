@@ -1,7 +1,13 @@
 //! Asynchronous Houdini, for fewer implementations than threads (`--split-vc`, `--portfolio`):
 //! each implementation is checked by several units at once, without rounds. With `split_vc`
-//! each unit owns a share of the assertions (the others assumed) and the fixpoint is reached
-//! when every share holds; in a race (`portfolio`) each unit checks the whole VC with its own
+//! each unit owns a disjoint share of the goals, dealt by candidate ([`crate::houdini::deal`]),
+//! assumes the others and every surviving candidate, and the fixpoint is reached when every
+//! share holds under the same assignment (issue 23's "disjoint shares"). A refutation reaches
+//! the other shares at once; one that has been checking for much longer than the refuting
+//! check is interrupted and restarts under the new assignment
+//! ([`AsyncSearch::interrupt_stale`]). A real failure stops the search, and every share then
+//! enumerates its failures under that assignment in parallel ([`AsyncSearch::enumerate`]). In
+//! a race (`portfolio`) each unit checks the whole VC with its own
 //! Z3 configuration ([`crate::solver::RACERS`]), the first proof under the current assignment
 //! ends the race and the others are interrupted. Each unit checks under the newest assignment
 //! it knows and every refutation goes to the others as soon as it is found: refutation is
@@ -12,20 +18,20 @@
 use super::outcome::crash_reason;
 use super::pool::{Cmd, Driver, Msg, Shared};
 use super::unit::ImplState;
-use crate::houdini::{Assignment, HoudiniStats, ImplRound, Part, Search, Step, STOPPED_ELSEWHERE};
+use crate::houdini::{share_of, Assignment, HoudiniStats, ImplRound, Part, Search, Step, STOPPED_ELSEWHERE};
 use ivl::ast::Name;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, Sender, TryRecvError};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use z3::ast::Bool;
 
-/// The assertions unit `unit` checks: with `split_vc`, every `share`-th one (so that the
-/// candidates of a loop head, consecutive assertions, are dealt out evenly); in a race, all.
+/// The assertions unit `unit` checks: with `split_vc`, its disjoint share, dealt by candidate
+/// ([`crate::houdini::deal`]); in a race, all.
 fn unit_asserts(shared: &Shared, unit: usize, state: &ImplState) -> Option<Vec<usize>> {
     (shared.share > 1 && !shared.race).then(|| {
-        let s = unit % shared.share;
-        (0..state.solver.vc.asserts.len()).filter(|k| k % shared.share == s).collect()
+        let guards = state.solver.vc.asserts.iter().map(|a| a.guard.as_ref());
+        share_of(guards, shared.share, unit % shared.share)
     })
 }
 
@@ -73,20 +79,72 @@ pub(super) fn async_unit(
         mine.extend(round.refuted.iter().cloned());
         let waits = !round.refutes_only();
         send(Msg::Async { unit, round, checks, version, used: a });
-        if waits {
-            match commands.recv() {
-                Ok(Cmd::Async(v, b)) => (version, base) = (v, b),
-                _ => return,
-            }
-        }
-        loop {
-            match commands.try_recv() {
-                Ok(Cmd::Async(v, b)) => (version, base) = (v, b),
-                Err(TryRecvError::Empty) => break,
-                Ok(_) | Err(TryRecvError::Disconnected) => return,
-            }
+        match next_command(commands, waits, &mut version, &mut base) {
+            Next::Check => {}
+            Next::Enumerate(a) => return enumerate_share(shared, unit, state, cands, &a, send),
+            Next::Leave => return,
         }
     }
+}
+
+/// What a unit of asynchronous Houdini does after a check ([`next_command`]).
+enum Next {
+    /// Check again, under the newest assignment.
+    Check,
+    /// Report its share's failures under this assignment ([`enumerate_share`]), then leave.
+    Enumerate(Arc<Assignment>),
+    /// Houdini is over.
+    Leave,
+}
+
+/// Reads the unit's commands (waiting for one if `wait`), keeping the newest assignment.
+fn next_command(commands: &Receiver<Cmd>, wait: bool, version: &mut usize, base: &mut Arc<Assignment>) -> Next {
+    let mut read = |cmd: Cmd| match cmd {
+        Cmd::Async(v, b) => {
+            (*version, *base) = (v, b);
+            None
+        }
+        Cmd::Enumerate(a) => Some(Next::Enumerate(a)),
+        Cmd::Round(..) | Cmd::Stop => Some(Next::Leave),
+    };
+    if wait {
+        match commands.recv() {
+            Ok(cmd) => {
+                if let Some(next) = read(cmd) {
+                    return next;
+                }
+            }
+            Err(_) => return Next::Leave,
+        }
+    }
+    loop {
+        match commands.try_recv() {
+            Ok(cmd) => {
+                if let Some(next) = read(cmd) {
+                    return next;
+                }
+            }
+            Err(TryRecvError::Empty) => return Next::Check,
+            Err(TryRecvError::Disconnected) => return Next::Leave,
+        }
+    }
+}
+
+/// The failures of unit `unit`'s share under `a` (the assignment under which another share
+/// found a real failure, [`Cmd::Enumerate`]), found in parallel with the other shares', as the
+/// failures of the whole VC would be on one thread.
+pub(super) fn enumerate_share(
+    shared: &Shared,
+    unit: usize,
+    state: &ImplState,
+    cands: &[(Name, Bool)],
+    a: &Assignment,
+    send: &dyn Fn(Msg),
+) {
+    let only = unit_asserts(shared, unit, state);
+    let part = Part { asserts: only.as_deref(), one_failure: false };
+    let (round, checks) = state.houdini_round(cands, a, shared.opts.error_limit, part);
+    send(Msg::Enumerated { unit, round, checks });
 }
 
 /// Asynchronous Houdini's coordinator ([`async_unit`] is the workers' side), for an
@@ -112,6 +170,7 @@ pub(super) fn async_fixpoint(d: Driver) -> (HoudiniStats, Vec<Option<ImplRound>>
         let Ok(msg) = run.d.inbox.recv() else { break };
         match msg {
             Msg::Async { unit, round, checks, version, used } => run.checked(unit, round, checks, version, &used),
+            Msg::Enumerated { unit, round, checks } => run.enumerated(unit, round, checks),
             Msg::Crashed { worker, message } => run.lost(worker, message),
             _ => {}
         }
@@ -134,7 +193,26 @@ struct AsyncUnits {
     given_up: Vec<bool>,
     /// We interrupted it: its next inconclusive result is not a timeout.
     interrupted: Vec<bool>,
+    /// When its current check began, as far as the coordinator knows (when its last result
+    /// came, or when it was woken).
+    since: Vec<Instant>,
 }
+
+/// Disjoint shares stopped at a real failure: the other shares' failures under that
+/// assignment are being gathered ([`AsyncSearch::enumerate`]).
+struct Enumeration {
+    /// The round that found the real failure.
+    first: ImplRound,
+    /// The units whose failures have not come yet.
+    waiting: Vec<usize>,
+    /// The failures of the shares that answered.
+    errors: Vec<ivl::diag::Diagnostic>,
+}
+
+/// With disjoint shares, a check that has run this much longer than the one that just refuted
+/// a candidate it assumes (twice as long, and this much more) is interrupted and restarted
+/// under the new assignment ([`AsyncSearch::interrupt_stale`]).
+const STALE_AFTER: Duration = Duration::from_millis(200);
 
 /// The state of [`async_fixpoint`]: the search, the units, and the implementations settled.
 struct AsyncSearch<'a, 'b> {
@@ -145,6 +223,8 @@ struct AsyncSearch<'a, 'b> {
     u: AsyncUnits,
     /// Per implementation: the round that settled it (a failure, a timeout, a lost worker).
     settled: Vec<Option<ImplRound>>,
+    /// Per implementation: the failures being gathered after a stop, with disjoint shares.
+    enumerating: Vec<Option<Enumeration>>,
 }
 
 impl<'a, 'b> AsyncSearch<'a, 'b> {
@@ -158,9 +238,12 @@ impl<'a, 'b> AsyncSearch<'a, 'b> {
             busy: vec![false; units],
             given_up: vec![false; units],
             interrupted: vec![false; units],
+            since: vec![Instant::now(); units],
         };
-        let settled = vec![None; d.shared.impls.len()];
-        AsyncSearch { d, search, version: 0, u, settled }
+        let n = d.shared.impls.len();
+        let settled = vec![None; n];
+        let enumerating = (0..n).map(|_| None).collect();
+        AsyncSearch { d, search, version: 0, u, settled, enumerating }
     }
 
     fn units(&self) -> usize {
@@ -182,6 +265,21 @@ impl<'a, 'b> AsyncSearch<'a, 'b> {
         }
     }
 
+    /// Implementation `i` is still searched: neither settled nor gathering failures.
+    fn searched(&self, i: usize) -> bool {
+        self.settled[i].is_none() && self.enumerating[i].is_none()
+    }
+
+    /// The shares of an implementation are disjoint (`split_vc`), not racers.
+    fn disjoint(&self) -> bool {
+        self.d.shared.share > 1 && !self.d.shared.race
+    }
+
+    /// The worker of unit `unit`, if it is still alive.
+    fn alive_owner(&self, unit: usize) -> Option<usize> {
+        self.d.owner[unit].filter(|w| !self.d.crashed.contains(w))
+    }
+
     /// Some implementation is neither settled nor holds.
     fn open(&self) -> bool {
         (0..self.settled.len()).any(|i| self.settled[i].is_none() && !self.holds(i))
@@ -191,9 +289,12 @@ impl<'a, 'b> AsyncSearch<'a, 'b> {
     fn broadcast(&mut self, units: Vec<usize>) {
         let current = Arc::new(self.search.assignment.clone());
         for unit in units {
-            if let Some(w) = self.d.owner[unit].filter(|w| !self.d.crashed.contains(w)) {
+            if let Some(w) = self.alive_owner(unit) {
                 if self.d.to_workers[w].send(Cmd::Async(self.version, current.clone())).is_ok() {
                     self.u.sent[unit] = self.version;
+                    if !self.u.busy[unit] {
+                        self.u.since[unit] = Instant::now();
+                    }
                     self.u.busy[unit] = true;
                 }
             }
@@ -205,14 +306,20 @@ impl<'a, 'b> AsyncSearch<'a, 'b> {
         self.search.stats.checks += checks;
         let i = unit / self.d.shared.share;
         self.u.busy[unit] = round.refutes_only() || used_version < self.u.sent[unit];
+        let took = self.u.since[unit].elapsed();
+        self.u.since[unit] = Instant::now();
         let interrupted = std::mem::take(&mut self.u.interrupted[unit]);
-        if self.settled[i].is_some() {
+        if !self.searched(i) {
             return;
         }
         match self.search.apply(&round, used) {
+            Step::Stop if self.disjoint() => self.enumerate(unit, round, used, interrupted),
             Step::Stop | Step::Unsettled => self.settled[i] = Some(round),
             Step::GiveUp => self.give_up(unit, round, interrupted),
-            Step::Refuted(newly) => self.refuted(&newly),
+            Step::Refuted(newly) => {
+                self.refuted(&newly);
+                self.interrupt_stale(unit, took, &newly);
+            }
             Step::Holds => self.holds_now(unit),
             Step::Nothing => {}
         }
@@ -221,8 +328,9 @@ impl<'a, 'b> AsyncSearch<'a, 'b> {
     /// A unit's check was inconclusive without refuting anything.
     fn give_up(&mut self, unit: usize, round: ImplRound, interrupted: bool) {
         let i = unit / self.d.shared.share;
-        // Interrupted by us (its implementation held): idle, not given up.
-        if interrupted && self.d.shared.race {
+        // Interrupted by us (its implementation held, or its assignment is stale, and it has
+        // the new one): not given up.
+        if interrupted {
             return;
         }
         // A timeout: not checked again (Boogie's black list). In a race, the implementation is
@@ -250,9 +358,88 @@ impl<'a, 'b> AsyncSearch<'a, 'b> {
             candidates: a.len(),
             impls: self.settled.iter().filter(|s| s.is_none()).count(),
         });
-        let to: Vec<usize> =
-            (0..self.units()).filter(|k| self.settled[k / share].is_none() && !self.u.given_up[*k]).collect();
+        let to: Vec<usize> = (0..self.units()).filter(|k| self.searched(k / share) && !self.u.given_up[*k]).collect();
         self.broadcast(to);
+    }
+
+    /// Disjoint shares: unit `from` refuted `newly` in a check that took `took`. Every other
+    /// unit that assumes one of them and has been checking for much longer than that (twice,
+    /// and [`STALE_AFTER`] more) is interrupted: it has the new assignment already
+    /// ([`AsyncSearch::refuted`]) and most likely is proving its share under the old one, which
+    /// would not count ([`Search::apply`]); it restarts at once under the new one. A check that
+    /// refuted something before the interrupt keeps its refutations (they hold under any smaller
+    /// assignment). When to interrupt depends on timing; the fixpoint does not.
+    fn interrupt_stale(&mut self, from: usize, took: Duration, newly: &[Name]) {
+        if !self.disjoint() {
+            return;
+        }
+        let share = self.d.shared.share;
+        let patience = took * 2 + STALE_AFTER;
+        let stale: Vec<(usize, usize)> = (0..self.units())
+            .filter(|&k| k != from && self.searched(k / share))
+            .filter(|&k| newly.iter().any(|c| self.d.mentions[k / share].contains(c)))
+            // Busy since before the new assignment was sent (not woken by it) and for long.
+            .filter(|&k| self.u.busy[k] && !self.u.given_up[k] && self.u.since[k].elapsed() >= patience)
+            .filter_map(|k| self.alive_owner(k).map(|w| (k, w)))
+            .collect();
+        for (k, w) in stale {
+            self.u.interrupted[k] = true;
+            self.d.shared.interrupt(w);
+        }
+    }
+
+    /// Disjoint shares: unit `unit` found a real failure under `used`, which stops Houdini
+    /// (Boogie's abort). Its implementation's failures are those of every share under `used`
+    /// (the one-thread search enumerates the whole VC's under it): every other share is
+    /// interrupted and asked for its failures, which they find at the same time
+    /// ([`enumerate_share`]); `unit`'s round has its own already, unless we interrupted it.
+    fn enumerate(&mut self, unit: usize, first: ImplRound, used: &Assignment, interrupted: bool) {
+        let i = unit / self.d.shared.share;
+        let a = Arc::new(used.clone());
+        let mut waiting = Vec::new();
+        for k in self.of(i).filter(|&k| k != unit || interrupted) {
+            let Some(w) = self.alive_owner(k) else { continue };
+            if self.d.to_workers[w].send(Cmd::Enumerate(a.clone())).is_ok() {
+                waiting.push(k);
+                if k != unit && self.u.busy[k] {
+                    self.u.interrupted[k] = true;
+                    self.d.shared.interrupt(w);
+                }
+            }
+        }
+        self.enumerating[i] = Some(Enumeration { first, waiting, errors: Vec::new() });
+        self.gathered(i);
+    }
+
+    /// A share's failures under the assignment of a stop ([`AsyncSearch::enumerate`]).
+    fn enumerated(&mut self, unit: usize, round: ImplRound, checks: usize) {
+        self.search.stats.checks += checks;
+        let i = unit / self.d.shared.share;
+        if let Some(e) = &mut self.enumerating[i] {
+            e.waiting.retain(|&k| k != unit);
+            e.errors.extend(round.errors);
+        }
+        self.gathered(i);
+    }
+
+    /// Once every share of implementation `i` has answered, its failures are settled: those of
+    /// the stopping round and of every share, each once, in source order, up to the error
+    /// limit (the stopping round's are real, so there is at least one).
+    fn gathered(&mut self, i: usize) {
+        if self.enumerating[i].as_ref().is_none_or(|e| !e.waiting.is_empty()) {
+            return;
+        }
+        let Some(Enumeration { mut first, errors, .. }) = self.enumerating[i].take() else { return };
+        let mut all = std::mem::take(&mut first.errors);
+        all.extend(errors);
+        all.sort_by_key(|d| (d.primary.span.start, d.kind));
+        let mut seen = crate::HashSet::default();
+        all.retain(|d| seen.insert((d.primary.span, d.kind)));
+        all.truncate(self.d.shared.opts.error_limit.max(1));
+        first.errors = all;
+        if self.settled[i].is_none() {
+            self.settled[i] = Some(first);
+        }
     }
 
     /// A unit proved its assertions under the current assignment.
@@ -276,6 +463,12 @@ impl<'a, 'b> AsyncSearch<'a, 'b> {
         *self.d.crash_message = message;
         let share = self.d.shared.share;
         for k in (0..self.units()).filter(|&k| self.d.owner[k] == Some(worker)) {
+            // Gathering failures after a real one: the real one is reported.
+            if let Some(e) = &mut self.enumerating[k / share] {
+                e.waiting.retain(|&u| u != k);
+                self.gathered(k / share);
+                continue;
+            }
             self.settled[k / share] = Some(ImplRound::inconclusive(crash_reason(self.d.crash_message)));
         }
     }
@@ -284,7 +477,7 @@ impl<'a, 'b> AsyncSearch<'a, 'b> {
     /// never be checked again: give them the current assignment.
     fn wake_idle(&mut self) {
         let idle: Vec<usize> = (0..self.settled.len())
-            .filter(|&i| self.settled[i].is_none() && !self.holds(i))
+            .filter(|&i| self.searched(i) && !self.holds(i))
             .filter(|&i| self.of(i).all(|k| !self.u.busy[k]))
             .flat_map(|i| self.of(i).filter(|&k| !self.u.given_up[k]))
             .collect();

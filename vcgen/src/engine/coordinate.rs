@@ -131,7 +131,7 @@ fn gather_builds(shared: &Shared, workers: usize, inbox: &Receiver<Msg>) -> Buil
                 b.crashed.push(worker);
                 b.crash_message = message;
             }
-            Msg::Round { .. } | Msg::Async { .. } => {}
+            Msg::Round { .. } | Msg::Async { .. } | Msg::Enumerated { .. } => {}
         }
     }
     b

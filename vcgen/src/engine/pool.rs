@@ -150,6 +150,9 @@ pub(super) enum Cmd {
     /// Asynchronous Houdini: the newest assignment and its version; check the worker's unit
     /// under it until a check refutes nothing.
     Async(usize, Arc<Assignment>),
+    /// Asynchronous Houdini with disjoint shares stopped at a real failure found under this
+    /// assignment: report the failures of the unit's share under it, then stop.
+    Enumerate(Arc<Assignment>),
     /// Asynchronous Houdini is over.
     Stop,
 }
@@ -182,6 +185,12 @@ pub(super) enum Msg {
         checks: usize,
         version: usize,
         used: Assignment,
+    },
+    /// The failures of a unit's share under the assignment of [`Cmd::Enumerate`].
+    Enumerated {
+        unit: usize,
+        round: ImplRound,
+        checks: usize,
     },
     Final {
         imp: usize,

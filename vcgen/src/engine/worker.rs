@@ -4,7 +4,7 @@
 //! coordinator's Houdini commands: rounds (`super::rounds`) or the asynchronous search
 //! (`super::asynchronous`). A panic is caught and reported as [`Msg::Crashed`].
 
-use super::asynchronous::async_unit;
+use super::asynchronous::{async_unit, enumerate_share};
 use super::outcome::Outcome;
 use super::pool::{Cmd, Msg, Shared};
 use super::rounds::check_units;
@@ -135,6 +135,14 @@ fn serve_houdini(
                     unit.run(shared, w, |state, cands| {
                         async_unit(shared, *u, state, cands, (version, assignment), &commands, send)
                     });
+                }
+                return;
+            }
+            // Only after `Cmd::Async` (the first command of asynchronous Houdini), but should
+            // it come first, the coordinator still gets its answer.
+            Ok(Cmd::Enumerate(assignment)) => {
+                if let Some((u, unit)) = owned.first() {
+                    unit.run(shared, w, |state, cands| enumerate_share(shared, *u, state, cands, &assignment, send));
                 }
                 return;
             }

@@ -31,7 +31,8 @@
 //! assumption literals `b` / `¬b` ([`check`]). One implementation can also be checked on several
 //! solvers at once, each checking a share of its assertions and assuming the others: a failure
 //! found so is a real failure, and if every share holds then all assertions hold (the first
-//! failing assertion of any execution would be found by the share that owns it).
+//! failing assertion of any execution would be found by the share that owns it). The shares are
+//! disjoint and dealt by candidate (`shares`).
 //!
 //! Where each part lives: [`check`] (one check of one implementation: candidate refutation,
 //! [`crate::wp::Failure::also`], the non-candidate failures) and [`round`] (a check made into
@@ -46,10 +47,12 @@ mod candidates;
 mod refute;
 mod results;
 mod search;
+mod shares;
 mod warm;
 
 pub use candidates::guard_candidates;
 pub use refute::{check, literals, round, Checked, Part, Report};
 pub use results::{Assignment, HoudiniStats, ImplRound, STOPPED_ELSEWHERE};
 pub use search::{fixpoint, Search, Step};
+pub use shares::{deal, share_of};
 pub use warm::{callees, identities, start_false, CandidateId, WarmStart};

@@ -134,10 +134,12 @@ pub struct Part<'a> {
 /// up to `error_limit` failures per check (or one), reported by `report`, with the number of
 /// solver calls made.
 ///
-/// A real failure found by a check of only part of the VC (a share, or one failure at a time)
-/// is reported with the failures of the whole VC under that assignment (checked again), as a
-/// check of the whole VC on one thread reports them: a non-candidate failure ends Houdini, and
-/// what it reports must not depend on how the VC was divided.
+/// A real failure found by a check of one failure at a time is reported with the failures of
+/// the whole VC under that assignment (checked again), as a check of the whole VC on one
+/// thread reports them: a non-candidate failure ends Houdini, and what it reports must not
+/// depend on how the VC was divided. A share of the VC reports the failures of its own
+/// assertions: the coordinator asks the other shares for theirs under the same assignment, in
+/// parallel (`crate::engine`'s asynchronous search).
 pub fn round(
     s: &VcSolver,
     candidates: &[(Name, Bool)],
@@ -148,9 +150,8 @@ pub fn round(
 ) -> (ImplRound, usize) {
     let limit = if part.one_failure { 1 } else { error_limit };
     let c = check(s, candidates, assignment, limit, part.asserts);
-    // The check itself enumerated the whole VC's failures up to the error limit.
-    let whole = part.asserts.is_none() && limit == error_limit;
-    if c.failures.is_empty() || whole {
+    // The check itself enumerated its part's failures up to the error limit.
+    if c.failures.is_empty() || limit == error_limit {
         return c.into_round(report);
     }
     let all = check(s, candidates, assignment, error_limit, None);

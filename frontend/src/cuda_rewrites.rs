@@ -19,6 +19,9 @@
 //!   anyway, so the `__device__` is dropped when the declaration is also `__shared__`. (A local
 //!   `__constant__` or a lone `__device__` keeps clang's error: per-thread copies could differ
 //!   from nvcc's single object.)
+//! - **`__global__ __device__` on one function** (`gpgpu-sim/RAY/*`): clang-14 refuses the pair;
+//!   GPUVerify's front end read the function as a kernel. The `__device__` after `__global__` is
+//!   dropped, so the function stays the kernel it is launched as.
 //! - **An explicit instantiation without `__global__`** (`template void f<32>(…);` of a
 //!   `__global__` template, `0_Simple/matrixMul`): clang wants the instantiation's target
 //!   attribute to match the template's; nvcc infers it. `__global__` is added (if the template
@@ -92,6 +95,10 @@ fn fix(line: u32, col: u32, msg: &str, text: &str, source: &str) -> Option<Edit>
     if msg.starts_with("__constant__, __device__, and __managed__ are not allowed on non-static local") {
         let shared = text.contains("__shared__");
         return (shared && text.get(at..)?.starts_with("__device__")).then_some(Edit::Blank { line, col, len: 10 });
+    }
+    if msg == "'device' and 'global' attributes are not compatible" {
+        let global = text.get(..at)?.contains("__global__");
+        return (global && text.get(at..)?.starts_with("__device__")).then_some(Edit::Blank { line, col, len: 10 });
     }
     if msg.starts_with("explicit instantiation of") && msg.contains("does not refer to a function template") {
         let t = text.find("template")?;
@@ -192,6 +199,15 @@ mod tests {
         );
         // Not shared: a per-thread local would not be nvcc's object.
         assert_eq!(rewrite(src, &e(3)), None);
+    }
+
+    #[test]
+    fn global_device_function() {
+        let src = "__global__  __device__ void k(int *A) {}\n";
+        let err = "/k/kernel.cu:1:13: error: 'device' and 'global' attributes are not compatible\n";
+        assert_eq!(rewrite(src, err).unwrap(), "__global__             void k(int *A) {}\n");
+        // `__device__` alone is not the pair: left to clang.
+        assert_eq!(rewrite("__device__ void k() {}\n", &err.replace(":13:", ":1:")), None);
     }
 
     #[test]

@@ -32,6 +32,7 @@ import hashlib
 import importlib.util
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -42,6 +43,46 @@ term = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(term)
 
 BUG_MACROS = ("MUTATION", "KERNEL_BUG")
+# GPUVerify options the termination script leaves unmapped (it skips such kernels) that kivl
+# has under another spelling: the header option, then kivl's arguments.
+EXTRA = {"--equality-abstraction": ["--abstraction", "equality"], "--only-intra-group": ["--only-intra-group"]}
+WARP_SYNC = re.compile(r"^--warp[-_]sync=(\d+)$")
+
+
+def arguments(src):
+    """kivl arguments for a source: the termination script's mapping (sizes, -D, -I), plus
+    `--warp-sync=N`, `--equality-abstraction` and `--only-intra-group`, which that script does
+    not map. None when an option is still unmapped."""
+    args = term.arguments(src)
+    if args is not None:
+        return args
+    with open(src, errors="replace") as fh:
+        lines = fh.read().splitlines()
+    if len(lines) < 2 or not lines[1].startswith("//"):
+        return None
+    out = []
+    for a in lines[1][2:].split():
+        m = WARP_SYNC.match(a)
+        if m:
+            out += ["--warp-sync", m.group(1)]
+        elif a in EXTRA:
+            out += EXTRA[a]
+        else:
+            # Everything else as the termination script maps it (one option at a time).
+            one = term_option(src, a)
+            if one is None:
+                return None
+            out += one
+    return out
+
+
+def term_option(src, option):
+    """The termination script's mapping of one header option (a list), None if it has none."""
+    if term.SIZE.match(option) or option.startswith(("-D", "-I")):
+        return [option.replace("${KERNEL_DIR}", os.path.dirname(src))]
+    if option in ("--no-inline", "--no-infer"):
+        return []
+    return None
 
 
 def verdict(kivl, target, args, timeout):
@@ -66,7 +107,7 @@ def verdict(kivl, target, args, timeout):
 
 
 def check(kivl, src, timeout, only_bugs):
-    args = term.arguments(src)
+    args = arguments(src)
     if args is None:
         return src, None, None, None
     # The variants GPUVerify's authors generated a buggy program for (X__injected_bug__.bpl, and
@@ -80,6 +121,7 @@ def check(kivl, src, timeout, only_bugs):
     bug = verdict(kivl, src, args + [f"-D{m}" for m in BUG_MACROS], timeout) if planted else None
     if only_bugs:
         return src, None, None, bug
+    # The .bpl gets the sizes and the verification options (warps, abstraction), not -D/-I.
     sizes = [a for a in args if not a.startswith(("-D", "-I"))]
     bpl = os.path.splitext(src)[0] + ".bpl"
     mine = verdict(kivl, src, args, timeout)

@@ -16,12 +16,13 @@ are GPUVerify's buggy variants of `X`, not sources of their own). For every sour
   kernel must never be reported verified (exit 3 if one is).
 
     scripts/corpus-frontend.py [--bin KIVL] [--jobs N] [--timeout S] [--sample K] [--only-bugs]
-                               [--cache DIR] [CORPUS]
+                               [--cache DIR] [--cached-only] [CORPUS]
 
 `--sample K` runs every K-th source (sorted by path) for a quicker estimate. Resumable: each
 source's row is cached as JSON under --cache (default /tmp/kivl-corpus-frontend, outside the
 repository), keyed by the kivl binary (size and modification time), the source and the time
-limit, so a rerun skips the sources already done; a new binary starts afresh.
+limit, so a rerun skips the sources already done; a new binary starts afresh. `--cached-only`
+prints the table over the sources a (still running or stopped) run has finished, running none.
 
 Inference is on (`--houdini`), as GPUVerify's is; options the harness cannot map skip the
 kernel with the reason.
@@ -135,11 +136,16 @@ def is_source(directory, name):
     return ext in (".cl", ".cu") and os.path.isfile(os.path.join(directory, stem + ".bpl"))
 
 
-def cached(a, src):
-    """`check` of one source, through the cache (a row is a JSON list)."""
+def cache_path(a, src):
+    """Where the row of `src` is cached for this binary, time limit and mode."""
     st = os.stat(a.bin)
     key = hashlib.sha1(f"{st.st_size}:{st.st_mtime_ns}:{src}:{a.timeout}:{a.only_bugs}".encode()).hexdigest()[:20]
-    path = os.path.join(a.cache, key + ".json")
+    return os.path.join(a.cache, key + ".json")
+
+
+def cached(a, src):
+    """`check` of one source, through the cache (a row is a JSON list)."""
+    path = cache_path(a, src)
     if os.path.isfile(path):
         with open(path) as fh:
             return tuple(json.load(fh))
@@ -161,6 +167,8 @@ def main():
     ap.add_argument("--only-bugs", action="store_true", help="only the planted-bug variants")
     ap.add_argument("--sample", type=int, default=1, help="every K-th source only")
     ap.add_argument("--cache", default="/tmp/kivl-corpus-frontend", help="per-source results (outside the repository)")
+    ap.add_argument("--cached-only", action="store_true",
+                    help="run nothing: the table over the sources already in the cache (a partial run)")
     a = ap.parse_args()
     base = os.path.join(a.corpus, "gpuverify")
     if not os.path.isdir(base):
@@ -168,6 +176,9 @@ def main():
         return
     sources = sorted(os.path.join(d, f) for d, _, fs in os.walk(base) for f in fs if is_source(d, f))
     sources = sources[:: max(1, a.sample)]
+    if a.cached_only:
+        sources = [s for s in sources if os.path.isfile(cache_path(a, s))]
+        print(f"(--cached-only: the {len(sources)} sources already run with this binary)")
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
         rows = list(pool.map(lambda s: cached(a, s), sources))
     rel = lambda p: os.path.relpath(p, base)

@@ -16,12 +16,13 @@ are GPUVerify's buggy variants of `X`, not sources of their own). For every sour
   kernel must never be reported verified (exit 3 if one is).
 
     scripts/corpus-frontend.py [--bin KIVL] [--jobs N] [--timeout S] [--sample K] [--only-bugs]
-                               [--cache DIR] [CORPUS]
+                               [--cache DIR] [--cached-only] [CORPUS]
 
 `--sample K` runs every K-th source (sorted by path) for a quicker estimate. Resumable: each
 source's row is cached as JSON under --cache (default /tmp/kivl-corpus-frontend, outside the
 repository), keyed by the kivl binary (size and modification time), the source and the time
-limit, so a rerun skips the sources already done; a new binary starts afresh.
+limit, so a rerun skips the sources already done; a new binary starts afresh. `--cached-only`
+prints the table over the sources a (still running or stopped) run has finished, running none.
 
 Inference is on (`--houdini`), as GPUVerify's is; options the harness cannot map skip the
 kernel with the reason.
@@ -32,6 +33,7 @@ import hashlib
 import importlib.util
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -42,6 +44,46 @@ term = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(term)
 
 BUG_MACROS = ("MUTATION", "KERNEL_BUG")
+# GPUVerify options the termination script leaves unmapped (it skips such kernels) that kivl
+# has under another spelling: the header option, then kivl's arguments.
+EXTRA = {"--equality-abstraction": ["--abstraction", "equality"], "--only-intra-group": ["--only-intra-group"]}
+WARP_SYNC = re.compile(r"^--warp[-_]sync=(\d+)$")
+
+
+def arguments(src):
+    """kivl arguments for a source: the termination script's mapping (sizes, -D, -I), plus
+    `--warp-sync=N`, `--equality-abstraction` and `--only-intra-group`, which that script does
+    not map. None when an option is still unmapped."""
+    args = term.arguments(src)
+    if args is not None:
+        return args
+    with open(src, errors="replace") as fh:
+        lines = fh.read().splitlines()
+    if len(lines) < 2 or not lines[1].startswith("//"):
+        return None
+    out = []
+    for a in lines[1][2:].split():
+        m = WARP_SYNC.match(a)
+        if m:
+            out += ["--warp-sync", m.group(1)]
+        elif a in EXTRA:
+            out += EXTRA[a]
+        else:
+            # Everything else as the termination script maps it (one option at a time).
+            one = term_option(src, a)
+            if one is None:
+                return None
+            out += one
+    return out
+
+
+def term_option(src, option):
+    """The termination script's mapping of one header option (a list), None if it has none."""
+    if term.SIZE.match(option) or option.startswith(("-D", "-I")):
+        return [option.replace("${KERNEL_DIR}", os.path.dirname(src))]
+    if option in ("--no-inline", "--no-infer"):
+        return []
+    return None
 
 
 def verdict(kivl, target, args, timeout):
@@ -66,7 +108,7 @@ def verdict(kivl, target, args, timeout):
 
 
 def check(kivl, src, timeout, only_bugs):
-    args = term.arguments(src)
+    args = arguments(src)
     if args is None:
         return src, None, None, None
     # The variants GPUVerify's authors generated a buggy program for (X__injected_bug__.bpl, and
@@ -80,6 +122,7 @@ def check(kivl, src, timeout, only_bugs):
     bug = verdict(kivl, src, args + [f"-D{m}" for m in BUG_MACROS], timeout) if planted else None
     if only_bugs:
         return src, None, None, bug
+    # The .bpl gets the sizes and the verification options (warps, abstraction), not -D/-I.
     sizes = [a for a in args if not a.startswith(("-D", "-I"))]
     bpl = os.path.splitext(src)[0] + ".bpl"
     mine = verdict(kivl, src, args, timeout)
@@ -93,11 +136,16 @@ def is_source(directory, name):
     return ext in (".cl", ".cu") and os.path.isfile(os.path.join(directory, stem + ".bpl"))
 
 
-def cached(a, src):
-    """`check` of one source, through the cache (a row is a JSON list)."""
+def cache_path(a, src):
+    """Where the row of `src` is cached for this binary, time limit and mode."""
     st = os.stat(a.bin)
     key = hashlib.sha1(f"{st.st_size}:{st.st_mtime_ns}:{src}:{a.timeout}:{a.only_bugs}".encode()).hexdigest()[:20]
-    path = os.path.join(a.cache, key + ".json")
+    return os.path.join(a.cache, key + ".json")
+
+
+def cached(a, src):
+    """`check` of one source, through the cache (a row is a JSON list)."""
+    path = cache_path(a, src)
     if os.path.isfile(path):
         with open(path) as fh:
             return tuple(json.load(fh))
@@ -119,6 +167,8 @@ def main():
     ap.add_argument("--only-bugs", action="store_true", help="only the planted-bug variants")
     ap.add_argument("--sample", type=int, default=1, help="every K-th source only")
     ap.add_argument("--cache", default="/tmp/kivl-corpus-frontend", help="per-source results (outside the repository)")
+    ap.add_argument("--cached-only", action="store_true",
+                    help="run nothing: the table over the sources already in the cache (a partial run)")
     a = ap.parse_args()
     base = os.path.join(a.corpus, "gpuverify")
     if not os.path.isdir(base):
@@ -126,6 +176,9 @@ def main():
         return
     sources = sorted(os.path.join(d, f) for d, _, fs in os.walk(base) for f in fs if is_source(d, f))
     sources = sources[:: max(1, a.sample)]
+    if a.cached_only:
+        sources = [s for s in sources if os.path.isfile(cache_path(a, s))]
+        print(f"(--cached-only: the {len(sources)} sources already run with this binary)")
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
         rows = list(pool.map(lambda s: cached(a, s), sources))
     rel = lambda p: os.path.relpath(p, base)

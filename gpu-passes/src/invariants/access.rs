@@ -7,7 +7,9 @@
 //! dependent — local id (`L`) or group id only (`G`) — and loop-invariant, or modified by the
 //! loop (`V`). With `off = __write_offset(A)` and `has = __write(A)` (reads alike):
 //! - *thread id plus offset* (`A[lid + C]`, no `V`): `has ==> off - U == L + G`;
-//! - *strided* (`A[i * SZ + lid + C]`): `has ==> (off - U - G) mod SZ == L`;
+//! - *strided* (`A[i * SZ + lid + C]`): `has ==> (off - U - G) mod SZ == L`; when `L` has
+//!   *wide* terms (a thread id times a uniform variable, `ly * N`), also the form with them
+//!   subtracted on the left (added for the corpus; the same for the two forms below);
 //! - *strength reduced* (`i := lid; … A[i + C]; … i := i + SZ`): `i mod SZ == lid` — more
 //!   generally `(i - U0 - G0) mod SZ == L0` for the entry value `U0 + G0 + L0` — and
 //!   `has ==> (off - U - U0 - G - G0) mod SZ == L0 + L`;
@@ -27,7 +29,10 @@
 //! - *bounded like its counter* (added for the corpus: `A[i]` with `i := 4 * lid` counting up
 //!   while `i < 4 * lid + 4`): with `off - R` the counter's part of the offset, the bounds the
 //!   loop gives its counter — the entry value on the side the counter moves away from, and the
-//!   guard, which held when the access was made — hold for `off - R`.
+//!   guard, which held when the access was made — hold for `off - R`;
+//! - *pinned counters* (added for the corpus: `for (i = 0; i < 16; i += 16) A[lid + i]`, a
+//!   loop that runs once): the access is also read with the counter at its start value
+//!   ([`super::pinned`]), which gives it the thread-id-plus-offset equation.
 
 use super::arith::{Num, Rel, Term};
 use super::cx::LoopCx;
@@ -75,7 +80,16 @@ pub fn generate(cx: &mut LoopCx) {
     strength_reduced(cx);
     // Offset equations per (array, write), for the disjunction.
     let mut equations: Vec<((Name, bool), Vec<Expr>)> = Vec::new();
-    for acc in cx.accesses() {
+    // Each access as written, then with its pinned counters at their start values.
+    let accesses: Vec<LoopAccess> = cx
+        .accesses()
+        .into_iter()
+        .flat_map(|a| {
+            let pinned = super::pinned::pin(cx, &a);
+            std::iter::once(a).chain(pinned)
+        })
+        .collect();
+    for acc in accesses {
         if acc.levels != 1 {
             continue;
         }
@@ -250,18 +264,14 @@ fn strided(cx: &mut LoopCx, acc: &LoopAccess, num: Num, s: &Split) {
         let Some(sr) = strength_reduced_counter(cx, &i.name, num) else {
             return;
         };
-        let ar = cx.arith();
-        if !sr.grid(cx) {
+        let (rule, rest, thread) = if !sr.grid(cx) {
             let rest: Vec<Term> = s.uniform.iter().chain(&s.group).chain(&sr.rest()).cloned().collect();
-            let rhs: Vec<Term> = sr.lid.iter().chain(&s.lid).cloned().collect();
-            let lhs = ar.rem(num, ar.minus_terms(num, off, &rest), sr.step);
-            cx.push(STRIDED, Expr::implies(has, Expr::eq(lhs, ar.sum(num, &rhs))));
+            (STRIDED, rest, sr.lid.iter().chain(&s.lid).cloned().collect::<Vec<Term>>())
         } else {
             let uniform: Vec<Term> = s.uniform.iter().chain(&sr.uniform).cloned().collect();
-            let thread: Vec<Term> = sr.group.iter().chain(&s.group).chain(&sr.lid).chain(&s.lid).cloned().collect();
-            let lhs = ar.rem(num, ar.minus_terms(num, off, &uniform), sr.step);
-            cx.push(GRID_STRIDE, Expr::implies(has, Expr::eq(lhs, ar.sum(num, &thread))));
-        }
+            (GRID_STRIDE, uniform, sr.group.iter().chain(&s.group).chain(&sr.lid).chain(&s.lid).cloned().collect())
+        };
+        residue(cx, rule, (num, off, has), &rest, &thread, &sr.step);
         return;
     }
     // `A[i * S + ...]`.
@@ -279,11 +289,39 @@ fn strided(cx: &mut LoopCx, acc: &LoopAccess, num: Num, s: &Split) {
     } else {
         return;
     };
-    let ar = cx.arith();
     let rest: Vec<Term> = s.uniform.iter().chain(&s.group).cloned().collect();
-    let lhs = ar.rem(num, ar.minus_terms(num, off, &rest), stride);
-    let e = Expr::implies(has, Expr::eq(lhs, ar.sum(num, &s.lid)));
-    cx.push(STRIDED, e);
+    residue(cx, STRIDED, (num, off, has), &rest, &s.lid, &stride);
+}
+
+/// `has ==> (off - rest) mod step == thread`; and, when some thread terms are *wide* (a
+/// thread id times a uniform variable, `local_id_y * N` of a row-major `A[ly * N + i]`, whose
+/// value passes the step), the same with those terms moved to the left: the residue of the
+/// offset within its row (quasirandomGenerator's `d_Output[ly * N + pos]` with a grid-stride
+/// `pos`). Houdini keeps whichever holds.
+fn residue(
+    cx: &mut LoopCx,
+    rule: &'static str,
+    (num, off, has): (Num, Expr, Expr),
+    rest: &[Term],
+    thread: &[Term],
+    step: &Expr,
+) {
+    let ar = cx.arith();
+    let lhs = ar.rem(num, ar.minus_terms(num, off.clone(), rest), step.clone());
+    cx.push(rule, Expr::implies(has.clone(), Expr::eq(lhs, ar.sum(num, thread))));
+    let wide = |t: &Term| {
+        cx.arith().factors(&t.expr).is_some_and(|(a, b)| {
+            let uniform_var = |e: &Expr| cx.class(e).is_uniform_invariant() && cx.arith().lit_value(e).is_none();
+            uniform_var(a) || uniform_var(b)
+        })
+    };
+    let (wide, narrow): (Vec<Term>, Vec<Term>) = thread.iter().cloned().partition(|t| wide(t));
+    if wide.is_empty() {
+        return;
+    }
+    let left: Vec<Term> = rest.iter().chain(&wide).cloned().collect();
+    let lhs = ar.rem(num, ar.minus_terms(num, off, &left), step.clone());
+    cx.push(rule, Expr::implies(has, Expr::eq(lhs, ar.sum(num, &narrow))));
 }
 
 fn contiguous(cx: &mut LoopCx, acc: &LoopAccess, num: Num, s: &Split) {

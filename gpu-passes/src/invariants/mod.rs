@@ -15,7 +15,7 @@
 //! specification built-ins of docs/kbpl.md §5.2 over the source kernel. The two-thread reduction
 //! turns them into Houdini candidates like any user candidate. Rule families, one module each:
 //! [`bounds`], [`uniform`], [`access`], [`pow2`], [`logs`], [`guarded`], [`enabled`],
-//! [`relations`], [`values`], [`contracts`]; [`facts`] reads loops off the CFG for all of them
+//! [`relations`], [`values`], [`contracts`] ([`pinned`] serves [`access`]); [`facts`] reads loops off the CFG for all of them
 //! and [`arith`] reads and writes int and bit-vector arithmetic. [`dynamic`] drops candidates
 //! that concrete runs of the kernel refute before Houdini runs (GPUVerify's dynamic analysis),
 //! and [`report`] says which candidates survived (`--infer-info`).
@@ -36,6 +36,7 @@ pub mod enabled;
 pub mod facts;
 pub mod guarded;
 pub mod logs;
+pub mod pinned;
 pub mod pow2;
 pub mod relations;
 pub mod report;

@@ -41,7 +41,8 @@ use ivl::diag::Diagnostic;
 use ivl::visit::{walk_expr_mut, walk_stmt_mut, walk_type, Node, Visit, VisitMut};
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
-use subst::{instance_name, split_type_quantifier, substitute_types, substitution, type_quantifiers, Occurrences};
+pub(crate) use subst::type_quantifiers;
+use subst::{instance_name, split_type_quantifier, substitute_types, substitution, Occurrences};
 
 /// At most this many instances of polymorphic functions and procedures.
 pub const MAX_INSTANCES: usize = 2000;
@@ -211,8 +212,7 @@ impl<'p> Mono<'p> {
         if type_quantifiers(&self.out[k]).is_empty() {
             return false;
         }
-        let mut universe = self.universe();
-        universe.extend(self.skolems.iter().filter(|t| !universe.contains(t)).cloned().collect::<Vec<_>>());
+        let universe = self.universe();
         let axiom = matches!(self.out[k].kind, DeclKind::Axiom(_));
         let mut sorts = Vec::new();
         let mut d = self.out[k].clone();
@@ -308,29 +308,48 @@ impl<'p> Mono<'p> {
 
     /// The equalities of `out[k]` between values of distinct ground types: `false` (`!=`:
     /// `true`), Boogie's meaning. Where a type stands for an arbitrary type (a polymorphic
-    /// procedure's parameter, a fresh type of [`type_quant`]) the types may agree: unsupported.
+    /// procedure's parameter, a fresh type of [`type_quant`]) the types may agree: then the
+    /// equality is an uninterpreted predicate `$same$T$U(x, y)`, which every model of the two
+    /// types satisfies (equality where they agree, false elsewhere): it decides nothing.
     fn distinct_type_equalities(&mut self, k: usize, uses: &[Instance]) {
-        let arbitrary = |t: &Ty| self.generic.values().flatten().chain(&self.skolems).any(|g| mentions(t, g));
         let mut values = Occurrences::default();
         for u in uses.iter().filter(|u| u.kind == InstanceKind::DistinctTypeEquality) {
-            if u.tys[0].compatible(&u.tys[1]) {
-                values.push(u.span, false);
+            let arbitrary = |t: &Ty| self.generic.values().flatten().chain(&self.skolems).any(|g| mentions(t, g));
+            let v = if u.tys[0].compatible(&u.tys[1]) {
+                Equality::Kept
             } else if u.tys.iter().any(arbitrary) {
-                let (ta, tb) = (&u.tys[0], &u.tys[1]);
-                self.diags.push(
-                    Diagnostic::unsupported(
-                        format!("an equality between `{ta}` and `{tb}` (a type parameter and another type) is not supported"),
-                        u.span,
-                    )
-                    .with_label("Boogie allows it, true only where the types agree; kivl verifies a polymorphic body once, for an arbitrary type"),
-                );
+                Equality::Unknown(self.same_predicate(&u.tys[0], &u.tys[1]))
             } else {
-                values.push(u.span, true);
-            }
+                Equality::False
+            };
+            values.push(u.span, v);
         }
         if !values.is_empty() {
             literal_equalities(&mut self.out[k], &mut values);
         }
+    }
+
+    /// `function $same$T$U(x: T, y: U): bool;`, declared on first use.
+    fn same_predicate(&mut self, a: &Ty, b: &Ty) -> Name {
+        let key = (Name::from("$same"), vec![a.clone(), b.clone()]);
+        if let Some(n) = self.instances.get(&key) {
+            return n.clone();
+        }
+        let name = instance_name("$same", &key.1, &|n| self.taken.contains(n));
+        self.taken.insert(name.clone());
+        self.instances.insert(key, name.clone());
+        let param = |x: &str, t: &Ty| FnParam { name: Some(Ident::new(x, Span::DUMMY)), ty: t.to_type() };
+        let f = FunctionDecl {
+            attrs: Vec::new(),
+            name: Ident::new(name.clone(), Span::DUMMY),
+            type_params: Vec::new(),
+            params: vec![param("x", a), param("y", b)],
+            result: FnParam { name: None, ty: Type::bool() },
+            body: None,
+        };
+        self.out.push(Decl { kind: DeclKind::Function(f), span: Span::DUMMY });
+        self.from_axiom.resize(self.out.len(), true);
+        name
     }
 
     /// The name of the instance `u` uses, created on first use; `None`: keep the name.
@@ -430,7 +449,7 @@ impl<'p> Mono<'p> {
     }
 
     /// The ground types of the declarations that do not come from axiom instances, with their
-    /// parts, in a fixed order.
+    /// parts, `bool`, `int` and the fresh types of goals, in a fixed order.
     fn universe(&self) -> Vec<Ty> {
         struct Types<'e>(&'e GlobalEnv, Vec<Ty>, HashSet<Ty>);
         impl Types<'_> {
@@ -463,6 +482,11 @@ impl<'p> Mono<'p> {
             if !axiom {
                 self.before_elim.get(&k).unwrap_or(d).accept(&mut v);
             }
+        }
+        // `bool` and `int`, which literals have without a written type, and the fresh types
+        // of goals, which stand for arbitrary types: the axioms hold there too.
+        for t in [Ty::Bool, Ty::Int].iter().chain(&self.skolems) {
+            v.add(t.clone());
         }
         v.1
     }
@@ -511,21 +535,40 @@ fn mentions(t: &Ty, g: &Ty) -> bool {
         }
 }
 
-/// The equalities (`==`, `!=`) recorded `true` in `distinct` (between distinct types)
-/// replaced by their values, `false` and `true`.
-fn literal_equalities(d: &mut Decl, distinct: &mut Occurrences<Span, bool>) {
-    struct Lit<'a>(&'a mut Occurrences<Span, bool>);
+/// What an equality at an instance becomes.
+#[derive(Clone, PartialEq)]
+enum Equality {
+    /// Between values of one type: as it is.
+    Kept,
+    /// Between values of distinct types: `false`.
+    False,
+    /// Between values of types that may agree: this predicate of the two.
+    Unknown(Name),
+}
+
+/// The equalities (`==`, `!=`) recorded in `values` replaced as [`Equality`] says (`!=`: the
+/// negation).
+fn literal_equalities(d: &mut Decl, values: &mut Occurrences<Span, Equality>) {
+    struct Lit<'a>(&'a mut Occurrences<Span, Equality>);
     impl VisitMut for Lit<'_> {
         fn visit_expr(&mut self, e: &mut Expr) {
             walk_expr_mut(self, e);
-            if let ExprKind::Binary(op @ (BinOp::Eq | BinOp::Neq), ..) = &e.kind {
-                if self.0.next(&e.span) == Some(&true) {
-                    e.kind = ExprKind::BoolLit(*op == BinOp::Neq);
+            let ExprKind::Binary(op @ (BinOp::Eq | BinOp::Neq), a, b) = &mut e.kind else { return };
+            let eq = match self.0.next(&e.span) {
+                Some(Equality::False) => Expr::new(ExprKind::BoolLit(false), e.span),
+                Some(Equality::Unknown(f)) => {
+                    let args = vec![
+                        std::mem::replace(&mut **a, Expr::bool(true)),
+                        std::mem::replace(&mut **b, Expr::bool(true)),
+                    ];
+                    Expr::new(ExprKind::Call(Ident::new(f.clone(), e.span), args), e.span)
                 }
-            }
+                _ => return,
+            };
+            *e = if *op == BinOp::Neq { Expr::not(eq) } else { eq };
         }
     }
-    d.accept_mut(&mut Lit(distinct));
+    d.accept_mut(&mut Lit(values));
 }
 
 /// Renames the uses of polymorphic functions and procedures (by span and name) to instances.

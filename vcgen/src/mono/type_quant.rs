@@ -20,7 +20,9 @@
 //!   for an **existential** type quantifier in an axiom (a witness type fixed once, Skolem's
 //!   rule; not in statements, which a path may run more than once with other witnesses);
 //! - otherwise (a universal goal under an existential, an existential hypothesis in a
-//!   statement) the subformula is replaced by `false` in a goal and by `true` in a hypothesis.
+//!   statement) the subformula is replaced by `false` in a goal and by `true` in a hypothesis;
+//! - a hypothesis whose type quantifier stands where it is both assumed and proved (inside
+//!   `<==>`, `==`, a function argument, a lambda) becomes `true`: assumed no more.
 //!
 //! A formula that is both assumed and proved (a contract without `free`: proved by the
 //! implementation, assumed by callers; a loop invariant) is transformed as a goal when that
@@ -117,7 +119,7 @@ impl TypeQuantElim<'_> {
                     BinOp::And | BinOp::Or => (role, role),
                     BinOp::Implies => (role.flip(), role),
                     BinOp::Explies => (role, role.flip()),
-                    _ => return,
+                    _ => return self.both(e, role),
                 };
                 self.walk(a, ra, eigen);
                 self.walk(b, rb, eigen);
@@ -128,14 +130,23 @@ impl TypeQuantElim<'_> {
                 self.walk(b, role, eigen);
             }
             ExprKind::Let(l) => self.walk(&mut l.body, role, eigen),
-            ExprKind::Quant(q) if q.kind == QuantKind::Lambda => {}
+            ExprKind::Quant(q) if q.kind == QuantKind::Lambda => self.both(e, role),
             ExprKind::Quant(q) if !q.type_params.is_empty() => self.type_quant(e, role, eigen),
             ExprKind::Quant(q) => {
                 let inner =
                     eigen && matches!((q.kind, role), (QuantKind::Forall, Role::Goal) | (QuantKind::Exists, Role::Hyp));
                 self.walk(&mut q.body, role, inner);
             }
-            _ => {}
+            _ => self.both(e, role),
+        }
+    }
+
+    /// `e`, whose parts are both assumed and proved (`a <==> b`, `f(a)`): a hypothesis with a
+    /// type quantifier inside becomes `true` (assumed no more); a goal stays (unsupported).
+    fn both(&mut self, e: &mut Expr, role: Role) {
+        if role == Role::Hyp && !super::type_quantifiers(e).is_empty() {
+            self.inexact = true;
+            *e = Expr::new(ExprKind::BoolLit(true), e.span);
         }
     }
 

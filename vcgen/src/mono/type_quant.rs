@@ -166,7 +166,7 @@ impl TypeQuantElim<'_> {
                 let mut x = body.clone();
                 substitute_types(&mut x, &substitution(&params, &tys));
                 self.walk(&mut x, role, eigen);
-                parts.push(x);
+                parts.push(not_a_call(x));
             }
             let op = if forall { BinOp::And } else { BinOp::Or };
             let joined = parts.into_iter().reduce(|a, b| Expr::binary(op, a, b));
@@ -204,5 +204,17 @@ impl VisitMut for Statements<'_, '_> {
             _ => {}
         }
         walk_stmt_mut(self, s)
+    }
+}
+
+/// `e`, as `e: bool` if it is a function application: the type checker checks the operands
+/// of `&&` and `||` left to right unless the left one is an application (inferred from the
+/// right one), and [`super::subst::Occurrences`] needs the copies met in order.
+fn not_a_call(e: Expr) -> Expr {
+    if matches!(e.kind, ExprKind::Call(..)) {
+        let span = e.span;
+        Expr::new(ExprKind::Coerce(Box::new(e), Box::new(Type::bool())), span)
+    } else {
+        e
     }
 }

@@ -145,6 +145,10 @@ pub struct GlobalEnv {
     /// Some procedure or implementation carries `{:kernel}`: the program is a GPU program
     /// (modifies clauses are inferred; undeclared thread-identity constants are `int`).
     pub has_kernel: bool,
+    /// The declarations checked are instances of polymorphic ones (`vcgen::mono`): an equality
+    /// between distinct types is recorded ([`crate::check::InstanceKind::DistinctTypeEquality`]),
+    /// not an error (the generic declaration was checked before).
+    pub instances_of_generic: bool,
 }
 
 impl GlobalEnv {

@@ -133,6 +133,10 @@ pub enum InstanceKind {
     /// An equality or disequality (at `span`) between values of a type that contains a
     /// polymorphic map type (`name` empty, no `tys`).
     PolyMapEquality,
+    /// An equality or disequality (at `span`) between values of two types `tys` that differ
+    /// where a type parameter stands (Boogie 2 allows `x == C` for `x: a`, `C: int`: false
+    /// unless `a` is `int`); `name` empty.
+    DistinctTypeEquality,
 }
 
 /// The span that identifies level `k` of the left-hand side `l` (`m[i][j]`: `m[i` for level 0,
@@ -574,14 +578,20 @@ impl<'a> Checker<'a> {
                 Ty::Bool
             }
             Eq | Neq => {
-                if !ta.compatible(&tb) && (self.mentions_tvar(&ta) || self.mentions_tvar(&tb)) {
-                    self.report(
-                        Diagnostic::unsupported(
-                            format!("an equality between `{ta}` and `{tb}` (a type parameter and another type) is not supported"),
-                            e.span,
-                        )
-                        .with_label("Boogie allows it, true only where the types agree; kivl verifies a polymorphic body once, for an arbitrary type"),
-                    );
+                let params = self.mentions_tvar(&ta) || self.mentions_tvar(&tb) || self.env.instances_of_generic;
+                let distinct = !ta.compatible(&tb);
+                if !either_error && ((distinct && params) || self.env.instances_of_generic) {
+                    // Boogie: values of distinct types are never equal. Which types these are
+                    // is known at each instance (`vcgen::mono`, which gets every equality).
+                    let kind = InstanceKind::DistinctTypeEquality;
+                    self.instances.push(Instance {
+                        span: e.span,
+                        name: Name::default(),
+                        tys: vec![ta.clone(), tb.clone()],
+                        kind,
+                    });
+                }
+                if distinct && !either_error && params {
                 } else if !ta.compatible(&tb) {
                     bad(self, "both sides of an equality must have the same type");
                 } else if ta.has_poly_map() {

@@ -21,7 +21,10 @@
 //!   cost a proof but never makes one wrong;
 //! - a **polymorphic map type** is encoded after the rest, in the ground program
 //!   ([`polymap`]: boxing into a sort per map type, Boogie's `/typeEncoding:a` for maps);
-//! - the rest — type quantifiers anywhere but at the top of an axiom,
+//! - a **type quantifier inside a formula** is eliminated by the polarity of its position
+//!   ([`type_quant`]: instances at the ground types where it is assumed, a fresh type where it
+//!   must be proved);
+//! - the rest — type quantifiers in positions both assumed and proved,
 //!   instantiations that do not end (polymorphic recursion beyond [`MAX_INSTANCES`]) — is
 //!   a located `unsupported` diagnostic, never a guess.
 //!
@@ -30,6 +33,7 @@
 
 mod polymap;
 mod subst;
+mod type_quant;
 
 use ivl::ast::*;
 use ivl::check::{build_env, check_decl_instances, GlobalEnv, Instance, InstanceKind, Ty};
@@ -37,7 +41,8 @@ use ivl::diag::Diagnostic;
 use ivl::visit::{walk_expr_mut, walk_stmt_mut, walk_type, Node, Visit, VisitMut};
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
-use subst::{instance_name, split_type_quantifier, substitute_types, substitution, type_quantifiers};
+pub(crate) use subst::type_quantifiers;
+use subst::{instance_name, split_type_quantifier, substitute_types, substitution, Occurrences};
 
 /// At most this many instances of polymorphic functions and procedures.
 pub const MAX_INSTANCES: usize = 2000;
@@ -100,6 +105,12 @@ struct Mono<'p> {
     taken: HashSet<Name>,
     env: GlobalEnv,
     diags: Vec<Diagnostic>,
+    /// The fresh types that universal type quantifiers of goals were instantiated at (part of
+    /// the universe: they stand for arbitrary types).
+    skolems: Vec<Ty>,
+    /// The declarations whose type quantifiers became instances, as they were before: the
+    /// universe is taken from these (not from the instances).
+    before_elim: HashMap<usize, Decl>,
 }
 
 impl<'p> Mono<'p> {
@@ -116,6 +127,8 @@ impl<'p> Mono<'p> {
             taken: p.decls.iter().flat_map(ivl::resolve::decl_names).cloned().collect(),
             env: GlobalEnv::default(),
             diags: Vec::new(),
+            skolems: Vec::new(),
+            before_elim: HashMap::new(),
         };
         let mut sorts = Vec::new();
         for d in &p.decls {
@@ -137,6 +150,7 @@ impl<'p> Mono<'p> {
         m.out.extend(sorts);
         let (env, _) = build_env(&[m.out.as_slice(), &p.decls].concat());
         m.env = env;
+        m.env.instances_of_generic = true;
         for d in &p.decls {
             m.split(d);
         }
@@ -146,17 +160,7 @@ impl<'p> Mono<'p> {
 
     /// `type P$a;`, the uninterpreted type of procedure `P`'s type parameter `a`.
     fn fresh_sort(&mut self, proc: &str, a: &Ident, sorts: &mut Vec<Decl>) -> Ty {
-        let name = instance_name(&format!("{proc}${}", a.name), &[], &|n| self.taken.contains(n));
-        self.taken.insert(name.clone());
-        let td = TypeDecl {
-            attrs: Vec::new(),
-            finite: false,
-            name: Ident::new(name.clone(), a.span),
-            params: Vec::new(),
-            synonym: None,
-        };
-        sorts.push(Decl { kind: DeclKind::Type(td), span: a.span });
-        Ty::Ctor(name, std::sync::Arc::from([]))
+        new_sort(&mut self.taken, &format!("{proc}${}", a.name), a.span, sorts)
     }
 
     /// Sorts a declaration of the source: templates aside, the generic instance of a
@@ -196,18 +200,63 @@ impl<'p> Mono<'p> {
         }
     }
 
-    /// A declaration without type parameters: type quantifiers left in it are unsupported.
+    /// A declaration without type parameters (its type quantifiers are eliminated in
+    /// [`Self::process`]).
     fn push_ground(&mut self, d: Decl) {
+        self.out.push(d);
+    }
+
+    /// Eliminates the type quantifiers of `out[k]` ([`type_quant`]); those left are unsupported.
+    /// Whether some became instances at the universe (whose types then do not join it).
+    fn eliminate_type_quantifiers(&mut self, k: usize) -> bool {
+        if type_quantifiers(&self.out[k]).is_empty() {
+            return false;
+        }
+        let universe = self.universe();
+        let axiom = matches!(self.out[k].kind, DeclKind::Axiom(_));
+        let mut sorts = Vec::new();
+        let mut d = self.out[k].clone();
+        let instantiated = {
+            let taken = &mut self.taken;
+            let mut fresh = |a: &Ident| new_sort(taken, &format!("$type${}", a.name), a.span, &mut sorts);
+            let mut elim = type_quant::TypeQuantElim {
+                universe: &universe,
+                fresh_sort: &mut fresh,
+                skolem_hyp: axiom,
+                max_instances: MAX_AXIOM_INSTANCES,
+                instantiated: false,
+                inexact: false,
+            };
+            elim.decl(&mut d);
+            elim.instantiated
+        };
+        if instantiated {
+            self.before_elim.insert(k, self.out[k].clone());
+        }
+        for s in sorts {
+            if let DeclKind::Type(td) = &s.kind {
+                let info = ivl::resolve::TypeInfo { arity: 0, synonym: None, finite: false };
+                self.env.types.0.insert(td.name.name.clone(), info);
+                // Fresh types of axioms are witnesses, kept out of the universe (which would
+                // otherwise grow with every instance).
+                if !axiom {
+                    self.skolems.push(Ty::Ctor(td.name.name.clone(), std::sync::Arc::from([])));
+                }
+            }
+            self.out.push(s);
+        }
+        self.from_axiom.resize(self.out.len(), false);
         for span in type_quantifiers(&d) {
             self.diags.push(
                 Diagnostic::unsupported(
-                    "type quantifiers are supported only at the top of an axiom (`axiom (forall<a> ...)`)",
+                    "a type quantifier in a position both assumed and proved is not supported",
                     span,
                 )
-                .with_label("type parameters"),
+                .with_label("type parameters: inside `<==>`, `==`, a function argument or body, or needing instances in a contract"),
             );
         }
-        self.out.push(d);
+        self.out[k] = d;
+        instantiated
     }
 
     fn run(&mut self) {
@@ -228,20 +277,25 @@ impl<'p> Mono<'p> {
         if self.from_axiom.len() < self.out.len() {
             self.from_axiom.resize(self.out.len(), false);
         }
+        let instantiated = self.eliminate_type_quantifiers(k);
+        if !self.diags.is_empty() {
+            return;
+        }
         let (diags, uses) = check_decl_instances(&self.env, &self.out[k]);
         if !diags.is_empty() {
             self.diags.extend(diags);
             return;
         }
-        let axiom = self.from_axiom[k];
-        let mut renames = HashMap::new();
+        // Instances for the instances of a type quantifier do not join the universe either.
+        let axiom = self.from_axiom[k] || instantiated;
+        self.distinct_type_equalities(k, &uses);
+        let mut renames = Occurrences::default();
         for u in uses.into_iter().filter(|u| u.kind == InstanceKind::Use) {
-            if let Some(name) = self.instance(&u, axiom) {
-                renames.insert((u.span, u.name), name);
-            }
+            let name = self.instance(&u, axiom);
+            renames.push((u.span, u.name), name);
         }
         if !renames.is_empty() {
-            rename(&mut self.out[k], &renames);
+            rename(&mut self.out[k], &mut renames);
         }
         // The generic instance of a polymorphic procedure kept its type parameters (renamed
         // to the uninterpreted types) for the check against the procedure's signature.
@@ -250,6 +304,52 @@ impl<'p> Mono<'p> {
             DeclKind::Implementation(i) => i.type_params.clear(),
             _ => {}
         }
+    }
+
+    /// The equalities of `out[k]` between values of distinct ground types: `false` (`!=`:
+    /// `true`), Boogie's meaning. Where a type stands for an arbitrary type (a polymorphic
+    /// procedure's parameter, a fresh type of [`type_quant`]) the types may agree: then the
+    /// equality is an uninterpreted predicate `$same$T$U(x, y)`, which every model of the two
+    /// types satisfies (equality where they agree, false elsewhere): it decides nothing.
+    fn distinct_type_equalities(&mut self, k: usize, uses: &[Instance]) {
+        let mut values = Occurrences::default();
+        for u in uses.iter().filter(|u| u.kind == InstanceKind::DistinctTypeEquality) {
+            let arbitrary = |t: &Ty| self.generic.values().flatten().chain(&self.skolems).any(|g| mentions(t, g));
+            let v = if u.tys[0].compatible(&u.tys[1]) {
+                Equality::Kept
+            } else if u.tys.iter().any(arbitrary) {
+                Equality::Unknown(self.same_predicate(&u.tys[0], &u.tys[1]))
+            } else {
+                Equality::False
+            };
+            values.push(u.span, v);
+        }
+        if !values.is_empty() {
+            literal_equalities(&mut self.out[k], &mut values);
+        }
+    }
+
+    /// `function $same$T$U(x: T, y: U): bool;`, declared on first use.
+    fn same_predicate(&mut self, a: &Ty, b: &Ty) -> Name {
+        let key = (Name::from("$same"), vec![a.clone(), b.clone()]);
+        if let Some(n) = self.instances.get(&key) {
+            return n.clone();
+        }
+        let name = instance_name("$same", &key.1, &|n| self.taken.contains(n));
+        self.taken.insert(name.clone());
+        self.instances.insert(key, name.clone());
+        let param = |x: &str, t: &Ty| FnParam { name: Some(Ident::new(x, Span::DUMMY)), ty: t.to_type() };
+        let f = FunctionDecl {
+            attrs: Vec::new(),
+            name: Ident::new(name.clone(), Span::DUMMY),
+            type_params: Vec::new(),
+            params: vec![param("x", a), param("y", b)],
+            result: FnParam { name: None, ty: Type::bool() },
+            body: None,
+        };
+        self.out.push(Decl { kind: DeclKind::Function(f), span: Span::DUMMY });
+        self.from_axiom.resize(self.out.len(), true);
+        name
     }
 
     /// The name of the instance `u` uses, created on first use; `None`: keep the name.
@@ -349,7 +449,7 @@ impl<'p> Mono<'p> {
     }
 
     /// The ground types of the declarations that do not come from axiom instances, with their
-    /// parts, in a fixed order.
+    /// parts, `bool`, `int` and the fresh types of goals, in a fixed order.
     fn universe(&self) -> Vec<Ty> {
         struct Types<'e>(&'e GlobalEnv, Vec<Ty>, HashSet<Ty>);
         impl Types<'_> {
@@ -378,10 +478,15 @@ impl<'p> Mono<'p> {
             }
         }
         let mut v = Types(&self.env, Vec::new(), HashSet::new());
-        for (d, axiom) in self.out.iter().zip(&self.from_axiom) {
+        for (k, (d, axiom)) in self.out.iter().zip(&self.from_axiom).enumerate() {
             if !axiom {
-                d.accept(&mut v);
+                self.before_elim.get(&k).unwrap_or(d).accept(&mut v);
             }
+        }
+        // `bool` and `int`, which literals have without a written type, and the fresh types
+        // of goals, which stand for arbitrary types: the axioms hold there too.
+        for t in [Ty::Bool, Ty::Int].iter().chain(&self.skolems) {
+            v.add(t.clone());
         }
         v.1
     }
@@ -391,6 +496,21 @@ impl<'p> Mono<'p> {
 /// a type parameter is the opaque type of its name, the same type as the declared one.
 fn sort_idents(tys: &[Ty], params: &[Ident]) -> Vec<Ident> {
     tys.iter().zip(params).map(|(t, p)| Ident::new(t.to_string(), p.span)).collect()
+}
+
+/// Declares `type name;` (a fresh name from `base`) in `sorts`; the type.
+fn new_sort(taken: &mut HashSet<Name>, base: &str, span: Span, sorts: &mut Vec<Decl>) -> Ty {
+    let name = instance_name(base, &[], &|n| taken.contains(n));
+    taken.insert(name.clone());
+    let td = TypeDecl {
+        attrs: Vec::new(),
+        finite: false,
+        name: Ident::new(name.clone(), span),
+        params: Vec::new(),
+        synonym: None,
+    };
+    sorts.push(Decl { kind: DeclKind::Type(td), span });
+    Ty::Ctor(name, std::sync::Arc::from([]))
 }
 
 /// Every tuple of `n` elements of `xs`, in order.
@@ -405,14 +525,60 @@ fn tuples(xs: &[Ty], n: usize) -> Vec<Vec<Ty>> {
     out
 }
 
+/// Whether the ground type `g` occurs in `t`.
+fn mentions(t: &Ty, g: &Ty) -> bool {
+    t == g
+        || match t {
+            Ty::Ctor(_, xs) => xs.iter().any(|x| mentions(x, g)),
+            Ty::Map(m) => mentions(&m.result, g) || m.args.iter().any(|x| mentions(x, g)),
+            _ => false,
+        }
+}
+
+/// What an equality at an instance becomes.
+#[derive(Clone, PartialEq)]
+enum Equality {
+    /// Between values of one type: as it is.
+    Kept,
+    /// Between values of distinct types: `false`.
+    False,
+    /// Between values of types that may agree: this predicate of the two.
+    Unknown(Name),
+}
+
+/// The equalities (`==`, `!=`) recorded in `values` replaced as [`Equality`] says (`!=`: the
+/// negation).
+fn literal_equalities(d: &mut Decl, values: &mut Occurrences<Span, Equality>) {
+    struct Lit<'a>(&'a mut Occurrences<Span, Equality>);
+    impl VisitMut for Lit<'_> {
+        fn visit_expr(&mut self, e: &mut Expr) {
+            walk_expr_mut(self, e);
+            let ExprKind::Binary(op @ (BinOp::Eq | BinOp::Neq), a, b) = &mut e.kind else { return };
+            let eq = match self.0.next(&e.span) {
+                Some(Equality::False) => Expr::new(ExprKind::BoolLit(false), e.span),
+                Some(Equality::Unknown(f)) => {
+                    let args = vec![
+                        std::mem::replace(&mut **a, Expr::bool(true)),
+                        std::mem::replace(&mut **b, Expr::bool(true)),
+                    ];
+                    Expr::new(ExprKind::Call(Ident::new(f.clone(), e.span), args), e.span)
+                }
+                _ => return,
+            };
+            *e = if *op == BinOp::Neq { Expr::not(eq) } else { eq };
+        }
+    }
+    d.accept_mut(&mut Lit(values));
+}
+
 /// Renames the uses of polymorphic functions and procedures (by span and name) to instances.
-fn rename(d: &mut Decl, renames: &HashMap<(Span, Name), Name>) {
-    struct Rename<'a>(&'a HashMap<(Span, Name), Name>);
+fn rename(d: &mut Decl, renames: &mut Occurrences<(Span, Name), Option<Name>>) {
+    struct Rename<'a>(&'a mut Occurrences<(Span, Name), Option<Name>>);
     impl VisitMut for Rename<'_> {
         fn visit_expr(&mut self, e: &mut Expr) {
             let span = e.span;
             if let ExprKind::Call(f, _) = &mut e.kind {
-                if let Some(n) = self.0.get(&(span, f.name.clone())) {
+                if let Some(Some(n)) = self.0.next(&(span, f.name.clone())) {
                     f.name = n.clone();
                 }
             }
@@ -421,7 +587,7 @@ fn rename(d: &mut Decl, renames: &HashMap<(Span, Name), Name>) {
         fn visit_stmt(&mut self, s: &mut Stmt) {
             let span = s.span;
             if let StmtKind::Call { proc, .. } = &mut s.kind {
-                if let Some(n) = self.0.get(&(span, proc.name.clone())) {
+                if let Some(Some(n)) = self.0.next(&(span, proc.name.clone())) {
                     proc.name = n.clone();
                 }
             }

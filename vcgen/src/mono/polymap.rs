@@ -28,7 +28,7 @@
 //! a located `unsupported`, never a possibly wrong verdict. So is a map type whose type
 //! parameter occurs only in its result (`<a>[int]a`): its instances would share keys.
 
-use super::subst::instance_name;
+use super::subst::{instance_name, Occurrences};
 use ivl::ast::*;
 use ivl::check::{build_env, check_decl, check_decl_instances, lhs_level_span, GlobalEnv, InstanceKind, MapTy, Ty};
 use ivl::diag::Diagnostic;
@@ -66,10 +66,10 @@ pub fn encode_poly_maps(mut decls: Vec<Decl>) -> Result<Vec<Decl>, Vec<Diagnosti
         if !diags.is_empty() {
             return Err(diags);
         }
-        let mut selects = HashMap::new();
+        let mut selects = Occurrences::default();
         for u in uses {
             match u.kind {
-                InstanceKind::Select(Ty::Map(m)) => _ = selects.insert(u.span, (m, u.tys)),
+                InstanceKind::Select(Ty::Map(m)) => selects.push(u.span, (m, u.tys)),
                 InstanceKind::PolyMapEquality => equalities.push(u.span),
                 _ => {}
             }
@@ -88,13 +88,13 @@ pub fn encode_poly_maps(mut decls: Vec<Decl>) -> Result<Vec<Decl>, Vec<Diagnosti
     }
     let mut enc = Encoder::new(&env, &decls);
     let mut out = Vec::with_capacity(decls.len());
-    for (mut d, selects) in decls.into_iter().zip(records) {
+    for (mut d, mut selects) in decls.into_iter().zip(records) {
         if let DeclKind::Type(td) = &d.kind {
             if td.params.is_empty() && td.synonym.as_ref().is_some_and(|t| env.ty(t).has_poly_map()) {
                 continue; // every use is rewritten below
             }
         }
-        let mut r = Rewrite { enc: &mut enc, selects: &selects };
+        let mut r = Rewrite { enc: &mut enc, selects: &mut selects };
         d.accept_mut(&mut r);
         out.push(d);
     }
@@ -324,7 +324,7 @@ fn wrap(e: &mut Expr, f: &Name) {
 /// Rewrites one declaration: its types, and the selects and updates recorded in `selects`.
 struct Rewrite<'a, 'e> {
     enc: &'a mut Encoder<'e>,
-    selects: &'a HashMap<Span, (Arc<MapTy>, Vec<Ty>)>,
+    selects: &'a mut Occurrences<Span, (Arc<MapTy>, Vec<Ty>)>,
 }
 
 impl VisitMut for Rewrite<'_, '_> {
@@ -339,7 +339,11 @@ impl VisitMut for Rewrite<'_, '_> {
 
     fn visit_expr(&mut self, e: &mut Expr) {
         walk_expr_mut(self, e);
-        let Some((m, tys)) = self.selects.get(&e.span) else { return };
+        if !matches!(e.kind, ExprKind::Select(..) | ExprKind::Store(..)) {
+            return;
+        }
+        let Some((m, tys)) = self.selects.next(&e.span).cloned() else { return };
+        let (m, tys) = (&m, &tys);
         match &mut e.kind {
             ExprKind::Select(_, idx) => {
                 if let Some((_, unbox)) = self.enc.box_indices(m, tys, idx) {
@@ -362,7 +366,8 @@ impl VisitMut for Rewrite<'_, '_> {
             if l.indices.is_empty() {
                 continue;
             }
-            let Some((m, tys)) = self.selects.get(&lhs_level_span(l, 0)) else { continue };
+            let Some((m, tys)) = self.selects.next(&lhs_level_span(l, 0)).cloned() else { continue };
+            let (m, tys) = (&m, &tys);
             if let Some((bx, _)) = self.enc.box_indices(m, tys, &mut l.indices[0]) {
                 wrap(r, &bx);
             }

@@ -64,14 +64,19 @@ pub fn split_type_quantifier(e: &Expr) -> Option<(Vec<Ident>, Expr)> {
     if q.kind != QuantKind::Forall || q.type_params.is_empty() {
         return None;
     }
-    let rest = if q.vars.is_empty() {
+    Some((q.type_params.clone(), without_type_params(q, e.span)))
+}
+
+/// The quantifier `q` (at `span`) without its type parameters; its body when it binds no
+/// variables.
+pub fn without_type_params(q: &Quantifier, span: Span) -> Expr {
+    if q.vars.is_empty() {
         q.body.clone()
     } else {
-        let mut inner = (**q).clone();
+        let mut inner = q.clone();
         inner.type_params.clear();
-        Expr::new(ExprKind::Quant(Box::new(inner)), e.span)
-    };
-    Some((q.type_params.clone(), rest))
+        Expr::new(ExprKind::Quant(Box::new(inner)), span)
+    }
 }
 
 /// A name for the instance of `base` at `tys`, `base$T1$T2` with the types' letters and digits,
@@ -102,4 +107,38 @@ pub fn instance_name(base: &str, tys: &[Ty], taken: &dyn Fn(&str) -> bool) -> Na
         k += 1;
     }
     Name::from(candidate.as_str())
+}
+
+/// What the type checker recorded at each occurrence of a span, in the order it met them.
+///
+/// One span may occur several times in a declaration: a type quantifier eliminated into the
+/// conjunction of its instances ([`super::type_quant`]) repeats its body, each copy at other
+/// types. The checker and the rewriting visitors meet the copies in the same order (left to
+/// right), so the k-th lookup of a span gets the k-th record (the last one again after that).
+pub struct Occurrences<K, V> {
+    records: HashMap<K, (Vec<V>, usize)>,
+}
+
+impl<K: std::hash::Hash + Eq, V> Default for Occurrences<K, V> {
+    fn default() -> Self {
+        Occurrences { records: HashMap::new() }
+    }
+}
+
+impl<K: std::hash::Hash + Eq, V> Occurrences<K, V> {
+    pub fn push(&mut self, key: K, v: V) {
+        self.records.entry(key).or_insert_with(|| (Vec::new(), 0)).0.push(v);
+    }
+
+    /// The record of the next occurrence of `key`.
+    pub fn next(&mut self, key: &K) -> Option<&V> {
+        let (vs, k) = self.records.get_mut(key)?;
+        let at = (*k).min(vs.len().checked_sub(1)?);
+        *k += 1;
+        vs.get(at)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.records.is_empty()
+    }
 }

@@ -560,8 +560,21 @@ impl<'m> Tr<'m> {
                 return None;
             }
         };
+        // CUDA's dynamic shared memory: every unsized `extern __shared__` array starts at the
+        // same address, so all of them are one memory object (the first one's name); separate
+        // maps would hide the races between two names of the same bytes.
+        let dynamic = space == Space::GroupShared && g.initializer.is_none() && is_unsized_array(&g.ty);
+        if dynamic {
+            if let Some(&b) = self.global_bases.get(DYNAMIC_SHARED) {
+                self.global_bases.insert(name, b);
+                return Some(b);
+            }
+        }
         let b = self.new_base(name.clone(), space);
         self.global_bases.insert(name.clone(), b);
+        if dynamic {
+            self.global_bases.insert(DYNAMIC_SHARED.to_string(), b);
+        }
         let value_ty = match &g.initializer {
             Some(init) => Some(self.module.type_of(init)),
             None => match g.ty.as_ref() {
@@ -1752,4 +1765,14 @@ fn for_both_threads(b: &str) -> Vec<String> {
     } else {
         vec![format!("({b} && __other({b}))")]
     }
+}
+
+/// The key under which CUDA's dynamic shared memory (all unsized `extern __shared__` arrays) is
+/// known among the global bases; not a name a variable can have.
+const DYNAMIC_SHARED: &str = "extern __shared__";
+
+/// Whether a global's type (a pointer to its value) is an array of no elements (`T a[]`).
+fn is_unsized_array(ty: &TypeRef) -> bool {
+    matches!(ty.as_ref(), Type::PointerType { pointee_type, .. }
+        if matches!(pointee_type.as_ref(), Type::ArrayType { num_elements: 0, .. }))
 }

@@ -127,12 +127,7 @@ impl<'m> Tr<'m> {
         }
         if let Some(d) = &c.dest {
             let v = match ret_scalar {
-                Some(t) => {
-                    let v = self.var(f, d);
-                    self.locals.insert(v.clone(), t.kbpl());
-                    self.emit(format!("havoc {v};"), loc);
-                    Val::Scalar(Ex::new(v, t))
-                }
+                Some(t) => self.havoc_scalar(f, d, t, loc),
                 // A struct returned by value (a texel `float4`): every field arbitrary.
                 None if !is_pointer(&ret) => {
                     let v = self.var(f, d);

@@ -121,10 +121,16 @@ impl<'m> Tr<'m> {
     /// The call's result, if any, is an arbitrary value (a new one at each call).
     fn arbitrary_result(&mut self, f: &mut Frame<'m>, c: &'m inst::Call, loc: Option<Loc>) {
         let (Some(d), Some(t)) = (&c.dest, scalar_ty(&self.module.type_of(c))) else { return };
+        let v = self.havoc_scalar(f, d, t, loc);
+        f.vals.insert(d.clone(), v);
+    }
+
+    /// A new local of type `t` for the register `d`, havocked here: an arbitrary value.
+    pub(super) fn havoc_scalar(&mut self, f: &Frame<'m>, d: &Name, t: Ty, loc: Option<Loc>) -> Val {
         let v = self.var(f, d);
         self.locals.insert(v.clone(), t.kbpl());
         self.emit(format!("havoc {v};"), loc);
-        f.vals.insert(d.clone(), Val::Scalar(Ex::new(v, t)));
+        Val::Scalar(Ex::new(v, t))
     }
 
     /// An annotation call as a statement (assertions, assumptions, contracts, barrier

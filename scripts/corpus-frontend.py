@@ -16,9 +16,10 @@ are GPUVerify's buggy variants of `X`, not sources of their own). For every sour
   kernel must never be reported verified (exit 3 if one is).
 
     scripts/corpus-frontend.py [--bin KIVL] [--jobs N] [--timeout S] [--sample K] [--only-bugs]
-                               [--cache DIR] [--cached-only] [CORPUS]
+                               [--only PART,PART...] [--cache DIR] [--cached-only] [CORPUS]
 
-`--sample K` runs every K-th source (sorted by path) for a quicker estimate. Resumable: each
+`--sample K` runs every K-th source (sorted by path) for a quicker estimate; `--only P,Q` the
+sources whose path contains `P` or `Q` (to rerun the ones a change is about). Resumable: each
 source's row is cached as JSON under --cache (default /tmp/kivl-corpus-frontend, outside the
 repository), keyed by the kivl binary (size and modification time), the source and the time
 limit, so a rerun skips the sources already done; a new binary starts afresh. `--cached-only`
@@ -130,6 +131,28 @@ def check(kivl, src, timeout, only_bugs):
     return src, mine, theirs, bug
 
 
+USER_INVARIANT = re.compile(r"__(global_|function_wide_)?invariant\s*\(")
+
+
+def lost_invariants(src):
+    """A note when `src` states loop invariants (`__invariant`, `__global_invariant`…, also in
+    the headers next to it) that GPUVerify's .bpl beside it lost: the .bpl of every such corpus
+    kernel has no `originated_from_invariant` assertion, so kivl on the .bpl must do without
+    them. Empty otherwise."""
+    bpl = os.path.splitext(src)[0] + ".bpl"
+    with open(bpl, errors="replace") as fh:
+        if "originated_from_invariant" in fh.read():
+            return ""
+    directory = os.path.dirname(src)
+    texts = [src] + [os.path.join(d, f) for d in (directory, os.path.dirname(directory))
+                     for f in sorted(os.listdir(d)) if f.endswith(".h")]
+    n = 0
+    for path in texts:
+        with open(path, errors="replace") as fh:
+            n += len(USER_INVARIANT.findall(fh.read()))
+    return f"  (the .bpl lacks the source's {n} loop invariants)" if n else ""
+
+
 def is_source(directory, name):
     """A CUDA/OpenCL source with GPUVerify's Boogie for it beside it."""
     stem, ext = os.path.splitext(name)
@@ -166,6 +189,7 @@ def main():
     ap.add_argument("--timeout", type=int, default=60)
     ap.add_argument("--only-bugs", action="store_true", help="only the planted-bug variants")
     ap.add_argument("--sample", type=int, default=1, help="every K-th source only")
+    ap.add_argument("--only", default="", help="only the sources whose path contains one of these comma-separated parts")
     ap.add_argument("--cache", default="/tmp/kivl-corpus-frontend", help="per-source results (outside the repository)")
     ap.add_argument("--cached-only", action="store_true",
                     help="run nothing: the table over the sources already in the cache (a partial run)")
@@ -176,6 +200,8 @@ def main():
         return
     sources = sorted(os.path.join(d, f) for d, _, fs in os.walk(base) for f in fs if is_source(d, f))
     sources = sources[:: max(1, a.sample)]
+    if a.only:
+        sources = [s for s in sources if any(part in s for part in a.only.split(","))]
     if a.cached_only:
         sources = [s for s in sources if os.path.isfile(cache_path(a, s))]
         print(f"(--cached-only: the {len(sources)} sources already run with this binary)")
@@ -191,9 +217,15 @@ def main():
               f"front end ({100 * len(accepted) / max(1, len(mapped)):.1f}%)")
         print(f"both X.cl/X.cu and kernel.bpl finish on {len(both)}; they agree on {len(agree)} "
               f"({100 * len(agree) / max(1, len(both)):.1f}%)")
+        lost = 0
         for s, mine, theirs, _ in both:
             if mine != theirs:
-                print(f"  disagree: {rel(s)}  source {mine}, bpl {theirs}")
+                why = lost_invariants(s) if (mine, theirs) == ("verified", "errors") else ""
+                lost += bool(why)
+                print(f"  disagree: {rel(s)}  source {mine}, bpl {theirs}{why}")
+        if lost:
+            print(f"of the disagreements, {lost} are sources whose loop invariants GPUVerify's .bpl does not "
+                  f"carry (the source verifies with them, the .bpl cannot without them)")
     bugs = [r for r in rows if r[3] is not None]
     verified = [r for r in bugs if r[3] == "verified"]
     counts = {v: sum(1 for r in bugs if r[3] == v) for v in sorted({r[3] for r in bugs})}

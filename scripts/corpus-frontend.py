@@ -16,14 +16,18 @@ are GPUVerify's buggy variants of `X`, not sources of their own). For every sour
   kernel must never be reported verified (exit 3 if one is).
 
     scripts/corpus-frontend.py [--bin KIVL] [--jobs N] [--timeout S] [--sample K] [--only-bugs]
-                               [--only PART,PART...] [--cache DIR] [--cached-only] [CORPUS]
+                               [--only PART,PART...] [--cache DIR] [--cached-only [--earlier-bin OLD]]
+                               [CORPUS]
 
 `--sample K` runs every K-th source (sorted by path) for a quicker estimate; `--only P,Q` the
 sources whose path contains `P` or `Q` (to rerun the ones a change is about). Resumable: each
 source's row is cached as JSON under --cache (default /tmp/kivl-corpus-frontend, outside the
 repository), keyed by the kivl binary (size and modification time), the source and the time
 limit, so a rerun skips the sources already done; a new binary starts afresh. `--cached-only`
-prints the table over the sources a (still running or stopped) run has finished, running none.
+prints the table over the sources a (still running or stopped) run has finished, running none;
+with `--earlier-bin OLD` it takes OLD's row where the binary has none (a change whose effect is
+confined to some sources is measured by rerunning those with `--only` and combining), and says
+how many rows came from each binary.
 
 Inference is on (`--houdini`), as GPUVerify's is; options the harness cannot map skip the
 kernel with the reason.
@@ -159,9 +163,9 @@ def is_source(directory, name):
     return ext in (".cl", ".cu") and os.path.isfile(os.path.join(directory, stem + ".bpl"))
 
 
-def cache_path(a, src):
-    """Where the row of `src` is cached for this binary, time limit and mode."""
-    st = os.stat(a.bin)
+def cache_path(a, src, binary=None):
+    """Where the row of `src` is cached for this binary (or `binary`), time limit and mode."""
+    st = os.stat(binary or a.bin)
     key = hashlib.sha1(f"{st.st_size}:{st.st_mtime_ns}:{src}:{a.timeout}:{a.only_bugs}".encode()).hexdigest()[:20]
     return os.path.join(a.cache, key + ".json")
 
@@ -169,6 +173,8 @@ def cache_path(a, src):
 def cached(a, src):
     """`check` of one source, through the cache (a row is a JSON list)."""
     path = cache_path(a, src)
+    if not os.path.isfile(path) and a.earlier_bin and os.path.isfile(cache_path(a, src, a.earlier_bin)):
+        path = cache_path(a, src, a.earlier_bin)
     if os.path.isfile(path):
         with open(path) as fh:
             return tuple(json.load(fh))
@@ -193,6 +199,8 @@ def main():
     ap.add_argument("--cache", default="/tmp/kivl-corpus-frontend", help="per-source results (outside the repository)")
     ap.add_argument("--cached-only", action="store_true",
                     help="run nothing: the table over the sources already in the cache (a partial run)")
+    ap.add_argument("--earlier-bin", help="with --cached-only: where --bin has no row for a source, take the "
+                    "row of this earlier binary (a rerun of only the sources a change can affect)")
     a = ap.parse_args()
     base = os.path.join(a.corpus, "gpuverify")
     if not os.path.isdir(base):
@@ -203,11 +211,17 @@ def main():
     if a.only:
         sources = [s for s in sources if any(part in s for part in a.only.split(","))]
     if a.cached_only:
-        sources = [s for s in sources if os.path.isfile(cache_path(a, s))]
-        print(f"(--cached-only: the {len(sources)} sources already run with this binary)")
+        binaries = [a.bin] + ([a.earlier_bin] if a.earlier_bin else [])
+        sources = [s for s in sources if any(os.path.isfile(cache_path(a, s, b)) for b in binaries)]
+        print(f"(--cached-only: the {len(sources)} sources already run with this binary"
+              f"{' or the earlier one' if a.earlier_bin else ''})")
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
         rows = list(pool.map(lambda s: cached(a, s), sources))
     rel = lambda p: os.path.relpath(p, base)
+    from_earlier = sum(1 for s in sources if a.earlier_bin and not os.path.isfile(cache_path(a, s)))
+    if from_earlier:
+        print(f"({from_earlier} rows from the earlier binary {a.earlier_bin}, "
+              f"{len(rows) - from_earlier} from {a.bin})")
     mapped = [r for r in rows if r[1] is not None or r[3] is not None]
     if not a.only_bugs:
         accepted = [r for r in mapped if r[1] != "invalid"]

@@ -21,6 +21,9 @@
 //!   cost a proof but never makes one wrong;
 //! - a **polymorphic map type** is encoded after the rest, in the ground program
 //!   ([`polymap`]: boxing into a sort per map type, Boogie's `/typeEncoding:a` for maps);
+//! - a **lambda with type parameters applied where it stands** is replaced by its body at
+//!   the inferred instantiation first ([`lambda_beta`]); any other one is lifted to a
+//!   polymorphic function with a defining axiom ([`lambda_lift`]);
 //! - a **type quantifier inside a formula** is eliminated by the polarity of its position
 //!   ([`type_quant`]: instances at the ground types where it is assumed, a fresh type where it
 //!   must be proved);
@@ -31,6 +34,8 @@
 //! Every declaration made is type-checked again (the checker also finds its instantiations),
 //! so the program handed on is well typed.
 
+mod lambda_beta;
+mod lambda_lift;
 mod polymap;
 mod subst;
 mod type_quant;
@@ -53,6 +58,21 @@ pub const MAX_AXIOM_INSTANCES: usize = 1000;
 ///
 /// Polymorphic map types are encoded afterwards, in the ground program ([`polymap`]).
 pub fn monomorphise(p: &Program) -> Result<Cow<'_, Program>, Vec<Diagnostic>> {
+    let beta = lambda_beta::has_applied_poly_lambda(&p.decls);
+    if beta || lambda_lift::has_poly_lambda(&p.decls) {
+        let mut decls = p.decls.clone();
+        if beta {
+            lambda_beta::reduce_applied_poly_lambdas(&mut decls)?;
+        }
+        lambda_lift::lift_poly_lambdas(&mut decls)?;
+        let lifted = Program { decls };
+        return Ok(Cow::Owned(monomorphise_lambda_free(&lifted)?.into_owned()));
+    }
+    monomorphise_lambda_free(p)
+}
+
+/// [`monomorphise`] once the lambdas with type parameters are reduced or lifted.
+fn monomorphise_lambda_free(p: &Program) -> Result<Cow<'_, Program>, Vec<Diagnostic>> {
     let poly_maps = polymap::has_poly_map_types(&p.decls);
     if !poly_maps && !p.decls.iter().any(is_polymorphic) {
         return Ok(Cow::Borrowed(p));
@@ -216,6 +236,7 @@ impl<'p> Mono<'p> {
         let axiom = matches!(self.out[k].kind, DeclKind::Axiom(_));
         let mut sorts = Vec::new();
         let mut d = self.out[k].clone();
+        type_quant::drop_trivial(&mut d);
         let instantiated = {
             let taken = &mut self.taken;
             let mut fresh = |a: &Ident| new_sort(taken, &format!("$type${}", a.name), a.span, &mut sorts);

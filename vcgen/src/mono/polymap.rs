@@ -25,8 +25,15 @@
 //! uninterpreted functions cannot tell them apart, but `==` can. So a program that both
 //! quantifies over a polymorphic map type (bound variables, parameters of functions with a
 //! body, whose definitions are quantified axioms) and compares such maps with `==` or `!=` is
-//! a located `unsupported`, never a possibly wrong verdict. So is a map type whose type
-//! parameter occurs only in its result (`<a>[int]a`): its instances would share keys.
+//! a located `unsupported`, never a possibly wrong verdict.
+//!
+//! A map type with a type parameter that occurs in no argument (`<a>[int]a`, `<a>[]a`: the
+//! context fixes it at each select, [`ivl::typeck`]) has one map per instantiation in Boogie:
+//! `p[13] := 5; p[13] := true` changes two different values. Its encoding gets one more
+//! argument of sort `$U$M`, a key per instantiation: `p[13]` at `a := int` reads
+//! `P[13, $type$U$M$int()]`. The key constants of distinct instantiations are distinct (an
+//! uninterpreted `$ttag$U$M` numbers them), so updates at one type leave the others unchanged;
+//! in the model above the keys are fresh elements of the union, as the boxes' ranges.
 
 use super::subst::{instance_name, Occurrences};
 use ivl::ast::*;
@@ -192,6 +199,8 @@ struct Encoder<'e> {
     sorts: HashMap<Ty, Ty>,
     /// The box and unbox functions of (sort, type).
     boxes: HashMap<(Ty, Ty), (Name, Name)>,
+    /// The key constants of (sort, instantiation), for maps typed by their context.
+    keys: HashMap<(Ty, Vec<Ty>), Name>,
     taken: HashSet<Name>,
     decls: Vec<Decl>,
     diags: Vec<Diagnostic>,
@@ -203,6 +212,7 @@ impl<'e> Encoder<'e> {
             env,
             sorts: HashMap::new(),
             boxes: HashMap::new(),
+            keys: HashMap::new(),
             taken: decls.iter().flat_map(ivl::resolve::decl_names).cloned().collect(),
             decls: Vec::new(),
             diags: Vec::new(),
@@ -223,8 +233,11 @@ impl<'e> Encoder<'e> {
             Ty::Map(m) => {
                 let u = self.sort(t);
                 let mut part = |x: &Ty| if mentions_params(m, x) { u.clone() } else { self.ty(x) };
-                let args = m.args.iter().map(&mut part).collect();
+                let mut args: Vec<Ty> = m.args.iter().map(&mut part).collect();
                 let result = part(&m.result);
+                if m.has_result_only_params() {
+                    args.push(u.clone()); // the key of the instantiation
+                }
                 Ty::map(args, result)
             }
             _ => t.clone(),
@@ -286,6 +299,36 @@ impl<'e> Encoder<'e> {
         (bx, ub)
     }
 
+    /// The constant `$type$U..(): $U` that keys the instantiation `tys` of map type `m` (whose
+    /// type parameters occur only in its result), declared with its distinct number on first
+    /// use.
+    fn instantiation_key(&mut self, m: &Ty, tys: &[Ty]) -> Name {
+        let u = self.sort(m);
+        if let Some(k) = self.keys.get(&(u.clone(), tys.to_vec())) {
+            return k.clone();
+        }
+        let name = self.fresh(&format!("$type{u}"), tys);
+        let f = FunctionDecl {
+            attrs: Vec::new(),
+            name: Ident::new(name.clone(), Span::DUMMY),
+            type_params: Vec::new(),
+            params: Vec::new(),
+            result: FnParam { name: None, ty: u.to_type() },
+            body: None,
+        };
+        self.decls.push(Decl { kind: DeclKind::Function(f), span: Span::DUMMY });
+        let ttag = Name::from(format!("$ttag{u}"));
+        if self.taken.insert(ttag.clone()) {
+            self.decls.push(unary_fn(&ttag, "u", &u.to_type(), &Type::int()));
+        }
+        let n = self.keys.keys().filter(|(v, _)| *v == u).count();
+        let key = Expr::new(ExprKind::Call(Ident::new(name.clone(), Span::DUMMY), Vec::new()), Span::DUMMY);
+        let expr = Expr::eq(call(&ttag, key), Expr::new(ExprKind::IntLit(n.into()), Span::DUMMY));
+        self.decls.push(Decl { kind: DeclKind::Axiom(AxiomDecl { attrs: Vec::new(), expr }), span: Span::DUMMY });
+        self.keys.insert((u, tys.to_vec()), name.clone());
+        name
+    }
+
     /// `$tag$U(u: $U): int`, the type a boxed value comes from (a distinct number for each box
     /// function into `$U`): values boxed from distinct types are distinct.
     fn tag(&mut self, u: &Ty) -> Name {
@@ -298,13 +341,19 @@ impl<'e> Encoder<'e> {
 
     /// Boxes the indices of a select or update of `m` at `tys` whose argument types mention a
     /// type parameter. The box and unbox functions of the result type, if it mentions one.
-    fn box_indices(&mut self, m: &Arc<MapTy>, tys: &[Ty], idx: &mut [Expr]) -> Option<(Name, Name)> {
+    /// The key of the instantiation is added when the indices do not determine it.
+    fn box_indices(&mut self, m: &Arc<MapTy>, tys: &[Ty], idx: &mut Vec<Expr>) -> Option<(Name, Name)> {
         let mt = Ty::Map(m.clone());
         for (i, at) in idx.iter_mut().zip(&m.args) {
             if mentions_params(m, at) {
                 let (bx, _) = self.boxes(&mt, &at.instantiate_bound(tys));
                 wrap(i, &bx);
             }
+        }
+        if m.has_result_only_params() {
+            let key = self.instantiation_key(&mt, tys);
+            let span = idx.last().map_or(Span::DUMMY, |e| e.span);
+            idx.push(Expr::new(ExprKind::Call(Ident::new(key, span), Vec::new()), span));
         }
         mentions_params(m, &m.result).then(|| self.boxes(&mt, &m.result.instantiate_bound(tys)))
     }

@@ -18,7 +18,8 @@
 //!   their parts; not the types only axiom instances bring in, which keeps the set finite; not
 //!   the types that contain a polymorphic map type, see [`polymap`]). An
 //!   axiom is an assumption: instantiating it at fewer types than all assumes less, which may
-//!   cost a proof but never makes one wrong;
+//!   cost a proof but never makes one wrong (so is dropping the axiom instances that would
+//!   need function instances past [`AXIOM_BUDGET`]);
 //! - a **polymorphic map type** is encoded after the rest, in the ground program
 //!   ([`polymap`]: boxing into a sort per map type, Boogie's `/typeEncoding:a` for maps);
 //! - a **lambda with type parameters applied where it stands** is replaced by its body at
@@ -51,6 +52,11 @@ use subst::{instance_name, split_type_quantifier, substitute_types, substitution
 
 /// At most this many instances of polymorphic functions and procedures.
 pub const MAX_INSTANCES: usize = 2000;
+/// Axiom instances that would take the number of function and procedure instances past this
+/// are not assumed (Dafny's prelude, whose axioms with two type parameters at every pair of the
+/// program's types would otherwise exceed [`MAX_INSTANCES`]; test2/IncompleteArithmetic-RealTypes.bpl):
+/// the rest of [`MAX_INSTANCES`] is left to the instances the program itself needs.
+pub const AXIOM_BUDGET: usize = MAX_INSTANCES * 3 / 4;
 /// At most this many instances of one polymorphic axiom (the others are not assumed).
 pub const MAX_AXIOM_INSTANCES: usize = 1000;
 
@@ -307,6 +313,12 @@ impl<'p> Mono<'p> {
             self.diags.extend(diags);
             return;
         }
+        if self.from_axiom[k] && matches!(self.out[k].kind, DeclKind::Axiom(_)) && self.over_budget(&uses) {
+            // An axiom instance is an assumption: dropping it is sound (it may cost a proof).
+            let span = self.out[k].span;
+            self.out[k] = Decl { kind: DeclKind::Axiom(AxiomDecl { attrs: Vec::new(), expr: Expr::bool(true) }), span };
+            return;
+        }
         // Instances for the instances of a type quantifier do not join the universe either.
         let axiom = self.from_axiom[k] || instantiated;
         self.distinct_type_equalities(k, &uses);
@@ -371,6 +383,19 @@ impl<'p> Mono<'p> {
         self.out.push(Decl { kind: DeclKind::Function(f), span: Span::DUMMY });
         self.from_axiom.resize(self.out.len(), true);
         name
+    }
+
+    /// Whether the function instances that `uses` would add take the count past
+    /// [`AXIOM_BUDGET`].
+    fn over_budget(&self, uses: &[Instance]) -> bool {
+        let new: HashSet<(&Name, &Vec<Ty>)> = uses
+            .iter()
+            .filter(|u| u.kind == InstanceKind::Use)
+            .filter(|u| !self.instances.contains_key(&(u.name.clone(), u.tys.clone())))
+            .filter(|u| self.generic.get(&u.name) != Some(&u.tys))
+            .map(|u| (&u.name, &u.tys))
+            .collect();
+        !new.is_empty() && self.instances.len() + new.len() > AXIOM_BUDGET
     }
 
     /// The name of the instance `u` uses, created on first use; `None`: keep the name.
@@ -523,8 +548,9 @@ fn sort_idents(tys: &[Ty], params: &[Ident]) -> Vec<Ident> {
 fn new_sort(taken: &mut HashSet<Name>, base: &str, span: Span, sorts: &mut Vec<Decl>) -> Ty {
     let name = instance_name(base, &[], &|n| taken.contains(n));
     taken.insert(name.clone());
+    let arbitrary = Attribute { name: Ident::new(polymap::ARBITRARY, span), args: Vec::new(), span };
     let td = TypeDecl {
-        attrs: Vec::new(),
+        attrs: vec![arbitrary],
         finite: false,
         name: Ident::new(name.clone(), span),
         params: Vec::new(),

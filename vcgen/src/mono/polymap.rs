@@ -10,7 +10,9 @@
 //! `$unbox$M$T(H[o, $box$M$Field_T(f)])`, an update boxes the value, and one axiom per box
 //! function, `unbox(box(x)) == x`, says boxing loses nothing. Distinct instantiations give
 //! distinct keys (the boxes of different types are never equated: in the model below their
-//! ranges are disjoint), so an update at `T` changes no other instance, as in Boogie.
+//! ranges are disjoint), so an update at `T` changes no other instance, as in Boogie. The
+//! boxes of a type that stands for an arbitrary one ([`ARBITRARY`]) get no tag: their values
+//! may be those of any other type.
 //!
 //! Why this and not one Z3 array per instantiation: it needs no instance set. The program's
 //! instantiations grow with polymorphic axioms and functions (each instance may select the
@@ -42,6 +44,14 @@ use ivl::diag::Diagnostic;
 use ivl::visit::{walk_expr, walk_expr_mut, walk_stmt_mut, walk_type, Node, Visit, VisitMut};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
+
+/// The attribute of the uninterpreted types that monomorphisation makes to stand for an
+/// arbitrary type (a polymorphic procedure's type parameter, the fresh type of a `forall<t>`
+/// to prove): such a type may be `int` or any other, so its boxes and keys get no tag that
+/// would make them distinct from those of the program's types. With a tag, `m[17] := !m[17]`
+/// would leave `m[y]` unchanged for `y: T`, and a procedure `P<T>(y: T)` ensuring `m[y] ==
+/// old(m)[y]` would verify although it fails at `T := int`.
+pub const ARBITRARY: &str = "kivl_arbitrary_type";
 
 /// Whether a polymorphic map type is written anywhere in `decls`.
 pub fn has_poly_map_types(decls: &[Decl]) -> bool {
@@ -201,6 +211,8 @@ struct Encoder<'e> {
     boxes: HashMap<(Ty, Ty), (Name, Name)>,
     /// The key constants of (sort, instantiation), for maps typed by their context.
     keys: HashMap<(Ty, Vec<Ty>), Name>,
+    /// The types marked [`ARBITRARY`].
+    arbitrary: HashSet<Name>,
     taken: HashSet<Name>,
     decls: Vec<Decl>,
     diags: Vec<Diagnostic>,
@@ -213,6 +225,15 @@ impl<'e> Encoder<'e> {
             sorts: HashMap::new(),
             boxes: HashMap::new(),
             keys: HashMap::new(),
+            arbitrary: decls
+                .iter()
+                .filter_map(|d| match &d.kind {
+                    DeclKind::Type(td) if td.attrs.iter().any(|a| a.name.name == ARBITRARY) => {
+                        Some(td.name.name.clone())
+                    }
+                    _ => None,
+                })
+                .collect(),
             taken: decls.iter().flat_map(ivl::resolve::decl_names).cloned().collect(),
             decls: Vec::new(),
             diags: Vec::new(),
@@ -280,10 +301,13 @@ impl<'e> Encoder<'e> {
         self.decls.push(unary_fn(&ub, "x", &ut, &et));
         let x = Expr::var("x", Span::DUMMY);
         let boxed = call(&bx, x.clone());
-        let tag = self.tag(&u);
-        let k = self.boxes.keys().filter(|(v, _)| *v == u).count();
-        let tagged = Expr::eq(call(&tag, boxed.clone()), Expr::new(ExprKind::IntLit(k.into()), Span::DUMMY));
-        let body = Expr::and(Expr::eq(call(&ub, boxed.clone()), x), tagged);
+        let mut body = Expr::eq(call(&ub, boxed.clone()), x);
+        if !self.mentions_arbitrary(t) {
+            let tag = self.tag(&u);
+            let k = self.boxes.keys().filter(|(v, _)| *v == u).count();
+            let tagged = Expr::eq(call(&tag, boxed.clone()), Expr::new(ExprKind::IntLit(k.into()), Span::DUMMY));
+            body = Expr::and(body, tagged);
+        }
         let var = TypedIdent { name: Ident::new("x", Span::DUMMY), ty: et, where_clause: None, attrs: Vec::new() };
         let q = Quantifier {
             kind: QuantKind::Forall,
@@ -322,11 +346,22 @@ impl<'e> Encoder<'e> {
             self.decls.push(unary_fn(&ttag, "u", &u.to_type(), &Type::int()));
         }
         let n = self.keys.keys().filter(|(v, _)| *v == u).count();
-        let key = Expr::new(ExprKind::Call(Ident::new(name.clone(), Span::DUMMY), Vec::new()), Span::DUMMY);
-        let expr = Expr::eq(call(&ttag, key), Expr::new(ExprKind::IntLit(n.into()), Span::DUMMY));
-        self.decls.push(Decl { kind: DeclKind::Axiom(AxiomDecl { attrs: Vec::new(), expr }), span: Span::DUMMY });
+        if !tys.iter().any(|t| self.mentions_arbitrary(t)) {
+            let key = Expr::new(ExprKind::Call(Ident::new(name.clone(), Span::DUMMY), Vec::new()), Span::DUMMY);
+            let expr = Expr::eq(call(&ttag, key), Expr::new(ExprKind::IntLit(n.into()), Span::DUMMY));
+            self.decls.push(Decl { kind: DeclKind::Axiom(AxiomDecl { attrs: Vec::new(), expr }), span: Span::DUMMY });
+        }
         self.keys.insert((u, tys.to_vec()), name.clone());
         name
+    }
+
+    /// Whether `t` mentions a type that stands for an arbitrary type ([`ARBITRARY`]).
+    fn mentions_arbitrary(&self, t: &Ty) -> bool {
+        match t {
+            Ty::Ctor(n, xs) => self.arbitrary.contains(n) || xs.iter().any(|x| self.mentions_arbitrary(x)),
+            Ty::Map(m) => self.mentions_arbitrary(&m.result) || m.args.iter().any(|x| self.mentions_arbitrary(x)),
+            _ => false,
+        }
     }
 
     /// `$tag$U(u: $U): int`, the type a boxed value comes from (a distinct number for each box

@@ -375,9 +375,11 @@ impl MapBinders {
     }
 
     /// `id` as a type parameter of an enclosing polymorphic map type: [`Ty::Bound`] of the
-    /// innermost; one of an outer map (`<a>[Field a]<b>[b]a`) is unsupported.
+    /// innermost polymorphic one (the maps without type parameters in between are transparent:
+    /// `<a, b>[int][a]b`, test21/MapOutputTypeParams.bpl); one of an outer polymorphic map
+    /// (`<a>[Field a]<b>[b]a`) is unsupported.
     fn lookup(&self, id: &Ident) -> Result<Ty, Diagnostic> {
-        let inner = self.0.last().map(Vec::as_slice).unwrap_or_default();
+        let inner = self.0.iter().rev().find(|s| !s.is_empty()).map(Vec::as_slice).unwrap_or_default();
         match inner.iter().rposition(|v| v.name == id.name) {
             Some(i) => Ok(Ty::Bound(i as u32)),
             None => Err(Diagnostic::unsupported(

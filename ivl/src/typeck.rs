@@ -15,6 +15,8 @@ use num_bigint::BigUint;
 use rustc_hash::FxHashMap;
 use std::collections::HashSet;
 
+mod context_select;
+
 /// The GPU specification built-ins of docs/kbpl.md §5.2.
 pub const SPEC_BUILTINS: [&str; 8] =
     ["__read", "__write", "__read_offset", "__write_offset", "__other", "__uniform", "__enabled", "__taken"];
@@ -133,6 +135,10 @@ pub enum InstanceKind {
     /// An equality or disequality (at `span`) between values of a type that contains a
     /// polymorphic map type (`name` empty, no `tys`).
     PolyMapEquality,
+    /// A lambda with type parameters (at `span`): `tys` are its type and the types of the
+    /// variables it `captures` (its free variables other than constants), in that order;
+    /// `tvars` are the type variables in scope around it (`vcgen::mono` lifts it to a function).
+    PolyLambda { captures: Vec<Name>, tvars: Vec<Name> },
     /// An equality or disequality (at `span`) between values of two types `tys` that differ
     /// where a type parameter stands (Boogie 2 allows `x == C` for `x: a`, `C: int`: false
     /// unless `a` is `int`); `name` empty.
@@ -278,10 +284,7 @@ impl<'a> Checker<'a> {
 
     /// Checks `e` and requires type `expected`.
     pub fn expect(&mut self, e: &Expr, expected: &Ty, label: impl FnOnce() -> String) -> Ty {
-        if matches!(e.kind, ExprKind::Call(..)) {
-            self.hint = Some(expected.clone());
-        }
-        let t = self.expr(e);
+        let t = self.expr_expecting(e, expected);
         if !t.compatible(expected) {
             self.mismatch(e.span, expected, &t, label());
         }
@@ -290,13 +293,13 @@ impl<'a> Checker<'a> {
 
     /// The type the context expects of `e`, for the inference of a polymorphic application.
     pub(crate) fn hint(&mut self, e: &Expr, expected: &Ty) {
-        if matches!(e.kind, ExprKind::Call(..)) && !expected.has_error() {
+        if !expected.has_error() && self.wants_hint(e) {
             self.hint = Some(expected.clone());
         }
     }
 
     pub fn expect_bool(&mut self, e: &Expr, what: &str) {
-        let t = self.expr(e);
+        let t = self.expr_expecting(e, &Ty::Bool);
         if !t.compatible(&Ty::Bool) {
             self.report(
                 Diagnostic::type_error(format!("{what} must be of type `bool`, found `{t}`"), e.span)
@@ -361,23 +364,23 @@ impl<'a> Checker<'a> {
                 let its: Vec<Ty> = idx.iter().map(|i| self.expr(i)).collect();
                 self.hint = Some(Ty::map(its.clone(), Ty::Error));
                 let mt = self.expr(m);
-                self.select_with(&mt, idx, Some(&its), m.span, e.span)
+                self.select_with(&mt, idx, Some(&its), None, m.span, e.span)
             }
             ExprKind::Select(m, idx) => {
-                let mt = self.expr(m);
-                self.select(&mt, idx, m.span, e.span)
+                let hint = self.hint.take();
+                self.select_expr(e, m, idx, hint)
             }
-            ExprKind::Store(m, idx, v) => self.store(e, m, idx, v),
+            ExprKind::Store(m, idx, v) => {
+                let hint = self.hint.take();
+                self.store_expr(e, m, idx, v, hint)
+            }
             ExprKind::Extract(a, hi, lo) => self.extract(e, a, *hi, *lo),
             ExprKind::IfThenElse(c, a, b) => self.if_then_else(c, a, b),
             ExprKind::Quant(q) => self.quant(e, q),
             ExprKind::Let(l) => crate::lets::check_let(self, l),
             ExprKind::Coerce(a, t) => {
                 let target = self.ty(t);
-                if matches!(a.kind, ExprKind::Call(..)) {
-                    self.hint = Some(target.clone());
-                }
-                let at = self.expr(a);
+                let at = self.expr_expecting(a, &target);
                 if !at.compatible(&target) {
                     self.type_error(
                         format!("`{at}` cannot be coerced to `{target}`"),
@@ -408,7 +411,7 @@ impl<'a> Checker<'a> {
 
     /// `!a` and `-a`.
     fn unary(&mut self, e: &Expr, op: UnOp, a: &Expr) -> Ty {
-        let t = self.expr(a);
+        let t = if op == UnOp::Not { self.expr_expecting(a, &Ty::Bool) } else { self.expr(a) };
         match op {
             UnOp::Not => {
                 if self.ctx.trigger {
@@ -432,20 +435,6 @@ impl<'a> Checker<'a> {
                 ),
             },
         }
-    }
-
-    /// `m[idx := v]`: the map's type, when `v` has its element type.
-    fn store(&mut self, e: &Expr, m: &Expr, idx: &[Expr], v: &Expr) -> Ty {
-        let mt = self.expr(m);
-        let rt = self.select(&mt, idx, m.span, e.span);
-        let vt = self.expr(v);
-        if !vt.compatible(&rt) {
-            self.mismatch(v.span, &rt, &vt, "the value stored must have the map's element type");
-        }
-        if rt.is_error() && !mt.compatible(&Ty::Error) {
-            return Ty::Error;
-        }
-        mt
     }
 
     /// `a[hi:lo]`: a bit-vector operand, `lo < hi <= width`.
@@ -522,18 +511,21 @@ impl<'a> Checker<'a> {
     /// The types of a binary operator's operands. Except for `++`, both have one type, so an
     /// application of a polymorphic function on one side is inferred from the other side
     /// (`Empty() == s`): the application is checked second.
-    fn operands(&mut self, op: BinOp, a: &Expr, b: &Expr) -> (Ty, Ty) {
-        let is_call = |e: &Expr| matches!(e.kind, ExprKind::Call(..));
-        if op != BinOp::Concat && is_call(a) && !is_call(b) {
+    fn operands(&mut self, op: BinOp, a: &Expr, b: &Expr, hint: Option<Ty>) -> (Ty, Ty) {
+        use BinOp::*;
+        match op {
+            Concat => return self.concat_operands(a, b, hint),
+            Iff | Implies | Explies | And | Or => {
+                return (self.expr_expecting(a, &Ty::Bool), self.expr_expecting(b, &Ty::Bool))
+            }
+            _ => {}
+        }
+        if self.wants_hint(a) && !self.wants_hint(b) {
             let tb = self.expr(b);
-            self.hint(a, &tb);
-            (self.expr(a), tb)
+            (self.expr_expecting(a, &tb), tb)
         } else {
             let ta = self.expr(a);
-            if op != BinOp::Concat {
-                self.hint(b, &ta);
-            }
-            (ta, self.expr(b))
+            (ta.clone(), self.expr_expecting(b, &ta))
         }
     }
 
@@ -551,6 +543,7 @@ impl<'a> Checker<'a> {
 
     fn binary(&mut self, e: &Expr, op: BinOp, a: &Expr, b: &Expr) -> Ty {
         use BinOp::*;
+        let hint = self.hint.take();
         if self.ctx.trigger {
             match op {
                 Eq => self.trigger_error(e.span, "equalities"),
@@ -559,7 +552,7 @@ impl<'a> Checker<'a> {
                 _ => {}
             }
         }
-        let (ta, tb) = self.operands(op, a, b);
+        let (ta, tb) = self.operands(op, a, b, hint);
         let bad = |this: &mut Self, need: &str| {
             this.report(
                 Diagnostic::type_error(
@@ -665,11 +658,20 @@ impl<'a> Checker<'a> {
 
     /// `m[idx]`: the element type of `mt`.
     fn select(&mut self, mt: &Ty, idx: &[Expr], mspan: Span, span: Span) -> Ty {
-        self.select_with(mt, idx, None, mspan, span)
+        self.select_with(mt, idx, None, None, mspan, span)
     }
 
-    /// [`Checker::select`], the index types already found (`given`) or not.
-    fn select_with(&mut self, mt: &Ty, idx: &[Expr], given: Option<&[Ty]>, mspan: Span, span: Span) -> Ty {
+    /// [`Checker::select`], the index types already found (`given`) or not, `hint` the
+    /// element type the context expects.
+    fn select_with(
+        &mut self,
+        mt: &Ty,
+        idx: &[Expr],
+        given: Option<&[Ty]>,
+        hint: Option<&Ty>,
+        mspan: Span,
+        span: Span,
+    ) -> Ty {
         let type_rest = |c: &mut Self| {
             if given.is_none() {
                 idx.iter().for_each(|i| _ = c.expr(i));
@@ -699,7 +701,7 @@ impl<'a> Checker<'a> {
             );
         }
         if m.tparams > 0 {
-            return self.poly_select(&m, mt, idx, given, span);
+            return self.poly_select(&m, mt, idx, given, hint, span);
         }
         for (k, (i, at)) in idx.iter().zip(&m.args).enumerate() {
             let what = || format!("index {} of a map of type `{mt}`", k + 1);
@@ -714,8 +716,18 @@ impl<'a> Checker<'a> {
 
     /// A select or update of a polymorphic map `<a, ..>[args]result` (Leino and Rümmer, TACAS
     /// 2010, §2): its type parameters are instantiated by matching the argument types with the
-    /// index types; the instantiation is recorded at `span` ([`Instance::select`]).
-    fn poly_select(&mut self, m: &MapTy, mt: &Ty, idx: &[Expr], given: Option<&[Ty]>, span: Span) -> Ty {
+    /// index types, then the result type with the expected type `hint`
+    /// ([`Checker::close_from_context`]); the instantiation is recorded at `span`
+    /// ([`Instance::select`]).
+    fn poly_select(
+        &mut self,
+        m: &MapTy,
+        mt: &Ty,
+        idx: &[Expr],
+        given: Option<&[Ty]>,
+        hint: Option<&Ty>,
+        span: Span,
+    ) -> Ty {
         let mut inst = vec![None; m.tparams as usize];
         let (mut ok, mut erroneous) = (true, false);
         for (k, (i, at)) in idx.iter().zip(&m.args).enumerate() {
@@ -736,18 +748,10 @@ impl<'a> Checker<'a> {
                 ok = false;
             }
         }
-        if !ok || inst.iter().any(Option::is_none) {
-            if ok && !erroneous {
-                self.report(
-                    Diagnostic::unsupported(
-                        format!("a select of `{mt}` whose type parameters its indices do not determine"),
-                        span,
-                    )
-                    .with_label("a type parameter that occurs only in the map's result type"),
-                );
-            }
+        if !ok || (erroneous && inst.iter().any(Option::is_none)) {
             return Ty::Error;
         }
+        Self::close_from_context(m, hint, &mut inst);
         let tys: Vec<Ty> = inst.into_iter().flatten().collect();
         let result = m.result.instantiate_bound(&tys);
         self.instances.push(Instance { span, name: Name::default(), tys, kind: InstanceKind::Select(mt.clone()) });
@@ -1056,10 +1060,35 @@ impl<'a> Checker<'a> {
                 Ty::poly_map(tps.len() as u32, args, bind_tvars(&bt, tps))
             }
         };
+        if q.kind == QuantKind::Lambda && pushed_tvars > 0 {
+            self.bound.truncate(mark);
+            self.record_poly_lambda(e, &result, pushed_tvars);
+        }
         self.bound.truncate(mark);
         let n = self.tvars.len();
         self.tvars.truncate(n - pushed_tvars);
         result
+    }
+
+    /// Records a lambda with type parameters ([`InstanceKind::PolyLambda`]) of type `t`, with
+    /// its own `own_tvars` type parameters last in scope.
+    fn record_poly_lambda(&mut self, e: &Expr, t: &Ty, own_tvars: usize) {
+        let mut tys = vec![t.clone()];
+        let mut captures = Vec::new();
+        for x in crate::visit::free_vars(e) {
+            let ty = match self.lookup(&x) {
+                Some(VarRef::Bound(t) | VarRef::Local(t, _)) => t,
+                Some(VarRef::Global(g)) if !g.is_const() => g.ty.clone(),
+                Some(VarRef::Global(_)) => continue,
+                None => return,
+            };
+            captures.push(x);
+            tys.push(ty);
+        }
+        let outer = self.tvars.len() - own_tvars;
+        let tvars = self.tvars[..outer].iter().map(|v| v.name.clone()).collect();
+        let kind = InstanceKind::PolyLambda { captures, tvars };
+        self.instances.push(Instance { span: e.span, name: Name::default(), tys, kind });
     }
 
     /// Resolves and type-checks attribute arguments, and the attributes whose arguments Boogie
@@ -1439,14 +1468,7 @@ impl<'a> Checker<'a> {
 
     fn assign(&mut self, s: &Stmt, lhss: &[Lhs], rhss: &[Expr]) {
         self.distinct_targets(lhss.iter().map(|l| &l.var), "parallel assignment");
-        let mut tys = Vec::with_capacity(lhss.len());
-        for l in lhss {
-            let mut t = self.target(&l.var, "assign to");
-            for (k, idx) in l.indices.iter().enumerate() {
-                t = self.select(&t, idx, l.var.span, lhs_level_span(l, k));
-            }
-            tys.push(t);
-        }
+        let tys = self.lhs_types(lhss);
         if lhss.len() != rhss.len() {
             for r in rhss {
                 self.expr(r);
@@ -1466,7 +1488,10 @@ impl<'a> Checker<'a> {
         }
         for (k, (r, t)) in rhss.iter().zip(&tys).enumerate() {
             let name = &lhss[k].var.name;
-            self.expect(r, t, || format!("assigned to `{name}`"));
+            match t {
+                Some(t) => _ = self.expect(r, t, || format!("assigned to `{name}`")),
+                None => self.assign_to_open(&lhss[k], r),
+            }
         }
     }
 

@@ -40,6 +40,14 @@ pub struct MapTy {
     pub result: Ty,
 }
 
+impl MapTy {
+    /// Whether a type parameter occurs in no argument type (`<a>[int]a`, `<a>[]a`): the
+    /// indices of a select do not determine it, the context must (Boogie 2.4.1's inference).
+    pub fn has_result_only_params(&self) -> bool {
+        (0..self.tparams).any(|i| !self.args.iter().any(|a| a.has_bound(i)))
+    }
+}
+
 /// Which type variables [`Ty::match_holes`] binds.
 #[derive(Clone, Copy)]
 enum Matching {

@@ -246,8 +246,18 @@ fn polymorphic_maps() {
     accepts("var m: <a>[a]a; var n: <b>[b]b; procedure p() { assert m == n; }");
     // Boogie's rule: every type parameter occurs in the map's types.
     type_err("type C a; var bad: <a,b>[]C a;", "type variable must occur in map arguments: b", 1, 23);
-    // A parameter that only the result mentions is not determined by a select.
-    rejects("var p: <a>[]a; procedure q() { assert p[] == 3; }", ErrorKind::Unsupported, "do not determine", 1, 39);
+    // A parameter that only the result mentions is inferred from the context (Boogie 2.4.1):
+    // the other operand, the value assigned, `bool` for a condition, further indices.
+    accepts("var p: <a>[]a; procedure q() { assert p[] == 3; }");
+    accepts(
+        "var p: <a>[]a; var m: []int; procedure q() modifies p; { p[] := 12; p[] := true; assert p[] == m[] && p[]; }",
+    );
+    accepts(
+        "var r: <a, b>[int][a]b; procedure q() modifies r; { r[17] := r[17][true := 13]; assert r[17][true] == 13; }",
+    );
+    accepts("var p: <a>[]a; var c: bv17; procedure q() { assert p[] ++ p[] == c; }");
+    // `p[] + 1` is an `int` (from `1`), which a `bool` cannot receive.
+    type_err("var p: <a>[]a; procedure q() { var x: bool; x := p[] + 1; }", "expected `bool`, found `int`", 1, 50);
     // A lambda with type parameters is a polymorphic map.
     accepts("type ref; type Field a; var F: <a>[ref, Field a]bool; procedure p() modifies F; { F := (lambda<b> o: ref, f: Field b :: true); }");
     type_err("type ref; type Field a; var F: <a>[ref, Field a]int; procedure p() modifies F; { F := (lambda<b> o: ref, f: Field b :: true); }", "expected", 1, 87);

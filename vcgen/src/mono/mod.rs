@@ -18,9 +18,13 @@
 //!   their parts; not the types only axiom instances bring in, which keeps the set finite; not
 //!   the types that contain a polymorphic map type, see [`polymap`]). An
 //!   axiom is an assumption: instantiating it at fewer types than all assumes less, which may
-//!   cost a proof but never makes one wrong;
+//!   cost a proof but never makes one wrong (so is dropping the axiom instances that would
+//!   need function instances past [`AXIOM_BUDGET`]);
 //! - a **polymorphic map type** is encoded after the rest, in the ground program
 //!   ([`polymap`]: boxing into a sort per map type, Boogie's `/typeEncoding:a` for maps);
+//! - a **lambda with type parameters applied where it stands** is replaced by its body at
+//!   the inferred instantiation first ([`lambda_beta`]); any other one is lifted to a
+//!   polymorphic function with a defining axiom ([`lambda_lift`]);
 //! - a **type quantifier inside a formula** is eliminated by the polarity of its position
 //!   ([`type_quant`]: instances at the ground types where it is assumed, a fresh type where it
 //!   must be proved);
@@ -31,6 +35,8 @@
 //! Every declaration made is type-checked again (the checker also finds its instantiations),
 //! so the program handed on is well typed.
 
+mod lambda_beta;
+mod lambda_lift;
 mod polymap;
 mod subst;
 mod type_quant;
@@ -46,6 +52,11 @@ use subst::{instance_name, split_type_quantifier, substitute_types, substitution
 
 /// At most this many instances of polymorphic functions and procedures.
 pub const MAX_INSTANCES: usize = 2000;
+/// Axiom instances that would take the number of function and procedure instances past this
+/// are not assumed (Dafny's prelude, whose axioms with two type parameters at every pair of the
+/// program's types would otherwise exceed [`MAX_INSTANCES`]; test2/IncompleteArithmetic-RealTypes.bpl):
+/// the rest of [`MAX_INSTANCES`] is left to the instances the program itself needs.
+pub const AXIOM_BUDGET: usize = MAX_INSTANCES * 3 / 4;
 /// At most this many instances of one polymorphic axiom (the others are not assumed).
 pub const MAX_AXIOM_INSTANCES: usize = 1000;
 
@@ -53,6 +64,21 @@ pub const MAX_AXIOM_INSTANCES: usize = 1000;
 ///
 /// Polymorphic map types are encoded afterwards, in the ground program ([`polymap`]).
 pub fn monomorphise(p: &Program) -> Result<Cow<'_, Program>, Vec<Diagnostic>> {
+    let beta = lambda_beta::has_applied_poly_lambda(&p.decls);
+    if beta || lambda_lift::has_poly_lambda(&p.decls) {
+        let mut decls = p.decls.clone();
+        if beta {
+            lambda_beta::reduce_applied_poly_lambdas(&mut decls)?;
+        }
+        lambda_lift::lift_poly_lambdas(&mut decls)?;
+        let lifted = Program { decls };
+        return Ok(Cow::Owned(monomorphise_lambda_free(&lifted)?.into_owned()));
+    }
+    monomorphise_lambda_free(p)
+}
+
+/// [`monomorphise`] once the lambdas with type parameters are reduced or lifted.
+fn monomorphise_lambda_free(p: &Program) -> Result<Cow<'_, Program>, Vec<Diagnostic>> {
     let poly_maps = polymap::has_poly_map_types(&p.decls);
     if !poly_maps && !p.decls.iter().any(is_polymorphic) {
         return Ok(Cow::Borrowed(p));
@@ -216,6 +242,7 @@ impl<'p> Mono<'p> {
         let axiom = matches!(self.out[k].kind, DeclKind::Axiom(_));
         let mut sorts = Vec::new();
         let mut d = self.out[k].clone();
+        type_quant::drop_trivial(&mut d);
         let instantiated = {
             let taken = &mut self.taken;
             let mut fresh = |a: &Ident| new_sort(taken, &format!("$type${}", a.name), a.span, &mut sorts);
@@ -286,6 +313,12 @@ impl<'p> Mono<'p> {
             self.diags.extend(diags);
             return;
         }
+        if self.from_axiom[k] && matches!(self.out[k].kind, DeclKind::Axiom(_)) && self.over_budget(&uses) {
+            // An axiom instance is an assumption: dropping it is sound (it may cost a proof).
+            let span = self.out[k].span;
+            self.out[k] = Decl { kind: DeclKind::Axiom(AxiomDecl { attrs: Vec::new(), expr: Expr::bool(true) }), span };
+            return;
+        }
         // Instances for the instances of a type quantifier do not join the universe either.
         let axiom = self.from_axiom[k] || instantiated;
         self.distinct_type_equalities(k, &uses);
@@ -350,6 +383,19 @@ impl<'p> Mono<'p> {
         self.out.push(Decl { kind: DeclKind::Function(f), span: Span::DUMMY });
         self.from_axiom.resize(self.out.len(), true);
         name
+    }
+
+    /// Whether the function instances that `uses` would add take the count past
+    /// [`AXIOM_BUDGET`].
+    fn over_budget(&self, uses: &[Instance]) -> bool {
+        let new: HashSet<(&Name, &Vec<Ty>)> = uses
+            .iter()
+            .filter(|u| u.kind == InstanceKind::Use)
+            .filter(|u| !self.instances.contains_key(&(u.name.clone(), u.tys.clone())))
+            .filter(|u| self.generic.get(&u.name) != Some(&u.tys))
+            .map(|u| (&u.name, &u.tys))
+            .collect();
+        !new.is_empty() && self.instances.len() + new.len() > AXIOM_BUDGET
     }
 
     /// The name of the instance `u` uses, created on first use; `None`: keep the name.
@@ -502,8 +548,9 @@ fn sort_idents(tys: &[Ty], params: &[Ident]) -> Vec<Ident> {
 fn new_sort(taken: &mut HashSet<Name>, base: &str, span: Span, sorts: &mut Vec<Decl>) -> Ty {
     let name = instance_name(base, &[], &|n| taken.contains(n));
     taken.insert(name.clone());
+    let arbitrary = Attribute { name: Ident::new(polymap::ARBITRARY, span), args: Vec::new(), span };
     let td = TypeDecl {
-        attrs: Vec::new(),
+        attrs: vec![arbitrary],
         finite: false,
         name: Ident::new(name.clone(), span),
         params: Vec::new(),

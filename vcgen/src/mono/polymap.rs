@@ -10,7 +10,9 @@
 //! `$unbox$M$T(H[o, $box$M$Field_T(f)])`, an update boxes the value, and one axiom per box
 //! function, `unbox(box(x)) == x`, says boxing loses nothing. Distinct instantiations give
 //! distinct keys (the boxes of different types are never equated: in the model below their
-//! ranges are disjoint), so an update at `T` changes no other instance, as in Boogie.
+//! ranges are disjoint), so an update at `T` changes no other instance, as in Boogie. The
+//! boxes of a type that stands for an arbitrary one ([`ARBITRARY`]) get no tag: their values
+//! may be those of any other type.
 //!
 //! Why this and not one Z3 array per instantiation: it needs no instance set. The program's
 //! instantiations grow with polymorphic axioms and functions (each instance may select the
@@ -25,8 +27,15 @@
 //! uninterpreted functions cannot tell them apart, but `==` can. So a program that both
 //! quantifies over a polymorphic map type (bound variables, parameters of functions with a
 //! body, whose definitions are quantified axioms) and compares such maps with `==` or `!=` is
-//! a located `unsupported`, never a possibly wrong verdict. So is a map type whose type
-//! parameter occurs only in its result (`<a>[int]a`): its instances would share keys.
+//! a located `unsupported`, never a possibly wrong verdict.
+//!
+//! A map type with a type parameter that occurs in no argument (`<a>[int]a`, `<a>[]a`: the
+//! context fixes it at each select, [`ivl::typeck`]) has one map per instantiation in Boogie:
+//! `p[13] := 5; p[13] := true` changes two different values. Its encoding gets one more
+//! argument of sort `$U$M`, a key per instantiation: `p[13]` at `a := int` reads
+//! `P[13, $type$U$M$int()]`. The key constants of distinct instantiations are distinct (an
+//! uninterpreted `$ttag$U$M` numbers them), so updates at one type leave the others unchanged;
+//! in the model above the keys are fresh elements of the union, as the boxes' ranges.
 
 use super::subst::{instance_name, Occurrences};
 use ivl::ast::*;
@@ -35,6 +44,14 @@ use ivl::diag::Diagnostic;
 use ivl::visit::{walk_expr, walk_expr_mut, walk_stmt_mut, walk_type, Node, Visit, VisitMut};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
+
+/// The attribute of the uninterpreted types that monomorphisation makes to stand for an
+/// arbitrary type (a polymorphic procedure's type parameter, the fresh type of a `forall<t>`
+/// to prove): such a type may be `int` or any other, so its boxes and keys get no tag that
+/// would make them distinct from those of the program's types. With a tag, `m[17] := !m[17]`
+/// would leave `m[y]` unchanged for `y: T`, and a procedure `P<T>(y: T)` ensuring `m[y] ==
+/// old(m)[y]` would verify although it fails at `T := int`.
+pub const ARBITRARY: &str = "kivl_arbitrary_type";
 
 /// Whether a polymorphic map type is written anywhere in `decls`.
 pub fn has_poly_map_types(decls: &[Decl]) -> bool {
@@ -192,6 +209,10 @@ struct Encoder<'e> {
     sorts: HashMap<Ty, Ty>,
     /// The box and unbox functions of (sort, type).
     boxes: HashMap<(Ty, Ty), (Name, Name)>,
+    /// The key constants of (sort, instantiation), for maps typed by their context.
+    keys: HashMap<(Ty, Vec<Ty>), Name>,
+    /// The types marked [`ARBITRARY`].
+    arbitrary: HashSet<Name>,
     taken: HashSet<Name>,
     decls: Vec<Decl>,
     diags: Vec<Diagnostic>,
@@ -203,6 +224,16 @@ impl<'e> Encoder<'e> {
             env,
             sorts: HashMap::new(),
             boxes: HashMap::new(),
+            keys: HashMap::new(),
+            arbitrary: decls
+                .iter()
+                .filter_map(|d| match &d.kind {
+                    DeclKind::Type(td) if td.attrs.iter().any(|a| a.name.name == ARBITRARY) => {
+                        Some(td.name.name.clone())
+                    }
+                    _ => None,
+                })
+                .collect(),
             taken: decls.iter().flat_map(ivl::resolve::decl_names).cloned().collect(),
             decls: Vec::new(),
             diags: Vec::new(),
@@ -223,8 +254,11 @@ impl<'e> Encoder<'e> {
             Ty::Map(m) => {
                 let u = self.sort(t);
                 let mut part = |x: &Ty| if mentions_params(m, x) { u.clone() } else { self.ty(x) };
-                let args = m.args.iter().map(&mut part).collect();
+                let mut args: Vec<Ty> = m.args.iter().map(&mut part).collect();
                 let result = part(&m.result);
+                if m.has_result_only_params() {
+                    args.push(u.clone()); // the key of the instantiation
+                }
                 Ty::map(args, result)
             }
             _ => t.clone(),
@@ -267,10 +301,13 @@ impl<'e> Encoder<'e> {
         self.decls.push(unary_fn(&ub, "x", &ut, &et));
         let x = Expr::var("x", Span::DUMMY);
         let boxed = call(&bx, x.clone());
-        let tag = self.tag(&u);
-        let k = self.boxes.keys().filter(|(v, _)| *v == u).count();
-        let tagged = Expr::eq(call(&tag, boxed.clone()), Expr::new(ExprKind::IntLit(k.into()), Span::DUMMY));
-        let body = Expr::and(Expr::eq(call(&ub, boxed.clone()), x), tagged);
+        let mut body = Expr::eq(call(&ub, boxed.clone()), x);
+        if !self.mentions_arbitrary(t) {
+            let tag = self.tag(&u);
+            let k = self.boxes.keys().filter(|(v, _)| *v == u).count();
+            let tagged = Expr::eq(call(&tag, boxed.clone()), Expr::new(ExprKind::IntLit(k.into()), Span::DUMMY));
+            body = Expr::and(body, tagged);
+        }
         let var = TypedIdent { name: Ident::new("x", Span::DUMMY), ty: et, where_clause: None, attrs: Vec::new() };
         let q = Quantifier {
             kind: QuantKind::Forall,
@@ -286,6 +323,47 @@ impl<'e> Encoder<'e> {
         (bx, ub)
     }
 
+    /// The constant `$type$U..(): $U` that keys the instantiation `tys` of map type `m` (whose
+    /// type parameters occur only in its result), declared with its distinct number on first
+    /// use.
+    fn instantiation_key(&mut self, m: &Ty, tys: &[Ty]) -> Name {
+        let u = self.sort(m);
+        if let Some(k) = self.keys.get(&(u.clone(), tys.to_vec())) {
+            return k.clone();
+        }
+        let name = self.fresh(&format!("$type{u}"), tys);
+        let f = FunctionDecl {
+            attrs: Vec::new(),
+            name: Ident::new(name.clone(), Span::DUMMY),
+            type_params: Vec::new(),
+            params: Vec::new(),
+            result: FnParam { name: None, ty: u.to_type() },
+            body: None,
+        };
+        self.decls.push(Decl { kind: DeclKind::Function(f), span: Span::DUMMY });
+        let ttag = Name::from(format!("$ttag{u}"));
+        if self.taken.insert(ttag.clone()) {
+            self.decls.push(unary_fn(&ttag, "u", &u.to_type(), &Type::int()));
+        }
+        let n = self.keys.keys().filter(|(v, _)| *v == u).count();
+        if !tys.iter().any(|t| self.mentions_arbitrary(t)) {
+            let key = Expr::new(ExprKind::Call(Ident::new(name.clone(), Span::DUMMY), Vec::new()), Span::DUMMY);
+            let expr = Expr::eq(call(&ttag, key), Expr::new(ExprKind::IntLit(n.into()), Span::DUMMY));
+            self.decls.push(Decl { kind: DeclKind::Axiom(AxiomDecl { attrs: Vec::new(), expr }), span: Span::DUMMY });
+        }
+        self.keys.insert((u, tys.to_vec()), name.clone());
+        name
+    }
+
+    /// Whether `t` mentions a type that stands for an arbitrary type ([`ARBITRARY`]).
+    fn mentions_arbitrary(&self, t: &Ty) -> bool {
+        match t {
+            Ty::Ctor(n, xs) => self.arbitrary.contains(n) || xs.iter().any(|x| self.mentions_arbitrary(x)),
+            Ty::Map(m) => self.mentions_arbitrary(&m.result) || m.args.iter().any(|x| self.mentions_arbitrary(x)),
+            _ => false,
+        }
+    }
+
     /// `$tag$U(u: $U): int`, the type a boxed value comes from (a distinct number for each box
     /// function into `$U`): values boxed from distinct types are distinct.
     fn tag(&mut self, u: &Ty) -> Name {
@@ -298,13 +376,19 @@ impl<'e> Encoder<'e> {
 
     /// Boxes the indices of a select or update of `m` at `tys` whose argument types mention a
     /// type parameter. The box and unbox functions of the result type, if it mentions one.
-    fn box_indices(&mut self, m: &Arc<MapTy>, tys: &[Ty], idx: &mut [Expr]) -> Option<(Name, Name)> {
+    /// The key of the instantiation is added when the indices do not determine it.
+    fn box_indices(&mut self, m: &Arc<MapTy>, tys: &[Ty], idx: &mut Vec<Expr>) -> Option<(Name, Name)> {
         let mt = Ty::Map(m.clone());
         for (i, at) in idx.iter_mut().zip(&m.args) {
             if mentions_params(m, at) {
                 let (bx, _) = self.boxes(&mt, &at.instantiate_bound(tys));
                 wrap(i, &bx);
             }
+        }
+        if m.has_result_only_params() {
+            let key = self.instantiation_key(&mt, tys);
+            let span = idx.last().map_or(Span::DUMMY, |e| e.span);
+            idx.push(Expr::new(ExprKind::Call(Ident::new(key, span), Vec::new()), span));
         }
         mentions_params(m, &m.result).then(|| self.boxes(&mt, &m.result.instantiate_bound(tys)))
     }

@@ -35,7 +35,7 @@
 use super::subst::{substitute_types, substitution, without_type_params};
 use ivl::ast::*;
 use ivl::check::Ty;
-use ivl::visit::{walk_stmt_mut, Node, VisitMut};
+use ivl::visit::{walk_expr_mut, walk_stmt_mut, Node, VisitMut};
 
 /// Whether a formula position is assumed or proved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -181,6 +181,35 @@ impl TypeQuantElim<'_> {
             self.inexact = true;
             *e = Expr::new(ExprKind::BoolLit(role == Role::Hyp), span);
         }
+    }
+}
+
+/// Replaces each type quantifier whose body is trivially true (`true`, `false ==> e`,
+/// `e ==> true`; Dafny's `b := (forall<alpha> o: ref, f: Field alpha :: false ==> F[o, f])`)
+/// by `true`, in any position: an equivalence (every type and every type's domain is
+/// non-empty), so it needs no role.
+pub fn drop_trivial<T: Node + ?Sized>(node: &mut T) {
+    struct Drop;
+    impl VisitMut for Drop {
+        fn visit_expr(&mut self, e: &mut Expr) {
+            walk_expr_mut(self, e);
+            if let ExprKind::Quant(q) = &e.kind {
+                if q.kind != QuantKind::Lambda && !q.type_params.is_empty() && trivially_true(&q.body) {
+                    *e = Expr::new(ExprKind::BoolLit(true), e.span);
+                }
+            }
+        }
+    }
+    node.accept_mut(&mut Drop);
+}
+
+fn trivially_true(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::BoolLit(b) => *b,
+        ExprKind::Binary(BinOp::Implies, a, b) => {
+            matches!(a.kind, ExprKind::BoolLit(false)) || matches!(b.kind, ExprKind::BoolLit(true))
+        }
+        _ => false,
     }
 }
 

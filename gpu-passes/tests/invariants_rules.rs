@@ -32,6 +32,7 @@ const EXPECTED: &[(&str, &str, &str)] = &[
     ("grid_stride", "grid-stride", "__write(A) ==> __write_offset(A) mod (16 * 4) == group_id_x * 16 + local_id_x"),
     ("access_contiguous_infer", "access-contiguous", "__write(A) ==> __write_offset(A) < local_id_x * 8 + 8"),
     ("infer_contiguous_group", "access-contiguous-group", "__write(out) ==> group_id_x * 16 <= __write_offset(out)"),
+    ("infer_group_block", "access-group-block", "__write(out) ==> __write_offset(out) < group_id_x * 16 + 16"),
     ("infer_counter_range", "access-counter-range", "__write(A) ==> 4 * local_id_x <= __write_offset(A)"),
     ("infer_guarded", "access-offset-any", "__read(A) ==> __read_offset(A) == local_id_x || __read_offset(A) - s == local_id_x"),
     // zero or a power of two

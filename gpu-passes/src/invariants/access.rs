@@ -47,6 +47,7 @@ pub const CONTIGUOUS: &str = "access-contiguous";
 pub const CONTIGUOUS_GROUP: &str = "access-contiguous-group";
 pub const OFFSET_ANY: &str = "access-offset-any";
 pub const COUNTER_RANGE: &str = "access-counter-range";
+pub const BLOCK: &str = "access-group-block";
 
 /// The terms of a sum split by class.
 struct Split {
@@ -278,19 +279,38 @@ fn strided(cx: &mut LoopCx, acc: &LoopAccess, num: Num, s: &Split) {
     if s.lid.is_empty() {
         return;
     }
-    let Some((a, b)) = cx.arith().factors(&t.expr) else {
-        return;
-    };
-    let is_var = |e: &Expr| matches!(&e.kind, ExprKind::Var(v) if cx.lf.modified.contains(&v.name));
-    let stride = if is_var(a) && cx.class(b).is_uniform_invariant() {
-        b.clone()
-    } else if is_var(b) && cx.class(a).is_uniform_invariant() {
-        a.clone()
-    } else {
+    let Some(stride) = counter_stride(cx, num, &t.expr) else {
         return;
     };
     let rest: Vec<Term> = s.uniform.iter().chain(&s.group).cloned().collect();
-    residue(cx, STRIDED, (num, off, has), &rest, &s.lid, &stride);
+    residue(cx, STRIDED, (num, off.clone(), has.clone()), &rest, &s.lid, &stride);
+    // The group ids on the right too (`A[face * W * W + y * W + x]`, `x`, `y` global ids:
+    // CUDA's simpleCubemapTexture), as for a grid-stride counter: two threads of different
+    // groups then have different residues. GPUVerify's `accessedOffsetsSatisfyPredicates`
+    // candidate for such an access keeps the whole thread part likewise.
+    if !s.group.is_empty() {
+        let thread: Vec<Term> = s.group.iter().chain(&s.lid).cloned().collect();
+        residue(cx, STRIDED, (num, off, has), &s.uniform, &thread, &stride);
+    }
+}
+
+/// The stride `S` of a counter term `i * S` (`i` modified by the loop, `S` a product of
+/// uniform loop-invariant factors: `face * W * W` has stride `W * W`).
+fn counter_stride(cx: &LoopCx, num: Num, e: &Expr) -> Option<Expr> {
+    let (a, b) = cx.arith().factors(e)?;
+    let is_var = |e: &Expr| matches!(&e.kind, ExprKind::Var(v) if cx.lf.modified.contains(&v.name));
+    let uniform = |e: &Expr| cx.class(e).is_uniform_invariant();
+    if is_var(a) && uniform(b) {
+        Some(b.clone())
+    } else if is_var(b) && uniform(a) {
+        Some(a.clone())
+    } else if uniform(b) {
+        Some(cx.arith().mul(num, counter_stride(cx, num, a)?, b.clone()))
+    } else if uniform(a) {
+        Some(cx.arith().mul(num, a.clone(), counter_stride(cx, num, b)?))
+    } else {
+        None
+    }
 }
 
 /// `has ==> (off - rest) mod step == thread`; and, when some thread terms are *wide* (a
@@ -341,19 +361,38 @@ fn contiguous(cx: &mut LoopCx, acc: &LoopAccess, num: Num, s: &Split) {
         } else {
             continue;
         };
-        let rest: Vec<Term> = s
-            .uniform
-            .iter()
-            .chain(thread.iter().enumerate().filter(|(j, _)| *j != k).map(|(_, t)| t))
-            .cloned()
-            .collect();
-        let ar = cx.arith();
-        let rel_off = ar.minus_terms(num, cx.offset(&acc.array, acc.write), &rest);
-        let lo = ar.cmp(num, Rel::Le, false, t.expr.clone(), rel_off.clone());
-        let hi = ar.cmp(num, Rel::Lt, false, rel_off, ar.add(num, t.expr.clone(), size));
+        let others = thread.iter().enumerate().filter(|(j, _)| *j != k).map(|(_, t)| t);
+        let rest: Vec<Term> = s.uniform.iter().chain(others.clone()).cloned().collect();
         let rule = if x_class.lid { CONTIGUOUS } else { CONTIGUOUS_GROUP };
-        let has = cx.logged(&acc.array, acc.write);
-        cx.push(rule, Expr::implies(has.clone(), lo));
-        cx.push(rule, Expr::implies(has, hi));
+        contiguous_bounds(cx, acc, num, t, &size, &rest, rule);
+        // A group's block with the local ids inside it (`A[gid * C + c + lid]`, the block of
+        // each group holding its threads' offsets): `gid * C <= off - U < gid * C + C`, the
+        // linear form of GPUVerify's `accessBreak` candidate `group_id_x == off / C`. The
+        // form above subtracts `lid` and cannot separate two groups' offsets.
+        if !x_class.lid && !s.lid.is_empty() {
+            // Only when the other thread terms are local ids alone.
+            if others.clone().all(|o| !cx.class(&o.expr).group) {
+                contiguous_bounds(cx, acc, num, t, &size, &s.uniform, BLOCK);
+            }
+        }
     }
+}
+
+/// `has ==> t <= off - rest` and `has ==> off - rest < t + size` for one access.
+fn contiguous_bounds(
+    cx: &mut LoopCx,
+    acc: &LoopAccess,
+    num: Num,
+    t: &Term,
+    size: &Expr,
+    rest: &[Term],
+    rule: &'static str,
+) {
+    let ar = cx.arith();
+    let rel_off = ar.minus_terms(num, cx.offset(&acc.array, acc.write), rest);
+    let lo = ar.cmp(num, Rel::Le, false, t.expr.clone(), rel_off.clone());
+    let hi = ar.cmp(num, Rel::Lt, false, rel_off, ar.add(num, t.expr.clone(), size.clone()));
+    let has = cx.logged(&acc.array, acc.write);
+    cx.push(rule, Expr::implies(has.clone(), lo));
+    cx.push(rule, Expr::implies(has, hi));
 }

@@ -22,14 +22,18 @@ pub struct LoopCx<'a, 'p> {
     seen: HashSet<String>,
     /// Shared arrays written somewhere in the kernel.
     pub written: Vec<Name>,
-    /// Known sizes as literals ([`ProgramFacts::size_literals`]).
+    /// Known sizes as literals ([`ProgramFacts::size_literals`]), and the parameters the
+    /// procedure's precondition fixes ([`super::params`]).
     sizes: HashMap<Name, Expr>,
 }
 
 impl<'a, 'p> LoopCx<'a, 'p> {
     pub fn new(facts: &'a ProgramFacts<'p>, lf: &'a LoopFacts) -> LoopCx<'a, 'p> {
         let written = facts.shared_arrays();
-        let sizes = facts.size_literals();
+        let mut sizes = facts.size_literals();
+        for (x, v) in super::params::fixed_params(facts.program, &lf.proc) {
+            sizes.entry(x).or_insert(v);
+        }
         LoopCx { facts, lf, out: Vec::new(), seen: HashSet::new(), written, sizes }
     }
 

@@ -36,6 +36,7 @@ pub mod enabled;
 pub mod facts;
 pub mod guarded;
 pub mod logs;
+pub mod params;
 pub mod pinned;
 pub mod pow2;
 pub mod relations;
@@ -78,6 +79,7 @@ pub const RULES: &[&str] = &[
     access::GRID_STRIDE,
     access::CONTIGUOUS,
     access::CONTIGUOUS_GROUP,
+    access::BLOCK,
     access::OFFSET_ANY,
     access::COUNTER_RANGE,
     pow2::POW2,

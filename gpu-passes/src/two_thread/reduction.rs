@@ -150,12 +150,25 @@ impl Instr {
     }
 
     fn thread_access(&self, kc: &KernelCtx, a: &Access, t: usize) -> ThreadAccess {
+        let read = |e: &Expr| self.read_in(kc, e, t);
         ThreadAccess {
-            pc: kc.th.phi(&a.cond, t),
-            loc: a.loc.iter().map(|e| kc.th.phi(e, t)).collect(),
-            value: a.value.as_ref().map(|v| kc.th.phi(v, t)),
-            old: self.logs.get(&a.var).and_then(|l| l.element(&a.loc)).map(|e| kc.th.phi(&e, t)),
+            pc: read(&a.cond),
+            loc: a.loc.iter().map(read).collect(),
+            value: a.value.as_ref().map(read),
+            old: self.logs.get(&a.var).and_then(|l| l.element(&a.loc)).map(|e| read(&e)),
         }
+    }
+
+    /// A part of an access read in thread `t`. An access made inside a specification may use
+    /// its built-ins (`__assume(A[__other_int(i)] < A[i])` reads `A` at the other thread's
+    /// `i`): they are read as in the specification, so that none is left in the program.
+    fn read_in(&self, kc: &KernelCtx, e: &Expr, t: usize) -> Expr {
+        if spec_builtins::mentions_builtin(e) {
+            if let Some(x) = for_thread(&self.env(kc), e, t) {
+                return x;
+            }
+        }
+        kc.th.phi(e, t)
     }
 
     /// The log, check and known-location updates of access group `k`.

@@ -34,7 +34,15 @@ const EXPECTED: &[(&str, &str, &str)] = &[
     ("infer_contiguous_group", "access-contiguous-group", "__write(out) ==> group_id_x * 16 <= __write_offset(out)"),
     ("infer_group_block", "access-group-block", "__write(out) ==> __write_offset(out) < group_id_x * 16 + 16"),
     ("infer_counter_range", "access-counter-range", "__write(A) ==> 4 * local_id_x <= __write_offset(A)"),
+    ("infer_digits", "access-digit", "__write(A) ==> BV32_UREM(__write_offset(A), 8bv32) == lx"),
+    ("infer_digits", "access-digit", "__write(A) ==> BV32_UDIV(BV32_UREM(__write_offset(A), 32bv32), 8bv32) == gx"),
+    (
+        "infer_digits",
+        "access-digit",
+        "__write(A) ==> BV32_UREM(BV32_UDIV(__write_offset(A), BV32_MUL(8bv32, 32bv32)), 4bv32) == ly",
+    ),
     ("infer_guarded", "access-offset-any", "__read(A) ==> __read_offset(A) == local_id_x || __read_offset(A) - s == local_id_x"),
+    ("infer_aligned", "aligned-counter", "BV32_UREM(off, 4bv32) == 0bv32"),
     // zero or a power of two
     ("reduce_pow2_bv_infer", "pow2", "BV32_AND(i, BV32_SUB(i, 1bv32)) == 0bv32"),
     ("reduce_pow2_bv_infer", "pow2-nonzero", "i != 0bv32"),

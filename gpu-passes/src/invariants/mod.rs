@@ -27,10 +27,12 @@
 //! and the interpreter's failures are mapped back to it.
 
 pub mod access;
+pub mod aligned;
 pub mod arith;
 pub mod bounds;
 pub mod contracts;
 pub mod cx;
+pub mod digits;
 pub mod dynamic;
 pub mod enabled;
 pub mod facts;
@@ -82,6 +84,8 @@ pub const RULES: &[&str] = &[
     access::BLOCK,
     access::OFFSET_ANY,
     access::COUNTER_RANGE,
+    digits::DIGIT,
+    aligned::ALIGNED,
     pow2::POW2,
     pow2::POW2_NONZERO,
     pow2::POW2_BOUND,
@@ -220,6 +224,8 @@ fn loop_proposals(facts: &ProgramFacts, lf: &LoopFacts) -> Vec<cx::Proposal> {
     bounds::generate(&mut cx);
     uniform::generate(&mut cx);
     access::generate(&mut cx);
+    digits::generate(&mut cx);
+    aligned::generate(&mut cx);
     pow2::generate(&mut cx);
     logs::generate(&mut cx);
     guarded::generate(&mut cx);

@@ -73,9 +73,9 @@ impl Dims {
     }
 
     /// The pairs for thread `thread` (1 or 2): per dimension, (group size, local id), (global
-    /// size, global id), and (s, local id), (s, global id) for each stride s; without
-    /// duplicates.
-    pub(super) fn pairs(&self, thread: u8, strides: &[&Expr], span: Span) -> Vec<Pair> {
+    /// size, global id), and (m, local id), (m, global id) for each of the loop's `moduli`;
+    /// without duplicates.
+    pub(super) fn pairs(&self, thread: u8, moduli: &[Expr], span: Span) -> Vec<Pair> {
         let mut seen = HashSet::new();
         let mut out = Vec::new();
         for &d in &self.0 {
@@ -91,12 +91,12 @@ impl Dims {
                 span,
             );
             let global_size = call("BV32_MUL", vec![group_size.clone(), v(format!("num_groups_{d}"))], span);
-            let mut moduli = vec![(group_size, local.clone()), (global_size, global.clone())];
-            for s in strides {
-                moduli.push(((*s).clone(), local.clone()));
-                moduli.push(((*s).clone(), global.clone()));
+            let mut candidates = vec![(group_size, local.clone()), (global_size, global.clone())];
+            for m in moduli {
+                candidates.push((m.clone(), local.clone()));
+                candidates.push((m.clone(), global.clone()));
             }
-            for (modulus, id) in moduli {
+            for (modulus, id) in candidates {
                 if seen.insert((print_expr(&modulus), print_expr(&id))) {
                     out.push(Pair { modulus, id });
                 }
@@ -108,8 +108,7 @@ impl Dims {
 
 /// `flag ==> BV32_UREM(BV32_UDIV(_WATCHED_OFFSET, w), M) == E` (no division when `w` is 1).
 pub(super) fn access_candidate(flag: &Name, w: u64, pair: &Pair, span: Span) -> Expr {
-    let offset = Expr::var(super::WATCHED_OFFSET, span);
-    let offset = if w == 1 { offset } else { call("BV32_UDIV", vec![offset, bv32(w, span)], span) };
+    let offset = scaled_offset(w, span);
     Expr::implies(Expr::var(flag.clone(), span), residue_is(offset, pair.modulus.clone(), pair.id.clone(), span))
 }
 
@@ -131,9 +130,9 @@ pub(super) fn thread_of(name: &str) -> Option<u8> {
     }
 }
 
-/// The variables the loop increments by a stride: `v := BV32_ADD(v, s)` (or `BV32_ADD(s, v)`)
-/// with `s` not modified in the loop, the same for both threads (no `$1`/`$2` name) and not
-/// the literal 0 or 1. Each (variable, stride) once.
+/// The variables the loop increments by a stride: `v := BV32_ADD(v, s)` (or `BV32_ADD(s, v)`,
+/// or either under GPUVerify's predication `if p then … else v`) with `s` loop-invariant and
+/// uniform ([`uniform_factor`]). Each (variable, stride) once.
 pub(super) fn strided_vars(body: &[&Block], modified: &HashSet<Name>) -> Vec<(Name, Expr)> {
     let mut seen = HashSet::new();
     let mut out = Vec::new();
@@ -141,9 +140,7 @@ pub(super) fn strided_vars(body: &[&Block], modified: &HashSet<Name>) -> Vec<(Na
         let StmtKind::Assign { lhss, rhss } = &s.kind else { continue };
         for (lhs, rhs) in lhss.iter().zip(rhss) {
             let Some(stride) = stride_of(&lhs.var.name, rhs).filter(|_| lhs.indices.is_empty()) else { continue };
-            let free = ivl::visit::free_vars(stride);
-            let invariant = free.iter().all(|n| !modified.contains(n) && thread_of(n).is_none());
-            if invariant && !is_small_literal(stride) && seen.insert((lhs.var.name.clone(), print_expr(stride))) {
+            if uniform_factor(stride, modified) && seen.insert((lhs.var.name.clone(), print_expr(stride))) {
                 out.push((lhs.var.name.clone(), stride.clone()));
             }
         }
@@ -151,16 +148,79 @@ pub(super) fn strided_vars(body: &[&Block], modified: &HashSet<Name>) -> Vec<(Na
     out
 }
 
-/// `s` when `rhs` is `BV32_ADD(var, s)` or `BV32_ADD(s, var)`.
+/// Whether `e` can be a modulus: not modified in the loop, the same for both threads (no
+/// `$1`/`$2` name) and not the literal 0 or 1.
+fn uniform_factor(e: &Expr, modified: &HashSet<Name>) -> bool {
+    let free = ivl::visit::free_vars(e);
+    free.iter().all(|n| !modified.contains(n) && thread_of(n).is_none()) && !is_small_literal(e)
+}
+
+/// `s` when `rhs` is `BV32_ADD(var, s)` or `BV32_ADD(s, var)`, possibly as the branch of a
+/// predicated `if p then rhs else var` (GPUVerify's predicated loops).
 fn stride_of<'a>(var: &Name, rhs: &'a Expr) -> Option<&'a Expr> {
-    let ExprKind::Call(f, args) = &rhs.kind else { return None };
-    let [a, b] = args.as_slice() else { return None };
     let is_var = |e: &Expr| matches!(&e.kind, ExprKind::Var(v) if &v.name == var);
-    match () {
-        _ if f.as_str() != "BV32_ADD" => None,
-        _ if is_var(a) => Some(b),
-        _ if is_var(b) => Some(a),
+    match &rhs.kind {
+        ExprKind::IfThenElse(_, then, els) if is_var(els) => stride_of(var, then),
+        ExprKind::IfThenElse(_, then, els) if is_var(then) => stride_of(var, els),
+        ExprKind::Call(f, args) if f.as_str() == "BV32_ADD" => match args.as_slice() {
+            [a, b] if is_var(a) => Some(b),
+            [a, b] if is_var(b) => Some(a),
+            _ => None,
+        },
         _ => None,
+    }
+}
+
+/// The uniform factors `c` of products `BV32_MUL(x, c)` (either order) in `stmts` whose other
+/// factor `x` satisfies `pick`: the scale of a loop variable in an index (`i * C`, pick = the
+/// loop modifies `x`), or a row pitch (`group_id_x * P`, pick = `x` is a group id).
+pub(super) fn factors(stmts: &[&Stmt], modified: &HashSet<Name>, pick: impl Fn(&Expr) -> bool) -> Vec<Expr> {
+    struct Products<'a, F> {
+        modified: &'a HashSet<Name>,
+        pick: F,
+        seen: HashSet<String>,
+        out: Vec<Expr>,
+    }
+    impl<F: Fn(&Expr) -> bool> ivl::visit::Visit for Products<'_, F> {
+        fn visit_expr(&mut self, e: &Expr) {
+            if let ExprKind::Call(f, args) = &e.kind {
+                if let ([a, b], "BV32_MUL") = (args.as_slice(), f.as_str()) {
+                    for (x, c) in [(a, b), (b, a)] {
+                        if (self.pick)(x) && uniform_factor(c, self.modified) && self.seen.insert(print_expr(c)) {
+                            self.out.push(c.clone());
+                        }
+                    }
+                }
+            }
+            ivl::visit::walk_expr(self, e);
+        }
+    }
+    let mut v = Products { modified, pick, seen: HashSet::new(), out: Vec::new() };
+    for s in stmts {
+        ivl::visit::Visit::visit_stmt(&mut v, s);
+    }
+    v.out
+}
+
+/// Whether `e` is a group id of GPUVerify's (`group_id_x$1` …).
+pub(super) fn is_group_id(e: &Expr) -> bool {
+    matches!(&e.kind, ExprKind::Var(v) if v.as_str().starts_with("group_id_"))
+}
+
+/// `flag ==> BV32_UREM(BV32_UREM(BV32_UDIV(_WATCHED_OFFSET, w), p), M) == E`: the offset
+/// within a row of pitch `p` (a group's row: `group_id * p + …`) is strided.
+pub(super) fn row_candidate(flag: &Name, w: u64, pitch: &Expr, pair: &Pair, span: Span) -> Expr {
+    let offset = scaled_offset(w, span);
+    let row = call("BV32_UREM", vec![offset, pitch.clone()], span);
+    Expr::implies(Expr::var(flag.clone(), span), residue_is(row, pair.modulus.clone(), pair.id.clone(), span))
+}
+
+fn scaled_offset(w: u64, span: Span) -> Expr {
+    let offset = Expr::var(super::WATCHED_OFFSET, span);
+    if w == 1 {
+        offset
+    } else {
+        call("BV32_UDIV", vec![offset, bv32(w, span)], span)
     }
 }
 

@@ -21,9 +21,14 @@
 //!   (`v$t := BV32_ADD(v$t, s)`), and each pair: `BV32_UREM(v$t, M) == E$t` (`{:thread t}`,
 //!   both threads), the fact the log candidates need to be inductive;
 //!
+//! - for a row pitch P of the kernel (a uniform factor of a group id, `group_id_x$1 * P`: the
+//!   group works on its own row), `_K_HAS_OCCURRED_$$A ==> BV32_UREM(BV32_UREM(O, P), M) ==
+//!   E$1` with O the scaled offset above: the offset within the row is strided;
+//!
 //! where the pairs (M, E) are, per dimension d that is not fixed to one thread:
 //! (group size, local id), (global size, global id = group id × group size + local id), and
-//! (s, local id), (s, global id) for each stride s of the loop.
+//! (m, local id), (m, global id) for each modulus m of the loop: its strides s, and the
+//! uniform factors C of its variables in products (`i * C`: thread t writes `t + i * C`).
 //!
 //! Each candidate is guarded as GPUVerify guards its own: `assert {:tag "kivl_strided"}
 //! {:thread t} _kbN ==> φ` with a fresh `const {:existential true} _kbN: bool`, so Houdini
@@ -158,6 +163,8 @@ fn guard_decl((name, span): &(Name, Span)) -> Decl {
 fn add_to_implementation(imp: &mut ImplementationDecl, dims: &Dims, logs: &[Log], guards: &mut Guards) {
     let Ok(blocks) = ivl::lower::lower_body(imp) else { return };
     let cfg = Cfg::new(&blocks);
+    let all: Vec<&Stmt> = blocks.blocks.iter().flat_map(|b| &b.stmts).collect();
+    let pitches = family::factors(&all, &HashSet::new(), family::is_group_id);
     for lp in cfg.loops() {
         let header = &blocks.blocks[lp.header].label;
         let Some(at) =
@@ -166,29 +173,37 @@ fn add_to_implementation(imp: &mut ImplementationDecl, dims: &Dims, logs: &[Log]
             continue;
         };
         let body: Vec<&Block> = lp.body.iter().map(|&b| &blocks.blocks[b]).collect();
-        let candidates = loop_candidates(&body, dims, logs, header.span);
+        let candidates = loop_candidates(&body, dims, logs, &pitches, header.span);
         let stmts = candidates.into_iter().map(|(thread, phi)| guarded_assert(guards.fresh(header.span), thread, phi));
         imp.body.stmts.splice(at + 1..at + 1, stmts.collect::<Vec<_>>());
     }
 }
 
-/// The candidates of one loop, each with the thread it is about.
-fn loop_candidates(body: &[&Block], dims: &Dims, logs: &[Log], span: Span) -> Vec<(u8, Expr)> {
+/// The candidates of one loop, each with the thread it is about. `pitches`: the row pitches
+/// of the implementation.
+fn loop_candidates(body: &[&Block], dims: &Dims, logs: &[Log], pitches: &[Expr], span: Span) -> Vec<(u8, Expr)> {
     let modified: HashSet<Name> = body.iter().flat_map(|b| ivl::visit::modified_vars(&b.stmts)).collect();
     let strided = family::strided_vars(body, &modified);
-    let strides: Vec<&Expr> = strided.iter().map(|(_, s)| s).collect();
+    let stmts: Vec<&Stmt> = body.iter().flat_map(|b| &b.stmts).collect();
+    let in_loop = |e: &Expr| ivl::visit::free_vars(e).iter().any(|n| modified.contains(n));
+    let mut moduli: Vec<Expr> = strided.iter().map(|(_, s)| s.clone()).collect();
+    moduli.extend(family::factors(&stmts, &modified, in_loop));
     let mut out = Vec::new();
     let called: HashSet<Name> = body.iter().flat_map(|b| called_procedures(&b.stmts)).collect();
+    let pairs = dims.pairs(1, &moduli, span);
     for log in logs.iter().filter(|l| called.contains(&l.logger)) {
         for &w in &log.widths {
-            for pair in dims.pairs(1, &strides, span) {
-                out.push((1, family::access_candidate(&log.flag, w, &pair, span)));
+            for pair in &pairs {
+                out.push((1, family::access_candidate(&log.flag, w, pair, span)));
+                for p in pitches {
+                    out.push((1, family::row_candidate(&log.flag, w, p, pair, span)));
+                }
             }
         }
     }
     for (var, _) in &strided {
         let Some(thread) = family::thread_of(var) else { continue };
-        for Pair { modulus, id } in dims.pairs(thread, &strides, span) {
+        for Pair { modulus, id } in dims.pairs(thread, &moduli, span) {
             out.push((thread, family::residue_is(Expr::var(var.clone(), span), modulus, id, span)));
         }
     }

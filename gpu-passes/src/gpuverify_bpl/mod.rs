@@ -77,7 +77,7 @@ pub fn with_candidates(p: &Program) -> Result<Program, Vec<Diagnostic>> {
         return Ok(p.clone());
     }
     out.decls.extend(functions);
-    out.decls.extend(guards.made.iter().map(|g| guard_decl(g)));
+    out.decls.extend(guards.made.iter().map(guard_decl));
     Ok(out)
 }
 
@@ -164,7 +164,9 @@ fn add_to_implementation(imp: &mut ImplementationDecl, dims: &Dims, logs: &[Log]
     let Ok(blocks) = ivl::lower::lower_body(imp) else { return };
     let cfg = Cfg::new(&blocks);
     let all: Vec<&Stmt> = blocks.blocks.iter().flat_map(|b| &b.stmts).collect();
-    let pitches = family::factors(&all, &HashSet::new(), family::is_group_id);
+    // A pitch that is the group size makes the global id, which the pairs have already.
+    let mut pitches = family::factors(&all, &HashSet::new(), family::is_group_id);
+    pitches.retain(|p| !matches!(&p.kind, ExprKind::Var(v) if v.as_str().starts_with("group_size_")));
     for lp in cfg.loops() {
         let header = &blocks.blocks[lp.header].label;
         let Some(at) =
@@ -195,7 +197,7 @@ fn loop_candidates(body: &[&Block], dims: &Dims, logs: &[Log], pitches: &[Expr],
         for &w in &log.widths {
             for pair in &pairs {
                 out.push((1, family::access_candidate(&log.flag, w, pair, span)));
-                for p in pitches {
+                for p in pitches.iter().filter(|p| **p != pair.modulus) {
                     out.push((1, family::row_candidate(&log.flag, w, p, pair, span)));
                 }
             }

@@ -202,6 +202,11 @@ pub(super) fn factors(stmts: &[&Stmt], modified: &HashSet<Name>, pick: impl Fn(&
     v.out
 }
 
+/// Whether `e` is a group size of GPUVerify's (`group_size_x` …).
+pub(super) fn is_group_size(e: &Expr) -> bool {
+    matches!(&e.kind, ExprKind::Var(v) if v.as_str().starts_with("group_size_"))
+}
+
 /// Whether `e` is a group id of GPUVerify's (`group_id_x$1` …).
 pub(super) fn is_group_id(e: &Expr) -> bool {
     matches!(&e.kind, ExprKind::Var(v) if v.as_str().starts_with("group_id_"))

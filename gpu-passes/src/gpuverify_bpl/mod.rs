@@ -22,8 +22,9 @@
 //!   both threads), the fact the log candidates need to be inductive;
 //!
 //! - for a row pitch P of the kernel (a uniform factor of a group id, `group_id_x$1 * P`: the
-//!   group works on its own row), `_K_HAS_OCCURRED_$$A ==> BV32_UREM(BV32_UREM(O, P), M) ==
-//!   E$1` with O the scaled offset above: the offset within the row is strided;
+//!   group works on its own row), `_K_HAS_OCCURRED_$$A ==> BV32_UREM(BV32_UREM(O, P),
+//!   group_size) == local_id$1` with O the scaled offset above: the offset within the row is
+//!   strided by the group (only this pair: `bvurem` terms are costly for the solver);
 //!
 //! where the pairs (M, E) are, per dimension d that is not fixed to one thread:
 //! (group size, local id), (global size, global id = group id × group size + local id), and
@@ -166,7 +167,7 @@ fn add_to_implementation(imp: &mut ImplementationDecl, dims: &Dims, logs: &[Log]
     let all: Vec<&Stmt> = blocks.blocks.iter().flat_map(|b| &b.stmts).collect();
     // A pitch that is the group size makes the global id, which the pairs have already.
     let mut pitches = family::factors(&all, &HashSet::new(), family::is_group_id);
-    pitches.retain(|p| !matches!(&p.kind, ExprKind::Var(v) if v.as_str().starts_with("group_size_")));
+    pitches.retain(|p| !family::is_group_size(p));
     for lp in cfg.loops() {
         let header = &blocks.blocks[lp.header].label;
         let Some(at) =
@@ -197,7 +198,10 @@ fn loop_candidates(body: &[&Block], dims: &Dims, logs: &[Log], pitches: &[Expr],
         for &w in &log.widths {
             for pair in &pairs {
                 out.push((1, family::access_candidate(&log.flag, w, pair, span)));
-                for p in pitches.iter().filter(|p| **p != pair.modulus) {
+                // Within a row, only "offset % P % group size == local id" (GPUVerify's
+                // test kernels' form): the other pairs multiply the costly `bvurem` terms.
+                let rows = if family::is_group_size(&pair.modulus) { pitches } else { &[][..] };
+                for p in rows {
                     out.push((1, family::row_candidate(&log.flag, w, p, pair, span)));
                 }
             }

@@ -3,6 +3,7 @@
 
 pub mod bodies;
 pub mod driver;
+pub mod gpuverify_bpl;
 pub mod interleaving;
 pub mod invariants;
 pub mod kernel_args;

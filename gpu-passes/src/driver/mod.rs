@@ -6,7 +6,7 @@
 //!
 //! | path | taken by | stages |
 //! |---|---|---|
-//! | plain Boogie | programs without a `{:kernel}`, GPUVerify's two-thread output | engine |
+//! | plain Boogie | programs without a `{:kernel}`, GPUVerify's two-thread output | (bpl-candidates, GPUVerify's `.bpl` with `--houdini`) → engine |
 //! | two-thread (seed 001 ch. 4) | kernels | candidates (`--houdini`) → two-thread → engine → vacuity → explain |
 //! | lock-step (seed 000 §4) | `--lockstep N` | inlined → (predicated) → (lockstep) → lockstep-checked → engine → vacuity → explain |
 //! | termination (seed 004 §4) | `--termination`, after the main path | termination → engine (Houdini) → judge |
@@ -195,7 +195,19 @@ impl Run<'_> {
         if two_thread::is_kernel_program(program) {
             return self.two_thread(program);
         }
-        Ok((self.engine(program, &self.cfg.engine)?, None))
+        let program = self.plain(program)?;
+        Ok((self.engine(&program, &self.cfg.engine)?, None))
+    }
+
+    /// A program without kernels to reduce, as the engine gets it: GPUVerify's instrumented
+    /// Boogie gets kivl's strided-access candidates when Houdini runs ([`crate::gpuverify_bpl`]).
+    fn plain<'p>(&self, program: &'p Program) -> Flow<std::borrow::Cow<'p, Program>> {
+        let houdini = self.cfg.engine.houdini || self.tap == Some(Stage::BplCandidates);
+        if !houdini || !crate::gpuverify_bpl::is_instrumented(program) {
+            return Ok(std::borrow::Cow::Borrowed(program));
+        }
+        let with = self.stage(Stage::BplCandidates, crate::gpuverify_bpl::with_candidates(program))?;
+        Ok(std::borrow::Cow::Owned(with))
     }
 
     /// Kernels on two threads (seed 001 ch. 4).

@@ -19,6 +19,9 @@ pub enum Stage {
     Candidates,
     /// Kernels as instrumented two-thread programs (seed 001 ch. 4).
     TwoThread,
+    /// GPUVerify's instrumented Boogie (`.bpl`) with kivl's strided-access candidates at its
+    /// loop heads (`crate::gpuverify_bpl`): what `verify --houdini` verifies of such a file.
+    BplCandidates,
     /// Kernels with their calls inlined (callees with a body) or replaced by the callee's
     /// contract, in block form: the lock-step path's input (seed 001 §4.1.5 for why inlining).
     Inlined,
@@ -45,6 +48,8 @@ pub enum Stage {
 pub enum Path {
     /// Before the driver: reading, translating, parsing, checking.
     FrontEnd,
+    /// Programs without a kernel to reduce (plain Boogie, GPUVerify's `.bpl`).
+    Plain,
     TwoThread,
     Lockstep,
     Termination,
@@ -54,12 +59,13 @@ pub enum Path {
 
 impl Stage {
     /// Every stage with its name and a line of help, in pipeline order.
-    pub const ALL: [(Stage, &'static str, &'static str); 13] = [
+    pub const ALL: [(Stage, &'static str, &'static str); 14] = [
         (Stage::Kbpl, "kbpl", "the .kbpl generated from a .cl/.cu kernel (other files: as parsed)"),
         (Stage::Parsed, "parsed", "the program as parsed"),
         (Stage::Checked, "checked", "resolved and type-checked, prelude added, modifies inferred"),
         (Stage::Candidates, "candidates", "kernels with their candidate invariants"),
         (Stage::TwoThread, "two-thread", "kernels as instrumented two-thread programs"),
+        (Stage::BplCandidates, "bpl-candidates", "GPUVerify's .bpl with kivl's strided-access candidates"),
         (Stage::Inlined, "inlined", "kernels with their calls inlined, in block form (lock-step path)"),
         (Stage::Predicated, "predicated", "kernels predicated"),
         (Stage::Lockstep, "lockstep", "the lock-step program for --threads N threads"),
@@ -84,6 +90,7 @@ impl Stage {
             Stage::Candidates | Stage::TwoThread => Path::TwoThread,
             Stage::Inlined | Stage::Predicated | Stage::Lockstep | Stage::LockstepChecked => Path::Lockstep,
             Stage::Termination => Path::Termination,
+            Stage::BplCandidates => Path::Plain,
             Stage::Desugared | Stage::Passified | Stage::Vc => Path::Engine,
         }
     }

@@ -55,3 +55,20 @@ fn assumption_variables_follow_boogies_static_rules() {
     let type_at = |l: u64| ("type".to_string(), l);
     assert_eq!(run.error_summary(), vec![type_at(6), type_at(7), type_at(8), type_at(10)], "{}", run.json);
 }
+
+#[test]
+fn desugared_assumption_variables_print_and_check_again() {
+    // The havoc rule adds plain locals (`a$old`); printed in one `var` with `{:assumption} a`
+    // they would become assumption variables themselves when parsed again.
+    let src = repo_dir("tests/boogie/assumption_vars.bpl");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kivl"))
+        .args(["transform", "--emit", "desugared", src.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("a$old"), "{text}");
+    let p = temp_file("av_desugared.bpl", &text);
+    let run = kivl(&["check", "--format", "json", p.to_str().unwrap()]);
+    assert_eq!((run.code, run.verdict()), (0, "verified"), "{}", run.json);
+}

@@ -226,7 +226,8 @@ pub struct TypedIdent {
 pub enum ExprKind {
     BoolLit(bool),
     IntLit(BigUint),
-    /// A decimal real literal as written (`1.5`, `2.0e3`).
+    /// A decimal real literal as written (`1.5`, `2.0e3`), or a float literal as written
+    /// (`0x1.8e3f24e8`, `0NaN24e8`: [`crate::floats`]).
     RealLit(Name),
     /// `VALUEbvWIDTH`
     BvLit {

@@ -71,11 +71,16 @@ impl BlockImpl {
             };
             stmts.push(Stmt::new(term, b.span));
         }
-        let locals = if self.locals.is_empty() {
-            Vec::new()
-        } else {
-            vec![VarDecl { attrs: Vec::new(), vars: self.locals.clone() }]
-        };
+        // A local with attributes gets a `var` of its own, the attributes on the declaration:
+        // printed in a shared `var {:a} x: T, y: U;` they would apply to `y` too when parsed
+        // again (Boogie's rule, `ivl::lower`), e.g. make `y` an assumption variable.
+        let (plain, marked): (Vec<TypedIdent>, Vec<TypedIdent>) =
+            self.locals.iter().cloned().partition(|v| v.attrs.is_empty());
+        let mut locals: Vec<VarDecl> =
+            marked.into_iter().map(|mut v| VarDecl { attrs: std::mem::take(&mut v.attrs), vars: vec![v] }).collect();
+        if !plain.is_empty() {
+            locals.push(VarDecl { attrs: Vec::new(), vars: plain });
+        }
         Body { locals, stmts, span: self.span }
     }
 

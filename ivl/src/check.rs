@@ -656,6 +656,7 @@ pub fn check_program_rules_at(env: &GlobalEnv, decls: &[(&Decl, u32)]) -> Vec<Di
         }
     }
     unique_ids(decls, &mut diags);
+    crate::assumption_vars::check(decls, &mut diags);
     diags
 }
 

@@ -35,7 +35,7 @@ pub enum Tok {
     SmallBv(u32, u32),
     /// A string literal without its quotes.
     Str(u32),
-    /// A hexadecimal floating-point literal (`0x1.8e0f24e8`); unsupported.
+    /// A floating-point literal (`0x1.8e0f24e8`, `0NaN24e8`; [`crate::floats`]).
     Float(u32),
     // Contextual keywords: special at the start of a statement, identifiers elsewhere.
     Barrier,

@@ -1,6 +1,7 @@
 //! The `.kbpl` language: syntax tree, parser, diagnostics, name resolution, type checking,
 //! pretty-printing, and the salsa database that runs them incrementally.
 
+pub mod assumption_vars;
 pub mod ast;
 pub mod blocks;
 pub mod cfg;
@@ -8,6 +9,7 @@ pub mod check;
 pub mod corpus;
 pub mod db;
 pub mod diag;
+pub mod floats;
 pub mod lets;
 pub mod lexer;
 pub mod lower;

@@ -255,9 +255,8 @@ fn apply_named(env: &GlobalEnv, id: &Ident, span: Span, args: Vec<Ty>) -> Result
         None if id.name == "rmode" => {
             Err(Diagnostic::unsupported("the rounding-mode type `rmode` is not supported", id.span))
         }
-        None if is_float_type(&id.name) => {
-            Err(Diagnostic::unsupported(format!("floating-point type `{}` is not supported", id.name), id.span)
-                .with_label("model floats as bit-vectors with uninterpreted functions, as GPUVerify does"))
+        None if args.is_empty() && crate::floats::type_sizes(&id.name).is_some() => {
+            Ok(Ty::Ctor(id.name.clone(), args.into()))
         }
         None => Err(Diagnostic::type_error(format!("undeclared type `{}`", id.name), id.span)
             .with_label("no type of this name is declared")),
@@ -345,13 +344,6 @@ pub fn drop_shadowed_externs(p: &Program) -> Program {
     }
     let decls = p.decls.iter().enumerate().filter(|(i, _)| !shadowed.contains(i)).map(|(_, d)| d.clone()).collect();
     Program { decls }
-}
-
-/// Boogie's floating-point types `floatSeE` (`float24e8`).
-fn is_float_type(name: &str) -> bool {
-    name.strip_prefix("float")
-        .and_then(|r| r.split_once('e'))
-        .is_some_and(|(s, e)| !s.is_empty() && !e.is_empty() && s.bytes().chain(e.bytes()).all(|b| b.is_ascii_digit()))
 }
 
 struct TypeResolver<'a, 'd> {

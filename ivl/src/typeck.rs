@@ -343,7 +343,7 @@ impl<'a> Checker<'a> {
         match &e.kind {
             ExprKind::BoolLit(_) => Ty::Bool,
             ExprKind::IntLit(_) => Ty::Int,
-            ExprKind::RealLit(_) => Ty::Real,
+            ExprKind::RealLit(r) => crate::floats::literal_sizes(r).map_or(Ty::Real, crate::floats::ty),
             ExprKind::BvLit { value, width } => self.bv_lit(e, value, *width),
             ExprKind::Var(id) => self.var(id),
             ExprKind::Old(inner) => {
@@ -428,6 +428,7 @@ impl<'a> Checker<'a> {
             }
             UnOp::Neg => match t {
                 Ty::Int | Ty::Real | Ty::Error => t,
+                _ if crate::floats::is_float(&t) => t,
                 _ => self.type_error(
                     format!("invalid operand type `{t}` for unary `-`"),
                     a.span,
@@ -563,6 +564,8 @@ impl<'a> Checker<'a> {
             );
         };
         let either_error = ta.is_error() || tb.is_error();
+        // Boogie 2.4.1 types `+ - * /` and the comparisons on two floats of one type.
+        let floats = crate::floats::is_float(&ta) && ta == tb;
         match op {
             Iff | Implies | Explies | And | Or => {
                 if !(ta.compatible(&Ty::Bool) && tb.compatible(&Ty::Bool)) {
@@ -595,6 +598,7 @@ impl<'a> Checker<'a> {
             }
             Lt | Le | Gt | Ge => {
                 let ok = matches!((&ta, &tb), (Ty::Int, Ty::Int) | (Ty::Real, Ty::Real))
+                    || floats
                     || (either_error && numeric_or_error(&ta) && numeric_or_error(&tb));
                 if !ok {
                     bad(
@@ -620,6 +624,7 @@ impl<'a> Checker<'a> {
                 match (&ta, &tb) {
                     (Ty::Int, Ty::Int) => Ty::Int,
                     (Ty::Real, Ty::Real) => Ty::Real,
+                    _ if floats => ta.clone(),
                     (Ty::Error, t) | (t, Ty::Error) if numeric_or_error(t) => t.clone(),
                     _ => {
                         bad(self, "both operands must be `int` or both `real` (use a `{:bvbuiltin}` function for bit-vectors)");
@@ -634,6 +639,7 @@ impl<'a> Checker<'a> {
                 }
                 Ty::Int
             }
+            RealDiv if floats => ta.clone(),
             RealDiv => {
                 if !(numeric_or_error(&ta) && numeric_or_error(&tb)) {
                     bad(self, "`/` needs `int` or `real` operands");
@@ -1166,14 +1172,6 @@ impl<'a> Checker<'a> {
     pub fn body(&mut self, body: &Body) {
         for decl in &body.locals {
             self.attrs(&decl.attrs);
-            if let Some(a) = find_attr(&decl.attrs, "assumption")
-                .or_else(|| decl.vars.iter().find_map(|v| find_attr(&v.attrs, "assumption")))
-            {
-                self.report(Diagnostic::unsupported(
-                    "assumption variables (`{:assumption}`) are not supported",
-                    a.span,
-                ));
-            }
             let tys = self.var_types(decl.vars.iter().map(|v| &v.ty));
             for (v, ty) in decl.vars.iter().zip(tys) {
                 self.declare(&v.name, ty, LocalKind::Local);

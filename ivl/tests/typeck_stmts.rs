@@ -164,12 +164,15 @@ fn checked_attributes() {
 }
 
 #[test]
-fn assumption_variables_are_unsupported() {
-    rejects(
-        "procedure p() { var {:assumption} a: bool; }",
-        ivl::diag::ErrorKind::Unsupported,
-        "assumption variables",
+fn assumption_variables_follow_boogies_rules() {
+    // Boogie 2.4.1: test1/AssumptionVariables0.bpl and AssumptionVariables1.bpl.
+    accepts("procedure p(n: int) { var {:assumption} a: bool; a := a && n > 0; havoc a; }");
+    type_err(
+        "procedure p() { var {:assumption} a: bool; a := true; }",
+        "may only be assigned `a := a && <boolean expression>`",
         1,
-        21,
+        44,
     );
+    type_err("var {:assumption} g: bool; procedure p() modifies g; { g := g && true; } procedure q() modifies g; { g := g && false; }", "may not be assigned to more than once", 1, 102);
+    type_err("procedure p() { var {:assumption} a: int; }", "must be of type `bool`", 1, 35);
 }

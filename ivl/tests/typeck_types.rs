@@ -221,8 +221,22 @@ fn where_clauses() {
 }
 
 #[test]
-fn floating_point_is_unsupported() {
-    rejects("var x: float24e8;", ErrorKind::Unsupported, "floating-point type `float24e8`", 1, 8);
+fn floating_point_types_and_literals() {
+    // Boogie 2.4.1 types float arithmetic and comparisons on one float type (test0/PrintAssoc.bpl).
+    accepts("procedure P() { var x, y: float24e8; var b: bool; x := -x + (y * x) / 0x1.8e3f24e8; b := x <= y || x == 0NaN24e8; }");
+    type_err(
+        "procedure P() { var x: float24e8; var y: float53e11; x := x + y; }",
+        "invalid operand types `float24e8` and `float53e11` for `+`",
+        1,
+        59,
+    );
+    type_err(
+        "procedure P() { var x: float24e8; x := x * 1.5; }",
+        "invalid operand types `float24e8` and `real` for `*`",
+        1,
+        40,
+    );
+    type_err("var x: float24; ", "undeclared type `float24`", 1, 8);
     rejects("var m: rmode;", ErrorKind::Unsupported, "`rmode`", 1, 8);
     rejects_among("var b: bool; axiom RNE == RNE;", ErrorKind::Unsupported, "rounding mode `RNE`", 1, 20);
 }

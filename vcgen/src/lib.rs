@@ -4,6 +4,7 @@ pub mod desugar;
 pub mod engine;
 pub mod houdini;
 pub mod mono;
+mod no_patterns;
 pub mod passify;
 pub mod progress;
 pub mod report;

@@ -23,6 +23,7 @@
 use crate::HashMap;
 use ivl::ast::*;
 use ivl::diag::Diagnostic;
+use std::collections::HashSet;
 use std::rc::Rc;
 use std::str::FromStr;
 use z3::ast::{Ast, Bool, Dynamic, Int, Real, BV};
@@ -146,6 +147,11 @@ impl TypeEnv {
                             t.span,
                         ))
                     }
+                    // Boogie's `floatSeE`: an uninterpreted sort (float operations are
+                    // unsupported, `float_unsupported`).
+                    None if args.is_empty() && ivl::floats::type_sizes(&name.name).is_some() => {
+                        RType::Named(name.name.clone(), args)
+                    }
                     None => return Err(Diagnostic::type_error(format!("unknown type `{}`", name.name), name.span)),
                 }
             }
@@ -265,6 +271,8 @@ pub struct Encoder<'p> {
     /// [`Encoder::take_side_axioms`].
     side: Vec<Bool>,
     lambdas: usize,
+    /// Functions declared `{:never_pattern}` ([`crate::no_patterns`]).
+    never_pattern: HashSet<Name>,
 }
 
 /// Largest number of nested `{:inline}` function expansions (guards against recursion).
@@ -300,6 +308,7 @@ impl<'p> Encoder<'p> {
             qbound: Vec::new(),
             side: Vec::new(),
             lambdas: 0,
+            never_pattern: crate::no_patterns::never_pattern_functions(program),
         };
         let mut errors = Vec::new();
         let mut uniques: Vec<(RType, Vec<Dynamic>)> = Vec::new();
@@ -563,6 +572,7 @@ impl<'p> Encoder<'p> {
             ExprKind::IntLit(v) => Ok(Int::from_str(&v.to_string())
                 .map_err(|_| Diagnostic::type_error("bad integer literal", span))?
                 .into()),
+            ExprKind::RealLit(s) if ivl::floats::literal_sizes(s).is_some() => Err(float_unsupported("literals", span)),
             ExprKind::RealLit(s) => {
                 real_literal(s).map(Dynamic::from).ok_or_else(|| Diagnostic::syntax("bad real literal", span))
             }
@@ -593,7 +603,9 @@ impl<'p> Encoder<'p> {
                 match op {
                     UnOp::Not => Ok(as_bool(&a, span)?.not().into()),
                     UnOp::Neg => {
-                        if let Some(i) = a.as_int() {
+                        if is_float(&a) {
+                            Err(float_unsupported("negations", span))
+                        } else if let Some(i) = a.as_int() {
                             Ok(i.unary_minus().into())
                         } else if let Some(r) = a.as_real() {
                             Ok(r.unary_minus().into())
@@ -698,6 +710,7 @@ impl<'p> Encoder<'p> {
         }
         let body = as_bool(&body, q.body.span)?;
         let mut patterns = Vec::new();
+        let mut groups = Vec::new();
         for t in &q.triggers {
             let mut terms = Vec::new();
             for te in &t.exprs {
@@ -706,12 +719,20 @@ impl<'p> Encoder<'p> {
             if valid_pattern(&terms, bounds) {
                 let refs: Vec<&dyn Ast> = terms.iter().map(|t| t as &dyn Ast).collect();
                 patterns.push(Pattern::new(&refs));
+                groups.push(terms);
             } else {
                 self.notes.push(Diagnostic::new(
                     ivl::diag::ErrorKind::Unsupported,
                     "this trigger is not a valid Z3 pattern (it must apply uninterpreted functions or map selects and mention every bound variable); it is ignored",
                     t.span,
                 ));
+            }
+        }
+        let no_patterns = self.no_patterns(q, scope);
+        if !no_patterns.is_empty() {
+            let forall = q.kind == QuantKind::Forall;
+            if let Some(b) = crate::no_patterns::quantifier(forall, bounds, &groups, &no_patterns, &body) {
+                return Ok(b.into());
             }
         }
         let bound_refs: Vec<&dyn Ast> = bounds.iter().map(|b| b as &dyn Ast).collect();
@@ -722,6 +743,21 @@ impl<'p> Encoder<'p> {
             _ => z3::ast::exists_const(&bound_refs, &pat_refs, &body),
         }
         .into())
+    }
+
+    /// The encoded no-pattern terms of `q` ([`crate::no_patterns::terms`]) that mention one of
+    /// its variables (others cannot be triggers anyway); terms that fail to encode are skipped.
+    fn no_patterns(&mut self, q: &Quantifier, scope: &mut Scope) -> Vec<Dynamic> {
+        let names: HashSet<&str> = q.vars.iter().map(|v| v.name.name.as_str()).collect();
+        let terms = crate::no_patterns::terms(q, &self.never_pattern);
+        let side = self.side.len();
+        let out = terms
+            .into_iter()
+            .filter(|t| ivl::visit::free_vars(*t).iter().any(|n| names.contains(n.as_str())))
+            .filter_map(|t| self.expr(t, scope).ok())
+            .collect();
+        self.side.truncate(side);
+        out
     }
 
     /// `lambda xs :: body` as Boogie encodes it: a fresh function `L` of the variables `fs` of
@@ -983,7 +1019,22 @@ fn numeric(op: BinOp, a: &Dynamic, b: &Dynamic, span: Span) -> Result<Dynamic, D
     Err(type_mismatch(&format!("`{}` needs int or real operands", op.symbol()), a, span))
 }
 
+/// Whether `d` has a float sort (Boogie's `floatSeE`, declared uninterpreted).
+fn is_float(d: &Dynamic) -> bool {
+    d.sort_kind() == z3::SortKind::Uninterpreted && ivl::floats::type_sizes(&d.get_sort().to_string()).is_some()
+}
+
+/// Floats type-check but are not interpreted (module doc of [`ivl::floats`]): reported where
+/// an operation would need IEEE semantics (even `==`, which is not SMT equality on NaN).
+fn float_unsupported(what: &str, span: Span) -> Diagnostic {
+    Diagnostic::unsupported(format!("floating-point {what} are not supported in verification"), span)
+        .with_label("kivl type-checks floats but does not encode IEEE arithmetic")
+}
+
 fn binary(op: BinOp, a: &Dynamic, b: &Dynamic, span: Span) -> Result<Dynamic, Diagnostic> {
+    if is_float(a) && !matches!(op, BinOp::Iff | BinOp::Implies | BinOp::Explies | BinOp::Or | BinOp::And) {
+        return Err(float_unsupported("operations", span));
+    }
     match op {
         BinOp::Iff | BinOp::Implies | BinOp::Explies | BinOp::Or | BinOp::And => {
             let x = as_bool(a, span)?;

@@ -325,12 +325,10 @@ fn expr_parser<E: PErr>(ident: B<Ident, E>, ty: B<Type, E>) -> impl P<PE, E> {
             Tok::Int(i) = e => ExprKind::IntLit(big(&name_of(e, i))),
             Tok::Bv(i, w) = e => ExprKind::BvLit { value: big(&name_of(e, i)), width: w },
             Tok::Real(i) = e => ExprKind::RealLit(name_of(e, i)),
+            // Kept as written; typed by its suffix (crate::floats).
+            Tok::Float(i) = e => ExprKind::RealLit(name_of(e, i)),
         }
         .map_with(|k, e| (Expr::new(k, sp(e.span())), 1));
-        let float = select! { Tok::Float(_) = e => e.span() }.validate(|s: SS, _, emitter| {
-            emitter.emit(E::custom(s, ErrorKind::Unsupported, "floating-point literals are not supported"));
-            (Expr::new(ExprKind::BoolLit(false), sp(s)), 1)
-        });
         let var_or_call = ident_unlabelled::<E>().then(args.clone().or_not()).map_with(|(id, args), e| match args {
             None => {
                 let s = id.span;
@@ -460,7 +458,7 @@ fn expr_parser<E: PErr>(ident: B<Ident, E>, ty: B<Type, E>) -> impl P<PE, E> {
                 emitter.emit(E::custom(s, ErrorKind::Unsupported, "code expressions `|{ ... }|` are not supported"));
                 (Expr::new(ExprKind::BoolLit(false), sp(s)), 1)
             });
-        let atom = choice((literal, var_or_call, paren, old, coercion_fn, ite, float, code_expr));
+        let atom = choice((literal, var_or_call, paren, old, coercion_fn, ite, code_expr));
 
         // Postfix: `m[i, j]`, `m[i := v]`, `e[hi:lo]`.
         let u32_lit = select! {

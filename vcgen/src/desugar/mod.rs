@@ -37,6 +37,7 @@
 //! as Boogie does under `/inline:assume`) or marked `{:verify false}` are not verified, and
 //! neither are procedures without a body.
 
+mod assumption_vars;
 pub mod calls;
 mod context;
 pub mod contracts;
@@ -44,6 +45,7 @@ pub mod inline;
 pub mod loops;
 pub mod names;
 pub mod old;
+mod selective_checking;
 mod stmts;
 mod unroll;
 mod verified_under;
@@ -190,10 +192,13 @@ pub fn prepare_one(
         fresh.reserve(&b.label.name);
     }
     rename_shadowing(ctx, &mut imp, &mut fresh);
+    assumption_vars::assume_initially(&mut imp, &mut fresh);
     let proc_out = ProcedureDecl { body: None, ..proc.clone() };
     let done = |mut imp: BlockImpl, fresh: &mut Fresh| {
         rename_clashing_binders(ctx, &mut imp, fresh);
         verified_under::apply(&mut imp);
+        assumption_vars::strengthen_havocs(ctx, &mut imp, fresh);
+        selective_checking::apply(proc, &mut imp);
         Ok(VcInput { imp, proc: proc_out.clone() })
     };
     if opts.stop_after == Stage::Lowered {

@@ -1,0 +1,74 @@
+//! Boogie constructs that `kivl check` accepts and `kivl verify` handles soundly: floating-point
+//! types and literals (checked, not interpreted: `unsupported` where a float operation would be
+//! encoded) and the static rules of assumption variables (ivl::assumption_vars).
+
+mod common;
+use common::*;
+use std::io::Write;
+
+fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("kivl-constructs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::File::create(&path).unwrap().write_all(text.as_bytes()).unwrap();
+    path
+}
+
+const FLOATS: &str = "procedure P(x: float24e8, y: float24e8) returns (z: float24e8)\n{\n  var w: float53e11;\n  \
+                      z := x;\n  assert z == x + (y * -y) / 0x1.8e3f24e8;\n}\n\
+                      procedure Copy(x: float24e8) returns (z: float24e8)\n{\n  z := x;\n}\n";
+
+#[test]
+fn floats_are_checked_and_their_operations_unsupported_in_verification() {
+    let p = temp_file("floats.bpl", FLOATS);
+    let check = kivl(&["check", "--format", "json", p.to_str().unwrap()]);
+    assert_eq!((check.code, check.verdict()), (0, "verified"), "{}", check.json);
+    let verify = kivl(&["verify", "--format", "json", p.to_str().unwrap()]);
+    assert_eq!(verify.code, 2, "{}", verify.json);
+    assert_eq!(verify.error_summary(), vec![("unsupported".to_string(), 5)], "{}", verify.json);
+    // Without float operations, float values are uninterpreted and verify.
+    let copy = temp_file("float_copy.bpl", &FLOATS[FLOATS.find("procedure Copy").unwrap()..]);
+    let verify = kivl(&["verify", "--format", "json", copy.to_str().unwrap()]);
+    assert_eq!((verify.code, verify.verdict()), (0, "verified"), "{}", verify.json);
+}
+
+#[test]
+fn mixed_float_types_are_a_type_error() {
+    let p = temp_file("float_mix.bpl", "procedure P(x: float24e8, y: float53e11)\n{\n  assert x == y;\n}\n");
+    let run = kivl(&["check", "--format", "json", p.to_str().unwrap()]);
+    assert_eq!(run.code, 2);
+    assert_eq!(run.error_summary(), vec![("type".to_string(), 3)], "{}", run.json);
+}
+
+#[test]
+fn assumption_variables_follow_boogies_static_rules() {
+    let ok = "procedure P(n: int)\n{\n  var {:assumption} a: bool;\n  a := a && n > 0;\n  havoc a;\n}\n";
+    let run = kivl(&["check", "--format", "json", temp_file("av_ok.bpl", ok).to_str().unwrap()]);
+    assert_eq!((run.code, run.verdict()), (0, "verified"), "{}", run.json);
+    // Boogie 2.4.1 rejects the same (test1/AssumptionVariables0.bpl, AssumptionVariables1.bpl).
+    let bad = "var {:assumption} g: bool;\n\
+               procedure P(n: int)\n  modifies g;\n{\n  var {:assumption} a: bool;\n  \
+               var {:assumption} i: int;\n  var {:assumption} w: bool where w;\n  \
+               a := true;\n  g := g && true;\n  g := g && n > 0;\n}\n";
+    let run = kivl(&["check", "--format", "json", temp_file("av_bad.bpl", bad).to_str().unwrap()]);
+    assert_eq!(run.code, 2);
+    let type_at = |l: u64| ("type".to_string(), l);
+    assert_eq!(run.error_summary(), vec![type_at(6), type_at(7), type_at(8), type_at(10)], "{}", run.json);
+}
+
+#[test]
+fn desugared_assumption_variables_print_and_check_again() {
+    // The havoc rule adds plain locals (`a$old`); printed in one `var` with `{:assumption} a`
+    // they would become assumption variables themselves when parsed again.
+    let src = repo_dir("tests/boogie/assumption_vars.bpl");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kivl"))
+        .args(["transform", "--emit", "desugared", src.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("a$old"), "{text}");
+    let p = temp_file("av_desugared.bpl", &text);
+    let run = kivl(&["check", "--format", "json", p.to_str().unwrap()]);
+    assert_eq!((run.code, run.verdict()), (0, "verified"), "{}", run.json);
+}

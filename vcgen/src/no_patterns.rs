@@ -8,8 +8,8 @@
 //! less, so this never turns an error into "verified". The z3 crate has no no-pattern
 //! parameter, so the quantifier is built with z3-sys on the crate's own context.
 
+use crate::HashSet;
 use ivl::ast::*;
-use std::collections::HashSet;
 use z3::ast::{Ast, Bool, Dynamic};
 use z3::Context;
 

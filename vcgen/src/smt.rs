@@ -21,9 +21,9 @@
 //! call, so that ill-typed input yields a [`Diagnostic`] instead of a Z3 error.
 
 use crate::HashMap;
+use crate::HashSet;
 use ivl::ast::*;
 use ivl::diag::Diagnostic;
-use std::collections::HashSet;
 use std::rc::Rc;
 use std::str::FromStr;
 use z3::ast::{Ast, Bool, Dynamic, Int, Real, BV};

@@ -208,17 +208,20 @@ impl Run<'_> {
         if !houdini || !crate::gpuverify_bpl::is_instrumented(program) {
             return self.engine(program, &self.cfg.engine);
         }
-        let first = match self.tap {
-            None => self.engine(program, &self.cfg.engine)?,
-            Some(_) => ProgramResult::default(),
+        let with_candidates = || {
+            let with = self.stage(Stage::BplCandidates, crate::gpuverify_bpl::with_candidates(program))?;
+            self.engine(&with, &self.cfg.engine)
         };
-        if self.tap.is_none() && first.exit_code() == 0 {
+        if self.tap.is_some() {
+            return with_candidates();
+        }
+        let first = self.engine(program, &self.cfg.engine)?;
+        if first.exit_code() == 0 {
             return Ok(first);
         }
-        let with = self.stage(Stage::BplCandidates, crate::gpuverify_bpl::with_candidates(program))?;
-        let second = self.engine(&with, &self.cfg.engine)?;
+        let second = with_candidates()?;
         // A second search that ran out of time says less than the first one's errors.
-        Ok(if self.tap.is_none() && second.exit_code() == 3 && first.exit_code() == 1 { first } else { second })
+        Ok(if second.exit_code() == 3 && first.exit_code() == 1 { first } else { second })
     }
 
     /// Kernels on two threads (seed 001 ch. 4).

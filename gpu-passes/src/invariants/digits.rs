@@ -23,7 +23,6 @@
 use super::arith::{Num, Op, View};
 use super::cx::LoopCx;
 use ivl::ast::*;
-use std::collections::HashMap;
 
 pub const DIGIT: &str = "access-digit";
 
@@ -45,12 +44,10 @@ pub fn generate(cx: &mut LoopCx) {
         }
         let Some(num) = cx.num(&acc.index) else { continue };
         let Some(monomials) = expand(cx, num, &acc.index) else { continue };
-        let fixed = fixed_params(cx);
         let rows: Vec<Expr> =
             monomials.iter().filter(|m| !m.neg).filter_map(|m| counter_coefficient(cx, num, m)).collect();
         for m in monomials.iter().filter(|m| !m.neg) {
             let Some((id, size, k)) = digit(cx, num, m) else { continue };
-            let k = k.map(|k| ivl::visit::substitute(&k, &fixed));
             let ar = cx.arith();
             let off = cx.offset(&acc.array, acc.write);
             let below = |e: Expr| match &k {
@@ -60,36 +57,14 @@ pub fn generate(cx: &mut LoopCx) {
             let has = cx.logged(&acc.array, acc.write);
             let digit = Expr::eq(ar.rem(num, below(off.clone()), size), id.clone());
             cx.push(DIGIT, Expr::implies(has.clone(), digit));
+            // `cx.push` writes the parameters a precondition fixes as literals
+            // ([`super::params`]): a literal divisor keeps the queries cheap.
             for row in &rows {
-                let row = ivl::visit::substitute(row, &fixed);
-                let within = Expr::eq(below(ar.rem(num, off.clone(), row)), id.clone());
+                let within = Expr::eq(below(ar.rem(num, off.clone(), row.clone())), id.clone());
                 cx.push(DIGIT, Expr::implies(has.clone(), within));
             }
         }
     }
-}
-
-/// The parameters that the loop's procedure fixes by a precondition `requires x == c;` (the
-/// front end's `__requires(dx == 512)`), with their literals: the candidates divide by them,
-/// and a literal divisor keeps the solver's queries cheap (a parameter never changes, so the
-/// candidate means the same).
-fn fixed_params(cx: &LoopCx) -> HashMap<Name, Expr> {
-    let mut out = HashMap::new();
-    for d in &cx.facts.program.decls {
-        let DeclKind::Procedure(p) = &d.kind else { continue };
-        if p.name.name != cx.lf.proc {
-            continue;
-        }
-        for c in p.contracts.iter().filter(|c| c.kind == SpecKind::Requires) {
-            let ExprKind::Binary(BinOp::Eq, a, b) = &c.expr.kind else { continue };
-            if let (ExprKind::Var(x), Some(_)) = (&a.kind, cx.arith().lit_value(b)) {
-                if p.ins.iter().any(|i| i.name.name == x.name) {
-                    out.insert(x.name.clone(), (**b).clone());
-                }
-            }
-        }
-    }
-    out
 }
 
 /// `e` as a sum of monomials (sums under products multiplied out; `x << c` read as `x * 2^c`);

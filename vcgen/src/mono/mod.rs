@@ -38,6 +38,7 @@
 mod lambda_beta;
 mod lambda_lift;
 mod polymap;
+mod polymap_uf;
 mod subst;
 mod type_quant;
 

@@ -26,8 +26,9 @@
 //! map also ranges over maps with other values at the junk keys; selects, updates and
 //! uninterpreted functions cannot tell them apart, but `==` can. So a program that both
 //! quantifies over a polymorphic map type (bound variables, parameters of functions with a
-//! body, whose definitions are quantified axioms) and compares such maps with `==` or `!=` is
-//! a located `unsupported`, never a possibly wrong verdict.
+//! body, whose definitions are quantified axioms) and compares such maps with `==` or `!=` gets
+//! another encoding, [`super::polymap_uf`] (maps as uninterpreted values), never a possibly
+//! wrong verdict.
 //!
 //! A map type with a type parameter that occurs in no argument (`<a>[int]a`, `<a>[]a`: the
 //! context fixes it at each select, [`ivl::typeck`]) has one map per instantiation in Boogie:
@@ -93,15 +94,11 @@ pub fn encode_poly_maps(mut decls: Vec<Decl>) -> Result<Vec<Decl>, Vec<Diagnosti
         }
         records.push(selects);
     }
-    if let Some(bound) = quantified_poly_map(&env, &decls) {
-        if let Some(&eq) = equalities.first() {
-            return Err(vec![Diagnostic::unsupported(
-                "an equality of polymorphic maps in a program that also quantifies over polymorphic maps",
-                eq,
-            )
-            .with_label("kivl's encoding of polymorphic maps keeps `==` exact only on the maps the program builds")
-            .with_related(bound, "a variable of a polymorphic map type is bound here")]);
-        }
+    if quantified_poly_map(&env, &decls).is_some() && !equalities.is_empty() {
+        // `==` would tell apart arrays that differ only at keys no select names.
+        let all = super::polymap_uf::encode(&env, decls, records);
+        recheck(&all)?;
+        return Ok(all);
     }
     let mut enc = Encoder::new(&env, &decls);
     let mut out = Vec::with_capacity(decls.len());

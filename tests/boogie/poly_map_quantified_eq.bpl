@@ -1,0 +1,32 @@
+//pass
+//error-lines:
+// Polymorphic maps that are both quantified over and compared with `==` (Dafny's heap
+// succession axiom), encoded as uninterpreted values (vcgen/src/mono/polymap_uf.rs).
+type ref;
+type Field a;
+type Heap = <a>[ref, Field a]a;
+const f: Field int;
+const g: Field bool;
+function Succ(a: Heap, b: Heap): bool;
+axiom (forall a, b, c: Heap :: { Succ(a, b), Succ(b, c) } a != c ==> Succ(a, b) && Succ(b, c) ==> Succ(a, c));
+
+procedure Update(h0: Heap, o: ref) returns (h1: Heap)
+  ensures h1[o, f] == 5 && h1[o, g] == h0[o, g];
+  ensures (forall p: ref :: p != o ==> h1[p, f] == h0[p, f]);
+{
+  h1 := h0;
+  h1[o, f] := 5;
+}
+
+procedure Chain(a: Heap, b: Heap, c: Heap)
+  requires Succ(a, b) && Succ(b, c) && a != c;
+  ensures Succ(a, c);
+{
+}
+
+procedure Same(h: Heap, o: ref)
+{
+  var k: Heap;
+  k := h;
+  assert k == h && k[o, g] == h[o, g];
+}

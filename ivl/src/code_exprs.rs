@@ -47,7 +47,7 @@ use crate::ast::*;
 use crate::diag::Diagnostic;
 use crate::typeck::{Checker, LocalKind};
 use crate::types::Ty;
-use crate::visit::{all_names, fresh_name, free_vars, substitute, walk_expr_mut, Node, VisitMut};
+use crate::visit::{all_names, free_vars, fresh_name, substitute, walk_expr_mut, Node, VisitMut};
 use std::collections::{HashMap, HashSet};
 
 // ---------------------------------------------------------------------------------------------
@@ -479,7 +479,12 @@ impl<'p> Eliminator<'p> {
         let vars: Vec<TypedIdent> = fvs
             .iter()
             .filter_map(|n| scope.locals.get(n).map(|t| (n, t)))
-            .map(|(n, t)| TypedIdent { name: Ident::new(n.clone(), span), ty: t.clone(), where_clause: None, attrs: vec![] })
+            .map(|(n, t)| TypedIdent {
+                name: Ident::new(n.clone(), span),
+                ty: t.clone(),
+                where_clause: None,
+                attrs: vec![],
+            })
             .collect();
         let body = forall(vars, w, span);
         Ok(if pos { Expr::new(ExprKind::Unary(UnOp::Not, Box::new(body)), span) } else { body })
@@ -501,8 +506,8 @@ impl<'p> Eliminator<'p> {
         exit: &Expr,
         scope: &mut Scope,
         pos: bool,
-        memo: &mut Vec<Option<Expr>>,
-        on_path: &mut Vec<bool>,
+        memo: &mut [Option<Expr>],
+        on_path: &mut [bool],
     ) -> R<Expr> {
         if let Some(e) = &memo[i] {
             return Ok(e.clone());
@@ -561,7 +566,10 @@ impl<'p> Eliminator<'p> {
                 for (l, r) in lhss.iter().zip(rhss) {
                     self.assignable(&l.var, scope)?;
                     if mentions_code(r) {
-                        return Err(Refused(r.span, "a code expression assigned inside a code expression is not supported".into()));
+                        return Err(Refused(
+                            r.span,
+                            "a code expression assigned inside a code expression is not supported".into(),
+                        ));
                     }
                     let mut r = r.clone();
                     self.expr(&mut r, pos)?;
@@ -572,10 +580,8 @@ impl<'p> Eliminator<'p> {
                         for idx in &l.indices[..k] {
                             base = Expr::new(ExprKind::Select(Box::new(base), idx.clone()), l.span);
                         }
-                        value = Expr::new(
-                            ExprKind::Store(Box::new(base), l.indices[k].clone(), Box::new(value)),
-                            l.span,
-                        );
+                        value =
+                            Expr::new(ExprKind::Store(Box::new(base), l.indices[k].clone(), Box::new(value)), l.span);
                     }
                     map.insert(l.var.name.clone(), value);
                 }
@@ -608,7 +614,10 @@ impl<'p> Eliminator<'p> {
         scope.locals.get(&x.name).cloned().ok_or_else(|| {
             Refused(
                 x.span,
-                format!("a code expression that assigns `{}`, which is not one of its locals, is not supported", x.name),
+                format!(
+                    "a code expression that assigns `{}`, which is not one of its locals, is not supported",
+                    x.name
+                ),
             )
         })
     }
@@ -630,7 +639,8 @@ impl<'p> Eliminator<'p> {
             ([i], None) => Some(*i),
             _ => return Err(not_inlined()),
         };
-        let depth = inline_attr(&p.attrs).or_else(|| imp.and_then(|i| inline_attr(&i.attrs))).ok_or_else(not_inlined)?;
+        let depth =
+            inline_attr(&p.attrs).or_else(|| imp.and_then(|i| inline_attr(&i.attrs))).ok_or_else(not_inlined)?;
         if !p.type_params.is_empty() {
             return Err(not_inlined());
         }
@@ -661,7 +671,10 @@ impl<'p> Eliminator<'p> {
         }
         .map_err(|_| Refused(span, format!("the body of `{}` cannot be inlined into a code expression", proc.name)))?;
         if lowered.ins.len() != args.len() || lowered.outs.len() != outs.len() {
-            return Err(Refused(span, format!("a call of `{}` with the wrong number of arguments or results", proc.name)));
+            return Err(Refused(
+                span,
+                format!("a call of `{}` with the wrong number of arguments or results", proc.name),
+            ));
         }
         // Fresh copies of the formals and locals; the procedure's formal names too (contracts).
         let mut rename: HashMap<Name, Name> = HashMap::new();
@@ -692,7 +705,9 @@ impl<'p> Eliminator<'p> {
             }
             let term = match &b.term {
                 crate::blocks::Terminator::Return => Term::Exit,
-                crate::blocks::Terminator::Goto(ts) => Term::Goto(ts.iter().filter_map(|t| index.get(&t.name).copied()).collect()),
+                crate::blocks::Terminator::Goto(ts) => {
+                    Term::Goto(ts.iter().filter_map(|t| index.get(&t.name).copied()).collect())
+                }
             };
             blocks.push((stmts, term));
         }
@@ -848,7 +863,8 @@ fn strip_old(s: &mut Stmt) {
 }
 
 fn strip_old_expr(e: &mut Expr) {
-    let mut s = Stmt::new(StmtKind::Assume { attrs: vec![], expr: std::mem::replace(e, Expr::bool(true)) }, Span::DUMMY);
+    let mut s =
+        Stmt::new(StmtKind::Assume { attrs: vec![], expr: std::mem::replace(e, Expr::bool(true)) }, Span::DUMMY);
     strip_old(&mut s);
     if let StmtKind::Assume { expr, .. } = s.kind {
         *e = expr;
@@ -871,7 +887,10 @@ mod tests {
 
     #[test]
     fn asserted_reading_is_universal() {
-        assert_eq!(read("|{ var x: int; A: assume x > 0; return x >= 0; }|", false), "(forall ce$x_1: int :: ce$x_1 > 0 ==> ce$x_1 >= 0)");
+        assert_eq!(
+            read("|{ var x: int; A: assume x > 0; return x >= 0; }|", false),
+            "(forall ce$x_1: int :: ce$x_1 > 0 ==> ce$x_1 >= 0)"
+        );
     }
 
     #[test]

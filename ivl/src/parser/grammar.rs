@@ -521,14 +521,13 @@ fn expr_parser<E: PErr>(ident: B<Ident, E>, ty: B<Type, E>) -> impl P<PE, E> {
                 });
                 (vars.collect::<Vec<_>>(), d)
             });
-        let ce_local = t(Tok::Var)
-            .ignore_then(ce_attrs.clone())
-            .then(comma_list(ce_var))
-            .then_ignore(t(Tok::Semi))
-            .map(|((attrs, da), groups)| {
-                let d = groups.iter().map(|g| g.1).max().unwrap_or(0).max(da);
-                (VarDecl { attrs, vars: groups.into_iter().flat_map(|g| g.0).collect() }, d)
-            });
+        let ce_local =
+            t(Tok::Var).ignore_then(ce_attrs.clone()).then(comma_list(ce_var)).then_ignore(t(Tok::Semi)).map(
+                |((attrs, da), groups)| {
+                    let d = groups.iter().map(|g| g.1).max().unwrap_or(0).max(da);
+                    (VarDecl { attrs, vars: groups.into_iter().flat_map(|g| g.0).collect() }, d)
+                },
+            );
         let code_expr = t(Tok::Bar)
             .then(t(Tok::LBrace))
             .ignore_then(ce_local.repeated().collect::<Vec<_>>())

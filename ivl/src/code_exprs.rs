@@ -37,7 +37,9 @@
 //! **Refused (located `unsupported`, never a silent change):** a code expression anywhere but
 //! in the expression of an `assert` or `assume` or the right-hand side of an assignment of a
 //! procedure body (contracts, invariants, conditions and arguments are used in both polarities
-//! after desugaring); a cycle among its blocks (Boogie 2.4.1 has no loop rule for them); a call
+//! after desugaring, and so is an `assert` leading a labelled block of a body with `goto`,
+//! which is a loop invariant if the block heads a loop); inside a lambda (Boogie lifts it to an
+//! axiom), a trigger or an attribute; a cycle among its blocks (Boogie 2.4.1 has no loop rule for them); a call
 //! of a procedure that is not inlined, past `--inline-depth` or polymorphic; an assignment or
 //! `havoc` of a variable that is not one of its locals (or of an inlined copy), so that global
 //! state never changes inside one (which also makes an inlined callee's `old(e)` equal to `e`);
@@ -150,6 +152,7 @@ pub fn eliminate(program: &mut Program) -> Vec<Diagnostic> {
             vars.insert(v.name.name.clone(), v.clone());
         }
         el.vars = vars;
+        el.unstructured = has_goto(&body.stmts);
         el.stmts(&mut body.stmts);
     }
     // What is left anywhere else is refused.
@@ -212,6 +215,8 @@ struct Eliminator<'p> {
     globals: HashMap<Name, TypedIdent>,
     /// The variables of the body being read (its formals and locals, and the globals).
     vars: HashMap<Name, TypedIdent>,
+    /// The body has a `goto`: the leading `assert`s of a labelled block may be loop invariants.
+    unstructured: bool,
     impls: HashMap<Name, Vec<&'p ImplementationDecl>>,
     /// Names in use in the program: fresh names avoid them.
     avoid: HashSet<Name>,
@@ -252,7 +257,15 @@ impl<'p> Eliminator<'p> {
                 _ => {}
             }
         }
-        Eliminator { procs, globals, vars: HashMap::new(), impls, avoid: all_names(program), diags: Vec::new() }
+        Eliminator {
+            procs,
+            globals,
+            vars: HashMap::new(),
+            unstructured: false,
+            impls,
+            avoid: all_names(program),
+            diags: Vec::new(),
+        }
     }
 
     fn fresh(&mut self, base: &str) -> Name {
@@ -274,7 +287,16 @@ impl<'p> Eliminator<'p> {
 
     /// The statements of a procedure body, nested ones included.
     fn stmts(&mut self, ss: &mut [Stmt]) {
+        // In a body with `goto`, the `assert`s that lead a labelled block are the invariants of
+        // a loop if the block heads one: Boogie checks them, then assumes them after cutting
+        // the loop, reading a code expression both ways. Left to the refusal below.
+        let mut leading = false;
         for s in ss {
+            match &s.kind {
+                StmtKind::Label(_) => leading = true,
+                StmtKind::Assert { .. } if leading && self.unstructured => continue,
+                _ => leading = false,
+            }
             self.stmt(s);
         }
     }
@@ -422,6 +444,21 @@ impl<'p> Eliminator<'p> {
                         x.span = e.span;
                         *e = x;
                         self.visit_expr(e);
+                    }
+                    ExprKind::Quant(q)
+                        if q.kind == QuantKind::Lambda
+                            || q.triggers.iter().any(|t| t.exprs.iter().any(mentions_code))
+                            || q.attrs.iter().any(|a| mentions_code(a)) =>
+                    {
+                        if mentions_code(e) {
+                            // Boogie lifts a lambda to a function with a defining axiom, where its
+                            // code expression is read as assumed; triggers and attributes are
+                            // not formulas.
+                            self.err = Some(Refused(
+                                e.span,
+                                "a code expression inside a lambda, trigger or attribute is not supported".into(),
+                            ));
+                        }
                     }
                     ExprKind::Code(c) => match self.el.code(c, e.span, self.pos) {
                         Ok(x) => *e = x,
@@ -753,6 +790,23 @@ impl<'p> Eliminator<'p> {
         }
         Ok(w)
     }
+}
+
+/// Whether statements contain a `goto`, nested ones included.
+fn has_goto(ss: &[Stmt]) -> bool {
+    ss.iter().any(|s| match &s.kind {
+        StmtKind::Goto(_) => true,
+        StmtKind::If { then, els, .. } => {
+            has_goto(then)
+                || match els {
+                    Some(Else::Block(b)) => has_goto(b),
+                    Some(Else::If(s)) => has_goto(std::slice::from_ref(s)),
+                    None => false,
+                }
+        }
+        StmtKind::While { body, .. } | StmtKind::Block(body) => has_goto(body),
+        _ => false,
+    })
 }
 
 /// Whether an expression is boolean by its form.

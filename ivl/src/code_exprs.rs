@@ -530,6 +530,9 @@ impl<'p> Eliminator<'p> {
     /// The weakest precondition of a block graph from its entry; `exit` is what `Term::Exit`
     /// continues with.
     fn graph(&mut self, g: &Graph, exit: &Expr, scope: &mut Scope, pos: bool) -> R<Expr> {
+        if g.blocks.is_empty() {
+            return Ok(exit.clone());
+        }
         let mut memo: Vec<Option<Expr>> = vec![None; g.blocks.len()];
         let mut on_path = vec![false; g.blocks.len()];
         self.block(g, 0, exit, scope, pos, &mut memo, &mut on_path)
@@ -957,6 +960,23 @@ mod tests {
         assert_eq!(
             read("|{ var x: int; A: x := 1; goto B, C; B: return x == 1; C: assert x > 0; return true; }|", false),
             "1 == 1 && (1 > 0 && true)"
+        );
+    }
+
+    #[test]
+    fn boolean_equivalences_read_each_side_both_ways() {
+        // `b == CE` is `(b ==> CE) && (CE ==> b)`: the antecedent flips the reading.
+        assert_eq!(
+            read("b == |{ var x: int; A: return x > 0; }|", false),
+            "(b ==> (forall ce$x_1: int :: ce$x_1 > 0)) && (!(forall ce$x_2: int :: !(ce$x_2 > 0)) ==> b)"
+        );
+    }
+
+    #[test]
+    fn an_assert_inside_flips_a_nested_reading() {
+        assert_eq!(
+            read("|{ A: assert |{ var y: int; B: return y > 0; }|; return true; }|", false),
+            "!(forall ce$y_1: int :: !(ce$y_1 > 0)) && true"
         );
     }
 

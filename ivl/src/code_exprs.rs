@@ -448,7 +448,7 @@ impl<'p> Eliminator<'p> {
                     ExprKind::Quant(q)
                         if q.kind == QuantKind::Lambda
                             || q.triggers.iter().any(|t| t.exprs.iter().any(mentions_code))
-                            || q.attrs.iter().any(|a| mentions_code(a)) =>
+                            || q.attrs.iter().any(mentions_code) =>
                     {
                         if mentions_code(e) {
                             // Boogie lifts a lambda to a function with a defining axiom, where its

@@ -123,13 +123,18 @@ pub fn db_diagnostics(diags: &[Diagnostic]) -> Result<(), Vec<Diagnostic>> {
 /// modifies clauses.
 pub fn checked(source: &SourceFile, opts: &frontend::Options) -> Result<Checked, Vec<Diagnostic>> {
     let Checked { program, times } = front_end(source, opts)?;
-    Ok(Checked { program: complete(program), times })
+    Ok(Checked { program: complete(program)?, times })
 }
 
-/// A parsed and checked program with the GPU prelude and inferred modifies clauses.
-pub fn complete(mut program: Program) -> Program {
+/// A parsed and checked program with the GPU prelude and inferred modifies clauses, its code
+/// expressions and let expressions replaced (`Err`: a code expression kivl cannot read exactly).
+pub fn complete(mut program: Program) -> Result<Program, Vec<Diagnostic>> {
+    let refused = ivl::code_exprs::eliminate(&mut program);
+    if !refused.is_empty() {
+        return Err(refused);
+    }
     ivl::lets::eliminate(&mut program);
-    ivl::modifies::infer_modifies(&ivl::prelude::with_prelude(program))
+    Ok(ivl::modifies::infer_modifies(&ivl::prelude::with_prelude(program)))
 }
 
 /// [`checked`] without the times.

@@ -72,3 +72,26 @@ fn desugared_assumption_variables_print_and_check_again() {
     let run = kivl(&["check", "--format", "json", p.to_str().unwrap()]);
     assert_eq!((run.code, run.verdict()), (0, "verified"), "{}", run.json);
 }
+
+#[test]
+fn code_expressions_are_refused_where_kivl_cannot_read_them_exactly() {
+    // Each of lines 3 and 5-11 holds one code expression kivl refuses: in a contract (checked
+    // and assumed), in a loop invariant, around a loop, calling a procedure that is not
+    // inlined, assigning a global, in an `if` condition, in a lambda, and in an `assert` that
+    // leads a block a `goto` may loop to (a loop invariant).
+    let src = "var g: int;\nprocedure Q();\nprocedure P(); modifies g; requires |{ A: return true; }|;\n\
+               implementation P() {\n  while (*) invariant |{ A: return true; }|; { }\n  \
+               assert |{ A: goto A; }|;\n  assert |{ A: call Q(); return true; }|;\n  \
+               assert |{ A: g := 1; return true; }|;\n  if (|{ A: return true; }|) { }\n  \
+               assert (lambda i: int :: |{ A: return i > 0; }|)[1];\n  \
+               L: assert |{ A: return true; }|;\n  goto L;\n}\n";
+    let p = temp_file("code_expr_refused.bpl", src);
+    let check = kivl(&["check", "--format", "json", p.to_str().unwrap()]);
+    assert_eq!((check.code, check.verdict()), (0, "verified"), "{}", check.json);
+    let verify = kivl(&["verify", "--format", "json", p.to_str().unwrap()]);
+    assert_eq!(verify.code, 2, "{}", verify.json);
+    let at = |l: u64| ("unsupported".to_string(), l);
+    let mut got = verify.error_summary();
+    got.sort();
+    assert_eq!(got, vec![at(3), at(5), at(6), at(7), at(8), at(9), at(10), at(11)], "{}", verify.json);
+}

@@ -253,6 +253,34 @@ pub enum ExprKind {
     Coerce(Box<Expr>, Box<Type>),
     /// `(var x, y := e1, e2; body)`, Boogie's let expression.
     Let(Box<LetExpr>),
+    /// `|{ var ...; A: ... goto B; B: ... return e; }|`, Boogie's code expression.
+    Code(Box<CodeExpr>),
+}
+
+/// Boogie's code expression `|{ LocalVarDecl* Block+ }|`: an acyclic graph of blocks of simple
+/// statements (`assert`, `assume`, assignments, `havoc`, `call`), each ending in `goto L1, ..;`
+/// or `return e;`; the first block is the entry. Its value is a `bool` defined by the weakest
+/// precondition of its blocks ([`crate::code_exprs`], which replaces it after type checking).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct CodeExpr {
+    pub locals: Vec<VarDecl>,
+    pub blocks: Vec<CodeBlock>,
+}
+
+/// One block `L: S1 .. Sn (goto L1, ..; | return e;)` of a [`CodeExpr`].
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct CodeBlock {
+    pub label: Ident,
+    pub stmts: Vec<Stmt>,
+    pub end: CodeEnd,
+    pub span: Span,
+}
+
+/// How a block of a code expression ends.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum CodeEnd {
+    Goto(Vec<Ident>),
+    Return(Expr),
 }
 
 /// Boogie's let expression `(var x, y := e1, e2; body)`: the values are evaluated in the

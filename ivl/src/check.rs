@@ -736,6 +736,7 @@ fn find_spec_builtin(e: &Expr) -> Option<&Ident> {
         }
         ExprKind::Quant(q) => find_spec_builtin(&q.body),
         ExprKind::Let(l) => l.values.iter().find_map(find_spec_builtin).or_else(|| find_spec_builtin(&l.body)),
+        ExprKind::Code(_) => None,
     }
 }
 

@@ -6,6 +6,7 @@ pub mod ast;
 pub mod blocks;
 pub mod cfg;
 pub mod check;
+pub mod code_exprs;
 pub mod corpus;
 pub mod db;
 pub mod diag;

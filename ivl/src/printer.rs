@@ -233,12 +233,44 @@ fn expr_bare(out: &mut String, e: &Expr) {
             expr(out, &l.body, Prec::Top);
             out.push(')');
         }
+        ExprKind::Code(c) => code_expr(out, c),
         ExprKind::Coerce(a, t) => {
             paren(out, prec(a) < Prec::Postfix && !matches!(a.kind, ExprKind::Coerce(..)), |out| expr_bare(out, a));
             out.push_str(" : ");
             ty(out, t, false);
         }
     }
+}
+
+/// `|{ var x: T; A: S1 S2 goto B; B: return e; }|` on one line.
+fn code_expr(out: &mut String, c: &CodeExpr) {
+    out.push_str("|{ ");
+    for d in &c.locals {
+        let mut s = String::new();
+        var_decl(&mut s, "var", d);
+        out.push_str(s.trim_end());
+        out.push(' ');
+    }
+    for b in &c.blocks {
+        ident(out, &b.label);
+        out.push_str(": ");
+        for st in &b.stmts {
+            out.push_str(print_stmt(st).trim());
+            out.push(' ');
+        }
+        match &b.end {
+            CodeEnd::Goto(ts) => {
+                out.push_str("goto ");
+                idents(out, ts);
+            }
+            CodeEnd::Return(e) => {
+                out.push_str("return ");
+                expr(out, e, Prec::Top);
+            }
+        }
+        out.push_str("; ");
+    }
+    out.push_str("}|");
 }
 
 fn exprs(out: &mut String, es: &[Expr]) {

@@ -107,7 +107,7 @@ pub(crate) struct Checker<'a> {
     /// modifies clauses are inferred).
     pub modifies: Option<HashSet<Name>>,
     pub proc_name: Name,
-    labels: FxHashMap<Name, Span>,
+    pub(crate) labels: FxHashMap<Name, Span>,
     loop_depth: usize,
     enclosing_labels: Vec<Name>,
 }
@@ -378,6 +378,7 @@ impl<'a> Checker<'a> {
             ExprKind::IfThenElse(c, a, b) => self.if_then_else(c, a, b),
             ExprKind::Quant(q) => self.quant(e, q),
             ExprKind::Let(l) => crate::lets::check_let(self, l),
+            ExprKind::Code(c) => crate::code_exprs::check_code(self, c),
             ExprKind::Coerce(a, t) => {
                 let target = self.ty(t);
                 let at = self.expr_expecting(a, &target);
@@ -1302,7 +1303,7 @@ impl<'a> Checker<'a> {
         Ctx { spec: true, ..self.ctx }
     }
 
-    fn stmt(&mut self, s: &Stmt) {
+    pub(crate) fn stmt(&mut self, s: &Stmt) {
         match &s.kind {
             StmtKind::Label(_) => {}
             StmtKind::Assign { lhss, rhss } => self.assign(s, lhss, rhss),
@@ -1755,6 +1756,13 @@ fn mentions(e: &Expr, bound: &[(Name, Ty)], seen: &mut [bool]) {
         ExprKind::Let(l) => {
             l.values.iter().for_each(|a| mentions(a, bound, seen));
             mentions(&l.body, bound, seen)
+        }
+        ExprKind::Code(_) => {
+            for n in crate::visit::free_vars(e) {
+                if let Some(i) = bound.iter().position(|(b, _)| *b == n) {
+                    seen[i] = true;
+                }
+            }
         }
     }
 }

@@ -413,6 +413,26 @@ macro_rules! visitor {
                     }
                     v.visit_expr(&$($m)? l.body);
                 }
+                ExprKind::Code(c) => {
+                    for d in &$($m)? c.locals {
+                        v.visit_var_decl(d);
+                    }
+                    for b in &$($m)? c.blocks {
+                        v.visit_ident(&$($m)? b.label);
+                        for s in &$($m)? b.stmts {
+                            v.visit_stmt(s);
+                        }
+                        match &$($m)? b.end {
+                            CodeEnd::Goto(ts) => {
+                                for t in ts {
+                                    v.visit_ident(t);
+                                }
+                            }
+                            CodeEnd::Return(x) => v.visit_expr(x),
+                        }
+                        v.visit_span(&$($m)? b.span);
+                    }
+                }
             }
             v.visit_span(&$($m)? e.span);
         }
@@ -591,6 +611,13 @@ impl Visit for FreeVars {
         }
         match &e.kind {
             ExprKind::Let(l) => self.let_expr(l),
+            ExprKind::Code(c) => {
+                // A code expression's locals bind within it.
+                let depth = self.bound.len();
+                self.bound.extend(c.locals.iter().flat_map(|d| d.vars.iter().map(|v| v.name.name.clone())));
+                walk_expr(self, e);
+                self.bound.truncate(depth);
+            }
             _ => walk_expr(self, e),
         }
     }
@@ -725,6 +752,15 @@ impl VisitMut for Subst {
             }
             ExprKind::Quant(q) => self.quantifier(q),
             ExprKind::Let(l) => self.let_expr(l),
+            ExprKind::Code(c) => {
+                // Its locals are not replaced. Code expressions are eliminated right after type
+                // checking (`crate::code_exprs`), before any pass substitutes, so capture of a
+                // replacement by a local is not guarded against here.
+                let locals: HashSet<Name> =
+                    c.locals.iter().flat_map(|d| d.vars.iter().map(|v| v.name.name.clone())).collect();
+                let map = self.map.iter().filter(|(k, _)| !locals.contains(*k)).map(|(k, v)| (k.clone(), v.clone()));
+                walk_expr_mut(&mut Subst { map: map.collect() }, e);
+            }
             _ => walk_expr_mut(self, e),
         }
     }

@@ -26,6 +26,20 @@ fn sx(e: &Expr) -> String {
             let vars: Vec<_> = l.vars.iter().map(|v| v.name.to_string()).collect();
             format!("(let {} := {}; {})", vars.join(", "), list(&l.values), sx(&l.body))
         }
+        ExprKind::Code(c) => {
+            let blocks: Vec<_> = c
+                .blocks
+                .iter()
+                .map(|b| match &b.end {
+                    CodeEnd::Goto(ts) => {
+                        let ts: Vec<_> = ts.iter().map(|t| t.name.to_string()).collect();
+                        format!("{}: {} stmts goto {}", b.label.name, b.stmts.len(), ts.join(","))
+                    }
+                    CodeEnd::Return(e) => format!("{}: {} stmts return {}", b.label.name, b.stmts.len(), sx(e)),
+                })
+                .collect();
+            format!("(code {} locals; {})", c.locals.len(), blocks.join("; "))
+        }
         ExprKind::Quant(q) => {
             let kind = match q.kind {
                 QuantKind::Forall => "forall",
@@ -252,4 +266,19 @@ fn let_expressions() {
     let e = parse_expr("(var x, y := 1, a + b; x * y) + 1").expect("parses");
     assert_eq!(sx(&e), "(+ (let x, y := 1, (+ a b); (* x y)) 1)");
     assert!(parse_expr("(var x := 1 x)").is_err());
+}
+
+#[test]
+fn code_expressions() {
+    let e = parse_expr(
+        "!|{ var x: int; var y, z: bool; A: x := 1; assume y; goto B, C; B: return x > 0; C: return z; }| && b",
+    )
+    .expect("parses");
+    assert_eq!(
+        sx(&e),
+        "(&& (! (code 2 locals; A: 2 stmts goto B,C; B: 0 stmts return (> x 0); C: 0 stmts return z)) b)"
+    );
+    // A block ends in `goto` or `return`; a code expression has at least one block.
+    assert!(parse_expr("|{ A: assume true; }|").is_err());
+    assert!(parse_expr("|{ var x: int; }|").is_err());
 }

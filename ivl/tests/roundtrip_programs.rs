@@ -272,6 +272,24 @@ fn let_expressions() {
 }
 
 #[test]
+fn code_expressions() {
+    let printed = round_trip(
+        "procedure {:inline 1} q(a: int) returns (r: int) { r := a; }\n\
+         procedure p(x: int)\n{\n  var b: bool;\n  \
+         assert |{ var y: int, m: [int]int; var z: bool; A: y := x; m[y] := 1; havoc z; goto B, C; \
+         B: assume {:a} z; assert m[x] == 1; return true; C: call y := q(x); return y == x; }|;\n  \
+         b := !|{ A: return x > 0; }| ==> |{ L: return |{ M: return false; }|; }|;\n}\n",
+    );
+    assert!(
+        printed.contains(
+            "|{ var y: int, m: [int]int; var z: bool; A: y := x; m[y] := 1; havoc z; goto B, C; \
+             B: assume {:a} z; assert m[x] == 1; return true; C: call y := q(x); return y == x; }|"
+        ),
+        "{printed}"
+    );
+}
+
+#[test]
 fn free_calls() {
     let printed = round_trip("procedure p() {\n  var r: int;\n  free call {:a} r := q(1);\n  call q(2);\n}\n");
     assert!(printed.contains("free call {:a} r := q(1);") && printed.contains("  call q(2);"), "{printed}");

@@ -176,3 +176,20 @@ fn assumption_variables_follow_boogies_rules() {
     type_err("var {:assumption} g: bool; procedure p() modifies g; { g := g && true; } procedure q() modifies g; { g := g && false; }", "may not be assigned to more than once", 1, 102);
     type_err("procedure p() { var {:assumption} a: int; }", "must be of type `bool`", 1, 35);
 }
+
+#[test]
+fn code_expressions_scope_their_locals_and_labels() {
+    accepts("procedure p(a: int) { var b: bool; b := |{ var x: int; A: x := a; goto B; B: return x > 0; }|; }");
+    // Its locals are not visible after it; its labels are its own.
+    type_err(
+        "procedure p() { assert |{ var x: int; A: return true; }|; assert x > 0; }",
+        "undeclared identifier `x`",
+        1,
+        66,
+    );
+    type_err("procedure p() { L: assert |{ A: goto L; }|; }", "undeclared label `L`", 1, 38);
+    type_err("procedure p() { assert |{ A: return 1; }|; }", "the value a code expression returns must be", 1, 37);
+    type_err("procedure p() { assert |{ A: goto A; A: return true; }|; }", "duplicate label `A`", 1, 38);
+    // A code expression is a `bool`.
+    type_err("procedure p() { var i: int; i := |{ A: return true; }|; }", "expected `int`, found `bool`", 1, 34);
+}

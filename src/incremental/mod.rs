@@ -155,7 +155,7 @@ pub struct Unit<'db> {
 pub fn checked(db: &dyn salsa::Database, file: SourceFile) -> Result<Arc<Program>, Vec<Diagnostic>> {
     crate::front::db_diagnostics(ivl::db::file_diagnostics(db, file))?;
     let program = ivl::db::file_program(db, file);
-    Ok(Arc::new(crate::front::complete((**program).clone())))
+    Ok(Arc::new(crate::front::complete((**program).clone())?))
 }
 
 /// The units of a job, in program order (none when the front end found errors).

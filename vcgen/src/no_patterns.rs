@@ -49,7 +49,7 @@ pub fn terms<'q>(q: &'q Quantifier, never: &HashSet<Name>) -> Vec<&'q Expr> {
 
 fn applications<'q>(e: &'q Expr, never: &HashSet<Name>, out: &mut Vec<&'q Expr>) {
     match &e.kind {
-        ExprKind::Quant(_) | ExprKind::Let(_) => {}
+        ExprKind::Quant(_) | ExprKind::Let(_) | ExprKind::Code(_) => {}
         ExprKind::Call(f, args) => {
             if never.contains(&f.name) {
                 out.push(e);

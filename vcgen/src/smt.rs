@@ -598,6 +598,9 @@ impl<'p> Encoder<'p> {
             ExprKind::Let(_) => {
                 Err(Diagnostic::unsupported("let expressions must be expanded before VC generation", span))
             }
+            ExprKind::Code(_) => {
+                Err(Diagnostic::unsupported("code expressions must be eliminated before VC generation", span))
+            }
             ExprKind::Unary(op, a) => {
                 let a = self.expr(a, scope)?;
                 match op {

@@ -93,6 +93,7 @@ fn reads(shared: &HashMap<Name, SharedVar>, e: &Expr, pc: &Expr, out: &mut Vec<A
         },
         ExprKind::Unary(_, a) | ExprKind::Extract(a, _, _) | ExprKind::Coerce(a, _) => go(a, pc),
         ExprKind::Let(_) => Err(Diagnostic::unsupported("let expressions are expanded before this stage", e.span)),
+        ExprKind::Code(_) => Err(Diagnostic::unsupported("code expressions are eliminated before this stage", e.span)),
         // A log built-in (`__read(A)`, `__write_offset(A)`) names the map whose log it reads:
         // not a read of the map.
         ExprKind::Call(f, _) if crate::two_thread::spec_builtins::LOG_BUILTINS.contains(&f.as_str()) => Ok(()),

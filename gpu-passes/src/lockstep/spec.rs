@@ -165,6 +165,9 @@ impl KernelCtx<'_> {
             ExprKind::Let(_) => {
                 return Err(Diagnostic::unsupported("let expressions are expanded before this stage", sp));
             }
+            ExprKind::Code(_) => {
+                return Err(Diagnostic::unsupported("code expressions are eliminated before this stage", sp));
+            }
         };
         Ok(Expr::new(kind, sp))
     }

@@ -196,6 +196,8 @@ pub(crate) fn map_children(e: &mut Expr, f: &mut dyn FnMut(&Expr) -> Expr) {
             l.values.iter_mut().for_each(&mut g);
             g(&mut l.body)
         }
+        // Eliminated by the front end (ivl::code_exprs).
+        ExprKind::Code(_) => {}
         ExprKind::Binary(_, a, b) => {
             g(a);
             g(b)

@@ -124,6 +124,8 @@ fn replace(env: &dyn SpecEnv, e: &Expr, t: usize, holes: &mut Vec<(Name, Expr)>)
             let values = l.values.iter().map(&mut go).collect::<Option<_>>()?;
             ExprKind::Let(Box::new(ivl::ast::LetExpr { vars: l.vars.clone(), values, body: go(&l.body)? }))
         }
+        // Eliminated by the front end (ivl::code_exprs).
+        ExprKind::Code(_) => return None,
     };
     Some(Expr::new(kind, sp))
 }

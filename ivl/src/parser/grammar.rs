@@ -448,15 +448,96 @@ fn expr_parser<E: PErr>(ident: B<Ident, E>, ty: B<Type, E>) -> impl P<PE, E> {
                 (x, d)
             });
 
-        // Boogie's code expressions `|{ ... }|` are not supported.
+        // Boogie's code expressions `|{ var ...; A: S* (goto L, ..; | return e;) ... }|`: local
+        // variables, then blocks of simple statements (Boogie's `SpecBlock`).
+        let ce_expr = || expr.clone().map(|(x, d): PE| (x, d));
+        let ce_attrs = attribute_pe(ident.clone(), expr.clone()).repeated().collect::<Vec<_>>().map(|v| {
+            let d = v.iter().map(|a: &(Attribute, u32)| a.1).max().unwrap_or(0);
+            (v.into_iter().map(|a| a.0).collect::<Vec<_>>(), d)
+        });
+        let ce_idents = comma_list(ident.clone());
+        let ce_exprs0 = ce_expr().separated_by(t(Tok::Comma)).collect::<Args>();
+        let ce_lhs = ident
+            .clone()
+            .then(ce_exprs0.clone().delimited_by(t(Tok::LBracket), t(Tok::RBracket)).repeated().collect::<Vec<_>>())
+            .map_with(|(var, idx), e| {
+                let d = idx.iter().map(|a| a.depth).max().unwrap_or(0);
+                (Lhs { var, indices: idx.into_iter().map(|a| a.exprs).collect(), span: sp(e.span()) }, d)
+            });
+        let ce_stmt = choice((
+            t(Tok::Assert)
+                .ignore_then(ce_attrs.clone())
+                .then(ce_expr())
+                .map(|((attrs, da), (expr, d))| (StmtKind::Assert { attrs, expr }, da.max(d))),
+            t(Tok::Assume)
+                .ignore_then(ce_attrs.clone())
+                .then(ce_expr())
+                .map(|((attrs, da), (expr, d))| (StmtKind::Assume { attrs, expr }, da.max(d))),
+            t(Tok::Havoc).ignore_then(ce_idents.clone()).map(|ids| (StmtKind::Havoc(ids), 1)),
+            t(Tok::Call)
+                .ignore_then(ce_attrs.clone())
+                .then(ce_idents.clone().then_ignore(t(Tok::Assign)).or_not())
+                .then(ident.clone())
+                .then(ce_exprs0.clone().delimited_by(t(Tok::LParen), t(Tok::RParen)))
+                .map(|((((attrs, da), outs), proc), args)| {
+                    let d = da.max(args.depth);
+                    (StmtKind::Call { attrs, outs: outs.unwrap_or_default(), proc, args: args.exprs }, d)
+                }),
+            comma_list(ce_lhs).then_ignore(t(Tok::Assign)).then(comma_list(ce_expr())).map(|(lhss, rhss)| {
+                let d = lhss.iter().map(|l| l.1).chain(rhss.iter().map(|r| r.1)).max().unwrap_or(0);
+                let lhss = lhss.into_iter().map(|l| l.0).collect();
+                (StmtKind::Assign { lhss, rhss: rhss.into_iter().map(|r| r.0).collect() }, d)
+            }),
+        ))
+        .then_ignore(t(Tok::Semi))
+        .map_with(|(k, d), e| (Stmt::new(k, sp(e.span())), d));
+        let ce_end = choice((
+            t(Tok::Goto).ignore_then(ce_idents.clone()).map(|ts| (CodeEnd::Goto(ts), 0)),
+            t(Tok::Return).ignore_then(ce_expr()).map(|(x, d)| (CodeEnd::Return(x), d)),
+        ))
+        .then_ignore(t(Tok::Semi));
+        let ce_block = ident
+            .clone()
+            .then_ignore(t(Tok::Colon))
+            .then(ce_stmt.repeated().collect::<Vec<_>>())
+            .then(ce_end)
+            .map_with(|((label, stmts), (end, de)), e| {
+                let d = stmts.iter().map(|s| s.1).max().unwrap_or(0).max(de);
+                let stmts = stmts.into_iter().map(|s| s.0).collect();
+                (CodeBlock { label, stmts, end, span: sp(e.span()) }, d)
+            });
+        let ce_var = comma_list(ident.clone())
+            .then_ignore(t(Tok::Colon))
+            .then(ty.clone())
+            .then(t(Tok::Where).ignore_then(ce_expr()).or_not())
+            .map(|((names, ty), wh)| {
+                let d = wh.as_ref().map_or(0, |w| w.1);
+                let wh = wh.map(|w| w.0);
+                let vars = names.into_iter().map(|name| TypedIdent {
+                    name,
+                    ty: ty.clone(),
+                    where_clause: wh.clone(),
+                    attrs: Vec::new(),
+                });
+                (vars.collect::<Vec<_>>(), d)
+            });
+        let ce_local =
+            t(Tok::Var).ignore_then(ce_attrs.clone()).then(comma_list(ce_var)).then_ignore(t(Tok::Semi)).map(
+                |((attrs, da), groups)| {
+                    let d = groups.iter().map(|g| g.1).max().unwrap_or(0).max(da);
+                    (VarDecl { attrs, vars: groups.into_iter().flat_map(|g| g.0).collect() }, d)
+                },
+            );
         let code_expr = t(Tok::Bar)
             .then(t(Tok::LBrace))
-            .then(any().and_is(t(Tok::RBrace).then(t(Tok::Bar)).not()).repeated())
-            .then(t(Tok::RBrace).then(t(Tok::Bar)))
-            .map_with(|_, e| e.span())
-            .validate(|s: SS, _, emitter| {
-                emitter.emit(E::custom(s, ErrorKind::Unsupported, "code expressions `|{ ... }|` are not supported"));
-                (Expr::new(ExprKind::BoolLit(false), sp(s)), 1)
+            .ignore_then(ce_local.repeated().collect::<Vec<_>>())
+            .then(ce_block.repeated().at_least(1).collect::<Vec<_>>())
+            .then_ignore(t(Tok::RBrace).then(t(Tok::Bar)))
+            .map_with(|(locals, blocks), e| {
+                let d = locals.iter().map(|l| l.1).chain(blocks.iter().map(|b| b.1)).max().unwrap_or(0);
+                let locals = locals.into_iter().map(|l| l.0).collect();
+                let blocks = blocks.into_iter().map(|b| b.0).collect();
+                node(ExprKind::Code(Box::new(CodeExpr { locals, blocks })), sp(e.span()), d)
             });
         let atom = choice((literal, var_or_call, paren, old, coercion_fn, ite, code_expr));
 

@@ -130,6 +130,8 @@ impl TypeQuantElim<'_> {
                 self.walk(b, role, eigen);
             }
             ExprKind::Let(l) => self.walk(&mut l.body, role, eigen),
+            // Eliminated by the front end (ivl::code_exprs).
+            ExprKind::Code(_) => {}
             ExprKind::Quant(q) if q.kind == QuantKind::Lambda => self.both(e, role),
             ExprKind::Quant(q) if !q.type_params.is_empty() => self.type_quant(e, role, eigen),
             ExprKind::Quant(q) => {

@@ -163,6 +163,7 @@ impl Compiler<'_> {
             ExprKind::Quant(q) => self.quant(q, e.span),
             ExprKind::Coerce(a, _) => self.expr(a),
             ExprKind::Let(_) => unsupported("a let expression (expanded before this stage)".to_string(), e.span),
+            ExprKind::Code(_) => unsupported("a code expression (eliminated before this stage)".to_string(), e.span),
         }
     }
 

@@ -310,7 +310,6 @@ fn check_where_clauses(c: &mut Checker, formals: &[TypedIdent]) {
 
 fn check_procedure(c: &mut Checker, p: &ProcedureDecl) {
     type_params(c, &p.type_params, "procedure");
-    c.attrs(&p.attrs);
     declare_formals(c, &p.ins, LocalKind::In, false);
     check_where_clauses(c, &p.ins);
     // Preconditions see the in-parameters only.
@@ -321,6 +320,8 @@ fn check_procedure(c: &mut Checker, p: &ProcedureDecl) {
     }
     declare_formals(c, &p.outs, LocalKind::Out, false);
     check_where_clauses(c, &p.outs);
+    // The procedure's attributes see its parameters (Dafny's `{:_induction s#0}`).
+    c.attrs(&p.attrs);
     for ct in p.contracts.iter().filter(|ct| ct.kind == SpecKind::Ensures) {
         c.attrs(&ct.attrs);
         c.ctx = Ctx { no_old: None, no_globals: None, spec: true, trigger: false };
@@ -363,9 +364,9 @@ fn check_procedure(c: &mut Checker, p: &ProcedureDecl) {
 
 fn check_implementation(c: &mut Checker, i: &ImplementationDecl) {
     type_params(c, &i.type_params, "implementation");
-    c.attrs(&i.attrs);
     let ins = declare_formals(c, &i.ins, LocalKind::In, true);
     let outs = declare_formals(c, &i.outs, LocalKind::Out, true);
+    c.attrs(&i.attrs);
     for x in i.ins.iter().chain(&i.outs) {
         if let Some(w) = &x.where_clause {
             c.report(

@@ -976,14 +976,17 @@ fn stmt_parser<E: PErr>(p: &StmtParts<E>) -> impl P<Stmt, E> {
     let semi = || t::<E>(Tok::Semi);
     let idents1 = comma_list(ident.clone()).boxed();
     let exprs0 = expr.clone().separated_by(t(Tok::Comma)).collect::<Vec<_>>().boxed();
-    let exprs1 = comma_list(expr.clone()).boxed();
     let lhs = ident
         .clone()
         .then(exprs0.clone().delimited_by(t(Tok::LBracket), t(Tok::RBracket)).repeated().collect::<Vec<_>>())
         .map_with(|(var, indices), e| Lhs { var, indices, span: sp(e.span()) })
         .boxed();
+    // Boogie 2.4.1 accepts attributes in front of a right-hand side (`o := {:print "…"} o + 1;`,
+    // test15/trace0.bpl); they only ask Boogie to print a value in its traces, so kivl reads
+    // and drops them.
+    let rhs = attrs.clone().ignore_then(expr.clone());
     let assignment =
-        comma_list(lhs.clone()).then_ignore(t(Tok::Assign)).then(exprs1.clone()).then_ignore(semi()).boxed();
+        comma_list(lhs.clone()).then_ignore(t(Tok::Assign)).then(comma_list(rhs)).then_ignore(semi()).boxed();
 
     recursive(move |stmt| {
         let block = stmt.clone().repeated().collect::<Vec<Stmt>>().delimited_by(t(Tok::LBrace), t(Tok::RBrace)).boxed();

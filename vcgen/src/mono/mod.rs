@@ -27,7 +27,8 @@
 //!   polymorphic function with a defining axiom ([`lambda_lift`]);
 //! - a **type quantifier inside a formula** is eliminated by the polarity of its position
 //!   ([`type_quant`]: instances at the ground types where it is assumed, a fresh type where it
-//!   must be proved);
+//!   must be proved); one in the body of an `{:inline}` function is first expanded where the
+//!   function is applied ([`inline_fns`]);
 //! - the rest — type quantifiers in positions both assumed and proved,
 //!   instantiations that do not end (polymorphic recursion beyond [`MAX_INSTANCES`]) — is
 //!   a located `unsupported` diagnostic, never a guess.
@@ -35,6 +36,7 @@
 //! Every declaration made is type-checked again (the checker also finds its instantiations),
 //! so the program handed on is well typed.
 
+mod inline_fns;
 mod lambda_beta;
 mod lambda_lift;
 mod polymap;
@@ -65,6 +67,16 @@ pub const MAX_AXIOM_INSTANCES: usize = 1000;
 ///
 /// Polymorphic map types are encoded afterwards, in the ground program ([`polymap`]).
 pub fn monomorphise(p: &Program) -> Result<Cow<'_, Program>, Vec<Diagnostic>> {
+    if let Some(decls) = inline_fns::expand(&p.decls) {
+        let expanded = Program { decls };
+        return Ok(Cow::Owned(monomorphise_expanded(&expanded)?.into_owned()));
+    }
+    monomorphise_expanded(p)
+}
+
+/// [`monomorphise`] once the `{:inline}` functions with type quantifiers are expanded
+/// ([`inline_fns`]).
+fn monomorphise_expanded(p: &Program) -> Result<Cow<'_, Program>, Vec<Diagnostic>> {
     let beta = lambda_beta::has_applied_poly_lambda(&p.decls);
     if beta || lambda_lift::has_poly_lambda(&p.decls) {
         let mut decls = p.decls.clone();
@@ -254,6 +266,7 @@ impl<'p> Mono<'p> {
                 max_instances: MAX_AXIOM_INSTANCES,
                 instantiated: false,
                 inexact: false,
+                assumed: false,
             };
             elim.decl(&mut d);
             elim.instantiated

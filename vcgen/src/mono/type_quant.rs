@@ -18,7 +18,9 @@
 //!   types apart), provided that no quantifier of the formula the fresh type would have to depend
 //!   on encloses it (only universal quantifiers of the goal may, as eigenvariables do). The same
 //!   for an **existential** type quantifier in an axiom (a witness type fixed once, Skolem's
-//!   rule; not in statements, which a path may run more than once with other witnesses);
+//!   rule; not in statements, which a path may run more than once with other witnesses, nor
+//!   for a universal in a goal position of an assumed formula, `assume !(forall<t> ...)`,
+//!   which is the same witness);
 //! - otherwise (a universal goal under an existential, an existential hypothesis in a
 //!   statement) the subformula is replaced by `false` in a goal and by `true` in a hypothesis;
 //! - a hypothesis whose type quantifier stands where it is both assumed and proved (inside
@@ -67,6 +69,12 @@ pub struct TypeQuantElim<'a> {
     pub instantiated: bool,
     /// Some type quantifier became instances or a constant (not only fresh types).
     pub inexact: bool,
+    /// The formula being walked is assumed (`assume`, a `free` contract, an axiom). A goal
+    /// position inside it is negated (`assume !(forall<t> ...)`): a fresh type there is a
+    /// witness, as for an existential hypothesis, and only axioms may fix one. Elsewhere a
+    /// copy of the statement (an inlined call, an unwound loop) would share the witness with
+    /// the original, although each run may need another.
+    pub assumed: bool,
 }
 
 impl TypeQuantElim<'_> {
@@ -93,6 +101,7 @@ impl TypeQuantElim<'_> {
     }
 
     pub fn formula(&mut self, e: &mut Expr, role: Role) {
+        self.assumed = role == Role::Hyp;
         self.walk(e, role, true)
     }
 
@@ -173,7 +182,7 @@ impl TypeQuantElim<'_> {
             let op = if forall { BinOp::And } else { BinOp::Or };
             let joined = parts.into_iter().reduce(|a, b| Expr::binary(op, a, b));
             *e = joined.unwrap_or_else(|| Expr::new(ExprKind::BoolLit(forall), span));
-        } else if eigen && (role == Role::Goal || self.skolem_hyp) {
+        } else if eigen && ((role == Role::Goal && !self.assumed) || self.skolem_hyp) {
             let tys: Vec<Ty> = params.iter().map(|p| (self.fresh_sort)(p)).collect();
             let mut x = body;
             substitute_types(&mut x, &substitution(&params, &tys));

@@ -252,9 +252,7 @@ impl GlobalEnv {
 /// Applies a declared type name to (resolved) arguments: checks the arity, expands a synonym.
 fn apply_named(env: &GlobalEnv, id: &Ident, span: Span, args: Vec<Ty>) -> Result<Ty, Diagnostic> {
     match env.types.get(&id.name) {
-        None if id.name == "rmode" => {
-            Err(Diagnostic::unsupported("the rounding-mode type `rmode` is not supported", id.span))
-        }
+        None if id.name == "rmode" && args.is_empty() => Ok(crate::floats::rmode_ty()),
         None if args.is_empty() && crate::floats::type_sizes(&id.name).is_some() => {
             Ok(Ty::Ctor(id.name.clone(), args.into()))
         }

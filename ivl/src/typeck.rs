@@ -21,20 +21,6 @@ mod context_select;
 pub const SPEC_BUILTINS: [&str; 8] =
     ["__read", "__write", "__read_offset", "__write_offset", "__other", "__uniform", "__enabled", "__taken"];
 
-/// Boogie's rounding-mode constants (floating-point arithmetic is unsupported).
-const ROUNDING_MODES: [&str; 10] = [
-    "RNE",
-    "RNA",
-    "RTP",
-    "RTN",
-    "RTZ",
-    "roundNearestTiesToEven",
-    "roundNearestTiesToAway",
-    "roundTowardPositive",
-    "roundTowardNegative",
-    "roundTowardZero",
-];
-
 /// What a local name stands for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum LocalKind {
@@ -321,13 +307,7 @@ impl<'a> Checker<'a> {
                 }
                 g.ty.clone()
             }
-            None if ROUNDING_MODES.contains(&id.name.as_str()) => {
-                self.report(Diagnostic::unsupported(
-                    format!("the floating-point rounding mode `{}` is not supported", id.name),
-                    id.span,
-                ));
-                Ty::Error
-            }
+            None if crate::floats::rounding_mode(&id.name).is_some() => crate::floats::rmode_ty(),
             None => {
                 let label = if self.env.function(&id.name).is_some() {
                     "this is a function: apply it to arguments"
@@ -343,7 +323,16 @@ impl<'a> Checker<'a> {
         match &e.kind {
             ExprKind::BoolLit(_) => Ty::Bool,
             ExprKind::IntLit(_) => Ty::Int,
-            ExprKind::RealLit(r) => crate::floats::literal_sizes(r).map_or(Ty::Real, crate::floats::ty),
+            ExprKind::RealLit(r) => match crate::floats::literal_sizes(r) {
+                None => Ty::Real,
+                Some(sizes) => {
+                    if let Err(why) = crate::floats::literal_value(r) {
+                        // Boogie 2.4.1: "incorrectly formatted floating point" (a parse error).
+                        self.report(Diagnostic::syntax("incorrectly formatted floating point", e.span).with_label(why));
+                    }
+                    crate::floats::ty(sizes)
+                }
+            },
             ExprKind::BvLit { value, width } => self.bv_lit(e, value, *width),
             ExprKind::Var(id) => self.var(id),
             ExprKind::Old(inner) => {

@@ -237,8 +237,22 @@ fn floating_point_types_and_literals() {
         40,
     );
     type_err("var x: float24; ", "undeclared type `float24`", 1, 8);
-    rejects("var m: rmode;", ErrorKind::Unsupported, "`rmode`", 1, 8);
-    rejects_among("var b: bool; axiom RNE == RNE;", ErrorKind::Unsupported, "rounding mode `RNE`", 1, 20);
+    // `rmode` and its constants, short and long names (roundingmodes/FullNameAcronymEquivalence.bpl).
+    accepts("var m: rmode; axiom RNE != roundTowardZero && m == roundNearestTiesToEven;");
+    type_err(
+        "procedure P() { var m: rmode; m := m + RNE; }",
+        "invalid operand types `rmode` and `rmode` for `+`",
+        1,
+        36,
+    );
+    // A float literal that is not exactly representable (floats/ConstSyntax3.bpl).
+    rejects(
+        "const c: float24e8; axiom c == 0x1.ffffffe0f24e8;",
+        ErrorKind::Syntax,
+        "incorrectly formatted floating point",
+        1,
+        32,
+    );
 }
 
 /// Polymorphic map types (Boogie 2 §2): each select and update instantiates the map's type

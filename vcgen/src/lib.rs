@@ -2,6 +2,7 @@
 
 pub mod desugar;
 pub mod engine;
+pub mod fp;
 pub mod houdini;
 pub mod mono;
 mod no_patterns;

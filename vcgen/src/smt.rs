@@ -36,6 +36,10 @@ pub enum RType {
     Int,
     Real,
     Bv(u32),
+    /// Boogie's `floatSeE`: significand bits `S` (with the hidden bit), exponent bits `E`.
+    Float(u32, u32),
+    /// Boogie's `rmode`: SMT-LIB's `RoundingMode`.
+    RMode,
     /// An uninterpreted type applied to arguments.
     Named(Name, Vec<RType>),
     Map(Vec<RType>, Box<RType>),
@@ -60,6 +64,8 @@ impl std::fmt::Display for RType {
             RType::Int => write!(f, "int"),
             RType::Real => write!(f, "real"),
             RType::Bv(n) => write!(f, "bv{n}"),
+            RType::Float(s, e) => write!(f, "float{s}e{e}"),
+            RType::RMode => write!(f, "rmode"),
             RType::Named(n, args) => write!(f, "{}", RType::sort_name(n, args)),
             RType::Map(args, r) => {
                 let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
@@ -147,10 +153,17 @@ impl TypeEnv {
                             t.span,
                         ))
                     }
-                    // Boogie's `floatSeE`: an uninterpreted sort (float operations are
-                    // unsupported, `float_unsupported`).
+                    // Boogie's `floatSeE` and `rmode` ([`ivl::floats`]).
+                    None if args.is_empty() && name.name == "rmode" => RType::RMode,
                     None if args.is_empty() && ivl::floats::type_sizes(&name.name).is_some() => {
-                        RType::Named(name.name.clone(), args)
+                        let (s, e) = ivl::floats::type_sizes(&name.name).expect("checked");
+                        if s < 2 || e < 2 || e > 64 || s > 1 << 20 {
+                            return Err(Diagnostic::unsupported(
+                                format!("the float type `{}` has no SMT-LIB sort (sizes 2 to 64 exponent bits, at least 2 significand bits)", name.name),
+                                t.span,
+                            ));
+                        }
+                        RType::Float(s, e)
                     }
                     None => return Err(Diagnostic::type_error(format!("unknown type `{}`", name.name), name.span)),
                 }
@@ -174,6 +187,8 @@ pub enum Builtin {
     Concat,
     /// An integer/real/boolean operator by SMT-LIB name.
     Arith(&'static str),
+    /// A floating-point operator, with the arguments written after it ([`crate::fp`]).
+    Fp(crate::fp::FpBuiltin),
 }
 
 const BV_OPS: &[&str] = &[
@@ -190,6 +205,9 @@ const ARITH_OPS: &[&str] = &[
 impl Builtin {
     /// Parses the attribute argument (`"bvadd"`, `"zero_extend 24"`, `"(_ extract 7 0)"`).
     pub fn parse(op: &str) -> Option<Builtin> {
+        if let Some(fp) = crate::fp::FpBuiltin::parse(op) {
+            return Some(Builtin::Fp(fp));
+        }
         let cleaned = op.trim().trim_start_matches('(').trim_end_matches(')').trim();
         let cleaned = cleaned.strip_prefix('_').map(str::trim).unwrap_or(cleaned);
         let words: Vec<&str> = cleaned.split_whitespace().collect();
@@ -447,6 +465,8 @@ impl<'p> Encoder<'p> {
             RType::Int => Sort::int(),
             RType::Real => Sort::real(),
             RType::Bv(n) => Sort::bitvector(*n),
+            RType::Float(s, e) => Sort::float(*e, *s),
+            RType::RMode => z3::ast::RoundingMode::round_nearest_ties_to_even().get_sort(),
             RType::Named(n, args) => Sort::uninterpreted(Symbol::String(RType::sort_name(n, args))),
             RType::Map(args, r) => {
                 let mut s = self.sort(r);
@@ -491,6 +511,12 @@ impl<'p> Encoder<'p> {
         let imp = if let Some(op) = builtin {
             match Builtin::parse(op) {
                 Some(b) => FnImpl::Builtin(b),
+                None if crate::fp::FpBuiltin::looks_like_fp(op) => {
+                    return Err(Diagnostic::unsupported(
+                        format!("the floating-point builtin `{op}` of function `{}` is not supported", f.name.name),
+                        f.name.span,
+                    ));
+                }
                 None => {
                     self.notes.push(
                         Diagnostic::new(
@@ -572,7 +598,7 @@ impl<'p> Encoder<'p> {
             ExprKind::IntLit(v) => Ok(Int::from_str(&v.to_string())
                 .map_err(|_| Diagnostic::type_error("bad integer literal", span))?
                 .into()),
-            ExprKind::RealLit(s) if ivl::floats::literal_sizes(s).is_some() => Err(float_unsupported("literals", span)),
+            ExprKind::RealLit(s) if ivl::floats::literal_sizes(s).is_some() => crate::fp::literal(s, span),
             ExprKind::RealLit(s) => {
                 real_literal(s).map(Dynamic::from).ok_or_else(|| Diagnostic::syntax("bad real literal", span))
             }
@@ -591,6 +617,9 @@ impl<'p> Encoder<'p> {
                 if let Some(d) = self.consts.get(&x.name) {
                     return Ok(d.clone());
                 }
+                if let Some(rm) = ivl::floats::rounding_mode(&x.name) {
+                    return Ok(Dynamic::from_ast(&crate::fp::rounding_mode(rm)));
+                }
                 Err(Diagnostic::type_error(format!("unknown variable `{}`", x.name), x.span))
             }
             ExprKind::Old(_) => Err(Diagnostic::unsupported("`old` must be removed before VC generation", span)),
@@ -606,8 +635,8 @@ impl<'p> Encoder<'p> {
                 match op {
                     UnOp::Not => Ok(as_bool(&a, span)?.not().into()),
                     UnOp::Neg => {
-                        if is_float(&a) {
-                            Err(float_unsupported("negations", span))
+                        if let Some(f) = a.as_float() {
+                            Ok(f.unary_neg().into())
                         } else if let Some(i) = a.as_int() {
                             Ok(i.unary_minus().into())
                         } else if let Some(r) = a.as_real() {
@@ -1022,21 +1051,9 @@ fn numeric(op: BinOp, a: &Dynamic, b: &Dynamic, span: Span) -> Result<Dynamic, D
     Err(type_mismatch(&format!("`{}` needs int or real operands", op.symbol()), a, span))
 }
 
-/// Whether `d` has a float sort (Boogie's `floatSeE`, declared uninterpreted).
-fn is_float(d: &Dynamic) -> bool {
-    d.sort_kind() == z3::SortKind::Uninterpreted && ivl::floats::type_sizes(&d.get_sort().to_string()).is_some()
-}
-
-/// Floats type-check but are not interpreted (module doc of [`ivl::floats`]): reported where
-/// an operation would need IEEE semantics (even `==`, which is not SMT equality on NaN).
-fn float_unsupported(what: &str, span: Span) -> Diagnostic {
-    Diagnostic::unsupported(format!("floating-point {what} are not supported in verification"), span)
-        .with_label("kivl type-checks floats but does not encode IEEE arithmetic")
-}
-
 fn binary(op: BinOp, a: &Dynamic, b: &Dynamic, span: Span) -> Result<Dynamic, Diagnostic> {
-    if is_float(a) && !matches!(op, BinOp::Iff | BinOp::Implies | BinOp::Explies | BinOp::Or | BinOp::And) {
-        return Err(float_unsupported("operations", span));
+    if a.sort_kind() == z3::SortKind::FloatingPoint && !matches!(op, BinOp::Eq | BinOp::Neq) {
+        return crate::fp::binary(op, a, b, span);
     }
     match op {
         BinOp::Iff | BinOp::Implies | BinOp::Explies | BinOp::Or | BinOp::And => {
@@ -1174,6 +1191,7 @@ pub fn apply_builtin(b: &Builtin, args: &[Dynamic], span: Span) -> Result<Dynami
             Ok(v[0].concat(&v[1]).into())
         }
         Builtin::Arith(op) => arith_builtin(op, args, span),
+        Builtin::Fp(fp) => fp.apply(args, span),
     }
 }
 

@@ -238,7 +238,7 @@ fn floating_point_types_and_literals() {
     );
     type_err("var x: float24; ", "undeclared type `float24`", 1, 8);
     // `rmode` and its constants, short and long names (roundingmodes/FullNameAcronymEquivalence.bpl).
-    accepts("var m: rmode; axiom RNE != roundTowardZero && m == roundNearestTiesToEven;");
+    accepts("const m: rmode; axiom RNE != roundTowardZero && m == roundNearestTiesToEven;");
     type_err(
         "procedure P() { var m: rmode; m := m + RNE; }",
         "invalid operand types `rmode` and `rmode` for `+`",

@@ -345,13 +345,13 @@ mod tests {
         let bits = FpBuiltin::parse("(_ to_fp 8 24)").unwrap();
         let from_bits = bits.apply(&[BV::from_u64(0x3f80_0000, 32).into()], Span::default()).unwrap();
         let solver = z3::Solver::new();
-        solver.assert(&one.eq(&from_bits).not());
+        solver.assert(one.eq(&from_bits).not());
         assert_eq!(solver.check(), z3::SatResult::Unsat);
         // A model with float and rounding-mode values prints them (no panic).
         let x = Float::new_const("x", 8, 24);
         let m = Dynamic::new_const("m", &rounding_mode("RNE").get_sort());
         let solver = z3::Solver::new();
-        solver.assert(&x.gt(one.as_float().unwrap()));
+        solver.assert(x.gt(one.as_float().unwrap()));
         assert_eq!(solver.check(), z3::SatResult::Sat);
         let model = solver.get_model().unwrap();
         for v in [Dynamic::from_ast(&x), m] {

@@ -157,7 +157,7 @@ impl TypeEnv {
                     None if args.is_empty() && name.name == "rmode" => RType::RMode,
                     None if args.is_empty() && ivl::floats::type_sizes(&name.name).is_some() => {
                         let (s, e) = ivl::floats::type_sizes(&name.name).expect("checked");
-                        if s < 2 || e < 2 || e > 64 || s > 1 << 20 {
+                        if !(2..=64).contains(&e) || !(2..=1 << 20).contains(&s) {
                             return Err(Diagnostic::unsupported(
                                 format!("the float type `{}` has no SMT-LIB sort (sizes 2 to 64 exponent bits, at least 2 significand bits)", name.name),
                                 t.span,

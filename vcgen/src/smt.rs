@@ -1,20 +1,23 @@
 //! The Z3 encoding of `.kbpl` declarations and expressions (the "prover background" and the
 //! terms of the verification condition of [`crate::wp`]).
 //!
-//! Types become sorts: `bool`, `int`, `real`, `bvN`; a map type `[A, B]R` becomes the curried
-//! array sort `(Array A (Array B R))` (so nested maps `[A][B]R` and multi-argument maps share one
-//! encoding, and Boogie's extensional map equality is array equality); a named type is resolved
-//! through its synonym or becomes an uninterpreted sort (one per instantiation of its
-//! arguments). Polymorphic types and functions are reported as unsupported.
+//! Types become sorts: `bool`, `int`, `real`, `bvN`, Boogie's `floatSeE` the FloatingPoint
+//! sort `(_ FloatingPoint E S)` and `rmode` `RoundingMode` (float terms: [`crate::fp`]); a map
+//! type `[A, B]R` becomes the curried array sort `(Array A (Array B R))` (so nested maps
+//! `[A][B]R` and multi-argument maps share one encoding, and Boogie's extensional map equality
+//! is array equality); a named type is resolved through its synonym or becomes an
+//! uninterpreted sort (one per instantiation of its arguments). Polymorphic types and
+//! functions are reported as unsupported.
 //!
 //! Declarations: constants become Z3 constants (`unique` ones pairwise `distinct` per type),
 //! global variables become constants for their initial value, functions become uninterpreted
 //! functions, except that `{:bvbuiltin "op"}` / `{:builtin "op"}` map to the SMT-LIB operator
-//! (see [`Builtin`]; an unknown operator stays uninterpreted, which can only make a program
-//! look buggy, never hide a bug, and is noted), `{:inline}` functions are macro-expanded, and
-//! other functions with bodies get a defining axiom `forall xs :: {f(xs)} f(xs) == body`.
-//! A `lambda` becomes a fresh function of the enclosing bound variables it uses, defined by a
-//! triggered axiom (Boogie's lambda lifting), handed to the caller with the expression.
+//! (see [`Builtin`]; an unknown floating-point operator is unsupported; another unknown
+//! operator stays uninterpreted, which can only make a program look buggy, never hide a bug,
+//! and is noted), `{:inline}` functions are macro-expanded, and other functions with bodies
+//! get a defining axiom `forall xs :: {f(xs)} f(xs) == body`. A `lambda` becomes a fresh
+//! function of the enclosing bound variables it uses, defined by a triggered axiom (Boogie's
+//! lambda lifting), handed to the caller with the expression.
 //!
 //! Z3 ASTs are built in the calling thread's context (the `z3` crate's thread-local context):
 //! an [`Encoder`] must stay in the thread that created it. Sorts are checked before every Z3

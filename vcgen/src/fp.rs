@@ -103,12 +103,6 @@ impl FpBuiltin {
         Some(FpBuiltin { op, rounding })
     }
 
-    /// Whether `text` names a floating-point operation, known or not (an unknown one is
-    /// reported as unsupported rather than made uninterpreted).
-    pub fn looks_like_fp(text: &str) -> bool {
-        text.contains("fp.") || text.contains("to_fp") || text.contains("FloatingPoint")
-    }
-
     /// Applies the operation to `args` (after the rounding mode of the attribute text).
     pub fn apply(&self, args: &[Dynamic], span: Span) -> Result<Dynamic, Diagnostic> {
         let mut all = Vec::with_capacity(args.len() + 1);
@@ -216,6 +210,12 @@ impl FpBuiltin {
         };
         out.ok_or_else(bad)
     }
+}
+
+/// Whether `s` is a float or rounding-mode sort (an unknown `{:builtin}` operator with such a
+/// parameter or result is reported as unsupported rather than made uninterpreted).
+pub fn is_fp_sort(s: &Sort) -> bool {
+    matches!(s.kind(), SortKind::FloatingPoint | SortKind::RoundingMode)
 }
 
 /// The sort `(_ FloatingPoint e s)`, when Z3 has it (both sizes at least 2).

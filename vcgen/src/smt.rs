@@ -514,7 +514,8 @@ impl<'p> Encoder<'p> {
         let imp = if let Some(op) = builtin {
             match Builtin::parse(op) {
                 Some(b) => FnImpl::Builtin(b),
-                None if crate::fp::FpBuiltin::looks_like_fp(op) => {
+                // An unknown operator on floats or rounding modes: refused, not approximated.
+                None if params.iter().chain([&result]).any(crate::fp::is_fp_sort) => {
                     return Err(Diagnostic::unsupported(
                         format!("the floating-point builtin `{op}` of function `{}` is not supported", f.name.name),
                         f.name.span,

@@ -20,7 +20,8 @@
 //! named after it (so two float types with different sizes are different types), `rmode` the
 //! constructor `rmode`, and a float literal is kept as written in
 //! [`ExprKind::RealLit`](crate::ast::ExprKind::RealLit), typed by its suffix, its exact value
-//! given by [`literal_value`]. The VC encoder (`vcgen::smt`) encodes them as Boogie does.
+//! given by [`literal_value`]. The VC encoder (`vcgen::fp`, `vcgen::smt`) encodes them as Boogie
+//! does.
 
 use crate::ast::Name;
 use crate::types::Ty;

@@ -9,11 +9,10 @@
 //!
 //! Options: the ones Boogie 2.4.1 sends to Z3 (`AUTO_CONFIG=false`, `smt.mbqi=false`,
 //! `smt.qi.eager_threshold=100`, `smt.bv.reflect=true`, `nnf.sk_hack=true`, `type_check=true`,
-//! as seen in its `/proverLog`) plus GPUVerify's `smt.relevancy=0` for GPU programs: their
-//! encodings are tuned for it. Plain Boogie programs get Z3's (and Boogie 2.4.1's) relevancy 2
-//! ([`Relevancy`]): under 0, Z3 never instantiates a lambda inside a quantified axiom
-//! (`axiom (forall a: int :: f(a) == (lambda x: int :: x > a)); assert f(0)[1];` is not
-//! proved; under 2 it is, as by Boogie). The time limit is the watchdog's
+//! as seen in its `/proverLog`) plus GPUVerify's `smt.relevancy=0`, for plain Boogie too: Z3's
+//! default 2 (Boogie's) lets Z3 instantiate a lambda inside a quantified axiom, which 0 does
+//! not, but it lost `tests/boogie/type_quant_assert.bpl` (a goal whose instances share no
+//! ground term with the axiom), so the trade stays open. The time limit is the watchdog's
 //! interrupt at the end of a search's budget (`crate::watchdog`); a check that runs out of time is
 //! `unknown`, never a hang. Z3's own `timeout` parameter is not set: in Z3 4.8.10 to 4.8.12 it arms
 //! a `scoped_timer` from a process-wide pool of timer threads, and a check's timer can be handed to
@@ -134,31 +133,10 @@ pub fn race_position(k: usize, candidates: bool) -> u32 {
     racer as u32
 }
 
-/// Z3's `smt.relevancy` for a program's solvers: fixed per program (never per check), so a
-/// verdict does not depend on what else runs.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Relevancy {
-    /// 0, GPUVerify's setting: kernels, two-thread and lock-step programs, GPUVerify's Boogie.
-    #[default]
-    Gpu,
-    /// 2, Z3's default, which Boogie 2.4.1 keeps: plain Boogie programs.
-    Boogie,
-}
-
-impl Relevancy {
-    fn level(self) -> u32 {
-        match self {
-            Relevancy::Gpu => 0,
-            Relevancy::Boogie => 2,
-        }
-    }
-}
-
-/// Solver parameters: racer `racer`'s configuration ([`RACERS`]; 0 is the usual one) at
-/// `relevancy`. No `timeout`: the watchdog keeps the time limit (see the module doc).
-fn params(racer_index: u32, relevancy: Relevancy) -> Params {
+/// Solver parameters: racer `racer`'s configuration ([`RACERS`]; 0 is the usual one). No
+/// `timeout`: the watchdog keeps the time limit (see the module doc).
+fn params(racer_index: u32) -> Params {
     let mut p = Params::new();
-    p.set_u32("relevancy", relevancy.level());
     // Z3's own SIGINT handler would cancel the running check and let kivl go on with a partial
     // result; kivl's handler (`src/interrupt.rs`) ends the process instead.
     p.set_bool("ctrl_c", false);
@@ -186,10 +164,10 @@ fn gave_up(reason: &str) -> bool {
 impl VcSolver {
     /// Asserts `background` (axioms), the VC's definitions and its negation. `racer` picks the
     /// solver configuration ([`RACERS`]; 0 outside a race).
-    pub fn new(background: &[Bool], vc: Vc, timeout_ms: Option<u64>, racer: u32, relevancy: Relevancy) -> VcSolver {
+    pub fn new(background: &[Bool], vc: Vc, timeout_ms: Option<u64>, racer: u32) -> VcSolver {
         configure_z3();
         let solver = Solver::new();
-        solver.set_params(&params(racer, relevancy));
+        solver.set_params(&params(racer));
         for b in background {
             solver.assert(b);
         }

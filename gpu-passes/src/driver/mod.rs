@@ -38,7 +38,6 @@ use crate::two_thread::{self, KernelOptions};
 use ivl::ast::{DeclKind, Program};
 use ivl::diag::Diagnostic;
 use vcgen::engine::{ProgramResult, VerifyOptions};
-use vcgen::solver::Relevancy;
 
 /// What the driver is asked to do.
 #[derive(Clone, Debug, Default)]
@@ -204,26 +203,19 @@ impl Run<'_> {
     /// only when the program as GPUVerify wrote it does not verify: the `urem` candidates
     /// cost 2-3x on files that need none (alignedTypes, reduce4), and a first search on fewer
     /// candidates only assumes less (as `staged` argues for kernels).
-    ///
-    /// A program without `{:kernel}` procedures is plain Boogie: its solvers get Boogie's Z3
-    /// relevancy rather than GPUVerify's ([`vcgen::solver::Relevancy`]).
     fn plain(&self, program: &Program) -> Flow<ProgramResult> {
-        let opts = &VerifyOptions {
-            relevancy: if ivl::prelude::is_gpu_program(program) { Relevancy::Gpu } else { Relevancy::Boogie },
-            ..self.cfg.engine.clone()
-        };
-        let houdini = opts.houdini || self.tap == Some(Stage::BplCandidates);
+        let houdini = self.cfg.engine.houdini || self.tap == Some(Stage::BplCandidates);
         if !houdini || !crate::gpuverify_bpl::is_instrumented(program) {
-            return self.engine(program, opts);
+            return self.engine(program, &self.cfg.engine);
         }
         let with_candidates = || {
             let with = self.stage(Stage::BplCandidates, crate::gpuverify_bpl::with_candidates(program))?;
-            self.engine(&with, opts)
+            self.engine(&with, &self.cfg.engine)
         };
         if self.tap.is_some() {
             return with_candidates();
         }
-        let first = self.engine(program, opts)?;
+        let first = self.engine(program, &self.cfg.engine)?;
         if first.exit_code() == 0 {
             return Ok(first);
         }

@@ -62,7 +62,7 @@ pub fn emit_stage(program: &Program, stage: EmitStage) -> Result<String, Vec<Dia
                 for p in &passives {
                     let env = wp::impl_env(&mut enc, &p.imp)?;
                     let vc = wp::generate(&mut enc, &p.imp, &env, &candidates)?;
-                    let s = VcSolver::new(&enc.background, vc, None, 0, Default::default());
+                    let s = VcSolver::new(&enc.background, vc, None, 0);
                     out.push_str(&format!("; verification condition of implementation {}\n", p.imp.name.name));
                     out.push_str(&s.solver.to_smt2());
                     out.push('\n');

@@ -44,9 +44,6 @@ pub struct VerifyOptions {
     pub stop_at_first_error: bool,
     /// Told what the engine is doing (a progress line, `--time`); see [`crate::progress`].
     pub observer: crate::progress::Observer,
-    /// Z3's relevancy for the program's solvers: the driver picks it by the kind of program
-    /// ([`crate::solver::Relevancy`]).
-    pub relevancy: crate::solver::Relevancy,
 }
 
 impl Default for VerifyOptions {
@@ -64,7 +61,6 @@ impl Default for VerifyOptions {
             houdini_warm: None,
             stop_at_first_error: false,
             observer: Default::default(),
-            relevancy: Default::default(),
         }
     }
 }

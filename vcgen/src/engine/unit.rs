@@ -131,7 +131,7 @@ impl ImplState {
         let passive = passify(imp, globals)?;
         let env = wp::impl_env(enc, &passive.imp)?;
         let vc = wp::generate(enc, &passive.imp, &env, candidates)?;
-        let solver = VcSolver::new(&enc.background, vc, timeout_ms(opts), racer, opts.relevancy);
+        let solver = VcSolver::new(&enc.background, vc, timeout_ms(opts), racer);
         if trace_enabled() {
             eprintln!(
                 "built {} in {:.3}s ({} asserts)",

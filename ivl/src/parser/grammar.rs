@@ -984,7 +984,7 @@ fn stmt_parser<E: PErr>(p: &StmtParts<E>) -> impl P<Stmt, E> {
     // Boogie 2.4.1 accepts attributes in front of a right-hand side (`o := {:print "…"} o + 1;`,
     // test15/trace0.bpl); they only ask Boogie to print a value in its traces, so kivl reads
     // and drops them.
-    let rhs = attrs.clone().ignore_then(expr.clone());
+    let rhs = attrs.clone().ignore_then(expr.clone()).labelled("expression");
     let assignment =
         comma_list(lhs.clone()).then_ignore(t(Tok::Assign)).then(comma_list(rhs)).then_ignore(semi()).boxed();
 

@@ -299,7 +299,8 @@ pub struct Encoder<'p> {
 /// Largest number of nested `{:inline}` function expansions (guards against recursion).
 const MAX_INLINE_DEPTH: usize = 64;
 
-fn is_inline(attrs: &[Attribute]) -> bool {
+/// Whether a function is `{:inline}` (and not `{:inline false}`): its applications are its body.
+pub(crate) fn is_inline(attrs: &[Attribute]) -> bool {
     match find_attr(attrs, "inline") {
         None => false,
         Some(a) => !matches!(a.args.first(), Some(AttrArg::Expr(Expr { kind: ExprKind::BoolLit(false), .. }))),

@@ -29,10 +29,8 @@ fn candidates(decls: &[Decl]) -> HashMap<Name, (Vec<Name>, Expr)> {
     for d in decls {
         let DeclKind::Function(f) = &d.kind else { continue };
         let Some(body) = &f.body else { continue };
-        let off =
-            |a: &Attribute| matches!(a.args.first(), Some(AttrArg::Expr(Expr { kind: ExprKind::BoolLit(false), .. })));
-        let inline = f.attrs.iter().any(|a| a.name.name == "inline" && !off(a));
-        if !inline || !f.type_params.is_empty() || type_quantifiers(body).is_empty() {
+        // The same test as the encoder's, which expands the other `{:inline}` functions.
+        if !crate::smt::is_inline(&f.attrs) || !f.type_params.is_empty() || type_quantifiers(body).is_empty() {
             continue;
         }
         let Some(params) = f.params.iter().map(|p| p.name.as_ref().map(|n| n.name.clone())).collect::<Option<Vec<_>>>()

@@ -84,7 +84,7 @@ pub fn encode_poly_maps(mut decls: Vec<Decl>) -> Result<Vec<Decl>, Vec<Diagnosti
         if !diags.is_empty() {
             return Err(diags);
         }
-        let mut selects = Occurrences::default();
+        let mut selects = Selects::default();
         for u in uses {
             match u.kind {
                 InstanceKind::Select(Ty::Map(m)) => selects.push(u.span, (m, u.tys)),
@@ -103,10 +103,8 @@ pub fn encode_poly_maps(mut decls: Vec<Decl>) -> Result<Vec<Decl>, Vec<Diagnosti
     let mut enc = Encoder::new(&env, &decls);
     let mut out = Vec::with_capacity(decls.len());
     for (mut d, mut selects) in decls.into_iter().zip(records) {
-        if let DeclKind::Type(td) = &d.kind {
-            if td.params.is_empty() && td.synonym.as_ref().is_some_and(|t| env.ty(t).has_poly_map()) {
-                continue; // every use is rewritten below
-            }
+        if is_poly_map_synonym(&env, &d) {
+            continue; // every use is rewritten below
         }
         let mut r = Rewrite { enc: &mut enc, selects: &mut selects };
         d.accept_mut(&mut r);
@@ -115,7 +113,7 @@ pub fn encode_poly_maps(mut decls: Vec<Decl>) -> Result<Vec<Decl>, Vec<Diagnosti
     if !enc.diags.is_empty() {
         return Err(enc.diags);
     }
-    let mut all = enc.decls;
+    let mut all = enc.made.decls;
     all.extend(out);
     recheck(&all)?;
     Ok(all)
@@ -199,29 +197,31 @@ fn mentions_params(m: &MapTy, t: &Ty) -> bool {
     (0..m.tparams).any(|i| t.has_bound(i))
 }
 
-/// The encoded types and the declarations they need.
-struct Encoder<'e> {
-    env: &'e GlobalEnv,
-    /// The sort `$U$..` of each polymorphic map type.
-    sorts: HashMap<Ty, Ty>,
-    /// The box and unbox functions of (sort, type).
-    boxes: HashMap<(Ty, Ty), (Name, Name)>,
-    /// The key constants of (sort, instantiation), for maps typed by their context.
-    keys: HashMap<(Ty, Vec<Ty>), Name>,
-    /// The types marked [`ARBITRARY`].
-    arbitrary: HashSet<Name>,
-    taken: HashSet<Name>,
-    decls: Vec<Decl>,
-    diags: Vec<Diagnostic>,
+/// The selects and updates of one declaration: the map type and its instantiation, by span.
+pub(super) type Selects = Occurrences<Span, (Arc<MapTy>, Vec<Ty>)>;
+
+/// Whether `d` is a type synonym of a polymorphic map type: both encodings drop it, every use
+/// being rewritten.
+pub(super) fn is_poly_map_synonym(env: &GlobalEnv, d: &Decl) -> bool {
+    matches!(&d.kind, DeclKind::Type(td)
+        if td.params.is_empty() && td.synonym.as_ref().is_some_and(|t| env.ty(t).has_poly_map()))
 }
 
-impl<'e> Encoder<'e> {
-    fn new(env: &'e GlobalEnv, decls: &[Decl]) -> Encoder<'e> {
-        Encoder {
-            env,
+/// What both encodings of polymorphic maps (this one and [`super::polymap_uf`]) keep while
+/// they add declarations: the names taken, the sort made for each map type, the types that
+/// stand for arbitrary ones ([`ARBITRARY`]), and the declarations made so far.
+pub(super) struct Made {
+    taken: HashSet<Name>,
+    sorts: HashMap<Ty, Ty>,
+    arbitrary: HashSet<Name>,
+    pub decls: Vec<Decl>,
+}
+
+impl Made {
+    pub fn new(decls: &[Decl]) -> Made {
+        Made {
+            taken: decls.iter().flat_map(ivl::resolve::decl_names).cloned().collect(),
             sorts: HashMap::new(),
-            boxes: HashMap::new(),
-            keys: HashMap::new(),
             arbitrary: decls
                 .iter()
                 .filter_map(|d| match &d.kind {
@@ -231,16 +231,74 @@ impl<'e> Encoder<'e> {
                     _ => None,
                 })
                 .collect(),
-            taken: decls.iter().flat_map(ivl::resolve::decl_names).cloned().collect(),
             decls: Vec::new(),
-            diags: Vec::new(),
         }
     }
 
-    fn fresh(&mut self, base: &str, tys: &[Ty]) -> Name {
+    /// A name not taken yet, from `base` and the types `tys`.
+    pub fn fresh(&mut self, base: &str, tys: &[Ty]) -> Name {
         let name = instance_name(base, tys, &|n| self.taken.contains(n));
         self.taken.insert(name.clone());
         name
+    }
+
+    /// Takes `name` as it is; false when it was taken already.
+    pub fn take(&mut self, name: &Name) -> bool {
+        self.taken.insert(name.clone())
+    }
+
+    /// The uninterpreted sort `{prefix}k` made for map type `m`, declared on first use.
+    pub fn sort(&mut self, m: &Ty, prefix: &str) -> Ty {
+        if let Some(u) = self.sorts.get(m) {
+            return u.clone();
+        }
+        let name = self.fresh(&format!("{prefix}{}", self.sorts.len()), &[]);
+        let td = TypeDecl {
+            attrs: Vec::new(),
+            finite: false,
+            name: Ident::new(name.clone(), Span::DUMMY),
+            params: Vec::new(),
+            synonym: None,
+        };
+        self.decls.push(Decl { kind: DeclKind::Type(td), span: Span::DUMMY });
+        let u = Ty::Ctor(name, Arc::from([]));
+        self.sorts.insert(m.clone(), u.clone());
+        u
+    }
+
+    /// Whether `t` mentions a type that stands for an arbitrary type ([`ARBITRARY`]).
+    pub fn mentions_arbitrary(&self, t: &Ty) -> bool {
+        match t {
+            Ty::Ctor(n, xs) => self.arbitrary.contains(n) || xs.iter().any(|x| self.mentions_arbitrary(x)),
+            Ty::Map(m) => self.mentions_arbitrary(&m.result) || m.args.iter().any(|x| self.mentions_arbitrary(x)),
+            _ => false,
+        }
+    }
+
+    pub fn axiom(&mut self, expr: Expr) {
+        self.decls.push(Decl { kind: DeclKind::Axiom(AxiomDecl { attrs: Vec::new(), expr }), span: Span::DUMMY });
+    }
+}
+
+/// The encoded types and the declarations they need.
+struct Encoder<'e> {
+    env: &'e GlobalEnv,
+    /// Names, sorts `$U$..` and declarations made.
+    made: Made,
+    /// The box and unbox functions of (sort, type).
+    boxes: HashMap<(Ty, Ty), (Name, Name)>,
+    /// The key constants of (sort, instantiation), for maps typed by their context.
+    keys: HashMap<(Ty, Vec<Ty>), Name>,
+    diags: Vec<Diagnostic>,
+}
+
+impl<'e> Encoder<'e> {
+    fn new(env: &'e GlobalEnv, decls: &[Decl]) -> Encoder<'e> {
+        Encoder { env, made: Made::new(decls), boxes: HashMap::new(), keys: HashMap::new(), diags: Vec::new() }
+    }
+
+    fn fresh(&mut self, base: &str, tys: &[Ty]) -> Name {
+        self.made.fresh(base, tys)
     }
 
     /// `t` with every polymorphic map type replaced by its encoding.
@@ -264,21 +322,7 @@ impl<'e> Encoder<'e> {
 
     /// The sort `$U$k` standing for the boxed values of polymorphic map type `m`.
     fn sort(&mut self, m: &Ty) -> Ty {
-        if let Some(u) = self.sorts.get(m) {
-            return u.clone();
-        }
-        let name = self.fresh(&format!("$U${}", self.sorts.len()), &[]);
-        let td = TypeDecl {
-            attrs: Vec::new(),
-            finite: false,
-            name: Ident::new(name.clone(), Span::DUMMY),
-            params: Vec::new(),
-            synonym: None,
-        };
-        self.decls.push(Decl { kind: DeclKind::Type(td), span: Span::DUMMY });
-        let u = Ty::Ctor(name, Arc::from([]));
-        self.sorts.insert(m.clone(), u.clone());
-        u
+        self.made.sort(m, "$U$")
     }
 
     /// The box and unbox functions between the ground type `t` and the sort of map type `m`,
@@ -294,12 +338,12 @@ impl<'e> Encoder<'e> {
             self.fresh(&format!("$box{u}"), std::slice::from_ref(t)),
             self.fresh(&format!("$unbox{u}"), std::slice::from_ref(t)),
         );
-        self.decls.push(unary_fn(&bx, "x", &et, &ut));
-        self.decls.push(unary_fn(&ub, "x", &ut, &et));
+        self.made.decls.push(unary_fn(&bx, "x", &et, &ut));
+        self.made.decls.push(unary_fn(&ub, "x", &ut, &et));
         let x = Expr::var("x", Span::DUMMY);
         let boxed = call(&bx, x.clone());
         let mut body = Expr::eq(call(&ub, boxed.clone()), x);
-        if !self.mentions_arbitrary(t) {
+        if !self.made.mentions_arbitrary(t) {
             let tag = self.tag(&u);
             let k = self.boxes.keys().filter(|(v, _)| *v == u).count();
             let tagged = Expr::eq(call(&tag, boxed.clone()), Expr::new(ExprKind::IntLit(k.into()), Span::DUMMY));
@@ -315,7 +359,7 @@ impl<'e> Encoder<'e> {
             body,
         };
         let expr = Expr::new(ExprKind::Quant(Box::new(q)), Span::DUMMY);
-        self.decls.push(Decl { kind: DeclKind::Axiom(AxiomDecl { attrs: Vec::new(), expr }), span: Span::DUMMY });
+        self.made.axiom(expr);
         self.boxes.insert((u, t.clone()), (bx.clone(), ub.clone()));
         (bx, ub)
     }
@@ -337,36 +381,27 @@ impl<'e> Encoder<'e> {
             result: FnParam { name: None, ty: u.to_type() },
             body: None,
         };
-        self.decls.push(Decl { kind: DeclKind::Function(f), span: Span::DUMMY });
+        self.made.decls.push(Decl { kind: DeclKind::Function(f), span: Span::DUMMY });
         let ttag = Name::from(format!("$ttag{u}"));
-        if self.taken.insert(ttag.clone()) {
-            self.decls.push(unary_fn(&ttag, "u", &u.to_type(), &Type::int()));
+        if self.made.take(&ttag) {
+            self.made.decls.push(unary_fn(&ttag, "u", &u.to_type(), &Type::int()));
         }
         let n = self.keys.keys().filter(|(v, _)| *v == u).count();
-        if !tys.iter().any(|t| self.mentions_arbitrary(t)) {
+        if !tys.iter().any(|t| self.made.mentions_arbitrary(t)) {
             let key = Expr::new(ExprKind::Call(Ident::new(name.clone(), Span::DUMMY), Vec::new()), Span::DUMMY);
             let expr = Expr::eq(call(&ttag, key), Expr::new(ExprKind::IntLit(n.into()), Span::DUMMY));
-            self.decls.push(Decl { kind: DeclKind::Axiom(AxiomDecl { attrs: Vec::new(), expr }), span: Span::DUMMY });
+            self.made.axiom(expr);
         }
         self.keys.insert((u, tys.to_vec()), name.clone());
         name
-    }
-
-    /// Whether `t` mentions a type that stands for an arbitrary type ([`ARBITRARY`]).
-    fn mentions_arbitrary(&self, t: &Ty) -> bool {
-        match t {
-            Ty::Ctor(n, xs) => self.arbitrary.contains(n) || xs.iter().any(|x| self.mentions_arbitrary(x)),
-            Ty::Map(m) => self.mentions_arbitrary(&m.result) || m.args.iter().any(|x| self.mentions_arbitrary(x)),
-            _ => false,
-        }
     }
 
     /// `$tag$U(u: $U): int`, the type a boxed value comes from (a distinct number for each box
     /// function into `$U`): values boxed from distinct types are distinct.
     fn tag(&mut self, u: &Ty) -> Name {
         let name = Name::from(format!("$tag{u}"));
-        if self.taken.insert(name.clone()) {
-            self.decls.push(unary_fn(&name, "u", &u.to_type(), &Type::int()));
+        if self.made.take(&name) {
+            self.made.decls.push(unary_fn(&name, "u", &u.to_type(), &Type::int()));
         }
         name
     }
@@ -405,7 +440,7 @@ fn wrap(e: &mut Expr, f: &Name) {
 /// Rewrites one declaration: its types, and the selects and updates recorded in `selects`.
 struct Rewrite<'a, 'e> {
     enc: &'a mut Encoder<'e>,
-    selects: &'a mut Occurrences<Span, (Arc<MapTy>, Vec<Ty>)>,
+    selects: &'a mut Selects,
 }
 
 impl VisitMut for Rewrite<'_, '_> {

@@ -31,16 +31,12 @@
 //! Why not always: the box encoding's arrays give Z3 its array theory (extensionality, fewer
 //! quantifiers), which the programs without the combination above keep.
 
-use super::polymap::ARBITRARY;
-use super::subst::{instance_name, Occurrences};
+use super::polymap::{is_poly_map_synonym, Made, Selects};
 use ivl::ast::*;
 use ivl::check::{lhs_level_span, GlobalEnv, MapTy, Ty};
 use ivl::visit::{walk_expr_mut, walk_stmt_mut, Node, VisitMut};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::Arc;
-
-/// The selects and updates of one declaration: the map type and its instantiation, by span.
-pub(super) type Selects = Occurrences<Span, (Arc<MapTy>, Vec<Ty>)>;
 
 /// `decls` (ground, single-level assignments) with every polymorphic map encoded as above;
 /// `records` holds each declaration's selects and updates, in order. Type synonyms of
@@ -49,15 +45,13 @@ pub(super) fn encode(env: &GlobalEnv, decls: Vec<Decl>, records: Vec<Selects>) -
     let mut enc = Encoder::new(env, &decls);
     let mut out = Vec::with_capacity(decls.len());
     for (mut d, mut selects) in decls.into_iter().zip(records) {
-        if let DeclKind::Type(td) = &d.kind {
-            if td.params.is_empty() && td.synonym.as_ref().is_some_and(|t| env.ty(t).has_poly_map()) {
-                continue;
-            }
+        if is_poly_map_synonym(env, &d) {
+            continue;
         }
         d.accept_mut(&mut Rewrite { enc: &mut enc, selects: &mut selects });
         out.push(d);
     }
-    let mut all = enc.decls;
+    let mut all = enc.made.decls;
     all.extend(out);
     all
 }
@@ -76,42 +70,17 @@ struct Ops {
 
 struct Encoder<'e> {
     env: &'e GlobalEnv,
-    /// The sort `$Map$k` of each polymorphic map type.
-    sorts: HashMap<Ty, Ty>,
-    /// The functions of (map type, instantiation), and per sort the instantiations in the order
-    /// they were met (for the frame axioms between them).
+    /// Names, sorts `$Map$..` and declarations made.
+    made: Made,
+    /// The functions of (map type, instantiation), and per map type the instantiations in the
+    /// order they were met (for the frame axioms between them).
     ops: HashMap<(Ty, Vec<Ty>), Ops>,
     by_sort: HashMap<Ty, Vec<Ops>>,
-    arbitrary: HashSet<Name>,
-    taken: HashSet<Name>,
-    decls: Vec<Decl>,
 }
 
 impl<'e> Encoder<'e> {
     fn new(env: &'e GlobalEnv, decls: &[Decl]) -> Encoder<'e> {
-        Encoder {
-            env,
-            sorts: HashMap::new(),
-            ops: HashMap::new(),
-            by_sort: HashMap::new(),
-            arbitrary: decls
-                .iter()
-                .filter_map(|d| match &d.kind {
-                    DeclKind::Type(td) if td.attrs.iter().any(|a| a.name.name == ARBITRARY) => {
-                        Some(td.name.name.clone())
-                    }
-                    _ => None,
-                })
-                .collect(),
-            taken: decls.iter().flat_map(ivl::resolve::decl_names).cloned().collect(),
-            decls: Vec::new(),
-        }
-    }
-
-    fn fresh(&mut self, base: &str, tys: &[Ty]) -> Name {
-        let name = instance_name(base, tys, &|n| self.taken.contains(n));
-        self.taken.insert(name.clone());
-        name
+        Encoder { env, made: Made::new(decls), ops: HashMap::new(), by_sort: HashMap::new() }
     }
 
     /// `t` with every polymorphic map type replaced by its sort.
@@ -119,34 +88,8 @@ impl<'e> Encoder<'e> {
         match t {
             Ty::Ctor(n, xs) => Ty::Ctor(n.clone(), xs.iter().map(|x| self.ty(x)).collect()),
             Ty::Map(m) if m.tparams == 0 => Ty::map(m.args.iter().map(|x| self.ty(x)).collect(), self.ty(&m.result)),
-            Ty::Map(_) => self.sort(t),
+            Ty::Map(_) => self.made.sort(t, "$Map$"),
             _ => t.clone(),
-        }
-    }
-
-    fn sort(&mut self, m: &Ty) -> Ty {
-        if let Some(s) = self.sorts.get(m) {
-            return s.clone();
-        }
-        let name = self.fresh(&format!("$Map${}", self.sorts.len()), &[]);
-        let td = TypeDecl {
-            attrs: Vec::new(),
-            finite: false,
-            name: Ident::new(name.clone(), Span::DUMMY),
-            params: Vec::new(),
-            synonym: None,
-        };
-        self.decls.push(Decl { kind: DeclKind::Type(td), span: Span::DUMMY });
-        let s = Ty::Ctor(name, Arc::from([]));
-        self.sorts.insert(m.clone(), s.clone());
-        s
-    }
-
-    fn mentions_arbitrary(&self, t: &Ty) -> bool {
-        match t {
-            Ty::Ctor(n, xs) => self.arbitrary.contains(n) || xs.iter().any(|x| self.mentions_arbitrary(x)),
-            Ty::Map(m) => self.mentions_arbitrary(&m.result) || m.args.iter().any(|x| self.mentions_arbitrary(x)),
-            _ => false,
         }
     }
 
@@ -156,52 +99,48 @@ impl<'e> Encoder<'e> {
         if let Some(o) = self.ops.get(&(mt.clone(), tys.to_vec())) {
             return o.clone();
         }
-        let sort_ty = self.sort(&mt);
+        let sort_ty = self.made.sort(&mt, "$Map$");
         let Ty::Ctor(k, _) = &sort_ty else { unreachable!("a sort is a type constructor") };
         let (sel, upd) = (format!("$sel{k}"), format!("$upd{k}"));
         let sort = sort_ty.to_type();
         let ops = Ops {
-            sel: self.fresh(&sel, tys),
-            upd: self.fresh(&upd, tys),
+            sel: self.made.fresh(&sel, tys),
+            upd: self.made.fresh(&upd, tys),
             args: m.args.iter().map(|a| self.ty(&a.instantiate_bound(tys)).to_type()).collect(),
             result: self.ty(&m.result.instantiate_bound(tys)).to_type(),
-            arbitrary: tys.iter().any(|t| self.mentions_arbitrary(t)),
+            arbitrary: tys.iter().any(|t| self.made.mentions_arbitrary(t)),
         };
         let mut sel_params = vec![sort.clone()];
         sel_params.extend(ops.args.iter().cloned());
-        self.decls.push(function(&ops.sel, sel_params.clone(), ops.result.clone()));
+        self.made.decls.push(function(&ops.sel, sel_params.clone(), ops.result.clone()));
         let mut upd_params = sel_params;
         upd_params.push(ops.result.clone());
-        self.decls.push(function(&ops.upd, upd_params, sort.clone()));
+        self.made.decls.push(function(&ops.upd, upd_params, sort.clone()));
         // Read over write, at the same key and at another key of this instantiation.
         let same = {
-            let (vars, m, keys, v) = update_vars(&sort, &ops, "");
+            let (vars, m, keys, v) = update_vars(&sort, &ops);
             let upd = apply(&ops.upd, [vec![m], keys.clone(), vec![v.clone()]].concat());
             let read = apply(&ops.sel, [vec![upd.clone()], keys].concat());
             forall(vars, vec![upd], Expr::eq(read, v))
         };
-        self.axiom(same);
-        self.axiom(frame(&sort, &ops, &ops));
+        self.made.axiom(same);
+        self.made.axiom(frame(&sort, &ops, &ops));
         let others = self.by_sort.get(&mt).cloned().unwrap_or_default();
         for other in others.iter().filter(|o| !o.arbitrary && !ops.arbitrary) {
-            self.axiom(frame(&sort, &ops, other));
-            self.axiom(frame(&sort, other, &ops));
+            self.made.axiom(frame(&sort, &ops, other));
+            self.made.axiom(frame(&sort, other, &ops));
         }
         self.by_sort.entry(mt.clone()).or_default().push(ops.clone());
         self.ops.insert((mt, tys.to_vec()), ops.clone());
         ops
     }
-
-    fn axiom(&mut self, expr: Expr) {
-        self.decls.push(Decl { kind: DeclKind::Axiom(AxiomDecl { attrs: Vec::new(), expr }), span: Span::DUMMY });
-    }
 }
 
-/// The bound variables of an update `upd(m, keys.., v)` at `ops` (names suffixed by `tag`).
-fn update_vars(sort: &Type, ops: &Ops, tag: &str) -> (Vec<TypedIdent>, Expr, Vec<Expr>, Expr) {
-    let mut vars = vec![typed(&format!("$m{tag}"), sort.clone())];
-    vars.extend(ops.args.iter().enumerate().map(|(i, t)| typed(&format!("$a{tag}{i}"), t.clone())));
-    vars.push(typed(&format!("$v{tag}"), ops.result.clone()));
+/// The bound variables of an update `upd(m, keys.., v)` at `ops`.
+fn update_vars(sort: &Type, ops: &Ops) -> (Vec<TypedIdent>, Expr, Vec<Expr>, Expr) {
+    let mut vars = vec![typed("$m", sort.clone())];
+    vars.extend(ops.args.iter().enumerate().map(|(i, t)| typed(&format!("$a{i}"), t.clone())));
+    vars.push(typed("$v", ops.result.clone()));
     let exprs: Vec<Expr> = vars.iter().map(|v| Expr::var(v.name.name.clone(), Span::DUMMY)).collect();
     let v = exprs[exprs.len() - 1].clone();
     (vars, exprs[0].clone(), exprs[1..exprs.len() - 1].to_vec(), v)
@@ -210,7 +149,7 @@ fn update_vars(sort: &Type, ops: &Ops, tag: &str) -> (Vec<TypedIdent>, Expr, Vec
 /// A read at `read`'s instantiation of an update at `write`'s sees the old entry: always when
 /// they are distinct instantiations, otherwise when the keys differ.
 fn frame(sort: &Type, read: &Ops, write: &Ops) -> Expr {
-    let (mut vars, m, keys, v) = update_vars(sort, write, "");
+    let (mut vars, m, keys, v) = update_vars(sort, write);
     let others: Vec<TypedIdent> =
         read.args.iter().enumerate().map(|(i, t)| typed(&format!("$b{i}"), t.clone())).collect();
     let probes: Vec<Expr> = others.iter().map(|b| Expr::var(b.name.name.clone(), Span::DUMMY)).collect();

@@ -22,6 +22,12 @@ whose verdicts (verified, errors or inconclusive, and the number of verified imp
 differ between the two runs. A different number of reported errors is only noted: which of
 several failing assertions Z3 finds first, within the error limit, varies from run to run.
 
+Where kivl runs two Houdini searches (kernels without and with their modular candidates,
+GPUVerify's `.bpl` without and with kivl's strided candidates; the second only when the first
+does not verify), two threads run them side by side (gpu-passes/src/driver/speculate.rs). The
+report's `houdini.time_s` is the time of the search that counts only, so the Houdini column
+understates what two threads save there; the wall-clock columns hold both searches.
+
 With `--ceiling` it also runs two one-thread copies of each file at the same time and prints
 what the machine allows: twice the one-thread Houdini time over the slower copy's. That is the
 speed-up two threads would give if they split the work perfectly and shared nothing; on a VM

@@ -7,6 +7,8 @@
 //! same comparison over the whole corpus. Skipped (with a message) unless `KIVL_CORPUS` names a
 //! checkout of github.com/symbooglix/gpu (`ivl::corpus`).
 
+mod common;
+
 use serde_json::Value;
 use std::path::Path;
 
@@ -21,8 +23,14 @@ const DIFFERED: &[&str] = &[
 
 /// The JSON report of `kivl verify --houdini` with `jobs` threads, without its timings.
 fn report(file: &Path, jobs: usize) -> Value {
+    report_with(file, jobs, &[])
+}
+
+/// [`report`] with further arguments.
+fn report_with(file: &Path, jobs: usize, args: &[&str]) -> Value {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_kivl"))
         .args(["verify", "--houdini", "--format", "json", "--timeout", "120", "--jobs", &jobs.to_string()])
+        .args(args)
         .arg(file)
         .output()
         .unwrap();
@@ -63,6 +71,29 @@ fn reports_do_not_depend_on_jobs_on_the_corpus_files_that_differed() {
         assert!(outcomes.len() > 1, "{rel}: several implementations expected, got {outcomes:?}");
         for jobs in [2, 3] {
             assert_eq!(one, report(&file, jobs), "{rel}: --jobs 1 and --jobs {jobs} differ");
+        }
+    }
+}
+
+/// Files whose verification takes two Houdini searches, which run side by side from two threads
+/// on (`gpu-passes/src/driver/speculate.rs`): kernels whose first search, without the modular
+/// candidates, does not verify, and GPUVerify `.bpl` files that need kivl's strided candidates.
+/// Each with its arguments and verdict; each buggy file has its correct twin.
+const TWO_SEARCHES: &[(&str, &[&str], &str)] = &[
+    ("tests/kernels/grid_stride.kbpl", &["--local-size", "16", "--num-groups", "4"], "verified"),
+    ("tests/kernels/grid_stride_race.kbpl", &["--local-size", "16", "--num-groups", "4"], "errors"),
+    ("tests/gpuverify_bpl/strided.bpl", &[], "verified"),
+    ("tests/gpuverify_bpl/strided_race.bpl", &[], "errors"),
+];
+
+#[test]
+fn reports_do_not_depend_on_jobs_where_two_searches_run_side_by_side() {
+    for (rel, args, verdict) in TWO_SEARCHES {
+        let file = common::repo_dir(rel);
+        let one = report_with(&file, 1, args);
+        assert_eq!(one["files"][0]["verdict"], *verdict, "{rel}: {one}");
+        for jobs in [2, 4] {
+            assert_eq!(one, report_with(&file, jobs, args), "{rel}: --jobs 1 and --jobs {jobs} differ");
         }
     }
 }

@@ -22,6 +22,7 @@
 pub mod hints;
 pub mod pass_check;
 pub mod shorthands;
+pub mod speculate;
 pub mod stage;
 pub mod staged;
 
@@ -37,7 +38,7 @@ use crate::termination::{self, TerminationResult};
 use crate::two_thread::{self, KernelOptions};
 use ivl::ast::{DeclKind, Program};
 use ivl::diag::Diagnostic;
-use vcgen::engine::{ProgramResult, VerifyOptions};
+use vcgen::engine::{verify_program, ProgramResult, VerifyOptions};
 
 /// What the driver is asked to do.
 #[derive(Clone, Debug, Default)]
@@ -202,26 +203,27 @@ impl Run<'_> {
     /// gets kivl's strided-access candidates ([`crate::gpuverify_bpl`]) in a second search,
     /// only when the program as GPUVerify wrote it does not verify: the `urem` candidates
     /// cost 2-3x on files that need none (alignedTypes, reduce4), and a first search on fewer
-    /// candidates only assumes less (as `staged` argues for kernels).
+    /// candidates only assumes less (as `staged` argues for kernels). From two threads on the
+    /// two searches run side by side ([`speculate`]).
     fn plain(&self, program: &Program) -> Flow<ProgramResult> {
         let houdini = self.cfg.engine.houdini || self.tap == Some(Stage::BplCandidates);
         if !houdini || !crate::gpuverify_bpl::is_instrumented(program) {
             return self.engine(program, &self.cfg.engine);
         }
-        let with_candidates = || {
-            let with = self.stage(Stage::BplCandidates, crate::gpuverify_bpl::with_candidates(program))?;
-            self.engine(&with, &self.cfg.engine)
-        };
+        let with = self.stage(Stage::BplCandidates, crate::gpuverify_bpl::with_candidates(program))?;
         if self.tap.is_some() {
-            return with_candidates();
+            return self.engine(&with, &self.cfg.engine);
         }
-        let first = self.engine(program, &self.cfg.engine)?;
-        if first.exit_code() == 0 {
-            return Ok(first);
+        // Nothing to add: a second search would repeat the first.
+        if with == *program {
+            return self.engine(program, &self.cfg.engine);
         }
-        let second = with_candidates()?;
-        // A second search that ran out of time says less than the first one's errors.
-        Ok(if second.exit_code() == 3 && first.exit_code() == 1 { first } else { second })
+        let (first, second) = speculate::first_then_second(program, &with, &self.cfg.engine, verify_program);
+        Ok(match second {
+            // A second search that ran out of time says less than the first one's errors.
+            Some(second) if !(second.exit_code() == 3 && first.exit_code() == 1) => second,
+            _ => first,
+        })
     }
 
     /// Kernels on two threads (seed 001 ch. 4).
@@ -244,8 +246,11 @@ impl Run<'_> {
         // Inferred candidates: a first search without the modular ones (`staged`).
         let linear =
             if cfg.infer && self.tap.is_none() { staged::without_modular_candidates(&built.program) } else { None };
-        let mut result = match linear.map(|p| self.engine(&p, &houdini)).transpose()? {
-            Some(r) if r.exit_code() == 0 => r,
+        let mut result = match linear {
+            Some(linear) => {
+                let (first, second) = speculate::first_then_second(&linear, &built.program, &houdini, verify_program);
+                second.unwrap_or(first)
+            }
             _ => self.engine(&built.program, &houdini)?,
         };
         // Without Houdini: an `assert false` that fails would stop it for every implementation.

@@ -21,9 +21,11 @@
 //! - the Houdini strategies, which schedule [`crate::houdini`]'s checks on the workers:
 //!   `rounds` (Boogie's rounds, one solver per implementation) and `asynchronous` (several
 //!   solvers per implementation, `--split-vc` or `--portfolio`, without rounds);
+//! - [`Cancel`]: a stop from outside the run (the driver's speculative search);
 //! - [`emit`]: `kivl transform --emit`, the passive program or the VCs as text.
 
 mod asynchronous;
+mod cancel;
 mod context;
 mod coordinate;
 pub mod emit;
@@ -34,6 +36,7 @@ mod rounds;
 mod unit;
 mod worker;
 
+pub use cancel::Cancel;
 pub use emit::{emit_stage, EmitStage};
 pub use options::VerifyOptions;
 pub use outcome::{ImplResult, Outcome, ProgramResult, SKIPPED_AT_FIRST_ERROR};

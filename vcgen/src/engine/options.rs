@@ -42,6 +42,9 @@ pub struct VerifyOptions {
     /// it in program order are not verified (not started, or interrupted) and get
     /// [`super::Outcome::skipped`], whatever `jobs` is (those before it are verified as usual).
     pub stop_at_first_error: bool,
+    /// A stop from outside ([`super::Cancel`]): once cancelled, every check returns at once
+    /// and the run's result means nothing.
+    pub cancel: Option<std::sync::Arc<super::Cancel>>,
     /// Told what the engine is doing (a progress line, `--time`); see [`crate::progress`].
     pub observer: crate::progress::Observer,
 }
@@ -60,6 +63,7 @@ impl Default for VerifyOptions {
             loop_unwind: None,
             houdini_warm: None,
             stop_at_first_error: false,
+            cancel: None,
             observer: Default::default(),
         }
     }

@@ -128,17 +128,25 @@ impl<'a, 'b> ContextEntry<'a, 'b> {
         ctx: &z3::Context,
     ) -> ContextEntry<'a, 'b> {
         let ctx = ctx.get_z3_context().as_ptr() as usize;
-        shared.contexts()[worker] = Some((ctx, unit));
+        let mut contexts = shared.contexts();
+        contexts[worker] = Some((ctx, unit));
+        if let Some(c) = &shared.opts.cancel {
+            c.enter(ctx);
+        }
         ContextEntry { shared, worker }
     }
 }
 
 impl Drop for ContextEntry<'_, '_> {
-    /// Withdraws the entry and ends a cancellation of its context ([`Shared::stop_after`]),
-    /// under the lock under which contexts are cancelled.
+    /// Withdraws the entry and ends a cancellation of its context ([`Shared::stop_after`], a
+    /// cancel from outside, [`super::Cancel`]), under the lock under which contexts are
+    /// cancelled.
     fn drop(&mut self) {
         let mut contexts = self.shared.contexts();
         if let Some((ctx, _)) = contexts[self.worker].take() {
+            if let Some(c) = &self.shared.opts.cancel {
+                c.leave(ctx);
+            }
             crate::watchdog::uncancel(ctx);
         }
     }

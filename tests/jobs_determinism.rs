@@ -3,7 +3,8 @@
 //! verified counts or errors with `--jobs 1` and `--jobs 2` (when a worker's one Z3 context held
 //! every implementation it had checked, and Z3's time limit was reset between checks to the
 //! time left), both runs now give the same JSON report, timings aside, with no resource limit
-//! reached. `scripts/jobs-determinism.py` runs the
+//! reached, and `--error-limit 1` gives the same outcomes as the default 5 (only fewer errors).
+//! `scripts/jobs-determinism.py` runs the
 //! same comparison over the whole corpus. Skipped (with a message) unless `KIVL_CORPUS` names a
 //! checkout of github.com/symbooglix/gpu (`ivl::corpus`).
 
@@ -72,7 +73,18 @@ fn reports_do_not_depend_on_jobs_on_the_corpus_files_that_differed() {
         for jobs in [2, 3] {
             assert_eq!(one, report(&file, jobs), "{rel}: --jobs 1 and --jobs {jobs} differ");
         }
+        // SobelShared's verified count also differed between `--error-limit 5` and 1.
+        let limited = report_with(&file, 1, &["--error-limit", "1"]);
+        assert_eq!(impl_outcomes(&one), impl_outcomes(&limited), "{rel}: --error-limit 5 and 1 differ");
     }
+}
+
+/// The verified count and each implementation's outcome: what the error limit must not change
+/// (only how many errors are reported).
+fn impl_outcomes(report: &Value) -> (Value, Vec<(Value, Value)>) {
+    let f = &report["files"][0];
+    let impls = f["implementations"].as_array().unwrap().iter().map(|i| (i["name"].clone(), i["outcome"].clone()));
+    (f["verified"].clone(), impls.collect())
 }
 
 /// Files whose verification takes two Houdini searches, which run side by side from two threads
@@ -95,5 +107,7 @@ fn reports_do_not_depend_on_jobs_where_two_searches_run_side_by_side() {
         for jobs in [2, 4] {
             assert_eq!(one, report_with(&file, jobs, args), "{rel}: --jobs 1 and --jobs {jobs} differ");
         }
+        let limited = report_with(&file, 2, &[*args, &["--error-limit", "1"]].concat());
+        assert_eq!(impl_outcomes(&one), impl_outcomes(&limited), "{rel}: --error-limit 5 and 1 differ");
     }
 }

@@ -87,11 +87,15 @@ fn impl_outcomes(report: &Value) -> (Value, Vec<(Value, Value)>) {
     (f["verified"].clone(), impls.collect())
 }
 
-/// Files whose verification takes two Houdini searches, which run side by side from two threads
-/// on (`gpu-passes/src/driver/speculate.rs`): kernels whose first search, without the modular
-/// candidates, does not verify, and GPUVerify `.bpl` files that need kivl's strided candidates.
-/// Each with its arguments and verdict; each buggy file has its correct twin.
+/// Files with two Houdini searches, which run side by side from two threads on
+/// (`gpu-passes/src/driver/speculate.rs`): kernels whose first search, without the modular
+/// candidates, does not verify, GPUVerify `.bpl` files that need kivl's strided candidates, and
+/// a kernel whose first search verifies, so that the second is cancelled (its solver checks
+/// must not show in the report's `solver_checks`). Each with its arguments and verdict; each
+/// buggy file has its correct twin.
 const TWO_SEARCHES: &[(&str, &[&str], &str)] = &[
+    ("tests/kernels/access_strided.kbpl", &["--local-size", "64", "--num-groups", "4"], "verified"),
+    ("tests/kernels/access_strided_race.kbpl", &["--local-size", "64", "--num-groups", "4"], "errors"),
     ("tests/kernels/grid_stride.kbpl", &["--local-size", "16", "--num-groups", "4"], "verified"),
     ("tests/kernels/grid_stride_race.kbpl", &["--local-size", "16", "--num-groups", "4"], "errors"),
     ("tests/gpuverify_bpl/strided.bpl", &[], "verified"),

@@ -83,6 +83,8 @@ pub struct VcSolver {
     timeout_ms: Option<u64>,
     /// When the current search (started by [`VcSolver::begin`]) must have ended.
     deadline: std::sync::Mutex<Option<Instant>>,
+    /// Where its checks are also counted ([`VcSolver::counting_in`]).
+    also_counted: Option<std::sync::Arc<std::sync::atomic::AtomicUsize>>,
 }
 
 /// One solver of a race (`verify --portfolio`, `crate::engine`): its Z3 parameters, and how it
@@ -178,7 +180,13 @@ impl VcSolver {
             solver.assert(d);
         }
         solver.assert(vc.negated());
-        VcSolver { solver, vc, timeout_ms, deadline: std::sync::Mutex::new(None) }
+        VcSolver { solver, vc, timeout_ms, deadline: std::sync::Mutex::new(None), also_counted: None }
+    }
+
+    /// Also counts each check in `counter` (a cancellable run's, [`crate::engine::Cancel`], so
+    /// that the checks of a run whose result is thrown away can be taken back from [`checks`]).
+    pub fn counting_in(self, counter: Option<std::sync::Arc<std::sync::atomic::AtomicUsize>>) -> VcSolver {
+        VcSolver { also_counted: counter, ..self }
     }
 
     /// Starts a search (one verification with its error enumeration, or one Houdini round):
@@ -224,6 +232,9 @@ impl VcSolver {
 
     fn check_now(&self, assumptions: &[Bool]) -> Check {
         CHECKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        if let Some(c) = &self.also_counted {
+            c.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
         let _clock = crate::progress::SolverClock::start();
         match self.solver.check_assumptions(assumptions) {
             SatResult::Unsat => Check::Valid,
@@ -292,4 +303,11 @@ static CHECKS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::
 /// a run answered from `--cache` can be seen to have done no solver work.
 pub fn checks() -> usize {
     CHECKS.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Takes `n` checks back from [`checks`]: those of a run that was cancelled and whose result
+/// was thrown away (the driver's speculative second search, which one thread would not have
+/// run), so that the count does not depend on `--jobs` or on how far that run got.
+pub fn discount(n: usize) {
+    CHECKS.fetch_sub(n, std::sync::atomic::Ordering::Relaxed);
 }

@@ -4,11 +4,14 @@
 //! context its workers publish), so each check returns at once as inconclusive and the run
 //! ends soon with a result the caller throws away.
 //!
+//! The handle also counts the run's solver checks ([`Cancel::checks`]): a caller who throws the
+//! result away takes them back from the process's count (`crate::solver::discount`).
+//!
 //! Why a handle of its own rather than a flag the engine polls: a Z3 check can run for the whole
 //! time limit, and only `Z3_interrupt` on its context ends it early.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// Shared by the caller, who may [`Cancel::cancel`], and the run's workers, who register the
 /// Z3 context of each unit they run ([`Cancel::enter`], [`Cancel::leave`]).
@@ -17,6 +20,8 @@ pub struct Cancel {
     cancelled: AtomicBool,
     /// The raw `Z3_context`s of the units being run.
     contexts: Mutex<Vec<usize>>,
+    /// The run's solver checks.
+    checks: Arc<AtomicUsize>,
 }
 
 impl Cancel {
@@ -32,6 +37,16 @@ impl Cancel {
     /// Whether [`Cancel::cancel`] was called.
     pub fn is_cancelled(&self) -> bool {
         self.cancelled.load(Ordering::SeqCst)
+    }
+
+    /// The solver checks the run has made so far.
+    pub fn checks(&self) -> usize {
+        self.checks.load(Ordering::Relaxed)
+    }
+
+    /// Where the run's solvers count their checks (`crate::solver::VcSolver::counting_in`).
+    pub(super) fn counter(&self) -> Arc<AtomicUsize> {
+        self.checks.clone()
     }
 
     /// A worker runs a unit in context `ctx` (alive until [`Cancel::leave`]).

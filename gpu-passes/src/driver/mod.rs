@@ -210,14 +210,14 @@ impl Run<'_> {
         if !houdini || !crate::gpuverify_bpl::is_instrumented(program) {
             return self.engine(program, &self.cfg.engine);
         }
-        let with = self.stage(Stage::BplCandidates, crate::gpuverify_bpl::with_candidates(program))?;
+        let added = crate::gpuverify_bpl::with_candidates(program);
         if self.tap.is_some() {
+            let with = self.stage(Stage::BplCandidates, Ok(added.unwrap_or_else(|| program.clone())))?;
             return self.engine(&with, &self.cfg.engine);
         }
         // Nothing to add: a second search would repeat the first.
-        if with == *program {
-            return self.engine(program, &self.cfg.engine);
-        }
+        let Some(with) = added else { return self.engine(program, &self.cfg.engine) };
+        let with = self.stage(Stage::BplCandidates, Ok(with))?;
         let (first, second) = speculate::first_then_second(program, &with, &self.cfg.engine, verify_program);
         Ok(match second {
             // A second search that ran out of time says less than the first one's errors.
@@ -251,7 +251,7 @@ impl Run<'_> {
                 let (first, second) = speculate::first_then_second(&linear, &built.program, &houdini, verify_program);
                 second.unwrap_or(first)
             }
-            _ => self.engine(&built.program, &houdini)?,
+            None => self.engine(&built.program, &houdini)?,
         };
         // Without Houdini: an `assert false` that fails would stop it for every implementation.
         let vacuity_result = if vacuity.is_empty() || !result.errors.is_empty() {

@@ -9,8 +9,8 @@
 //! The report does not depend on the thread count (issue 23): each search runs in Z3 contexts
 //! of its own whatever runs beside it, so its result is the one it would have had alone, and
 //! the same rule picks between them; the solver checks of a cancelled second search are taken
-//! back from the report's count (`vcgen::solver::discount`). Not with `--portfolio` or `--split-vc`, which give one
-//! search all the threads.
+//! back from the report's count (`vcgen::solver::discount`). Not with `--portfolio` or
+//! `--split-vc`, which give one search all the threads.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -25,7 +25,7 @@ pub fn first_then_second<P: Sync>(
     opts: &VerifyOptions,
     run: impl Fn(&P, &VerifyOptions) -> ProgramResult + Sync,
 ) -> (ProgramResult, Option<ProgramResult>) {
-    let jobs = if opts.jobs == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { opts.jobs };
+    let jobs = opts.threads();
     let one_search_takes_all = opts.portfolio || opts.split_vc || opts.cancel.is_some();
     if jobs < 2 || one_search_takes_all {
         return sequential(first, second, opts, &run);

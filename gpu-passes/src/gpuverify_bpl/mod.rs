@@ -42,7 +42,6 @@ use family::{Dims, Pair};
 use ivl::ast::*;
 use ivl::blocks::Block;
 use ivl::cfg::Cfg;
-use ivl::diag::Diagnostic;
 use std::collections::HashSet;
 
 /// The constant that GPUVerify's race instrumentation watches.
@@ -57,14 +56,14 @@ pub fn is_instrumented(p: &Program) -> bool {
     consts.contains(WATCHED_OFFSET) && consts.contains("local_id_x$1") && !logs(p).is_empty()
 }
 
-/// The program with the strided-access candidates at every loop head of every implementation
-/// (the program itself when it is not GPUVerify's instrumented Boogie, or when a `BV32_*`
-/// function it declares does not mean what GPUVerify's does).
-pub fn with_candidates(p: &Program) -> Result<Program, Vec<Diagnostic>> {
+/// The program with the strided-access candidates at every loop head of every implementation,
+/// or `None` when there are none to add (it is not GPUVerify's instrumented Boogie, a `BV32_*`
+/// function it declares does not mean what GPUVerify's does, or no loop has such an access).
+pub fn with_candidates(p: &Program) -> Option<Program> {
     if !is_instrumented(p) {
-        return Ok(p.clone());
+        return None;
     }
-    let Some(functions) = family::functions(p) else { return Ok(p.clone()) };
+    let functions = family::functions(p)?;
     let dims = Dims::of(p, &const_names(p));
     let logs = logs(p);
     let mut guards = Guards { taken: ivl::visit::all_names(p), made: Vec::new() };
@@ -75,11 +74,11 @@ pub fn with_candidates(p: &Program) -> Result<Program, Vec<Diagnostic>> {
         }
     }
     if guards.made.is_empty() {
-        return Ok(p.clone());
+        return None;
     }
     out.decls.extend(functions);
     out.decls.extend(guards.made.iter().map(guard_decl));
-    Ok(out)
+    Some(out)
 }
 
 /// One access log of the program: `_K_HAS_OCCURRED_$$A`, the procedure that updates it, and

@@ -94,9 +94,7 @@ pub fn verify_program(program: &Program, opts: &VerifyOptions) -> ProgramResult 
 /// context of `program`'s declarations.
 pub fn verify_block_impls(program: &Program, impls: &[BlockImpl], opts: &VerifyOptions) -> ProgramResult {
     configure_z3();
-    let jobs =
-        if opts.jobs == 0 { std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1) } else { opts.jobs }
-            .max(1);
+    let jobs = opts.threads();
     // With Houdini, `split_vc` or `portfolio`, and fewer implementations than threads, each
     // implementation is checked on `share` solvers at once: each owns a share of its assertions
     // (`split_vc`) or races the others on the whole VC (`portfolio`).

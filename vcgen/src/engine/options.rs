@@ -49,6 +49,14 @@ pub struct VerifyOptions {
     pub observer: crate::progress::Observer,
 }
 
+impl VerifyOptions {
+    /// The worker threads `jobs` asks for (0: one per available core), at least one.
+    pub fn threads(&self) -> usize {
+        let jobs = if self.jobs == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { self.jobs };
+        jobs.max(1)
+    }
+}
+
 impl Default for VerifyOptions {
     fn default() -> Self {
         VerifyOptions {

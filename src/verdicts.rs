@@ -122,17 +122,21 @@ fn engine_report(source: SourceFile, result: vcgen::engine::ProgramResult, print
         report.extra.insert("skipped_implementations".into(), skipped.into());
     }
     if let Some(h) = &result.houdini {
-        report.extra.insert(
-            "houdini".into(),
-            serde_json::json!({
-                "candidates": h.candidates.len(),
-                "kept": h.kept,
-                "rounds": h.rounds,
-                "checks": h.checks,
-                "time_s": h.time.as_secs_f64(),
-            }),
-        );
+        let mut json = serde_json::json!({
+            "candidates": h.candidates.len(),
+            "kept": h.kept,
+            "rounds": h.rounds,
+            "checks": h.checks,
+            "time_s": h.time.as_secs_f64(),
+        });
         report.info.push(format!("houdini: {} candidates, {} kept", h.candidates.len(), h.kept));
+        if let Some(why) = &h.limited {
+            json["limited"] = why.as_str().into();
+            report.info.push(format!(
+                "houdini: a check stopped early ({why}); the candidates kept may depend on the machine's speed"
+            ));
+        }
+        report.extra.insert("houdini".into(), json);
         if print_assignment {
             report.info.push(h.format_assignment().trim_end().to_string());
         }

@@ -274,6 +274,9 @@ fn add_houdini(sum: &mut vcgen::houdini::HoudiniStats, h: &vcgen::houdini::Houdi
     sum.checks += h.checks;
     sum.rounds = sum.rounds.max(h.rounds);
     sum.time += h.time;
+    if sum.limited.is_none() {
+        sum.limited = h.limited.clone();
+    }
 }
 
 /// A copy of a whole-program verdict, if it has no part that cannot be copied (a termination

@@ -312,6 +312,9 @@ impl<'a, 'b> AsyncSearch<'a, 'b> {
         if !self.searched(i) {
             return;
         }
+        if !interrupted {
+            self.search.stats.note_limit(&round);
+        }
         match self.search.apply(&round, used) {
             Step::Stop if self.disjoint() => self.enumerate(unit, round, used, interrupted),
             Step::Stop | Step::Unsettled => self.settled[i] = Some(round),

@@ -67,6 +67,11 @@ pub struct HoudiniStats {
     /// The search stopped at a non-candidate failure (Boogie's abort): the assignment is not
     /// a fixpoint, and the failure is reported.
     pub stopped: bool,
+    /// Why a Houdini check first stopped without a verdict (a time limit, say), if one did.
+    /// Such a check's refutations count, but those it did not reach are left to later rounds,
+    /// so the search's path, and the assignment where a non-candidate failure stops it, can
+    /// depend on the machine's speed: the report says so.
+    pub limited: Option<String>,
     /// Candidates that started false (the warm start, [`super::warm`]).
     pub warm: usize,
     /// Each candidate's identity across edits, when a warm start was asked for
@@ -75,6 +80,14 @@ pub struct HoudiniStats {
 }
 
 impl HoudiniStats {
+    /// Notes that a check of `round` stopped without a verdict, if it did (the first reason is
+    /// kept).
+    pub fn note_limit(&mut self, round: &ImplRound) {
+        if let (None, Some(why)) = (&self.limited, &round.inconclusive) {
+            self.limited = Some(why.clone());
+        }
+    }
+
     /// The identities of the candidates the final assignment refutes: the next run's warm
     /// start (empty when [`HoudiniStats::identities`] is).
     pub fn refuted_ids(&self) -> super::WarmStart {

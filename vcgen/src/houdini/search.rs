@@ -130,6 +130,7 @@ where
         let mut stop = false;
         for (i, r, checks) in results {
             search.stats.checks += checks;
+            search.stats.note_limit(&r);
             stop |= r.stops();
             if r.gave_up() {
                 given_up.insert(i);
@@ -170,7 +171,46 @@ where
         search.stats.rounds += 1;
         for (i, r, checks) in run_round(&search.assignment, &rest) {
             search.stats.checks += checks;
+            search.stats.note_limit(&r);
             last[i] = Some(r);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Houdini over one implementation mentioning `a` and `b` whose first check refutes `a`
+    /// and then stops for `first_stopped` (if any); the next check proves the rest.
+    fn search(first_stopped: Option<&str>) -> HoudiniStats {
+        let (a, b) = (Name::from("a"), Name::from("b"));
+        let mentions = [[a.clone(), b.clone()].into_iter().collect()];
+        let mut round = 0;
+        let (stats, _) = fixpoint(&[a.clone(), b], &HashSet::default(), &mentions, |_, worklist| {
+            round += 1;
+            let r = if round == 1 {
+                ImplRound {
+                    refuted: vec![a.clone()],
+                    inconclusive: first_stopped.map(String::from),
+                    ..Default::default()
+                }
+            } else {
+                ImplRound::default()
+            };
+            worklist.iter().map(|&i| (i, r.clone(), 1)).collect()
+        });
+        stats
+    }
+
+    #[test]
+    fn a_check_that_stopped_early_is_in_the_statistics() {
+        let limited = search(Some("timed out after 1 s (--timeout)"));
+        assert_eq!(limited.limited.as_deref(), Some("timed out after 1 s (--timeout)"));
+        assert_eq!((limited.kept, limited.rounds), (1, 2));
+        // Its twin: every check came to a verdict.
+        let complete = search(None);
+        assert_eq!(complete.limited, None);
+        assert_eq!((complete.kept, complete.rounds), (1, 2));
     }
 }

@@ -206,10 +206,11 @@ fn checked_lockstep_program_is_plain_boogie_with_the_same_verdict() {
 
 #[test]
 fn houdini_on_two_threads_of_one_implementation_gives_the_same_verdicts() {
-    // --split-vc and --portfolio check one implementation on both threads; the verdicts and
-    // the kept candidates are those of one thread.
+    // --split-vc and --portfolio check one implementation on both threads; the verdicts, the
+    // kept candidates and the errors (gathered from shares of the VC in parallel after a real
+    // failure, houdini_several_fail.bpl's four) are those of one thread.
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/boogie");
-    for name in ["houdini_loop.bpl", "houdini_loop_fail.bpl"] {
+    for name in ["houdini_loop.bpl", "houdini_loop_fail.bpl", "houdini_several.bpl", "houdini_several_fail.bpl"] {
         let path = format!("{root}/{name}");
         let one = kivl(&["verify", "--houdini", "--jobs", "1", "--format", "json", &path]);
         for mode in ["--split-vc", "--portfolio"] {

@@ -26,13 +26,18 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use z3::ast::Bool;
 
-/// The assertions unit `unit` checks: with `split_vc`, its disjoint share, dealt by candidate
-/// ([`crate::houdini::deal`]); in a race, all.
+/// The assertions unit `unit` checks: with `split_vc`, its disjoint share ([`share_asserts`]);
+/// in a race, all.
 fn unit_asserts(shared: &Shared, unit: usize, state: &ImplState) -> Option<Vec<usize>> {
-    (shared.share > 1 && !shared.race).then(|| {
-        let guards = state.solver.vc.asserts.iter().map(|a| a.guard.as_ref());
-        share_of(guards, shared.share, unit % shared.share)
-    })
+    (!shared.race).then(|| share_asserts(shared, unit, state))
+}
+
+/// Unit `unit`'s disjoint share of its implementation's assertions, dealt by candidate
+/// ([`crate::houdini::deal`]): what it checks with `split_vc`, and where it looks for failures
+/// after a real one, in either mode ([`enumerate_share`]).
+fn share_asserts(shared: &Shared, unit: usize, state: &ImplState) -> Vec<usize> {
+    let guards = state.solver.vc.asserts.iter().map(|a| a.guard.as_ref());
+    share_of(guards, shared.share, unit % shared.share)
 }
 
 /// One unit of asynchronous Houdini (the coordinator's side is [`async_fixpoint`]): the worker
@@ -130,9 +135,10 @@ fn next_command(commands: &Receiver<Cmd>, wait: bool, version: &mut usize, base:
     }
 }
 
-/// The failures of unit `unit`'s share under `a` (the assignment under which another share
-/// found a real failure, [`Cmd::Enumerate`]), found in parallel with the other shares', as the
-/// failures of the whole VC would be on one thread.
+/// The failures of unit `unit`'s share under `a` (the assignment under which a unit found a
+/// real failure, [`Cmd::Enumerate`]), found in parallel with the other shares', as the
+/// failures of the whole VC would be on one thread. In a race too: the racers then divide the
+/// VC as `split_vc` does.
 pub(super) fn enumerate_share(
     shared: &Shared,
     unit: usize,
@@ -141,8 +147,8 @@ pub(super) fn enumerate_share(
     a: &Assignment,
     send: &dyn Fn(Msg),
 ) {
-    let only = unit_asserts(shared, unit, state);
-    let part = Part { asserts: only.as_deref(), one_failure: false };
+    let only = share_asserts(shared, unit, state);
+    let part = Part { asserts: Some(&only), one_failure: false };
     let (round, checks) = state.houdini_round(cands, a, shared.opts.error_limit, part);
     send(Msg::Enumerated { unit, round, checks });
 }
@@ -316,8 +322,8 @@ impl<'a, 'b> AsyncSearch<'a, 'b> {
             self.search.stats.note_limit(&round);
         }
         match self.search.apply(&round, used) {
-            Step::Stop if self.disjoint() => self.enumerate(unit, round, used, interrupted),
-            Step::Stop | Step::Unsettled => self.settled[i] = Some(round),
+            Step::Stop => self.enumerate(unit, round, used, interrupted),
+            Step::Unsettled => self.settled[i] = Some(round),
             Step::GiveUp => self.give_up(unit, round, interrupted),
             Step::Refuted(newly) => {
                 self.refuted(&newly);
@@ -391,16 +397,26 @@ impl<'a, 'b> AsyncSearch<'a, 'b> {
         }
     }
 
-    /// Disjoint shares: unit `unit` found a real failure under `used`, which stops Houdini
-    /// (Boogie's abort). Its implementation's failures are those of every share under `used`
-    /// (the one-thread search enumerates the whole VC's under it): every other share is
-    /// interrupted and asked for its failures, which they find at the same time
-    /// ([`enumerate_share`]); `unit`'s round has its own already, unless we interrupted it.
+    /// Unit `unit` found a real failure under `used`, which stops Houdini (Boogie's abort).
+    /// Its implementation's failures are those of every share under `used` (the one-thread
+    /// search enumerates the whole VC's under it): every other unit is interrupted and asked
+    /// for its share's failures, which they find at the same time ([`enumerate_share`]). With
+    /// disjoint shares `unit`'s round has its own share's already, unless we interrupted it; a
+    /// racer checked the whole VC, up to one failure or the error limit, and takes a share too
+    /// unless it found as many failures as the limit allows.
     fn enumerate(&mut self, unit: usize, first: ImplRound, used: &Assignment, interrupted: bool) {
         let i = unit / self.d.shared.share;
+        let limit = self.d.shared.opts.error_limit.max(1);
+        let has_own = if self.disjoint() { !interrupted } else { first.errors.len() >= limit };
+        if self.d.shared.race && has_own {
+            // Nothing left to find: the others only stop.
+            self.enumerating[i] = Some(Enumeration { first, waiting: Vec::new(), errors: Vec::new() });
+            self.gathered(i);
+            return;
+        }
         let a = Arc::new(used.clone());
         let mut waiting = Vec::new();
-        for k in self.of(i).filter(|&k| k != unit || interrupted) {
+        for k in self.of(i).filter(|&k| k != unit || !has_own) {
             let Some(w) = self.alive_owner(k) else { continue };
             if self.d.to_workers[w].send(Cmd::Enumerate(a.clone())).is_ok() {
                 waiting.push(k);

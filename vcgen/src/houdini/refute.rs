@@ -134,12 +134,11 @@ pub struct Part<'a> {
 /// up to `error_limit` failures per check (or one), reported by `report`, with the number of
 /// solver calls made.
 ///
-/// A real failure found by a check of one failure at a time is reported with the failures of
-/// the whole VC under that assignment (checked again), as a check of the whole VC on one
-/// thread reports them: a non-candidate failure ends Houdini, and what it reports must not
-/// depend on how the VC was divided. A share of the VC reports the failures of its own
-/// assertions: the coordinator asks the other shares for theirs under the same assignment, in
-/// parallel (`crate::engine`'s asynchronous search).
+/// A round of part of the VC, or of one failure at a time, reports the failures it found: a
+/// non-candidate failure ends Houdini, and the caller (`crate::engine`'s asynchronous search,
+/// the only one that divides the VC or races) then has every unit of the implementation
+/// enumerate the failures of a share of the VC under that assignment, in parallel, so that
+/// what it reports does not depend on which unit found the failure first.
 pub fn round(
     s: &VcSolver,
     candidates: &[(Name, Bool)],
@@ -149,13 +148,5 @@ pub fn round(
     report: Report,
 ) -> (ImplRound, usize) {
     let limit = if part.one_failure { 1 } else { error_limit };
-    let c = check(s, candidates, assignment, limit, part.asserts);
-    // The check itself enumerated its part's failures up to the error limit.
-    if c.failures.is_empty() || limit == error_limit {
-        return c.into_round(report);
-    }
-    let all = check(s, candidates, assignment, error_limit, None);
-    let failures = if all.failures.is_empty() { &c.failures } else { &all.failures };
-    let errors = report(failures, all.inconclusive.as_deref());
-    (ImplRound { refuted: Vec::new(), errors, inconclusive: None }, c.checks + all.checks)
+    check(s, candidates, assignment, limit, part.asserts).into_round(report)
 }

@@ -5,8 +5,9 @@
 //! share holds under the same assignment (issue 23's "disjoint shares"). A refutation reaches
 //! the other shares at once; one that has been checking for much longer than the refuting
 //! check is interrupted and restarts under the new assignment
-//! ([`AsyncSearch::interrupt_stale`]). A real failure stops the search, and every share then
-//! enumerates its failures under that assignment in parallel ([`AsyncSearch::enumerate`]). In
+//! ([`AsyncSearch::interrupt_stale`]). A real failure stops the search, and every unit then
+//! enumerates the failures of its share under that assignment in parallel
+//! ([`AsyncSearch::enumerate`]; racers divide the VC for this as `split_vc` does). In
 //! a race (`portfolio`) each unit checks the whole VC with its own
 //! Z3 configuration ([`crate::solver::RACERS`]), the first proof under the current assignment
 //! ends the race and the others are interrupted. Each unit checks under the newest assignment

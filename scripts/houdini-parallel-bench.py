@@ -159,8 +159,9 @@ def measure(a, kivl, files, mode, one_thread):
     ceilings = []
     print(f"{'houdini 1 thr':>13} {'2 thr':>7} {'speed-up':>8} {'wall 1':>7} {'wall 2':>7}  file")
     for f in files:
-        best = {1: one_thread.get(f, (None, None))[0], 2: None}
-        verdicts = {1: one_thread.get(f, (None, None))[1], 2: None}
+        best_one, verdict_one = one_thread.get(f, (None, None))
+        best = {1: best_one, 2: None}
+        verdicts = {1: verdict_one, 2: None}
         for _ in range(a.runs):
             for jobs in (1, 2) if f not in one_thread else (2,):
                 r = run(kivl, f, jobs, a.limit, mode)

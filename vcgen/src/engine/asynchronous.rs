@@ -409,15 +409,12 @@ impl<'a, 'b> AsyncSearch<'a, 'b> {
         let i = unit / self.d.shared.share;
         let limit = self.d.shared.opts.error_limit.max(1);
         let has_own = if self.disjoint() { !interrupted } else { first.errors.len() >= limit };
-        if self.d.shared.race && has_own {
-            // Nothing left to find: the others only stop.
-            self.enumerating[i] = Some(Enumeration { first, waiting: Vec::new(), errors: Vec::new() });
-            self.gathered(i);
-            return;
-        }
+        // A racer with as many failures as the limit allows leaves nothing to find.
+        let asked = |k: usize| if self.d.shared.race { !has_own } else { k != unit || !has_own };
+        let asked: Vec<usize> = self.of(i).filter(|&k| asked(k)).collect();
         let a = Arc::new(used.clone());
         let mut waiting = Vec::new();
-        for k in self.of(i).filter(|&k| k != unit || !has_own) {
+        for k in asked {
             let Some(w) = self.alive_owner(k) else { continue };
             if self.d.to_workers[w].send(Cmd::Enumerate(a.clone())).is_ok() {
                 waiting.push(k);

@@ -6,8 +6,9 @@
 //! the other shares at once; one that has been checking for much longer than the refuting
 //! check is interrupted and restarts under the new assignment
 //! ([`AsyncSearch::interrupt_stale`]). A real failure stops the search, and every unit then
-//! enumerates the failures of its share under that assignment in parallel
-//! ([`AsyncSearch::enumerate`]; racers divide the VC for this as `split_vc` does). In
+//! enumerates the failures of its share under that assignment in parallel, as many between
+//! them as the error limit allows one solver ([`AsyncSearch::enumerate`]; racers divide the VC
+//! for this as `split_vc` does). In
 //! a race (`portfolio`) each unit checks the whole VC with its own
 //! Z3 configuration ([`crate::solver::RACERS`]), the first proof under the current assignment
 //! ends the race and the others are interrupted. Each unit checks under the newest assignment
@@ -70,7 +71,7 @@ pub(super) fn async_unit(
     let only = unit_asserts(shared, unit, state);
     // Whole rounds, as on one thread, or one failure at a time (`Racer::each_failure`).
     let each = shared.race && crate::solver::racer(shared.racer(unit) as usize).each_failure;
-    let part = Part { asserts: only.as_deref(), one_failure: each };
+    let part = Part { asserts: only.as_deref(), one_failure: each, budget: None };
     let (mut version, mut base) = first;
     let mut mine: Vec<Name> = Vec::new();
     loop {
@@ -87,7 +88,7 @@ pub(super) fn async_unit(
         send(Msg::Async { unit, round, checks, version, used: a });
         match next_command(commands, waits, &mut version, &mut base) {
             Next::Check => {}
-            Next::Enumerate(a) => return enumerate_share(shared, unit, state, cands, &a, send),
+            Next::Enumerate(a, budget) => return enumerate_share(shared, unit, state, cands, (&a, &budget), send),
             Next::Leave => return,
         }
     }
@@ -98,7 +99,7 @@ enum Next {
     /// Check again, under the newest assignment.
     Check,
     /// Report its share's failures under this assignment ([`enumerate_share`]), then leave.
-    Enumerate(Arc<Assignment>),
+    Enumerate(Arc<Assignment>, Arc<AtomicUsize>),
     /// Houdini is over.
     Leave,
 }
@@ -110,7 +111,7 @@ fn next_command(commands: &Receiver<Cmd>, wait: bool, version: &mut usize, base:
             (*version, *base) = (v, b);
             None
         }
-        Cmd::Enumerate(a) => Some(Next::Enumerate(a)),
+        Cmd::Enumerate(a, budget) => Some(Next::Enumerate(a, budget)),
         Cmd::Round(..) | Cmd::Stop => Some(Next::Leave),
     };
     if wait {
@@ -138,18 +139,19 @@ fn next_command(commands: &Receiver<Cmd>, wait: bool, version: &mut usize, base:
 
 /// The failures of unit `unit`'s share under `a` (the assignment under which a unit found a
 /// real failure, [`Cmd::Enumerate`]), found in parallel with the other shares', as the
-/// failures of the whole VC would be on one thread. In a race too: the racers then divide the
-/// VC as `split_vc` does.
+/// failures of the whole VC would be on one thread: together the shares look for as many
+/// failing assertions as the error limit allows one solver (`budget` counts those found so
+/// far). In a race too: the racers then divide the VC as `split_vc` does.
 pub(super) fn enumerate_share(
     shared: &Shared,
     unit: usize,
     state: &ImplState,
     cands: &[(Name, Bool)],
-    a: &Assignment,
+    (a, budget): (&Assignment, &AtomicUsize),
     send: &dyn Fn(Msg),
 ) {
     let only = share_asserts(shared, unit, state);
-    let part = Part { asserts: Some(&only), one_failure: false };
+    let part = Part { asserts: Some(&only), one_failure: false, budget: Some(budget) };
     let (round, checks) = state.houdini_round(cands, a, shared.opts.error_limit, part);
     send(Msg::Enumerated { unit, round, checks });
 }
@@ -214,6 +216,9 @@ struct Enumeration {
     waiting: Vec<usize>,
     /// The failures of the shares that answered.
     errors: Vec<ivl::diag::Diagnostic>,
+    /// The failing assertions the shares found so far, together: the error limit is theirs
+    /// to share ([`enumerate_share`]).
+    budget: Arc<AtomicUsize>,
 }
 
 /// With disjoint shares, a check that has run this much longer than the one that just refuted
@@ -413,10 +418,11 @@ impl<'a, 'b> AsyncSearch<'a, 'b> {
         let asked = |k: usize| if self.d.shared.race { !has_own } else { k != unit || !has_own };
         let asked: Vec<usize> = self.of(i).filter(|&k| asked(k)).collect();
         let a = Arc::new(used.clone());
+        let budget = Arc::new(AtomicUsize::new(0));
         let mut waiting = Vec::new();
         for k in asked {
             let Some(w) = self.alive_owner(k) else { continue };
-            if self.d.to_workers[w].send(Cmd::Enumerate(a.clone())).is_ok() {
+            if self.d.to_workers[w].send(Cmd::Enumerate(a.clone(), budget.clone())).is_ok() {
                 waiting.push(k);
                 if k != unit && self.u.busy[k] {
                     self.u.interrupted[k] = true;
@@ -424,17 +430,28 @@ impl<'a, 'b> AsyncSearch<'a, 'b> {
                 }
             }
         }
-        self.enumerating[i] = Some(Enumeration { first, waiting, errors: Vec::new() });
+        self.enumerating[i] = Some(Enumeration { first, waiting, errors: Vec::new(), budget });
         self.gathered(i);
     }
 
-    /// A share's failures under the assignment of a stop ([`AsyncSearch::enumerate`]).
+    /// A share's failures under the assignment of a stop ([`AsyncSearch::enumerate`]). Once
+    /// the shares have found as many failing assertions together as the error limit allows,
+    /// those still checking are interrupted: they report what they found (not as a search
+    /// stopped early, [`crate::houdini::check`]).
     fn enumerated(&mut self, unit: usize, round: ImplRound, checks: usize) {
         self.search.stats.checks += checks;
         let i = unit / self.d.shared.share;
+        let limit = self.d.shared.opts.error_limit.max(1);
+        let mut enough = Vec::new();
         if let Some(e) = &mut self.enumerating[i] {
             e.waiting.retain(|&k| k != unit);
             e.errors.extend(round.errors);
+            if e.budget.load(Ordering::SeqCst) >= limit {
+                enough = e.waiting.clone();
+            }
+        }
+        for w in enough.into_iter().filter_map(|k| self.alive_owner(k)) {
+            self.d.shared.interrupt(w);
         }
         self.gathered(i);
     }

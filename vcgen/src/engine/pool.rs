@@ -159,8 +159,9 @@ pub(super) enum Cmd {
     /// under it until a check refutes nothing.
     Async(usize, Arc<Assignment>),
     /// Asynchronous Houdini with disjoint shares stopped at a real failure found under this
-    /// assignment: report the failures of the unit's share under it, then stop.
-    Enumerate(Arc<Assignment>),
+    /// assignment: report the failures of the unit's share under it, then stop; the units
+    /// asked share the error limit (the count of failures found so far).
+    Enumerate(Arc<Assignment>, Arc<std::sync::atomic::AtomicUsize>),
     /// Asynchronous Houdini is over.
     Stop,
 }

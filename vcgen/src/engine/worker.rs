@@ -140,9 +140,10 @@ fn serve_houdini(
             }
             // Only after `Cmd::Async` (the first command of asynchronous Houdini), but should
             // it come first, the coordinator still gets its answer.
-            Ok(Cmd::Enumerate(assignment)) => {
+            Ok(Cmd::Enumerate(assignment, budget)) => {
                 if let Some((u, unit)) = owned.first() {
-                    unit.run(shared, w, |state, cands| enumerate_share(shared, *u, state, cands, &assignment, send));
+                    let asked = (&*assignment, &*budget);
+                    unit.run(shared, w, |state, cands| enumerate_share(shared, *u, state, cands, asked, send));
                 }
                 return;
             }

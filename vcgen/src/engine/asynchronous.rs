@@ -282,6 +282,11 @@ impl<'a, 'b> AsyncSearch<'a, 'b> {
         self.settled[i].is_none() && self.enumerating[i].is_none()
     }
 
+    /// The failures one implementation reports at most (`--error-limit`, at least one).
+    fn error_limit(&self) -> usize {
+        self.d.shared.opts.error_limit.max(1)
+    }
+
     /// The shares of an implementation are disjoint (`split_vc`), not racers.
     fn disjoint(&self) -> bool {
         self.d.shared.share > 1 && !self.d.shared.race
@@ -412,7 +417,7 @@ impl<'a, 'b> AsyncSearch<'a, 'b> {
     /// unless it found as many failures as the limit allows.
     fn enumerate(&mut self, unit: usize, first: ImplRound, used: &Assignment, interrupted: bool) {
         let i = unit / self.d.shared.share;
-        let limit = self.d.shared.opts.error_limit.max(1);
+        let limit = self.error_limit();
         let has_own = if self.disjoint() { !interrupted } else { first.errors.len() >= limit };
         // A racer with as many failures as the limit allows leaves nothing to find.
         let asked = |k: usize| if self.d.shared.race { !has_own } else { k != unit || !has_own };
@@ -441,7 +446,7 @@ impl<'a, 'b> AsyncSearch<'a, 'b> {
     fn enumerated(&mut self, unit: usize, round: ImplRound, checks: usize) {
         self.search.stats.checks += checks;
         let i = unit / self.d.shared.share;
-        let limit = self.d.shared.opts.error_limit.max(1);
+        let limit = self.error_limit();
         let mut enough = Vec::new();
         if let Some(e) = &mut self.enumerating[i] {
             e.waiting.retain(|&k| k != unit);
@@ -469,7 +474,7 @@ impl<'a, 'b> AsyncSearch<'a, 'b> {
         all.sort_by_key(|d| (d.primary.span.start, d.kind));
         let mut seen = crate::HashSet::default();
         all.retain(|d| seen.insert((d.primary.span, d.kind)));
-        all.truncate(self.d.shared.opts.error_limit.max(1));
+        all.truncate(self.error_limit());
         first.errors = all;
         if self.settled[i].is_none() {
             self.settled[i] = Some(first);

@@ -47,8 +47,9 @@ pub fn check(s: &VcSolver, candidates: &[(Name, Bool)], assignment: &Assignment,
     let true_guard = |k: usize| s.vc.asserts[k].guard.as_ref().filter(|g| assignment.get(*g).copied().unwrap_or(false));
     // Failing assertions found, one per solver check (Boogie's counterexamples per check).
     let mut found = 0;
+    let limit = limit.max(1);
     let spent = |found: usize| part.budget.map_or(found, |b| b.load(Ordering::SeqCst));
-    while spent(found) < limit.max(1) {
+    while spent(found) < limit {
         out.checks += 1;
         let t = std::time::Instant::now();
         let result = s.check(&assumptions);
@@ -97,9 +98,10 @@ pub fn check(s: &VcSolver, candidates: &[(Name, Bool)], assignment: &Assignment,
                     assumptions.push(s.disable(j));
                 }
             }
-            // Interrupted because the solvers sharing the limit have found enough together: not
-            // a reason the search for failures stopped early.
-            Check::Inconclusive(_) if part.budget.is_some() && spent(found) >= limit.max(1) => break,
+            // Interrupted because the solvers sharing the limit have found enough together (only
+            // a shared budget can reach the limit during a check): not a reason the search for
+            // failures stopped early.
+            Check::Inconclusive(_) if spent(found) >= limit => break,
             Check::Inconclusive(r) => {
                 out.inconclusive = Some(r);
                 break;

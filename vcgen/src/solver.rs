@@ -152,6 +152,19 @@ fn params(racer_index: u32) -> Params {
     p
 }
 
+/// Has Z3 take in the solver's assertions now, with a check whose assumptions contradict each
+/// other (`p` and `not p`: unsat as soon as it starts), rather than in the first real check.
+/// Z3 4.8.12 adds the assertions to its core at the start of the first check after they were
+/// asserted, and a `Z3_interrupt` in that phase (a racer stopped because another proved the
+/// VC, a share stopped because another found a real failure, `crate::engine`) leaves the
+/// solver without some of them: every later check of it then answers `sat` with models that
+/// violate the VC's definitions, which show no failing assertion. This check is not
+/// interruptible by the engine (no check is published yet) and counts as none of kivl's.
+fn internalize(solver: &Solver) {
+    let p = Bool::fresh_const("kivl_internalize");
+    let _ = solver.check_assumptions(&[p.clone(), p.not()]);
+}
+
 /// Whether an `unknown` reason means the solver gave up (as opposed to incompleteness).
 fn gave_up(reason: &str) -> bool {
     let r = reason.to_ascii_lowercase();
@@ -180,6 +193,7 @@ impl VcSolver {
             solver.assert(d);
         }
         solver.assert(vc.negated());
+        internalize(&solver);
         VcSolver { solver, vc, timeout_ms, deadline: std::sync::Mutex::new(None), also_counted: None }
     }
 

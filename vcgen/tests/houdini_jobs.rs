@@ -209,31 +209,3 @@ fn disjoint_shares_enumerate_every_shares_failures() {
         assert_eq!(errors(&src, &r), expected, "--jobs {jobs} --split-vc");
     }
 }
-
-#[test]
-fn racers_share_the_error_limit_when_enumerating_failures() {
-    // Twenty independent failing assertions (a candidate that nothing mentions makes it a
-    // Houdini search). One thread reports the error limit's five. In a race the first racer to
-    // find one stops the search, and both racers then enumerate a share of the VC each: ten
-    // failures per share, but five to find between them (`houdini::Part::budget`), so a
-    // racer that has its share of the limit neither goes on alone nor makes the other stop
-    // before it has found what it could. Each racer checks once before the stop, the two
-    // shares at most five times and once more each that was under way: 8 checks, where
-    // enumerating up to the limit per share took 12.
-    let mut src = String::from("const {:existential true} b: bool;\nprocedure P(");
-    src.push_str(&(0..20).map(|k| format!("x{k}: int")).collect::<Vec<_>>().join(", "));
-    src.push_str(") {\n");
-    for k in 0..20 {
-        src.push_str(&format!("  assert x{k} > 0;\n"));
-    }
-    src.push_str("}\n");
-    let one = houdini_jobs(&src, 1);
-    assert_eq!(errors(&src, &one).len(), 5);
-    for _ in 0..3 {
-        let r = houdini_opts(&src, 2, Several::Portfolio);
-        let h = r.houdini.as_ref().unwrap();
-        assert!(h.stopped);
-        assert_eq!(errors(&src, &r).len(), 5, "the error limit's worth");
-        assert!(h.checks <= 8, "{} solver checks", h.checks);
-    }
-}

@@ -6,9 +6,8 @@
 //! the other shares at once; one that has been checking for much longer than the refuting
 //! check is interrupted and restarts under the new assignment
 //! ([`AsyncSearch::interrupt_stale`]). A real failure stops the search, and every unit then
-//! enumerates the failures of its share under that assignment in parallel, as many between
-//! them as the error limit allows one solver ([`AsyncSearch::enumerate`]; racers divide the VC
-//! for this as `split_vc` does). In
+//! enumerates the failures of its share under that assignment in parallel
+//! ([`AsyncSearch::enumerate`]; racers divide the VC for this as `split_vc` does). In
 //! a race (`portfolio`) each unit checks the whole VC with its own
 //! Z3 configuration ([`crate::solver::RACERS`]), the first proof under the current assignment
 //! ends the race and the others are interrupted. Each unit checks under the newest assignment
@@ -18,7 +17,7 @@
 //! [`async_fixpoint`]; what a check's result means is [`crate::houdini::Search::apply`].
 
 use super::outcome::crash_reason;
-use super::pool::{Cmd, Driver, Msg, Shared};
+use super::pool::{Cmd, Driver, Msg, Running, Shared};
 use super::unit::ImplState;
 use crate::houdini::{share_of, Assignment, HoudiniStats, ImplRound, Part, Search, Step, STOPPED_ELSEWHERE};
 use ivl::ast::Name;
@@ -50,9 +49,10 @@ fn share_asserts(shared: &Shared, unit: usize, state: &ImplState) -> Vec<usize> 
 /// under an older (larger) assignment is still one under the newer: the units never wait for
 /// each other. A real failure ends Houdini (Boogie's abort), with the failures of the whole VC
 /// under that assignment, as a one-thread round reports them ([`crate::houdini::round`]).
+/// `at` is the worker and its unit.
 pub(super) fn async_unit(
     shared: &Shared,
-    unit: usize,
+    at: (usize, usize),
     state: &ImplState,
     cands: &[(Name, Bool)],
     first: (usize, Arc<Assignment>),
@@ -68,10 +68,11 @@ pub(super) fn async_unit(
     }
     shared.active.fetch_add(1, Ordering::SeqCst);
     let _active = Active(&shared.active);
+    let (worker, unit) = at;
     let only = unit_asserts(shared, unit, state);
     // Whole rounds, as on one thread, or one failure at a time (`Racer::each_failure`).
     let each = shared.race && crate::solver::racer(shared.racer(unit) as usize).each_failure;
-    let part = Part { asserts: only.as_deref(), one_failure: each, budget: None };
+    let part = Part { asserts: only.as_deref(), one_failure: each };
     let (mut version, mut base) = first;
     let mut mine: Vec<Name> = Vec::new();
     loop {
@@ -82,13 +83,14 @@ pub(super) fn async_unit(
         for c in &mine {
             a.insert(c.clone(), false);
         }
-        let (round, checks) = state.houdini_round(cands, &a, shared.opts.error_limit, part);
+        let check = || state.houdini_round(cands, &a, shared.opts.error_limit, part);
+        let ((round, checks), interrupted) = shared.running(worker, Running::Search(version), check);
         mine.extend(round.refuted.iter().cloned());
         let waits = !round.refutes_only();
-        send(Msg::Async { unit, round, checks, version, used: a });
+        send(Msg::Async { unit, round, checks, version, used: a, interrupted });
         match next_command(commands, waits, &mut version, &mut base) {
             Next::Check => {}
-            Next::Enumerate(a, budget) => return enumerate_share(shared, unit, state, cands, (&a, &budget), send),
+            Next::Enumerate(a) => return enumerate_share(shared, at, state, cands, &a, send),
             Next::Leave => return,
         }
     }
@@ -99,7 +101,7 @@ enum Next {
     /// Check again, under the newest assignment.
     Check,
     /// Report its share's failures under this assignment ([`enumerate_share`]), then leave.
-    Enumerate(Arc<Assignment>, Arc<AtomicUsize>),
+    Enumerate(Arc<Assignment>),
     /// Houdini is over.
     Leave,
 }
@@ -111,7 +113,7 @@ fn next_command(commands: &Receiver<Cmd>, wait: bool, version: &mut usize, base:
             (*version, *base) = (v, b);
             None
         }
-        Cmd::Enumerate(a, budget) => Some(Next::Enumerate(a, budget)),
+        Cmd::Enumerate(a) => Some(Next::Enumerate(a)),
         Cmd::Round(..) | Cmd::Stop => Some(Next::Leave),
     };
     if wait {
@@ -139,20 +141,21 @@ fn next_command(commands: &Receiver<Cmd>, wait: bool, version: &mut usize, base:
 
 /// The failures of unit `unit`'s share under `a` (the assignment under which a unit found a
 /// real failure, [`Cmd::Enumerate`]), found in parallel with the other shares', as the
-/// failures of the whole VC would be on one thread: together the shares look for as many
-/// failing assertions as the error limit allows one solver (`budget` counts those found so
-/// far). In a race too: the racers then divide the VC as `split_vc` does.
+/// failures of the whole VC would be on one thread. In a race too: the racers then divide the
+/// VC as `split_vc` does. `at` is the worker and its unit.
 pub(super) fn enumerate_share(
     shared: &Shared,
-    unit: usize,
+    at: (usize, usize),
     state: &ImplState,
     cands: &[(Name, Bool)],
-    (a, budget): (&Assignment, &AtomicUsize),
+    a: &Assignment,
     send: &dyn Fn(Msg),
 ) {
+    let (worker, unit) = at;
     let only = share_asserts(shared, unit, state);
-    let part = Part { asserts: Some(&only), one_failure: false, budget: Some(budget) };
-    let (round, checks) = state.houdini_round(cands, a, shared.opts.error_limit, part);
+    let part = Part { asserts: Some(&only), one_failure: false };
+    let check = || state.houdini_round(cands, a, shared.opts.error_limit, part);
+    let ((round, checks), _) = shared.running(worker, Running::Enumerate, check);
     send(Msg::Enumerated { unit, round, checks });
 }
 
@@ -178,7 +181,9 @@ pub(super) fn async_fixpoint(d: Driver) -> (HoudiniStats, Vec<Option<ImplRound>>
     while run.open() {
         let Ok(msg) = run.d.inbox.recv() else { break };
         match msg {
-            Msg::Async { unit, round, checks, version, used } => run.checked(unit, round, checks, version, &used),
+            Msg::Async { unit, round, checks, version, used, interrupted } => {
+                run.checked(unit, round, checks, (version, &used), interrupted)
+            }
             Msg::Enumerated { unit, round, checks } => run.enumerated(unit, round, checks),
             Msg::Crashed { worker, message } => run.lost(worker, message),
             _ => {}
@@ -200,8 +205,6 @@ struct AsyncUnits {
     busy: Vec<bool>,
     /// It timed out: not checked again.
     given_up: Vec<bool>,
-    /// We interrupted it: its next inconclusive result is not a timeout.
-    interrupted: Vec<bool>,
     /// When its current check began, as far as the coordinator knows (when its last result
     /// came, or when it was woken).
     since: Vec<Instant>,
@@ -216,9 +219,6 @@ struct Enumeration {
     waiting: Vec<usize>,
     /// The failures of the shares that answered.
     errors: Vec<ivl::diag::Diagnostic>,
-    /// The failing assertions the shares found so far, together: the error limit is theirs
-    /// to share ([`enumerate_share`]).
-    budget: Arc<AtomicUsize>,
 }
 
 /// With disjoint shares, a check that has run this much longer than the one that just refuted
@@ -249,7 +249,6 @@ impl<'a, 'b> AsyncSearch<'a, 'b> {
             sent: vec![0; units],
             busy: vec![false; units],
             given_up: vec![false; units],
-            interrupted: vec![false; units],
             since: vec![Instant::now(); units],
         };
         let n = d.shared.impls.len();
@@ -280,11 +279,6 @@ impl<'a, 'b> AsyncSearch<'a, 'b> {
     /// Implementation `i` is still searched: neither settled nor gathering failures.
     fn searched(&self, i: usize) -> bool {
         self.settled[i].is_none() && self.enumerating[i].is_none()
-    }
-
-    /// The failures one implementation reports at most (`--error-limit`, at least one).
-    fn error_limit(&self) -> usize {
-        self.d.shared.opts.error_limit.max(1)
     }
 
     /// The shares of an implementation are disjoint (`split_vc`), not racers.
@@ -318,14 +312,22 @@ impl<'a, 'b> AsyncSearch<'a, 'b> {
         }
     }
 
-    /// A unit's check under assignment `used` (of version `used_version`) came back.
-    fn checked(&mut self, unit: usize, round: ImplRound, checks: usize, used_version: usize, used: &Assignment) {
+    /// A unit's check under assignment `used` (derived from the assignment of version
+    /// `used_version`) came back; `interrupted`: we interrupted it, so an inconclusive result
+    /// is not a timeout.
+    fn checked(
+        &mut self,
+        unit: usize,
+        round: ImplRound,
+        checks: usize,
+        (used_version, used): (usize, &Assignment),
+        interrupted: bool,
+    ) {
         self.search.stats.checks += checks;
         let i = unit / self.d.shared.share;
         self.u.busy[unit] = round.refutes_only() || used_version < self.u.sent[unit];
         let took = self.u.since[unit].elapsed();
         self.u.since[unit] = Instant::now();
-        let interrupted = std::mem::take(&mut self.u.interrupted[unit]);
         if !self.searched(i) {
             return;
         }
@@ -395,16 +397,17 @@ impl<'a, 'b> AsyncSearch<'a, 'b> {
         }
         let share = self.d.shared.share;
         let patience = took * 2 + STALE_AFTER;
-        let stale: Vec<(usize, usize)> = (0..self.units())
+        let stale: Vec<usize> = (0..self.units())
             .filter(|&k| k != from && self.searched(k / share))
             .filter(|&k| newly.iter().any(|c| self.d.mentions[k / share].contains(c)))
             // Busy since before the new assignment was sent (not woken by it) and for long.
             .filter(|&k| self.u.busy[k] && !self.u.given_up[k] && self.u.since[k].elapsed() >= patience)
-            .filter_map(|k| self.alive_owner(k).map(|w| (k, w)))
+            .filter_map(|k| self.alive_owner(k))
             .collect();
-        for (k, w) in stale {
-            self.u.interrupted[k] = true;
-            self.d.shared.interrupt(w);
+        // Only a check under an older assignment than the one just sent.
+        let version = self.version;
+        for w in stale {
+            self.d.shared.interrupt_if(w, |c| matches!(c, Running::Search(v) if v < version));
         }
     }
 
@@ -417,46 +420,32 @@ impl<'a, 'b> AsyncSearch<'a, 'b> {
     /// unless it found as many failures as the limit allows.
     fn enumerate(&mut self, unit: usize, first: ImplRound, used: &Assignment, interrupted: bool) {
         let i = unit / self.d.shared.share;
-        let limit = self.error_limit();
+        let limit = self.d.shared.opts.error_limit.max(1);
         let has_own = if self.disjoint() { !interrupted } else { first.errors.len() >= limit };
         // A racer with as many failures as the limit allows leaves nothing to find.
         let asked = |k: usize| if self.d.shared.race { !has_own } else { k != unit || !has_own };
         let asked: Vec<usize> = self.of(i).filter(|&k| asked(k)).collect();
         let a = Arc::new(used.clone());
-        let budget = Arc::new(AtomicUsize::new(0));
         let mut waiting = Vec::new();
         for k in asked {
             let Some(w) = self.alive_owner(k) else { continue };
-            if self.d.to_workers[w].send(Cmd::Enumerate(a.clone(), budget.clone())).is_ok() {
+            if self.d.to_workers[w].send(Cmd::Enumerate(a.clone())).is_ok() {
                 waiting.push(k);
-                if k != unit && self.u.busy[k] {
-                    self.u.interrupted[k] = true;
-                    self.d.shared.interrupt(w);
-                }
+                // Its search check, not the enumeration it is asked for.
+                self.d.shared.interrupt_if(w, |c| matches!(c, Running::Search(_)));
             }
         }
-        self.enumerating[i] = Some(Enumeration { first, waiting, errors: Vec::new(), budget });
+        self.enumerating[i] = Some(Enumeration { first, waiting, errors: Vec::new() });
         self.gathered(i);
     }
 
-    /// A share's failures under the assignment of a stop ([`AsyncSearch::enumerate`]). Once
-    /// the shares have found as many failing assertions together as the error limit allows,
-    /// those still checking are interrupted: they report what they found (not as a search
-    /// stopped early, [`crate::houdini::check`]).
+    /// A share's failures under the assignment of a stop ([`AsyncSearch::enumerate`]).
     fn enumerated(&mut self, unit: usize, round: ImplRound, checks: usize) {
         self.search.stats.checks += checks;
         let i = unit / self.d.shared.share;
-        let limit = self.error_limit();
-        let mut enough = Vec::new();
         if let Some(e) = &mut self.enumerating[i] {
             e.waiting.retain(|&k| k != unit);
             e.errors.extend(round.errors);
-            if e.budget.load(Ordering::SeqCst) >= limit {
-                enough = e.waiting.clone();
-            }
-        }
-        for w in enough.into_iter().filter_map(|k| self.alive_owner(k)) {
-            self.d.shared.interrupt(w);
         }
         self.gathered(i);
     }
@@ -474,7 +463,7 @@ impl<'a, 'b> AsyncSearch<'a, 'b> {
         all.sort_by_key(|d| (d.primary.span.start, d.kind));
         let mut seen = crate::HashSet::default();
         all.retain(|d| seen.insert((d.primary.span, d.kind)));
-        all.truncate(self.error_limit());
+        all.truncate(self.d.shared.opts.error_limit.max(1));
         first.errors = all;
         if self.settled[i].is_none() {
             self.settled[i] = Some(first);
@@ -486,11 +475,12 @@ impl<'a, 'b> AsyncSearch<'a, 'b> {
         self.u.valid[unit] = true;
         if self.d.shared.race {
             // The others of the race are checking what is settled now: stop them.
-            let i = unit / self.d.shared.share;
+            // Their checks under this assignment or an older one; not a later one, should a
+            // refutation elsewhere come first.
+            let (i, version) = (unit / self.d.shared.share, self.version);
             for k in self.of(i).filter(|&k| k != unit && self.u.busy[k]) {
-                if let Some(w) = self.d.owner[k] {
-                    self.u.interrupted[k] = true;
-                    self.d.shared.interrupt(w);
+                if let Some(w) = self.alive_owner(k) {
+                    self.d.shared.interrupt_if(w, |c| matches!(c, Running::Search(v) if v <= version));
                 }
             }
         }

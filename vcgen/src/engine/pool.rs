@@ -48,12 +48,11 @@ pub(super) struct Shared<'a> {
     /// Workers inside [`super::asynchronous::async_unit`].
     pub(super) active: AtomicUsize,
     pub(super) next: AtomicUsize,
-    /// The Z3 context each worker is running a unit in (the raw pointer) and that unit, for
-    /// interrupting the losers of a portfolio race and, with `--stop-at-first-error`, the
-    /// implementations after an error. A worker clears its entry before it leaves the unit
-    /// (whose context lives at least as long), under the same lock under which others
-    /// interrupt.
-    pub(super) contexts: Mutex<Vec<Option<(usize, usize)>>>,
+    /// The Z3 context each worker is running a unit in, for interrupting the losers of a
+    /// portfolio race and, with `--stop-at-first-error`, the implementations after an error.
+    /// A worker clears its entry before it leaves the unit (whose context lives at least as
+    /// long), under the same lock under which others interrupt.
+    pub(super) contexts: Mutex<Vec<Option<Published>>>,
 }
 
 impl Shared<'_> {
@@ -68,15 +67,47 @@ impl Shared<'_> {
     }
 
     /// The published contexts (a panicking holder cannot leave the list half-written).
-    fn contexts(&self) -> std::sync::MutexGuard<'_, Vec<Option<(usize, usize)>>> {
+    fn contexts(&self) -> std::sync::MutexGuard<'_, Vec<Option<Published>>> {
         self.contexts.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Interrupts the solver call worker `w` is running, if any.
+    /// Interrupts the solver call worker `w` is running, if any, whatever it is for.
     pub(super) fn interrupt(&self, w: usize) {
         let contexts = self.contexts();
-        if let Some((ctx, _)) = contexts.get(w).copied().flatten() {
-            interrupt_context(ctx);
+        if let Some(p) = contexts.get(w).copied().flatten() {
+            interrupt_context(p.ctx);
+        }
+    }
+
+    /// Runs `f`, one check of asynchronous Houdini, as worker `w`'s `check`; returns its
+    /// result and whether the coordinator interrupted it ([`Shared::interrupt_if`]).
+    pub(super) fn running<R>(&self, w: usize, check: Running, f: impl FnOnce() -> R) -> (R, bool) {
+        self.set_running(w, Some((check, false)));
+        let r = f();
+        let interrupted = self.set_running(w, None).is_some_and(|(_, interrupted)| interrupted);
+        (r, interrupted)
+    }
+
+    /// Sets worker `w`'s running check; returns the one before.
+    fn set_running(&self, w: usize, check: Option<(Running, bool)>) -> Option<(Running, bool)> {
+        let mut contexts = self.contexts();
+        let p = contexts.get_mut(w).and_then(|p| p.as_mut())?;
+        std::mem::replace(&mut p.running, check)
+    }
+
+    /// Interrupts worker `w`'s check if it is one `which` names, and marks it interrupted: the
+    /// worker reports that with its result ([`Shared::running`]). A `Z3_interrupt` reaches
+    /// whatever solver call the context runs when it arrives, so an interrupt meant for a
+    /// check that has just ended would otherwise stop the worker's next one, which its
+    /// result would then report as a timeout or as a short list of failures.
+    pub(super) fn interrupt_if(&self, w: usize, which: impl Fn(Running) -> bool) {
+        let mut contexts = self.contexts();
+        let Some(p) = contexts.get_mut(w).and_then(|p| p.as_mut()) else { return };
+        if let Some((check, interrupted)) = &mut p.running {
+            if which(*check) {
+                *interrupted = true;
+                interrupt_context(p.ctx);
+            }
         }
     }
 
@@ -89,9 +120,9 @@ impl Shared<'_> {
     pub(super) fn stop_after(&self, imp: usize) {
         self.first_error.fetch_min(imp, Ordering::SeqCst);
         let contexts = self.contexts();
-        for (ctx, unit) in contexts.iter().flatten() {
-            if unit / self.share > imp {
-                crate::watchdog::cancel(*ctx);
+        for p in contexts.iter().flatten() {
+            if p.unit / self.share > imp {
+                crate::watchdog::cancel(p.ctx);
             }
         }
     }
@@ -101,6 +132,28 @@ impl Shared<'_> {
     pub(super) fn skips(&self, imp: usize) -> bool {
         self.opts.stop_at_first_error && imp > self.first_error.load(Ordering::SeqCst)
     }
+}
+
+/// A worker's entry in [`Shared::contexts`].
+#[derive(Clone, Copy)]
+pub(super) struct Published {
+    /// The Z3 context (the raw pointer).
+    ctx: usize,
+    unit: usize,
+    /// The check of asynchronous Houdini it runs, if any, and whether the coordinator
+    /// interrupted it ([`Shared::running`]).
+    running: Option<(Running, bool)>,
+}
+
+/// What a check of asynchronous Houdini is for, as the coordinator names the checks it
+/// interrupts ([`Shared::interrupt_if`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Running {
+    /// A search check under the coordinator's assignment of this version.
+    Search(usize),
+    /// The enumeration of a share's failures after a real failure (never interrupted before
+    /// the end of Houdini).
+    Enumerate,
 }
 
 /// `Z3_interrupt` on a published context (see [`Shared::contexts`]); the caller holds the lock.
@@ -129,7 +182,7 @@ impl<'a, 'b> ContextEntry<'a, 'b> {
     ) -> ContextEntry<'a, 'b> {
         let ctx = ctx.get_z3_context().as_ptr() as usize;
         let mut contexts = shared.contexts();
-        contexts[worker] = Some((ctx, unit));
+        contexts[worker] = Some(Published { ctx, unit, running: None });
         if let Some(c) = &shared.opts.cancel {
             c.enter(ctx);
         }
@@ -143,7 +196,7 @@ impl Drop for ContextEntry<'_, '_> {
     /// cancelled.
     fn drop(&mut self) {
         let mut contexts = self.shared.contexts();
-        if let Some((ctx, _)) = contexts[self.worker].take() {
+        if let Some(Published { ctx, .. }) = contexts[self.worker].take() {
             if let Some(c) = &self.shared.opts.cancel {
                 c.leave(ctx);
             }
@@ -159,9 +212,8 @@ pub(super) enum Cmd {
     /// under it until a check refutes nothing.
     Async(usize, Arc<Assignment>),
     /// Asynchronous Houdini with disjoint shares stopped at a real failure found under this
-    /// assignment: report the failures of the unit's share under it, then stop; the units
-    /// asked share the error limit (the count of failures found so far).
-    Enumerate(Arc<Assignment>, Arc<std::sync::atomic::AtomicUsize>),
+    /// assignment: report the failures of the unit's share under it, then stop.
+    Enumerate(Arc<Assignment>),
     /// Asynchronous Houdini is over.
     Stop,
 }
@@ -194,6 +246,8 @@ pub(super) enum Msg {
         checks: usize,
         version: usize,
         used: Assignment,
+        /// The coordinator interrupted the check ([`Shared::interrupt_if`]).
+        interrupted: bool,
     },
     /// The failures of a unit's share under the assignment of [`Cmd::Enumerate`].
     Enumerated {

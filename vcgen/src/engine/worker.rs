@@ -133,17 +133,18 @@ fn serve_houdini(
                 if let Some((u, unit)) = owned.first() {
                     let commands = commands.lock().expect("receiver");
                     unit.run(shared, w, |state, cands| {
-                        async_unit(shared, *u, state, cands, (version, assignment), &commands, send)
+                        async_unit(shared, (w, *u), state, cands, (version, assignment), &commands, send)
                     });
                 }
                 return;
             }
             // Only after `Cmd::Async` (the first command of asynchronous Houdini), but should
             // it come first, the coordinator still gets its answer.
-            Ok(Cmd::Enumerate(assignment, budget)) => {
+            Ok(Cmd::Enumerate(assignment)) => {
                 if let Some((u, unit)) = owned.first() {
-                    let asked = (&*assignment, &*budget);
-                    unit.run(shared, w, |state, cands| enumerate_share(shared, *u, state, cands, asked, send));
+                    unit.run(shared, w, |state, cands| {
+                        enumerate_share(shared, (w, *u), state, cands, &assignment, send)
+                    });
                 }
                 return;
             }

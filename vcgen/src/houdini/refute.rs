@@ -9,7 +9,6 @@ use crate::wp::Failure;
 use crate::HashSet;
 use ivl::ast::Name;
 use ivl::diag::Diagnostic;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use z3::ast::Bool;
 
 /// The raw result of [`check`]: refuted candidates and non-candidate failures.
@@ -33,13 +32,18 @@ pub fn literals(candidates: &[(Name, Bool)], assignment: &Assignment) -> Vec<Boo
 /// does it: with the candidates fixed to the assignment, up to `limit` failing assertions are
 /// enumerated (each one found is then assumed, so the next check finds another). A failure of
 /// an assertion `b ==> φ` guarded by a true candidate refutes `b`; any other failure is a
-/// non-candidate failure. `part.asserts` restricts the checked assertions (the others are
-/// assumed), for checking one implementation on several solvers at once; with `part.budget`
-/// the `limit` is shared with the solvers that count in it.
-pub fn check(s: &VcSolver, candidates: &[(Name, Bool)], assignment: &Assignment, limit: usize, part: Part) -> Checked {
+/// non-candidate failure. `only` restricts the checked assertions (the others are assumed),
+/// for checking one implementation on several solvers at once.
+pub fn check(
+    s: &VcSolver,
+    candidates: &[(Name, Bool)],
+    assignment: &Assignment,
+    limit: usize,
+    only: Option<&[usize]>,
+) -> Checked {
     s.begin();
     let mut assumptions = literals(candidates, assignment);
-    if let Some(only) = part.asserts {
+    if let Some(only) = only {
         let mine: HashSet<usize> = only.iter().copied().collect();
         assumptions.extend((0..s.vc.asserts.len()).filter(|k| !mine.contains(k)).map(|k| s.disable(k)));
     }
@@ -47,9 +51,7 @@ pub fn check(s: &VcSolver, candidates: &[(Name, Bool)], assignment: &Assignment,
     let true_guard = |k: usize| s.vc.asserts[k].guard.as_ref().filter(|g| assignment.get(*g).copied().unwrap_or(false));
     // Failing assertions found, one per solver check (Boogie's counterexamples per check).
     let mut found = 0;
-    let limit = limit.max(1);
-    let spent = |found: usize| part.budget.map_or(found, |b| b.load(Ordering::SeqCst));
-    while spent(found) < limit {
+    while found < limit.max(1) {
         out.checks += 1;
         let t = std::time::Instant::now();
         let result = s.check(&assumptions);
@@ -74,9 +76,6 @@ pub fn check(s: &VcSolver, candidates: &[(Name, Bool)], assignment: &Assignment,
             Check::Valid => break,
             Check::Failure(f) => {
                 found += 1;
-                if let Some(b) = part.budget {
-                    b.fetch_add(1, Ordering::SeqCst);
-                }
                 assumptions.push(s.disable(f.assert));
                 let Some(g) = true_guard(f.assert) else {
                     out.failures.push(f);
@@ -98,10 +97,6 @@ pub fn check(s: &VcSolver, candidates: &[(Name, Bool)], assignment: &Assignment,
                     assumptions.push(s.disable(j));
                 }
             }
-            // Interrupted because the solvers sharing the limit have found enough together (only
-            // a shared budget can reach the limit during a check): not a reason the search for
-            // failures stopped early.
-            Check::Inconclusive(_) if spent(found) >= limit => break,
             Check::Inconclusive(r) => {
                 out.inconclusive = Some(r);
                 break;
@@ -133,11 +128,6 @@ pub struct Part<'a> {
     /// One failing assertion per check instead of up to the error limit (a racer's
     /// `each_failure`, [`crate::solver::Racer`]).
     pub one_failure: bool,
-    /// The failing assertions found so far by every solver that shares the error limit with
-    /// this one: the shares enumerating an implementation's failures in parallel after a real
-    /// one (`crate::engine`'s asynchronous search) find as many together as one solver would
-    /// alone, not as many each.
-    pub budget: Option<&'a AtomicUsize>,
 }
 
 /// One Houdini round of one implementation under `assignment`: [`check`] of `part` of its VC,
@@ -147,9 +137,8 @@ pub struct Part<'a> {
 /// A round of part of the VC, or of one failure at a time, reports the failures it found: a
 /// non-candidate failure ends Houdini, and the caller (`crate::engine`'s asynchronous search,
 /// the only one that divides the VC or races) then has every unit of the implementation
-/// enumerate the failures of a share of the VC under that assignment, in parallel and up to
-/// the error limit between them ([`Part::budget`]), so that what it reports are failures under
-/// that assignment wherever in the VC they are, not only those near the one found first.
+/// enumerate the failures of a share of the VC under that assignment, in parallel, so that
+/// what it reports does not depend on which unit found the failure first.
 pub fn round(
     s: &VcSolver,
     candidates: &[(Name, Bool)],
@@ -159,5 +148,5 @@ pub fn round(
     report: Report,
 ) -> (ImplRound, usize) {
     let limit = if part.one_failure { 1 } else { error_limit };
-    check(s, candidates, assignment, limit, part).into_round(report)
+    check(s, candidates, assignment, limit, part.asserts).into_round(report)
 }

@@ -24,8 +24,8 @@ pub enum Step {
     Stop,
     /// Inconclusive without refuting anything: not checked again (Boogie's black list).
     GiveUp,
-    /// Still refuting after the stop, when the assignment is kept: the implementation stays
-    /// unsettled.
+    /// Still refuting a candidate after the stop, when the assignment is kept: the
+    /// implementation stays unsettled.
     Unsettled,
     /// These candidates, true until now, are refuted (now false): the implementations that
     /// mention them must be checked again.
@@ -76,7 +76,9 @@ impl Search {
         if round.gave_up() {
             return Step::GiveUp;
         }
-        if self.stats.stopped && !round.refuted.is_empty() {
+        // Refutations already applied (another unit's, or this one's own reported again) are
+        // no news after the stop either: the unit checks again under the kept assignment.
+        if self.stats.stopped && round.refuted.iter().any(|c| self.assignment.get(c) == Some(&true)) {
             return Step::Unsettled;
         }
         let newly = self.refute(&round.refuted);
@@ -201,6 +203,25 @@ mod tests {
             worklist.iter().map(|&i| (i, r.clone(), 1)).collect()
         });
         stats
+    }
+
+    /// After a real failure stops an asynchronous search, a check that refutes a candidate
+    /// still true leaves its implementation unsettled, while one whose refutations were all
+    /// applied already (another unit's, reported first) is no news: the unit checks again
+    /// under the kept assignment and can still prove it.
+    #[test]
+    fn refutations_applied_before_the_stop_do_not_unsettle() {
+        let (a, b) = (Name::from("a"), Name::from("b"));
+        let mut search = Search::new(&[a.clone(), b.clone()]);
+        let refuting = |c: &Name| ImplRound { refuted: vec![c.clone()], ..Default::default() };
+        assert_eq!(search.apply(&refuting(&a), &search.assignment.clone()), Step::Refuted(vec![a.clone()]));
+        let failure = ivl::diag::Diagnostic::new(ivl::diag::ErrorKind::Assertion, "real failure", Default::default());
+        let stop = ImplRound { errors: vec![failure], ..Default::default() };
+        assert_eq!(search.apply(&stop, &search.assignment.clone()), Step::Stop);
+        let before_stop: Assignment = [(a.clone(), true), (b.clone(), true)].into_iter().collect();
+        assert_eq!(search.apply(&refuting(&a), &before_stop), Step::Nothing);
+        assert_eq!(search.apply(&refuting(&b), &before_stop), Step::Unsettled);
+        assert_eq!(search.apply(&ImplRound::default(), &search.assignment.clone()), Step::Holds);
     }
 
     #[test]

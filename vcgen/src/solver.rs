@@ -152,19 +152,6 @@ fn params(racer_index: u32) -> Params {
     p
 }
 
-/// Has Z3 take in the solver's assertions now, with a check whose assumptions contradict each
-/// other (`p` and `not p`: unsat as soon as it starts), rather than in the first real check.
-/// Z3 4.8.12 adds the assertions to its core at the start of the first check after they were
-/// asserted, and a `Z3_interrupt` in that phase (a racer stopped because another proved the
-/// VC, a share stopped because another found a real failure, `crate::engine`) leaves the
-/// solver without some of them: every later check of it then answers `sat` with models that
-/// violate the VC's definitions, which show no failing assertion. This check is not
-/// interruptible by the engine (no check is published yet) and counts as none of kivl's.
-fn internalize(solver: &Solver) {
-    let p = Bool::fresh_const("kivl_internalize");
-    let _ = solver.check_assumptions(&[p.clone(), p.not()]);
-}
-
 /// Whether an `unknown` reason means the solver gave up (as opposed to incompleteness).
 fn gave_up(reason: &str) -> bool {
     let r = reason.to_ascii_lowercase();
@@ -193,8 +180,21 @@ impl VcSolver {
             solver.assert(d);
         }
         solver.assert(vc.negated());
-        internalize(&solver);
         VcSolver { solver, vc, timeout_ms, deadline: std::sync::Mutex::new(None), also_counted: None }
+    }
+
+    /// Has Z3 take in the solver's assertions now, with a check whose assumptions contradict
+    /// each other (`p` and `not p`: unsat as soon as it starts), rather than in the first real
+    /// check. Z3 4.8.12 adds the assertions to its core at the start of the first check after
+    /// they were asserted, and a `Z3_interrupt` in that phase leaves the solver without some
+    /// of them: every later check then answers `sat` with models that violate the VC's
+    /// definitions and show no failing assertion. For the solvers that another thread
+    /// interrupts while they are still needed (asynchronous Houdini, `crate::engine`); not for
+    /// the others, because the extra check changes Z3's later search (one lock-step kernel of
+    /// the test corpus then gets `unknown` instead of its race). Not counted as a check.
+    pub fn internalize(&self) {
+        let p = Bool::fresh_const("kivl_internalize");
+        let _ = self.solver.check_assumptions(&[p.clone(), p.not()]);
     }
 
     /// Also counts each check in `counter` (a cancellable run's, [`crate::engine::Cancel`], so

@@ -68,8 +68,9 @@ impl Unit {
             let racer = shared.racer(unit);
             let state = ImplState::build(&mut enc, imp, shared.globals, &candidate_set, shared.opts, racer)
                 .map_err(BuildError::Impl)?;
-            // Asynchronous Houdini interrupts checks of solvers it still needs.
-            if shared.opts.houdini && shared.share > 1 {
+            // Asynchronous Houdini (several units per implementation, only ever with Houdini)
+            // interrupts checks of solvers it still needs.
+            if shared.share > 1 {
                 state.solver.internalize();
             }
             Ok((cands, state, std::mem::take(&mut enc.notes)))

@@ -5,17 +5,37 @@
 
 mod common;
 
-use common::{files, kivl, repo_dir, Header};
+use common::{files, kivl, par_map, repo_dir, Header};
 use std::path::PathBuf;
+use std::sync::OnceLock;
 
 fn kernels() -> Vec<PathBuf> {
     files("tests/frontend", &["cl", "cu"])
 }
 
-/// `(expected kind or None for pass, arguments, error lines)` of a kernel's header.
-fn expectation(path: &std::path::Path) -> (Option<String>, Vec<String>, Vec<u64>) {
-    let (h, _) = Header::read(path);
-    (h.kind().map(String::from), h.args, h.error_lines.iter().map(|&l| l as u64).collect())
+/// One kernel of `tests/frontend/` with its header and `kivl verify`'s run on it.
+struct Verified {
+    path: PathBuf,
+    /// The expected error kind (None: pass).
+    kind: Option<String>,
+    args: Vec<String>,
+    /// The lines the expected error must point at.
+    lines: Vec<u64>,
+    run: common::Run,
+}
+
+/// Every kernel verified once, on two threads, for both tests below: verifying the kernels is
+/// most of this file's time, and the second test compares the emitted `.kbpl` with these runs.
+fn verified() -> &'static [Verified] {
+    static RUNS: OnceLock<Vec<Verified>> = OnceLock::new();
+    RUNS.get_or_init(|| {
+        par_map(&kernels(), |path| {
+            let (h, _) = Header::read(path);
+            let (kind, lines) = (h.kind().map(String::from), h.error_lines.iter().map(|&l| l as u64).collect());
+            let run = verify(path.to_str().unwrap(), &h.args);
+            Verified { path: path.clone(), kind, args: h.args, lines, run }
+        })
+    })
 }
 
 fn verify(file: &str, args: &[String]) -> common::Run {
@@ -26,9 +46,7 @@ fn verify(file: &str, args: &[String]) -> common::Run {
 #[test]
 fn verdicts_and_error_lines() {
     let mut failures = Vec::new();
-    for path in kernels() {
-        let (kind, args, lines) = expectation(&path);
-        let run = verify(path.to_str().unwrap(), &args);
+    for Verified { path, kind, lines, run, .. } in verified() {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         match kind.as_deref() {
             None => {
@@ -61,27 +79,27 @@ fn verdicts_and_error_lines() {
 fn emitted_kbpl_gives_the_same_verdict() {
     let dir = std::env::temp_dir().join(format!("kivl-frontend-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let mut failures = Vec::new();
-    for path in kernels() {
-        let (kind, args, _) = expectation(&path);
-        if matches!(kind.as_deref(), Some("unsupported" | "syntax")) {
-            continue;
-        }
+    let translated: Vec<&Verified> =
+        verified().iter().filter(|v| !matches!(v.kind.as_deref(), Some("unsupported" | "syntax"))).collect();
+    let failures: Vec<String> = par_map(&translated, |&&Verified { ref path, ref args, run: ref original, .. }| {
         // The options of the translation (clang's and the front end's), not the sizes.
         let translation = |a: &String| a.starts_with("-D") || a == "--check-array-bounds";
         let mut t = vec!["transform", path.to_str().unwrap(), "--emit", "kbpl"];
         t.extend(args.iter().filter(|a| translation(a)).map(String::as_str));
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_kivl")).args(&t).output().unwrap();
-        assert!(out.status.success(), "{}: transform failed", path.display());
+        if !out.status.success() {
+            return Some(format!("{}: transform failed", path.display()));
+        }
         let kbpl = dir.join(path.file_name().unwrap()).with_extension("kbpl");
         std::fs::write(&kbpl, &out.stdout).unwrap();
         let sizes: Vec<String> = args.iter().filter(|a| !translation(a)).cloned().collect();
-        let original = verify(path.to_str().unwrap(), &args);
         let again = verify(kbpl.to_str().unwrap(), &sizes);
-        if original.code != again.code || original.verdict() != again.verdict() {
-            failures.push(format!("{}: {} vs {} on the emitted .kbpl", path.display(), original.code, again.code));
-        }
-    }
+        (original.code != again.code || original.verdict() != again.verdict())
+            .then(|| format!("{}: {} vs {} on the emitted .kbpl", path.display(), original.code, again.code))
+    })
+    .into_iter()
+    .flatten()
+    .collect();
     let _ = std::fs::remove_dir_all(&dir);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

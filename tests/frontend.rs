@@ -81,7 +81,8 @@ fn emitted_kbpl_gives_the_same_verdict() {
     std::fs::create_dir_all(&dir).unwrap();
     let translated: Vec<&Verified> =
         verified().iter().filter(|v| !matches!(v.kind.as_deref(), Some("unsupported" | "syntax"))).collect();
-    let failures: Vec<String> = par_map(&translated, |&&Verified { ref path, ref args, run: ref original, .. }| {
+    let failures: Vec<String> = par_map(&translated, |v| {
+        let Verified { path, args, run: original, .. } = *v;
         // The options of the translation (clang's and the front end's), not the sizes.
         let translation = |a: &String| a.starts_with("-D") || a == "--check-array-bounds";
         let mut t = vec!["transform", path.to_str().unwrap(), "--emit", "kbpl"];

@@ -112,6 +112,10 @@ pub struct KernelArgs {
     /// `__constant` and private arrays) lies inside it (GPUVerify's --check-array-bounds).
     #[arg(long)]
     pub check_array_bounds: bool,
+    /// `.cl` files: the OpenCL C version (default: 2.0 when the kernel calls a work-group or
+    /// sub-group function that only 2.0 has, 1.2 otherwise).
+    #[arg(long, value_enum, value_name = "VERSION", alias = "cl_std")]
+    pub cl_std: Option<ClStdArg>,
     /// Report two writes of the same value as a race.
     #[arg(long)]
     pub no_benign_tolerance: bool,
@@ -135,6 +139,15 @@ pub struct KernelArgs {
     /// (GPUVerify's --warp-sync=N; alias `--warp_sync`).
     #[arg(long, value_name = "N", alias = "warp_sync", value_parser = clap::value_parser!(u64).range(1..))]
     pub warp_sync: Option<u64>,
+}
+
+/// `--cl-std`: the OpenCL C versions, as clang spells them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ClStdArg {
+    #[value(name = "CL1.2")]
+    Cl12,
+    #[value(name = "CL2.0")]
+    Cl20,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -309,6 +322,10 @@ impl KernelArgs {
             includes: self.include.clone(),
             work_dim: self.local_size.as_ref().or(self.num_groups.as_ref()).map(|d| d.len() as u32),
             check_array_bounds: self.check_array_bounds,
+            cl_std: self.cl_std.map(|v| match v {
+                ClStdArg::Cl12 => frontend::ClStd::Cl12,
+                ClStdArg::Cl20 => frontend::ClStd::Cl20,
+            }),
         }
     }
 

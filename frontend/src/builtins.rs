@@ -101,6 +101,9 @@ pub enum Builtin {
     /// Debug-info and lifetime intrinsics: no meaning for verification.
     Ignore,
     FMulAdd,
+    /// `__assert_fail(…)`, which `<cassert>`'s `assert` calls when its condition is false: a
+    /// failing assertion (the call never returns).
+    AssertFail,
     /// `llvm.nvvm.texsurf.handle.*(@tex)`: the handle of a CUDA texture or surface passed by
     /// value, which only kivl's fetch functions (`headers/cuda.h`) receive, and ignore: an
     /// arbitrary number (its pointer argument is no access).
@@ -142,6 +145,7 @@ pub fn classify(mangled: &str) -> Option<Builtin> {
         "get_work_dim" => Builtin::WorkDim,
         "barrier" => Builtin::Barrier,
         "__syncthreads" => Builtin::FixedBarrier(true, true),
+        "__assert_fail" | "__assertfail" => Builtin::AssertFail,
         // Fences synchronise no threads: no effect on races.
         "mem_fence"
         | "read_mem_fence"

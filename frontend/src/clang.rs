@@ -9,16 +9,27 @@
 //! names of the generated variables.
 
 use crate::cuda_rewrites;
-use crate::Language;
+use crate::{ClStd, Language};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The headers kivl passes to clang, written to a temporary directory.
 const ANNOTATIONS_H: &str = include_str!("headers/annotations.h");
 const CUDA_H: &str = include_str!("headers/cuda.h");
+/// The host runtime API that `headers/cuda.h` includes (by this name, from its own folder).
+const CUDA_RUNTIME_H: &str = include_str!("headers/cuda_runtime.h");
 /// CUDA's headers whose device declarations `headers/cuda.h` has: empty files of these names.
-const CUDA_STUBS: [&str; 5] =
-    ["cuda.h", "cuda_runtime.h", "math_constants.h", "device_functions.h", "sm_20_intrinsics.h"];
+const CUDA_STUBS: [&str; 7] = [
+    "cuda.h",
+    "cuda_runtime.h",
+    "math_constants.h",
+    "device_functions.h",
+    "sm_20_intrinsics.h",
+    "cooperative_groups.h",
+    "cooperative_groups/reduce.h",
+];
+/// CUDA's headers of kivl's own, by name on the include path.
+const CUDA_HEADERS: [(&str, &str); 1] = [("cuda_fp16.h", include_str!("headers/cuda_fp16.h"))];
 
 /// What went wrong before there was IR: clang's own diagnostics, or a tool that is missing.
 pub enum ClangError {
@@ -58,6 +69,7 @@ fn tool(var: &str, default: &str) -> String {
 pub fn compile(
     path: &Path,
     lang: Language,
+    cl_std: ClStd,
     defines: &[String],
     includes: &[PathBuf],
     dir: &TempDir,
@@ -70,12 +82,15 @@ pub fn compile(
     let mut cmd = Command::new(tool("KIVL_CLANG", "clang-14"));
     match lang {
         Language::OpenCl => {
-            cmd.args(["-x", "cl", "-cl-std=CL1.2", "-target", "spir", "-Xclang", "-finclude-default-header"]);
-            cmd.arg("-D__OPENCL_VERSION__=120");
+            // The spir target defines no platform version: the language's.
+            let (std, version) = cl_std.clang();
+            cmd.args(["-x", "cl", &format!("-cl-std={std}"), "-target", "spir", "-Xclang", "-finclude-default-header"]);
+            cmd.arg(format!("-D__OPENCL_VERSION__={version}"));
         }
         Language::Cuda => {
             let cuda = dir.0.join("kivl_cuda.h");
             std::fs::write(&cuda, CUDA_H).map_err(io)?;
+            std::fs::write(dir.0.join("kivl_cuda_runtime.h"), CUDA_RUNTIME_H).map_err(io)?;
             // `-m32`: the device target is then 32-bit nvptx, so pointers and `size_t` are
             // 32 bits as in OpenCL's spir and in GPUVerify's encoding.
             cmd.args(["-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib", "-m32"]);
@@ -84,8 +99,12 @@ pub fn compile(
             // headers): empty ones in the search path (kivl's header is already included).
             let inc = dir.0.join("include");
             std::fs::create_dir_all(&inc).map_err(io)?;
+            std::fs::create_dir_all(inc.join("cooperative_groups")).map_err(io)?;
             for h in CUDA_STUBS {
                 std::fs::write(inc.join(h), "/* kivl: see kivl_cuda.h */\n").map_err(io)?;
+            }
+            for (h, text) in CUDA_HEADERS {
+                std::fs::write(inc.join(h), text).map_err(io)?;
             }
             cmd.arg("-isystem").arg(&inc);
         }

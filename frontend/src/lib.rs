@@ -59,6 +59,43 @@ pub struct Options {
     /// `--check-array-bounds`: every access to an array whose size the kernel states (a
     /// `__local`, `__constant` or private array) is checked to lie inside it.
     pub check_array_bounds: bool,
+    /// `--cl-std`: the OpenCL C version a `.cl` file is compiled as; None: the one it needs
+    /// ([`ClStd::needed_by`]).
+    pub cl_std: Option<ClStd>,
+}
+
+/// The OpenCL C versions kivl compiles (`-cl-std=CL1.2`, `-cl-std=CL2.0`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClStd {
+    Cl12,
+    Cl20,
+}
+
+impl ClStd {
+    /// The version a kernel needs: OpenCL C 2.0 when its text names a built-in that only 2.0
+    /// declares (the work-group and sub-group functions); 1.2 otherwise. 1.2 is the default because 2.0 changes the
+    /// meaning of code written for 1.2 (an unqualified pointer is generic, not private).
+    pub fn needed_by(text: &str) -> ClStd {
+        const ONLY_IN_2_0: [&str; 5] =
+            ["work_group_", "sub_group_", "get_sub_group_", "get_max_sub_group_size", "get_num_sub_groups"];
+        let named = |w: &str| {
+            text.match_indices(w)
+                .any(|(i, _)| !text[..i].chars().next_back().is_some_and(|c| c.is_ascii_alphanumeric() || c == '_'))
+        };
+        if ONLY_IN_2_0.iter().any(|w| named(w)) {
+            ClStd::Cl20
+        } else {
+            ClStd::Cl12
+        }
+    }
+
+    /// clang's `-cl-std` value and the `__OPENCL_VERSION__` it stands for.
+    pub fn clang(self) -> (&'static str, u32) {
+        match self {
+            ClStd::Cl12 => ("CL1.2", 120),
+            ClStd::Cl20 => ("CL2.0", 200),
+        }
+    }
 }
 
 /// A line and column (1-based) of the kernel file.
@@ -86,13 +123,23 @@ pub fn translate_file(path: &Path, text: &str, lang: Language, opts: &Options) -
     let t0 = std::time::Instant::now();
     let dir = clang::TempDir::new()
         .map_err(|e| vec![Diagnostic::unsupported(format!("cannot create a temporary directory: {e}"), Span::DUMMY)])?;
-    let ll = match clang::compile(path, lang, &opts.defines, &opts.includes, &dir) {
+    let cl_std = opts.cl_std.unwrap_or_else(|| ClStd::needed_by(text));
+    let ll = match clang::compile(path, lang, cl_std, &opts.defines, &opts.includes, &dir) {
         Ok(ll) => ll,
         Err(clang::ClangError::Source(errors)) => {
             return Err(errors
                 .into_iter()
                 .map(|(line, col, msg)| {
-                    Diagnostic::syntax(format!("clang: {msg}"), span_at(text, Loc { line, col })).with_label(msg)
+                    let span = span_at(text, Loc { line, col });
+                    match unsupported_api(&msg) {
+                        Some(api) => Diagnostic::unsupported(
+                            format!("`{api}` is a CUDA/OpenCL API that kivl does not support yet"),
+                            span,
+                        )
+                        .with_label("not declared by kivl's CUDA/OpenCL headers")
+                        .with_note(format!("clang: {msg}")),
+                        None => Diagnostic::syntax(format!("clang: {msg}"), span).with_label(msg),
+                    }
                 })
                 .collect())
         }
@@ -129,6 +176,22 @@ pub fn translate_file(path: &Path, text: &str, lang: Language, opts: &Options) -
     out.clang_secs = clang_secs;
     out.translate_secs = t1.elapsed().as_secs_f64();
     Ok(out)
+}
+
+/// The API a clang error is about when it names something undeclared that only a CUDA or
+/// OpenCL API can be (a name reserved for the implementation, `__syncwarp_v2`; a `cuda…`,
+/// `work_group_…` or `sub_group_…` function; a member of `cooperative_groups`): kivl's headers
+/// declare what kivl models, so such a name is an unsupported API, not a misspelling to
+/// suggest a fix for.
+fn unsupported_api(msg: &str) -> Option<String> {
+    let quoted = |rest: &str| rest.strip_prefix('\'').and_then(|r| r.split_once('\'')).map(|(n, _)| n.to_string());
+    if let Some(rest) = msg.strip_prefix("no member named ") {
+        let name = quoted(rest)?;
+        return msg.contains("namespace 'cooperative_groups'").then(|| format!("cooperative_groups::{name}"));
+    }
+    let name = quoted(msg.strip_prefix("use of undeclared identifier ")?)?;
+    const API: [&str; 5] = ["__", "cuda", "work_group_", "sub_group_", "get_sub_group"];
+    API.iter().any(|p| name.starts_with(p)).then_some(name)
 }
 
 /// The text of a kernel file whose bytes are not all UTF-8 (a Latin-1 `©` or a Windows-1252
@@ -172,4 +235,30 @@ pub fn span_at(text: &str, loc: Loc) -> Span {
     let access = || c_access::target_before(line, at).or_else(|| c_access::access_at(line, at));
     let (a, b) = if col == 0 { None } else { access() }.unwrap_or((at, line.len()));
     Span::new(start + a, start + b.max(a))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn undeclared_apis_are_unsupported() {
+        let m = "use of undeclared identifier '__syncwarp_x'; did you mean '__sync_swap'?";
+        assert_eq!(unsupported_api(m).as_deref(), Some("__syncwarp_x"));
+        assert_eq!(
+            unsupported_api("use of undeclared identifier 'cudaMallocAsync'").as_deref(),
+            Some("cudaMallocAsync")
+        );
+        assert_eq!(unsupported_api("use of undeclared identifier 'tid'"), None);
+        let m = "no member named 'labeled_partition' in namespace 'cooperative_groups'";
+        assert_eq!(unsupported_api(m).as_deref(), Some("cooperative_groups::labeled_partition"));
+        assert_eq!(unsupported_api("no member named 'x' in 'S'"), None);
+    }
+
+    #[test]
+    fn opencl_version_from_the_builtins_named() {
+        assert_eq!(ClStd::needed_by("x = work_group_reduce_add(y);"), ClStd::Cl20);
+        assert_eq!(ClStd::needed_by("x = my_work_group_sum(y);"), ClStd::Cl12);
+        assert_eq!(ClStd::needed_by("barrier(CLK_LOCAL_MEM_FENCE);"), ClStd::Cl12);
+    }
 }

@@ -516,23 +516,103 @@ __KIVL_CURAND(double, curand_uniform_double) __KIVL_CURAND(double, curand_normal
 __KIVL_CURAND(float, curand_log_normal) __KIVL_CURAND(unsigned, curand_poisson)
 #undef __KIVL_CURAND
 
-/* Cooperative groups: a block's sync is __syncthreads; grid-wide sync is reported as
- * unsupported by the front end. */
+/* Cooperative groups (<cooperative_groups.h> is on the include path, empty: this is it).
+ * - `thread_block` (`this_thread_block()`): `sync()` is __syncthreads; ranks, sizes and indices
+ *   are the block's registers.
+ * - `grid_group` (`this_grid()`): `sync()` is a grid-wide barrier (`barrier {:grid}`).
+ * - `thread_block_tile<N>` (`tiled_partition<N>(block)`), `coalesced_group`
+ *   (`coalesced_threads()`): ranks and sizes are exact (a tile is N consecutive threads of the
+ *   block's linear order); their collectives (`sync`, `shfl*`, `any`, `all`, `ballot`,
+ *   `match_*`, `cg::reduce`) are warp-level, which kivl does not model yet: each is a located
+ *   `unsupported` error (`__kivl_tile_collective`), never a call without effect. */
 extern "C" __device__ void __kivl_grid_sync(void);
+extern "C" __device__ void __kivl_tile_collective(unsigned);
 namespace cooperative_groups {
+static __device__ inline unsigned __kivl_block_rank(void) {
+  return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+}
+static __device__ inline unsigned __kivl_block_size(void) { return blockDim.x * blockDim.y * blockDim.z; }
 struct thread_block {
   __device__ thread_block() {}
   __device__ void sync() const { __syncthreads(); }
+  __device__ unsigned thread_rank() const { return __kivl_block_rank(); }
+  __device__ unsigned size() const { return __kivl_block_size(); }
+  __device__ unsigned num_threads() const { return __kivl_block_size(); }
+  __device__ dim3 group_index() const { return dim3(blockIdx.x, blockIdx.y, blockIdx.z); }
+  __device__ dim3 thread_index() const { return dim3(threadIdx.x, threadIdx.y, threadIdx.z); }
+  __device__ dim3 group_dim() const { return dim3(blockDim.x, blockDim.y, blockDim.z); }
+  __device__ dim3 dim_threads() const { return group_dim(); }
 };
 struct grid_group {
   __device__ grid_group() {}
   __device__ void sync() const { __kivl_grid_sync(); }
+  __device__ bool is_valid() const { return true; }
+  __device__ unsigned long long thread_rank() const {
+    unsigned long long b = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * (unsigned long long)blockIdx.z);
+    return b * __kivl_block_size() + __kivl_block_rank();
+  }
+  __device__ unsigned long long size() const {
+    return (unsigned long long)gridDim.x * gridDim.y * gridDim.z * __kivl_block_size();
+  }
+  __device__ unsigned long long num_threads() const { return size(); }
+  __device__ dim3 group_dim() const { return dim3(gridDim.x, gridDim.y, gridDim.z); }
 };
+/* The collectives of a tile or coalesced group of `n` threads. */
+#define __KIVL_TILE_COLLECTIVES(N)                                                              \
+  __device__ void sync() const { __kivl_tile_collective(N); }                                   \
+  template <class T> __device__ T shfl(T, int) const { __kivl_tile_collective(N); return _kivl_arbitrary<T>(); } \
+  template <class T> __device__ T shfl_up(T, unsigned) const {                                  \
+    __kivl_tile_collective(N); return _kivl_arbitrary<T>();                                     \
+  }                                                                                             \
+  template <class T> __device__ T shfl_down(T, unsigned) const {                                \
+    __kivl_tile_collective(N); return _kivl_arbitrary<T>();                                     \
+  }                                                                                             \
+  template <class T> __device__ T shfl_xor(T, unsigned) const {                                 \
+    __kivl_tile_collective(N); return _kivl_arbitrary<T>();                                     \
+  }                                                                                             \
+  __device__ int any(int) const { __kivl_tile_collective(N); return _kivl_arbitrary<int>(); }   \
+  __device__ int all(int) const { __kivl_tile_collective(N); return _kivl_arbitrary<int>(); }   \
+  __device__ unsigned ballot(int) const { __kivl_tile_collective(N); return _kivl_arbitrary_uint(); } \
+  template <class T> __device__ unsigned match_any(T) const {                                   \
+    __kivl_tile_collective(N); return _kivl_arbitrary_uint();                                   \
+  }
+template <unsigned N> struct thread_block_tile {
+  __device__ thread_block_tile() {}
+  __device__ unsigned thread_rank() const { return __kivl_block_rank() % N; }
+  __device__ unsigned size() const { return N; }
+  __device__ unsigned num_threads() const { return N; }
+  __device__ unsigned meta_group_rank() const { return __kivl_block_rank() / N; }
+  __device__ unsigned meta_group_size() const { return (__kivl_block_size() + N - 1) / N; }
+  __KIVL_TILE_COLLECTIVES(N)
+};
+template <unsigned N, class P> __device__ thread_block_tile<N> tiled_partition(const P &) {
+  return thread_block_tile<N>();
+}
+struct coalesced_group {
+  __device__ coalesced_group() {}
+  __device__ unsigned thread_rank() const { return _kivl_arbitrary_uint() % 32u; }
+  __device__ unsigned size() const { return _kivl_arbitrary_uint() % 32u + 1u; }
+  __device__ unsigned num_threads() const { return size(); }
+  __KIVL_TILE_COLLECTIVES(0)
+};
+#undef __KIVL_TILE_COLLECTIVES
+static __device__ inline coalesced_group coalesced_threads(void) { return coalesced_group(); }
+template <class T> struct plus { __device__ T operator()(T a, T b) const { return a + b; } };
+template <class T> struct less { __device__ T operator()(T a, T b) const { return a < b ? a : b; } };
+template <class T> struct greater { __device__ T operator()(T a, T b) const { return a < b ? b : a; } };
+template <class T> struct bit_and { __device__ T operator()(T a, T b) const { return a & b; } };
+template <class T> struct bit_or { __device__ T operator()(T a, T b) const { return a | b; } };
+template <class T> struct bit_xor { __device__ T operator()(T a, T b) const { return a ^ b; } };
+/* `cg::reduce(tile, v, op)`: a tile collective. */
+template <class G, class T, class Op> __device__ T reduce(const G &, T, Op) {
+  __kivl_tile_collective(0);
+  return _kivl_arbitrary<T>();
+}
 __device__ inline void synchronize(const thread_block &) { __syncthreads(); }
 __device__ inline void synchronize(const grid_group &) { __kivl_grid_sync(); }
+static __device__ inline thread_block this_thread_block(void) { return thread_block(); }
+static __device__ inline grid_group this_grid(void) { return grid_group(); }
 } // namespace cooperative_groups
-#define this_thread_block() thread_block()
-#define this_grid() grid_group()
 
 /* ---- Vector helper math (kivl's own version of the API of the CUDA samples' helper_math.h,
  * which the samples' kernels call on the vector structs above) ----
@@ -670,4 +750,78 @@ __KIVL_NORM_FETCH(tex1Dfetch, int) __KIVL_NORM_FETCH(tex1D, float)
 __KIVL_NORM_FETCH(tex2D, float, float) __KIVL_NORM_FETCH(tex3D, float, float, float)
 #undef __KIVL_NORM_FETCH
 #undef __KIVL_HD
+/* ---- CUDA's APIs since Volta (issue 38) ---- */
+/* `__launch_bounds__(threads[, blocks])`: an occupancy hint, no meaning for verification. */
+#define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
+/* Block-wide collectives: a __syncthreads that also gives every thread of the block one value
+ * computed from all their predicates (frontend/src/translate/collectives.rs). */
+extern "C" __device__ int __syncthreads_or(int);
+extern "C" __device__ int __syncthreads_and(int);
+extern "C" __device__ int __syncthreads_count(int);
+/* Warp-level collectives: declared so that a kernel using them compiles; kivl does not model
+ * warps yet, so each call is a located `unsupported` error naming it (never a call without
+ * effect: a warp collective that some lane of its mask does not reach is a bug). */
+extern "C" __device__ void __syncwarp(unsigned = 0xffffffffu);
+extern "C" __device__ unsigned __ballot_sync(unsigned, int);
+extern "C" __device__ int __any_sync(unsigned, int);
+extern "C" __device__ int __all_sync(unsigned, int);
+template <class T> __device__ unsigned __match_any_sync(unsigned, T);
+template <class T> __device__ unsigned __match_all_sync(unsigned, T, int *);
+__device__ unsigned __reduce_add_sync(unsigned, unsigned);
+__device__ int __reduce_add_sync(unsigned, int);
+__device__ unsigned __reduce_min_sync(unsigned, unsigned);
+__device__ int __reduce_min_sync(unsigned, int);
+__device__ unsigned __reduce_max_sync(unsigned, unsigned);
+__device__ int __reduce_max_sync(unsigned, int);
+__device__ unsigned __reduce_and_sync(unsigned, unsigned);
+__device__ unsigned __reduce_or_sync(unsigned, unsigned);
+__device__ unsigned __reduce_xor_sync(unsigned, unsigned);
+/* `__activemask()`: the lanes of the warp executing with this thread; at least its own lane
+ * (the others arbitrary). Not a collective: it waits for no one. */
+static __device__ inline unsigned __activemask(void) {
+  unsigned t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  return _kivl_arbitrary_uint() | (1u << (t & 31u));
+}
+/* `__ldg(p)`: a load through the read-only data cache, the same value as `*p`. */
+template <class T> static __device__ inline T __ldg(const T *p) { return *p; }
+/* Bit casts: the same bits as another type (exact: a float is its bits to kivl). */
+static __device__ inline int __float_as_int(float x) { return __builtin_bit_cast(int, x); }
+static __device__ inline unsigned __float_as_uint(float x) { return __builtin_bit_cast(unsigned, x); }
+static __device__ inline float __int_as_float(int x) { return __builtin_bit_cast(float, x); }
+static __device__ inline float __uint_as_float(unsigned x) { return __builtin_bit_cast(float, x); }
+static __device__ inline long long __double_as_longlong(double x) { return __builtin_bit_cast(long long, x); }
+static __device__ inline double __longlong_as_double(long long x) { return __builtin_bit_cast(double, x); }
+static __device__ inline int __double2hiint(double x) { return (int)(__double_as_longlong(x) >> 32); }
+static __device__ inline int __double2loint(double x) { return (int)__double_as_longlong(x); }
+static __device__ inline double __hiloint2double(int hi, int lo) {
+  return __longlong_as_double((long long)(((unsigned long long)(unsigned)hi << 32) | (unsigned)lo));
+}
+/* Scoped atomics: `_system` ones are atomic for every thread, as the plain ones; `_block` ones
+ * only for the threads of one block, which kivl models exactly on `__shared__` memory (only
+ * the block sees it) and reports as `unsupported` on global memory
+ * (frontend/src/translate/atomics.rs). */
+#define __KIVL_SCOPED(R, F, ...) __device__ R F##_block(__VA_ARGS__); __device__ R F##_system(__VA_ARGS__);
+#define __KIVL_SCOPED_INT(F)                                                                    \
+  __KIVL_SCOPED(int, F, int *, int) __KIVL_SCOPED(unsigned int, F, unsigned int *, unsigned int) \
+  __KIVL_SCOPED(unsigned long long int, F, unsigned long long int *, unsigned long long int)
+__KIVL_SCOPED_INT(atomicAdd) __KIVL_SCOPED_INT(atomicExch) __KIVL_SCOPED_INT(atomicMin)
+__KIVL_SCOPED_INT(atomicMax) __KIVL_SCOPED_INT(atomicAnd) __KIVL_SCOPED_INT(atomicOr)
+__KIVL_SCOPED_INT(atomicXor)
+__KIVL_SCOPED(int, atomicSub, int *, int) __KIVL_SCOPED(unsigned int, atomicSub, unsigned int *, unsigned int)
+__KIVL_SCOPED(float, atomicAdd, float *, float) __KIVL_SCOPED(double, atomicAdd, double *, double)
+__KIVL_SCOPED(float, atomicExch, float *, float)
+__KIVL_SCOPED(unsigned int, atomicInc, unsigned int *, unsigned int)
+__KIVL_SCOPED(unsigned int, atomicDec, unsigned int *, unsigned int)
+__KIVL_SCOPED(int, atomicCAS, int *, int, int)
+__KIVL_SCOPED(unsigned int, atomicCAS, unsigned int *, unsigned int, unsigned int)
+__KIVL_SCOPED(unsigned long long int, atomicCAS, unsigned long long int *, unsigned long long int,
+              unsigned long long int)
+#undef __KIVL_SCOPED_INT
+#undef __KIVL_SCOPED
+/* <cassert>'s `assert` in device code: glibc's macro calls __assert_fail, which CUDA declares
+ * for the device too; the front end makes the call a failing assertion (builtins.rs). */
+extern "C" __host__ __device__ void __assert_fail(const char *, const char *, unsigned int, const char *) noexcept(true)
+    __attribute__((noreturn));
+/* The host side of a whole program (issue 39): kivl's CUDA runtime API. */
+#include "kivl_cuda_runtime.h"
 #endif

@@ -8,7 +8,10 @@
 //! Signed and unsigned `min`/`max` are told apart by the type of the last parameter in the
 //! mangled name (`j`, `m`, `y`: unsigned int, long and long long). CUDA's `atomicInc`/`atomicDec` wrap at their
 //! argument (`inc_wrap`/`dec_wrap`), OpenCL's `atomic_inc`/`atomic_dec` do not; CUDA's float
-//! `atomicAdd` is `fadd`. An atomic on byte-level memory (`bytes.rs`) is one atomic per byte
+//! `atomicAdd` is `fadd`. CUDA's scoped atomics (`atomicAdd_system`, `atomicCAS_block`, …) are
+//! the same operations: `_system` is atomic for every thread, as the plain ones; `_block` only
+//! for the threads of one block, so it is the plain atomic on `__shared__` memory and, on
+//! global memory, a located `unsupported` error. An atomic on byte-level memory (`bytes.rs`) is one atomic per byte
 //! (`byte_level_atomic`).
 
 use super::*;
@@ -17,6 +20,7 @@ use ivl::ast::AtomicOp;
 /// The operation of an atomic function, from its mangled name; `None` for other functions.
 fn operation(mangled: &str, float: bool) -> Option<AtomicOp> {
     let name = builtins::demangle(mangled);
+    let name = name.strip_suffix("_block").or_else(|| name.strip_suffix("_system")).unwrap_or(name);
     let unsigned = matches!(mangled.as_bytes().last(), Some(b'j' | b'm' | b'y' | b't' | b'h'));
     let (min, max) = if unsigned { (AtomicOp::UMin, AtomicOp::UMax) } else { (AtomicOp::Min, AtomicOp::Max) };
     let op = match name {
@@ -61,6 +65,14 @@ impl<'m> Tr<'m> {
         let Some(p) = self.ptr(p, loc) else { return true };
         if p.cands().iter().any(|&b| self.space_of(b) == Some(Space::Constant)) {
             self.err(loc, "an atomic on constant memory");
+            return true;
+        }
+        // A block-scoped atomic is atomic only for the threads of one block: exactly a plain
+        // atomic on `__shared__` memory, which only the block sees; on global memory two blocks'
+        // atomics on one element would race, a check kivl does not make yet.
+        let plain = builtins::demangle(name);
+        if plain.ends_with("_block") && p.cands().iter().any(|&b| self.space_of(b) == Some(Space::Global)) {
+            self.err(loc, format!("the block-scoped atomic `{plain}` on global memory is not supported yet"));
             return true;
         }
         // Its alignment is checked by `access`, as for every access.

@@ -44,6 +44,7 @@ fn has_own_translation(name: &str) -> bool {
         // Synchronisation must never become a call without effect.
         || plain.contains("barrier")
         || plain.contains("sync")
+        || super::collectives::is_collective(plain)
         || builtins::classify(name).is_some()
 }
 

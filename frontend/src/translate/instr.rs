@@ -82,7 +82,10 @@ impl<'m> Tr<'m> {
         if self.atomic_call(f, c, name, loc) || self.image_call(f, c, name, loc) {
             return true;
         }
-        if self.async_call(f, c, name, loc) {
+        if self.async_call(f, c, name, loc)
+            || self.collective_call(f, c, name, loc)
+            || self.vload_vstore_call(f, c, name, loc)
+        {
             return true;
         }
         if self.bodiless_call(f, c, name, bi, loc) {
@@ -112,6 +115,10 @@ impl<'m> Tr<'m> {
             Some(Builtin::Spec(s)) => self.spec_effect(f, c, s, bi, loc),
             Some(Builtin::TextureHandle) => {
                 self.arbitrary_result(f, c, loc);
+                true
+            }
+            Some(Builtin::AssertFail) => {
+                self.emit(format!("assert {{:msg \"{ASSERT_FAIL}\"}} false;"), loc);
                 true
             }
             _ => false,
@@ -253,7 +260,7 @@ impl<'m> Tr<'m> {
     }
 
     /// A barrier with its fences and the barrier invariants written before it.
-    fn barrier(&mut self, local: bool, global: bool, loc: Option<Loc>) {
+    pub(super) fn barrier(&mut self, local: bool, global: bool, loc: Option<Loc>) {
         let attr = match (local, global) {
             (true, false) => " {:local}",
             (false, true) => " {:global}",
@@ -383,13 +390,14 @@ impl<'m> Tr<'m> {
                 let foldable = match i {
                     Instruction::Phi(_) | Instruction::Store(_) | Instruction::Alloca(_) => false,
                     Instruction::Load(_) => f.spec_only.contains(name),
-                    // Not a call with an effect (an atomic, an image access), whose value is the
+                    // Not a call with an effect (an atomic, an image access, a collective), whose value is the
                     // variable it was given when the call ran.
                     Instruction::Call(c) => {
                         call_name(c).is_some_and(|n| {
                             self.module.get_func_by_name(n).is_none()
                                 && !atomics::is_atomic_function(n)
                                 && !images::is_image_function(n)
+                                && !collectives::is_collective(builtins::demangle(n))
                         }) && !self.is_bodiless(c)
                     }
                     _ => true,
@@ -1514,7 +1522,8 @@ impl<'m> Tr<'m> {
         loc: Option<Loc>,
     ) -> Option<Ex> {
         let ret = scalar_ty(&self.module.type_of(c));
-        let Some(ret) = ret else {
+        // A collective is never a function of its arguments (`collectives.rs`).
+        let Some(ret) = ret.filter(|_| !collectives::unmodelled(builtins::demangle(name))) else {
             self.err(loc, format!("a call of the external function `{}`", builtins::demangle(name)));
             return None;
         };
@@ -1772,6 +1781,9 @@ fn for_both_threads(b: &str) -> Vec<String> {
         vec![format!("({b} && __other({b}))")]
     }
 }
+
+/// The message of a device-side `assert(e)` whose `e` may be false.
+const ASSERT_FAIL: &str = "this assert() might fail";
 
 /// The key under which CUDA's dynamic shared memory (all unsized `extern __shared__` arrays) is
 /// known among the global bases; not a name a variable can have.

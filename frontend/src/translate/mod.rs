@@ -32,6 +32,7 @@ mod atomics;
 mod axioms;
 mod bodiless;
 mod bytes;
+mod collectives;
 mod funcptr;
 mod images;
 mod instr;
@@ -41,6 +42,7 @@ mod null;
 mod pointers;
 mod spec_functions;
 mod vectors;
+mod vload;
 
 /// Instructions folded into one clause or guard at most.
 const FOLD_BUDGET: usize = 256;

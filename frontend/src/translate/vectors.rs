@@ -625,7 +625,7 @@ pub(super) fn constant_lanes(c: &ConstantRef) -> Option<Vec<Option<u64>>> {
 }
 
 /// The pointers to the `n` lanes of a vector at `p`, each `size` bytes.
-fn lane_pointers(p: &Ptr, n: usize, size: u64) -> Vec<Ptr> {
+pub(super) fn lane_pointers(p: &Ptr, n: usize, size: u64) -> Vec<Ptr> {
     (0..n as u64)
         .map(|k| Ptr { base: p.base, off: p.off.clone().plus(&Lin::constant(k * size)), alt: p.alt.clone() })
         .collect()

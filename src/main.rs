@@ -116,6 +116,10 @@ pub struct KernelArgs {
     /// sub-group function that only 2.0 has, 1.2 otherwise).
     #[arg(long, value_enum, value_name = "VERSION", alias = "cl_std")]
     pub cl_std: Option<ClStdArg>,
+    /// `.cl`/`.cu` files: verify only the kernel of this name (a template instance as
+    /// `NAME$ARGS`, e.g. `reduce$256`), repeatable.
+    #[arg(long = "kernel", value_name = "NAME")]
+    pub kernel: Vec<String>,
     /// Report two writes of the same value as a race.
     #[arg(long)]
     pub no_benign_tolerance: bool,
@@ -322,6 +326,7 @@ impl KernelArgs {
             includes: self.include.clone(),
             work_dim: self.local_size.as_ref().or(self.num_groups.as_ref()).map(|d| d.len() as u32),
             check_array_bounds: self.check_array_bounds,
+            kernels: self.kernel.clone(),
             cl_std: self.cl_std.map(|v| match v {
                 ClStdArg::Cl12 => frontend::ClStd::Cl12,
                 ClStdArg::Cl20 => frontend::ClStd::Cl20,

@@ -83,17 +83,22 @@ fn emitted_kbpl_gives_the_same_verdict() {
         verified().iter().filter(|v| !matches!(v.kind.as_deref(), Some("unsupported" | "syntax"))).collect();
     let failures: Vec<String> = par_map(&translated, |v| {
         let Verified { path, args, run: original, .. } = *v;
-        // The options of the translation (clang's and the front end's), not the sizes.
-        let translation = |a: &String| a.starts_with("-D") || a == "--check-array-bounds";
+        // The options of the translation (clang's and the front end's: `--kernel NAME` too),
+        // not the sizes.
+        let kernel_value = |k: usize| k > 0 && args[k - 1] == "--kernel";
+        let translation = |k: usize| {
+            let a = &args[k];
+            a.starts_with("-D") || a == "--check-array-bounds" || a == "--kernel" || kernel_value(k)
+        };
         let mut t = vec!["transform", path.to_str().unwrap(), "--emit", "kbpl"];
-        t.extend(args.iter().filter(|a| translation(a)).map(String::as_str));
+        t.extend((0..args.len()).filter(|&k| translation(k)).map(|k| args[k].as_str()));
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_kivl")).args(&t).output().unwrap();
         if !out.status.success() {
             return Some(format!("{}: transform failed", path.display()));
         }
         let kbpl = dir.join(path.file_name().unwrap()).with_extension("kbpl");
         std::fs::write(&kbpl, &out.stdout).unwrap();
-        let sizes: Vec<String> = args.iter().filter(|a| !translation(a)).cloned().collect();
+        let sizes: Vec<String> = (0..args.len()).filter(|&k| !translation(k)).map(|k| args[k].clone()).collect();
         let again = verify(kbpl.to_str().unwrap(), &sizes);
         (original.code != again.code || original.verdict() != again.verdict())
             .then(|| format!("{}: {} vs {} on the emitted .kbpl", path.display(), original.code, again.code))

@@ -158,6 +158,29 @@ pub fn compile(
     Ok(ll)
 }
 
+/// Compiles the host side of a CUDA program (after [`compile`], whose headers it reuses) to IR
+/// in which its launches can be read (`launches.rs`): `-O1` folds constants, `-fno-inline`
+/// keeps each launch's call of its kernel's host stub, `-fno-exceptions` makes it a call (not
+/// an `invoke`) in code with destructors. x86-64, so that a `dim3` is passed as `{i64, i32}`. None when it does not compile (the launches are then unknown).
+pub fn compile_host(path: &Path, defines: &[String], includes: &[PathBuf], dir: &TempDir) -> Option<PathBuf> {
+    let ll = dir.0.join("host.ll");
+    let mut cmd = Command::new(tool("KIVL_CLANG", "clang-14"));
+    cmd.args(["-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib"]);
+    cmd.arg("-include").arg(dir.0.join("kivl_cuda.h"));
+    cmd.arg("-include").arg(dir.0.join("kivl_annotations.h"));
+    cmd.arg("-isystem").arg(dir.0.join("include"));
+    cmd.args(["-emit-llvm", "-S", "-O1", "-fno-inline", "-fno-exceptions", "-g", "-Wno-everything"]);
+    cmd.arg("-fno-color-diagnostics");
+    for d in defines {
+        cmd.arg(format!("-D{d}"));
+    }
+    for i in includes {
+        cmd.arg("-I").arg(i);
+    }
+    let out = cmd.arg("-o").arg(&ll).arg(path).output().ok()?;
+    out.status.success().then_some(ll)
+}
+
 /// clang's `FILE:LINE:COL: error: MESSAGE` lines about the kernel file.
 fn located_errors(stderr: &str, path: &Path) -> Vec<(u32, u32, String)> {
     let name = path.display().to_string();

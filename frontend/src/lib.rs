@@ -21,6 +21,7 @@ mod c_access;
 mod clang;
 mod cuda_host_vars;
 mod cuda_rewrites;
+mod launches;
 mod layout;
 mod memory;
 pub mod remap;
@@ -62,6 +63,9 @@ pub struct Options {
     /// `--cl-std`: the OpenCL C version a `.cl` file is compiled as; None: the one it needs
     /// ([`ClStd::needed_by`]).
     pub cl_std: Option<ClStd>,
+    /// `--kernel NAME`: verify only these kernels (empty: all, and the functions checked on
+    /// their own).
+    pub kernels: Vec<String>,
 }
 
 /// The OpenCL C versions kivl compiles (`-cl-std=CL1.2`, `-cl-std=CL2.0`).
@@ -160,8 +164,10 @@ pub fn translate_file(path: &Path, text: &str, lang: Language, opts: &Options) -
     };
     // The IR reader's queries (`type_of`) panic on some shapes the translator did not foresee:
     // an unsupported input, not a crash.
+    let grid = (lang == Language::Cuda && opts.work_dim.is_none())
+        .then(|| translate::Grid { launches: host_launches(path, text, opts, &dir) });
     let translated = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        translate::translate_module(&module, &file_name, &kernels, opts)
+        translate::translate_module(&module, &file_name, &kernels, opts, grid.as_ref())
     }))
     .map_err(|_| vec![Diagnostic::unsupported("the LLVM IR reader failed on this kernel", Span::DUMMY)])?;
     let mut out = translated.map_err(|errors| {
@@ -176,6 +182,20 @@ pub fn translate_file(path: &Path, text: &str, lang: Language, opts: &Options) -
     out.clang_secs = clang_secs;
     out.translate_secs = t1.elapsed().as_secs_f64();
     Ok(out)
+}
+
+/// The launches in a CUDA program's host code (none when it has no `<<<`, or when its host
+/// side does not compile on its own: the sizes then stay symbolic).
+fn host_launches(path: &Path, text: &str, opts: &Options, dir: &clang::TempDir) -> Vec<launches::Launch> {
+    if !text.contains("<<<") {
+        return Vec::new();
+    }
+    let Some(ll) = clang::compile_host(path, &opts.defines, &opts.includes, dir) else { return Vec::new() };
+    // The IR reader is a foreign library: a panic in it means no launches, not a crash.
+    match std::panic::catch_unwind(|| llvm_ir::Module::from_ir_path(&ll)) {
+        Ok(Ok(m)) => launches::find(&m),
+        _ => Vec::new(),
+    }
 }
 
 /// The API a clang error is about when it names something undeclared that only a CUDA or

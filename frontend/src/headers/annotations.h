@@ -281,7 +281,18 @@ __KIVL_FN int4 __return_val_int4(void);
 #endif
 __KIVL_FN void *__return_val_ptr(void);
 
-#define __assert(e) __kivl_assert((e) != 0)
+/* Annotations named like functions of the C and C++ libraries, which a whole program's host
+ * code includes: glibc's `__assert(msg, file, line)` and `__read(fd, buf, n)`, libstdc++'s
+ * `__write(it, s, n)`. Such a macro is the annotation only when given one argument; with
+ * another number of arguments it leaves the call or declaration as written (a macro's own
+ * name is not expanded again in its expansion). */
+#define __KIVL_CAT(a, b) __KIVL_CAT_(a, b)
+#define __KIVL_CAT_(a, b) a##b
+#define __KIVL_PICK9(_1, _2, _3, _4, _5, _6, _7, _8, _9, N, ...) N
+#define __KIVL_ARITY1(...) __KIVL_PICK9(__VA_ARGS__, M, M, M, M, M, M, M, M, O, M)
+#define __assert(...) __KIVL_CAT(__KIVL_ASSERT_, __KIVL_ARITY1(__VA_ARGS__))(__VA_ARGS__)
+#define __KIVL_ASSERT_O(e) __kivl_assert((e) != 0)
+#define __KIVL_ASSERT_M(...) __assert(__VA_ARGS__)
 #define __assume(e) __kivl_assume((e) != 0)
 #define __requires(e) __kivl_requires((e) != 0)
 #define __ensures(e) __kivl_ensures((e) != 0)
@@ -297,8 +308,12 @@ __KIVL_FN void *__return_val_ptr(void);
 #define __other_bool(x) __kivl_other_bool((x) != 0)
 #define __uniform_int(x) __kivl_uniform_int(x)
 #define __uniform_bool(x) __kivl_uniform_bool((x) != 0)
-#define __read(p) __kivl_read(p)
-#define __write(p) __kivl_write(p)
+#define __read(...) __KIVL_CAT(__KIVL_READ_, __KIVL_ARITY1(__VA_ARGS__))(__VA_ARGS__)
+#define __KIVL_READ_O(p) __kivl_read(p)
+#define __KIVL_READ_M(...) __read(__VA_ARGS__)
+#define __write(...) __KIVL_CAT(__KIVL_WRITE_, __KIVL_ARITY1(__VA_ARGS__))(__VA_ARGS__)
+#define __KIVL_WRITE_O(p) __kivl_write(p)
+#define __KIVL_WRITE_M(...) __write(__VA_ARGS__)
 #define __read_offset_bytes(p) __kivl_read_offset_bytes(p)
 #define __write_offset_bytes(p) __kivl_write_offset_bytes(p)
 /* GPUVerify's earlier names of the two above (also byte offsets). */

@@ -10,7 +10,9 @@
 #define __shared__ __attribute__((shared))
 #define __constant__ __attribute__((constant))
 #define __forceinline__ __inline__ __attribute__((always_inline))
-#define __noinline__ __attribute__((noinline))
+/* Empty: kivl inlines every call anyway, and libstdc++ writes `__attribute__((__noinline__))`,
+ * which an attribute in the macro would break (an empty attribute list is valid). */
+#define __noinline__
 /* CUDA's alignment qualifier (host_defines.h), used on structs (CUDA/align). */
 #define __align__(n) __attribute__((aligned(n)))
 
@@ -47,7 +49,9 @@ __KIVL_REGISTER(__kivl_gridDim_t, gridDim, num_groups)
 
 struct dim3 {
   unsigned x, y, z;
-  __host__ __device__ dim3(unsigned x = 1, unsigned y = 1, unsigned z = 1) : x(x), y(y), z(z) {}
+  /* Always inlined, so that the host side's launches read their sizes as values (launches.rs). */
+  __host__ __device__ __attribute__((always_inline)) dim3(unsigned x = 1, unsigned y = 1, unsigned z = 1)
+      : x(x), y(y), z(z) {}
 };
 
 /* Fences order a thread's own accesses; they synchronise no threads, so they are no-ops for
@@ -819,9 +823,12 @@ __KIVL_SCOPED(unsigned long long int, atomicCAS, unsigned long long int *, unsig
 #undef __KIVL_SCOPED_INT
 #undef __KIVL_SCOPED
 /* <cassert>'s `assert` in device code: glibc's macro calls __assert_fail, which CUDA declares
- * for the device too; the front end makes the call a failing assertion (builtins.rs). */
-extern "C" __host__ __device__ void __assert_fail(const char *, const char *, unsigned int, const char *) noexcept(true)
+ * for the device too (a device overload of the host function); the front end makes the call a
+ * failing assertion (builtins.rs). `printf` in device code: clang lowers it to `vprintf`, which
+ * writes nothing kivl models. */
+extern "C" __device__ void __assert_fail(const char *, const char *, unsigned int, const char *) noexcept(true)
     __attribute__((noreturn));
+extern "C" __device__ int printf(const char *, ...);
 /* The host side of a whole program (issue 39): kivl's CUDA runtime API. */
 #include "kivl_cuda_runtime.h"
 #endif

@@ -19,6 +19,7 @@ use crate::builtins::{self, Builtin, Spec, DIMS, IDENTITY};
 use crate::layout;
 use crate::memory::{Alt, Base, Lin, Ptr, Space};
 use crate::{Loc, Translation};
+pub use grid::Grid;
 use llvm_ir::constant::Float;
 use llvm_ir::instruction::{self as inst, Instruction};
 use llvm_ir::terminator::Terminator;
@@ -34,6 +35,7 @@ mod bodiless;
 mod bytes;
 mod collectives;
 mod funcptr;
+mod grid;
 mod images;
 mod instr;
 mod int_minmax;
@@ -178,13 +180,16 @@ struct Tr<'m> {
     ptr_found: pointers::PtrFacts,
     /// The objects of by-value struct parameters.
     byval_params: HashSet<usize>,
+    /// A CUDA program's launches, when the command line gives no sizes (`grid.rs`).
+    grid: Option<&'m Grid>,
 }
 
-pub fn translate_module(
-    module: &Module,
-    file: &str,
+pub fn translate_module<'m>(
+    module: &'m Module,
+    file: &'m str,
     cuda_kernels: &[String],
     opts: &crate::Options,
+    grid: Option<&'m Grid>,
 ) -> Result<Translation, Errors> {
     // Objects accessed with different widths become byte-level (`bytes.rs`), and what is
     // learnt of pointers in memory (`pointers.rs`) grows, and the module is translated again;
@@ -193,7 +198,7 @@ pub fn translate_module(
     let mut facts = pointers::PtrFacts::default();
     let mut rounds = 0;
     loop {
-        let (result, conflicts, found) = translate_with(module, file, cuda_kernels, opts, &byte_level, &facts);
+        let (result, conflicts, found) = translate_with(module, file, cuda_kernels, opts, grid, &byte_level, &facts);
         let new_bytes = result.is_err() && conflicts.iter().any(|c| !byte_level.contains(c));
         byte_level.extend(conflicts);
         rounds += 1;
@@ -209,15 +214,16 @@ const MAX_ROUNDS: usize = 64;
 /// One translation of the module with the objects `byte_level` as bytes and what `facts` says
 /// of pointers in memory; its result, the objects found accessed with different widths, and
 /// what it learnt of pointers.
-fn translate_with(
-    module: &Module,
-    file: &str,
+fn translate_with<'m>(
+    module: &'m Module,
+    file: &'m str,
     cuda_kernels: &[String],
     opts: &crate::Options,
+    grid: Option<&'m Grid>,
     byte_level: &HashSet<String>,
     facts: &pointers::PtrFacts,
 ) -> (Result<Translation, Errors>, Vec<String>, pointers::PtrFacts) {
-    let entries = match entry_points(module, cuda_kernels) {
+    let entries = match entry_points(module, cuda_kernels, opts, grid) {
         Ok(e) => e,
         Err(e) => return (Err(e), Vec::new(), pointers::PtrFacts::default()),
     };
@@ -232,6 +238,7 @@ fn translate_with(
     for (k, extra) in entries {
         let mut tr = Tr::new(module, file, std::mem::take(&mut bases), std::mem::take(&mut functions), opts);
         tr.byte_level = byte_level.clone();
+        tr.grid = grid;
         tr.ptr_known = facts.clone();
         let kloc = k.debugloc.as_ref().map(|d| Loc { line: d.line, col: d.col.unwrap_or(1) });
         fallback = fallback.or(kloc);
@@ -260,7 +267,12 @@ fn translate_with(
 /// checked on their own. GPUVerify checks every procedure, not only kernels: a function that no
 /// one calls is checked as a kernel of its own (its numbers arbitrary per thread, its pointers
 /// into the memory their address space names), so that a bug in it is not silently unchecked.
-fn entry_points<'m>(module: &'m Module, cuda_kernels: &[String]) -> Result<Vec<(&'m Function, bool)>, Errors> {
+fn entry_points<'m>(
+    module: &'m Module,
+    cuda_kernels: &[String],
+    opts: &crate::Options,
+    grid: Option<&Grid>,
+) -> Result<Vec<(&'m Function, bool)>, Errors> {
     let kernels: Vec<&Function> = module
         .functions
         .iter()
@@ -269,7 +281,33 @@ fn entry_points<'m>(module: &'m Module, cuda_kernels: &[String]) -> Result<Vec<(
         })
         .collect();
     if kernels.is_empty() {
-        return Err(vec![(None, "the file defines no kernel (`__kernel` / `__global__` function)".into())]);
+        let mut msg = "the file defines no kernel (`__kernel` / `__global__` function)".to_string();
+        let mut launched: Vec<String> =
+            grid.into_iter().flat_map(|g| &g.launches).map(|l| kernel_name(&l.kernel)).collect();
+        launched.dedup();
+        if !launched.is_empty() {
+            msg += &format!("; it launches {}, defined elsewhere", launched.join(", "));
+        }
+        return Err(vec![(None, msg)]);
+    }
+    // `--kernel NAME`: only the kernels named (by source name, or a template instance's).
+    if !opts.kernels.is_empty() {
+        let named =
+            |k: &Function| opts.kernels.iter().any(|n| *n == kernel_name(&k.name) || n == builtins::demangle(&k.name));
+        let unknown: Vec<&String> = opts
+            .kernels
+            .iter()
+            .filter(|n| !kernels.iter().any(|k| **n == kernel_name(&k.name) || *n == builtins::demangle(&k.name)))
+            .collect();
+        if !unknown.is_empty() {
+            let all: Vec<String> = kernels.iter().map(|k| kernel_name(&k.name)).collect();
+            let names: Vec<String> = unknown.iter().map(|n| format!("`{n}`")).collect();
+            return Err(vec![(
+                None,
+                format!("no kernel named {} (the file's kernels: {})", names.join(", "), all.join(", ")),
+            )]);
+        }
+        return Ok(kernels.into_iter().filter(|k| named(k)).map(|k| (k, false)).collect());
     }
     let called: HashSet<&str> = module
         .functions
@@ -377,6 +415,7 @@ impl<'m> Tr<'m> {
             ptr_known: pointers::PtrFacts::default(),
             ptr_found: pointers::PtrFacts::default(),
             byval_params: HashSet::new(),
+            grid: None,
         };
         for (i, b) in tr.bases.iter().enumerate() {
             if b.space != Space::Private {
@@ -413,6 +452,57 @@ fn ident(n: &Name) -> String {
             s.chars().map(|c| if c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '$') { c } else { '_' }).collect()
         }
         Name::Number(k) => format!("{k}"),
+    }
+}
+
+/// A kernel's procedure name: its source name, and for an instance of a template the template
+/// arguments that are numbers or builtin types (`_Z3redILi256EEvPf` → `red$256`), so that two
+/// instances launched by one program are two procedures.
+fn kernel_name(mangled: &str) -> String {
+    let plain = global_name(builtins::demangle(mangled));
+    let Some(rest) = mangled.strip_prefix("_Z") else { return plain };
+    let digits = rest.chars().take_while(|c| c.is_ascii_digit()).count();
+    let Some(args) = rest[digits..].get(plain.len()..).and_then(|r| r.strip_prefix('I')) else { return plain };
+    let (mut parts, mut at) = (Vec::new(), args);
+    let ty = |c: char| {
+        Some(match c {
+            'i' => "int",
+            'j' => "uint",
+            'f' => "float",
+            'd' => "double",
+            'c' | 'a' => "char",
+            'h' => "uchar",
+            's' => "short",
+            't' => "ushort",
+            'l' => "long",
+            'm' => "ulong",
+            'x' => "longlong",
+            'y' => "ulonglong",
+            'b' => "bool",
+            _ => return None,
+        })
+    };
+    while let Some(c) = at.chars().next() {
+        if c == 'E' {
+            break;
+        }
+        if let Some(lit) = at.strip_prefix('L') {
+            // `Li256E`: a literal of a builtin type; `n` marks a negative one.
+            let body = lit.get(1..).unwrap_or("");
+            let Some(end) = body.find('E') else { break };
+            parts.push(body[..end].replace('n', "minus"));
+            at = &body[end + 1..];
+        } else if let Some(t) = ty(c) {
+            parts.push(t.to_string());
+            at = &at[1..];
+        } else {
+            break;
+        }
+    }
+    if parts.is_empty() {
+        plain
+    } else {
+        format!("{plain}${}", parts.join("_"))
     }
 }
 
@@ -582,9 +672,12 @@ impl<'m> Tr<'m> {
         self.uncalled = extra;
         let mut frame = self.frame(k, String::new(), None, kloc);
         let mut params = Vec::new();
+        // Per parameter, its KBPL name when it is a 32-bit integer (launch sizes may use it).
+        let mut ints = Vec::new();
         let (mut byvals, mut pointer_params) = (Vec::new(), Vec::new());
         for p in &k.parameters {
             let name = ident(&p.name);
+            ints.push((scalar_ty(&p.ty) == Some(Ty::Bv(32))).then(|| format!("${name}")));
             if let Some(v) = self.function_pointer_param(&name, &p.ty, extra, &mut params) {
                 frame.vals.insert(p.name.clone(), v);
             } else if is_pointer(&p.ty) {
@@ -626,6 +719,9 @@ impl<'m> Tr<'m> {
                 );
             }
         }
+        if !extra {
+            self.grid_requires(k, &ints, kloc);
+        }
         self.entry_block(&frame, &byvals, &pointer_params, kloc);
         self.axioms(kloc);
         self.stack.push(k.name.clone());
@@ -641,9 +737,8 @@ impl<'m> Tr<'m> {
             self.err(loc, "a barrier invariant that no barrier follows");
         }
         self.resolve_width_marks();
-        let name = builtins::demangle(&k.name).to_string();
         let mut out = Out::default();
-        out.line(&format!("procedure {{:kernel}} {}({})", global_name(&name), params.join(", ")), kloc);
+        out.line(&format!("procedure {{:kernel}} {}({})", kernel_name(&k.name), params.join(", ")), kloc);
         for (r, loc) in std::mem::take(&mut self.requires) {
             out.line(&format!("  requires {r};"), loc);
         }
@@ -1354,5 +1449,18 @@ fn term_operands(t: &Terminator) -> Vec<&Operand> {
         Terminator::CondBr(c) => vec![&c.condition],
         Terminator::Switch(s) => vec![&s.operand],
         _ => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::kernel_name;
+
+    #[test]
+    fn kernel_names_of_template_instances() {
+        assert_eq!(kernel_name("_Z3redILi256EEvPf"), "red$256");
+        assert_eq!(kernel_name("_Z3redIfLi64EEvPT_"), "red$float_64");
+        assert_eq!(kernel_name("_Z5scalePffi"), "scale");
+        assert_eq!(kernel_name("scale"), "scale");
     }
 }

@@ -11,13 +11,19 @@
 //! | lock-step (seed 000 §4) | `--lockstep N` | inlined → (predicated) → (lockstep) → lockstep-checked → engine → vacuity → explain |
 //! | termination (seed 004 §4) | `--termination`, after the main path | termination → engine (Houdini) → judge |
 //!
-//! and the engine's own stages are desugared → passified → vc → Z3 (`vcgen`).
+//! and every engine call goes through the engine's own stages: desugared
+//! ([`vcgen::engine::prepare`]: monomorphisation, Houdini's candidate guards, desugaring with
+//! the run's options) → passified → vc → Z3 (`vcgen`).
 //!
 //! `kivl verify` ([`verify`]) and `kivl transform --emit STAGE` ([`emit`]) run the same
 //! functions: `emit` runs the path that STAGE is on and stops there, so the printed program is
-//! the one `verify` goes on with. Stages in parentheses are views that only `emit` computes
-//! (the lock-step construction predicates internally). With debug assertions or
-//! `KIVL_CHECK_PASSES=1`, every stage's output is checked ([`pass_check`]).
+//! the one `verify` goes on with (the engine's stages included: both start from `prepare`).
+//! Stages in parentheses are views that `emit` computes when tapped and `verify` only for the
+//! pass checker (the lock-step construction predicates internally). With debug assertions or
+//! `KIVL_CHECK_PASSES=1`, the pass checker ([`pass_check`]) holds to its promise the driver's
+//! input (stage `checked`), the output of every stage above, views included, and the engine's
+//! `desugared` and `passified` programs; not `vc` (SMT-LIB). `tests/driver_stages.rs` lists
+//! the stages it checks ([`verify_checked`], [`emit_checked`]) and fails on one it misses.
 
 pub mod hints;
 pub mod pass_check;

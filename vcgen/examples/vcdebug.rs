@@ -1,4 +1,4 @@
-//! Debugging aid: `cargo run -p vcgen --example vcdebug -- FILE [passified|vc|verify] [--houdini]`.
+//! Debugging aid: `cargo run -p vcgen --example vcdebug -- FILE [desugared|passified|vc|verify] [--houdini]`.
 use vcgen::engine::{emit_stage, verify_program, EmitStage, VerifyOptions};
 
 fn main() {
@@ -58,11 +58,11 @@ fn main() {
             let (v, e, u) = r.counts();
             println!("{} verified, {} errors, {} inconclusive in {:?}", v, e, u, t.elapsed());
         }
-        "desugared" => match vcgen::desugar::desugared_program(&program, &Default::default()) {
-            Ok(p) => print!("{}", ivl::printer::print_program(&p)),
-            Err(ds) => ds.iter().for_each(|d| eprintln!("{}", d.render(&file, false))),
-        },
-        stage => match emit_stage(&program, EmitStage::parse(stage).expect("stage")) {
+        stage => match emit_stage(
+            &program,
+            EmitStage::parse(stage).expect("stage"),
+            &VerifyOptions { houdini, ..Default::default() },
+        ) {
             Ok(s) => print!("{s}"),
             Err(ds) => ds.iter().for_each(|d| eprintln!("{}", d.render(&file, false))),
         },

@@ -79,7 +79,7 @@ procedure P(x: int) returns (r: int) {
 #[test]
 fn printed_passive_program_parses_back_and_verifies_the_same() {
     let program = parse(SRC);
-    let text = emit_stage(&program, EmitStage::Passified).expect("emit");
+    let text = emit_stage(&program, EmitStage::Passified, &Default::default()).expect("emit");
     let (reparsed, diags) = ivl::parser::parse_program(&text);
     assert!(diags.is_empty(), "{diags:?}\n{text}");
     for imp in reparsed.implementations() {
@@ -94,7 +94,7 @@ fn printed_passive_program_parses_back_and_verifies_the_same() {
 
 #[test]
 fn vc_prints_as_smtlib() {
-    let text = emit_stage(&parse(SRC), EmitStage::Vc).expect("emit");
+    let text = emit_stage(&parse(SRC), EmitStage::Vc, &Default::default()).expect("emit");
     assert!(text.contains("; verification condition of implementation P"), "{text}");
     assert!(text.contains("(check-sat)"), "{text}");
     assert!(text.contains("(declare-fun |r#1| () Int)") || text.contains("r#1"), "{text}");

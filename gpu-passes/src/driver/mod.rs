@@ -11,13 +11,19 @@
 //! | lock-step (seed 000 §4) | `--lockstep N` | inlined → (predicated) → (lockstep) → lockstep-checked → engine → vacuity → explain |
 //! | termination (seed 004 §4) | `--termination`, after the main path | termination → engine (Houdini) → judge |
 //!
-//! and the engine's own stages are desugared → passified → vc → Z3 (`vcgen`).
+//! and every engine call goes through the engine's own stages: desugared
+//! ([`vcgen::engine::prepare`]: monomorphisation, Houdini's candidate guards, desugaring with
+//! the run's options) → passified → vc → Z3 (`vcgen`).
 //!
 //! `kivl verify` ([`verify`]) and `kivl transform --emit STAGE` ([`emit`]) run the same
 //! functions: `emit` runs the path that STAGE is on and stops there, so the printed program is
-//! the one `verify` goes on with. Stages in parentheses are views that only `emit` computes
-//! (the lock-step construction predicates internally). With debug assertions or
-//! `KIVL_CHECK_PASSES=1`, every stage's output is checked ([`pass_check`]).
+//! the one `verify` goes on with (the engine's stages included: both start from `prepare`).
+//! Stages in parentheses are views that `emit` computes when tapped and `verify` only for the
+//! pass checker (the lock-step construction predicates internally). With debug assertions or
+//! `KIVL_CHECK_PASSES=1`, the pass checker ([`pass_check`]) holds to its promise the driver's
+//! input (stage `checked`), the output of every stage above, views included, and the engine's
+//! `desugared` and `passified` programs; not `vc` (SMT-LIB). `tests/driver_stages.rs` lists
+//! the stages it checks ([`verify_checked`], [`emit_checked`]) and fails on one it misses.
 
 pub mod hints;
 pub mod pass_check;
@@ -38,7 +44,8 @@ use crate::termination::{self, TerminationResult};
 use crate::two_thread::{self, KernelOptions};
 use ivl::ast::{DeclKind, Program};
 use ivl::diag::Diagnostic;
-use vcgen::engine::{verify_program, ProgramResult, VerifyOptions};
+use std::sync::Mutex;
+use vcgen::engine::{Prepared, ProgramResult, VerifyOptions};
 
 /// What the driver is asked to do.
 #[derive(Clone, Debug, Default)]
@@ -73,47 +80,50 @@ pub struct Verdicts {
 
 /// Verifies a checked program.
 pub fn verify(program: &Program, cfg: &Config) -> Verdicts {
-    let run = Run { cfg, tap: None };
-    let kernel = two_thread::is_kernel_program(program);
-    let program = &match crate::kernel_args::apply(program, &cfg.kernel_args) {
-        Ok(p) => p,
-        Err(errors) => {
-            return Verdicts { result: ProgramResult { errors, ..Default::default() }, kernel, ..Default::default() }
-        }
-    };
-    let (result, inference) = run.main_path(program).unwrap_or_else(|halt| (halt.into_result(), None));
-    let input_error = result.errors.iter().any(|d| d.kind.is_input_error());
-    let termination = (cfg.termination && !input_error).then(|| {
-        run.termination(program)
-            .unwrap_or_else(|halt| TerminationResult { errors: halt.into_result().errors, ..Default::default() })
-    });
-    Verdicts { result, kernel, inference, termination }
+    Run::new(cfg, None, pass_check::enabled()).verify(program)
 }
 
 /// The output of `stage` on a checked program, as `.kbpl` (SMT-LIB for `vc`). The path is the
 /// one `stage` is on (lock-step stages with `threads` threads, `candidates` with inference);
 /// the engine's stages follow the path `verify` would take.
 pub fn emit(program: &Program, stage: Stage, cfg: &Config, threads: usize) -> Result<String, Vec<Diagnostic>> {
+    emit_run(program, stage, cfg, threads, pass_check::enabled()).0
+}
+
+/// [`verify`] with the pass checker on, and the stages whose output it checked, in the order
+/// they ran (a stage run more than once, such as the engine's, is listed each time): what the
+/// test that every stage is checked compares with [`Stage::ALL`].
+pub fn verify_checked(program: &Program, cfg: &Config) -> (Verdicts, Vec<Stage>) {
+    let run = Run::new(cfg, None, true);
+    let verdicts = run.verify(program);
+    (verdicts, run.into_checked())
+}
+
+/// [`emit`] with the pass checker on, and the stages whose output it checked.
+pub fn emit_checked(
+    program: &Program,
+    stage: Stage,
+    cfg: &Config,
+    threads: usize,
+) -> (Result<String, Vec<Diagnostic>>, Vec<Stage>) {
+    emit_run(program, stage, cfg, threads, true)
+}
+
+fn emit_run(
+    program: &Program,
+    stage: Stage,
+    cfg: &Config,
+    threads: usize,
+    check: bool,
+) -> (Result<String, Vec<Diagnostic>>, Vec<Stage>) {
     let cfg = Config {
         lockstep: if stage.path() == Path::Lockstep { Some(threads) } else { cfg.lockstep },
         infer: cfg.infer || stage == Stage::Candidates,
         ..cfg.clone()
     };
-    let run = Run { cfg: &cfg, tap: Some(stage) };
-    let program = &crate::kernel_args::apply(program, &cfg.kernel_args)?;
-    let halt = match stage.path() {
-        Path::FrontEnd => return Ok(ivl::printer::print_program(program)),
-        Path::Termination => run.termination(program).err(),
-        _ => run.main_path(program).err(),
-    };
-    match halt {
-        Some(Halt::Emit(text)) => Ok(text),
-        Some(Halt::Invalid(diags)) => Err(diags),
-        None => Err(vec![Diagnostic::unsupported(
-            format!("stage `{stage}` is not on this program's path (a program without a `{{:kernel}}` procedure is verified as plain Boogie)"),
-            ivl::ast::Span::DUMMY,
-        )]),
-    }
+    let run = Run::new(&cfg, Some(stage), check);
+    let out = run.emit(program, stage);
+    (out, run.into_checked())
 }
 
 /// Why a path stopped before its end.
@@ -181,13 +191,91 @@ impl Staged for lockstep::CheckedLockstep {
     }
 }
 
-/// One run of the driver: `tap` is `emit`'s stage.
+impl Staged for Prepared<'_> {
+    /// The declarations and the desugared implementations, as `--emit desugared` prints them.
+    fn program(&self) -> std::borrow::Cow<'_, Program> {
+        std::borrow::Cow::Owned(self.desugared_program())
+    }
+}
+
+/// The passive implementations of a prepared program (stage `passified`).
+struct Passified<'a, 'p> {
+    prepared: &'a Prepared<'p>,
+    passives: Vec<vcgen::passify::Passive>,
+}
+
+impl Staged for Passified<'_, '_> {
+    fn program(&self) -> std::borrow::Cow<'_, Program> {
+        std::borrow::Cow::Owned(vcgen::engine::emit::passified_program(self.prepared, &self.passives))
+    }
+}
+
+/// One run of the driver: `tap` is `emit`'s stage; with `check`, the pass checker holds every
+/// stage's output to its promise, and `checked` lists the stages it checked.
 struct Run<'a> {
     cfg: &'a Config,
     tap: Option<Stage>,
+    check: bool,
+    /// Behind a lock because the speculative searches ([`speculate`]) run the engine from two
+    /// threads.
+    checked: Mutex<Vec<Stage>>,
 }
 
-impl Run<'_> {
+impl<'a> Run<'a> {
+    fn new(cfg: &'a Config, tap: Option<Stage>, check: bool) -> Self {
+        Run { cfg, tap, check, checked: Mutex::new(Vec::new()) }
+    }
+
+    fn into_checked(self) -> Vec<Stage> {
+        self.checked.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// `kivl verify`: the main path, then termination when asked.
+    fn verify(&self, program: &Program) -> Verdicts {
+        let cfg = self.cfg;
+        let kernel = two_thread::is_kernel_program(program);
+        let invalid =
+            |errors| Verdicts { result: ProgramResult { errors, ..Default::default() }, kernel, ..Default::default() };
+        // The driver's input is the front end's last stage's output.
+        if let Err(halt) = self.checked(Stage::Checked, program) {
+            return invalid(halt.into_result().errors);
+        }
+        let program = &match crate::kernel_args::apply(program, &cfg.kernel_args) {
+            Ok(p) => p,
+            Err(errors) => return invalid(errors),
+        };
+        let (result, inference) = self.main_path(program).unwrap_or_else(|halt| (halt.into_result(), None));
+        let input_error = result.errors.iter().any(|d| d.kind.is_input_error());
+        let termination = (cfg.termination && !input_error).then(|| {
+            self.termination(program)
+                .unwrap_or_else(|halt| TerminationResult { errors: halt.into_result().errors, ..Default::default() })
+        });
+        Verdicts { result, kernel, inference, termination }
+    }
+
+    /// `kivl transform --emit STAGE`: the path `stage` is on, stopped there.
+    fn emit(&self, program: &Program, stage: Stage) -> Result<String, Vec<Diagnostic>> {
+        let halt = match self.checked(Stage::Checked, program) {
+            Err(halt) => Some(halt),
+            Ok(()) => {
+                let program = &crate::kernel_args::apply(program, &self.cfg.kernel_args)?;
+                match stage.path() {
+                    Path::FrontEnd => return Ok(ivl::printer::print_program(program)),
+                    Path::Termination => self.termination(program).err(),
+                    _ => self.main_path(program).err(),
+                }
+            }
+        };
+        match halt {
+            Some(Halt::Emit(text)) => Ok(text),
+            Some(Halt::Invalid(diags)) => Err(diags),
+            None => Err(vec![Diagnostic::unsupported(
+                format!("stage `{stage}` is not on this program's path (a program without a `{{:kernel}}` procedure is verified as plain Boogie)"),
+                ivl::ast::Span::DUMMY,
+            )]),
+        }
+    }
+
     /// The main path of `program`: lock-step, two-thread or plain Boogie.
     fn main_path(&self, program: &Program) -> Flow<(ProgramResult, Option<InferenceReport>)> {
         if let Some(n) = self.cfg.lockstep {
@@ -218,7 +306,8 @@ impl Run<'_> {
         // Nothing to add: a second search would repeat the first.
         let Some(with) = added else { return self.engine(program, &self.cfg.engine) };
         let with = self.stage(Stage::BplCandidates, Ok(with))?;
-        let (first, second) = speculate::first_then_second(program, &with, &self.cfg.engine, verify_program);
+        let (first, second) =
+            speculate::first_then_second(program, &with, &self.cfg.engine, |p, o| self.verified(p, o));
         Ok(match second {
             // A second search that ran out of time says less than the first one's errors.
             Some(second) if !(second.exit_code() == 3 && first.exit_code() == 1) => second,
@@ -248,7 +337,8 @@ impl Run<'_> {
             if cfg.infer && self.tap.is_none() { staged::without_modular_candidates(&built.program) } else { None };
         let mut result = match linear {
             Some(linear) => {
-                let (first, second) = speculate::first_then_second(&linear, &built.program, &houdini, verify_program);
+                let (first, second) =
+                    speculate::first_then_second(&linear, &built.program, &houdini, |p, o| self.verified(p, o));
                 second.unwrap_or(first)
             }
             None => self.engine(&built.program, &houdini)?,
@@ -300,38 +390,79 @@ impl Run<'_> {
         Ok(termination::judge(&t, verified, &houdini))
     }
 
-    /// The VC engine (`vcgen`): desugar, passify, VC, Z3; `emit` may stop at its stages.
+    /// The VC engine (`vcgen`): its preparation ([`vcgen::engine::prepare`]: monomorphisation,
+    /// Houdini's candidate guards, desugaring; stage `desugared`), then passification (stage
+    /// `passified`, which the engine's workers run again on their own copies), the VCs and Z3;
+    /// `emit` may stop at its stages. On the way to a verdict, an input the preparation refuses
+    /// is the result (as `vcgen::engine::verify_program` reports it), not the end of the path.
     fn engine(&self, program: &Program, opts: &VerifyOptions) -> Flow<ProgramResult> {
-        use vcgen::engine::{emit_stage, EmitStage};
-        let emitted = match self.tap {
-            None => return Ok(vcgen::engine::verify_program(program, opts)),
-            Some(Stage::Desugared) => desugared(program),
-            Some(Stage::Passified) => emit_stage(program, EmitStage::Passified),
-            Some(Stage::Vc) => emit_stage(program, EmitStage::Vc),
+        if self.tap.is_some_and(|s| s.path() != Path::Engine) {
             // The tapped stage was not on this path: nothing to verify.
-            Some(_) => return Ok(ProgramResult::default()),
+            return Ok(ProgramResult::default());
+        }
+        let prepared = match self.stage(Stage::Desugared, vcgen::engine::prepare(program, opts)) {
+            Ok(p) => p,
+            Err(halt @ Halt::Invalid(_)) if self.tap.is_none() => return Ok(halt.into_result()),
+            Err(halt) => return Err(halt),
         };
-        Err(emitted.map_or_else(Halt::Invalid, Halt::Emit))
+        if self.tap.is_some() || self.check {
+            let passified = vcgen::engine::emit::passify_all(&prepared);
+            // Verifying, the workers report a failed passification in their own way.
+            if self.tap.is_some() || passified.is_ok() {
+                let passified =
+                    self.stage(Stage::Passified, passified.map(|passives| Passified { prepared: &prepared, passives }));
+                let passified = match passified {
+                    Ok(p) => p,
+                    Err(halt @ Halt::Invalid(_)) if self.tap.is_none() => return Ok(halt.into_result()),
+                    Err(halt) => return Err(halt),
+                };
+                if self.tap == Some(Stage::Vc) {
+                    let vc = vcgen::engine::emit::vc_text(&prepared, &passified.passives);
+                    return Err(vc.map_or_else(Halt::Invalid, Halt::Emit));
+                }
+            }
+        }
+        debug_assert!(self.tap.is_none(), "a tapped engine stage ended the path");
+        Ok(vcgen::engine::verify_prepared(prepared, opts))
+    }
+
+    /// The engine on the way to a verdict: its result, whatever stopped it.
+    fn verified(&self, program: &Program, opts: &VerifyOptions) -> ProgramResult {
+        self.engine(program, opts).unwrap_or_else(Halt::into_result)
     }
 
     /// Ends the path with `out`'s diagnostics when the stage failed; checks its output (with
     /// the pass checker on); ends the path with the printed output when it is the tapped stage.
     fn stage<T: Staged>(&self, stage: Stage, out: Result<T, Vec<Diagnostic>>) -> Flow<T> {
         let out = out.map_err(Halt::Invalid)?;
-        if pass_check::enabled() {
-            pass_check::check(stage, &out.program());
-        }
+        self.checked(stage, &out)?;
         if self.tap == Some(stage) {
             return Err(Halt::Emit(ivl::printer::print_program(&out.program())));
         }
         Ok(out)
     }
 
-    /// A stage that is not on the way to the result (a view for `emit`): computed only when
-    /// tapped.
+    /// With the pass checker on: holds `out`, the output of `stage`, to the pass promise
+    /// ([`pass_check`]), and notes that the stage was checked.
+    fn checked<T: Staged + ?Sized>(&self, stage: Stage, out: &T) -> Flow<()> {
+        if !self.check {
+            return Ok(());
+        }
+        self.checked.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(stage);
+        pass_check::check(stage, &out.program()).map_err(|d| Halt::Invalid(vec![d]))
+    }
+
+    /// A stage that is not on the way to the result (a view for `emit`): computed when tapped,
+    /// and with the pass checker on, so that the checker sees it too. Untapped, a view that
+    /// refuses the program does not end the path (the stages on the way report their own
+    /// refusals); a view that breaks the pass promise does.
     fn view(&self, stage: Stage, out: impl FnOnce() -> Result<Program, Vec<Diagnostic>>) -> Flow<()> {
         if self.tap == Some(stage) {
             self.stage(stage, out())?;
+        } else if self.check {
+            if let Ok(p) = out() {
+                self.checked(stage, &p)?;
+            }
         }
         Ok(())
     }
@@ -342,11 +473,4 @@ impl Run<'_> {
 /// skipped could be reported verified although no thread can run it.
 fn vacuity_options(engine: &VerifyOptions) -> VerifyOptions {
     VerifyOptions { houdini: false, stop_at_first_error: false, ..engine.clone() }
-}
-
-/// The desugared program: the declarations without bodies, and the implementations in the
-/// acyclic block form.
-fn desugared(program: &Program) -> Result<String, Vec<Diagnostic>> {
-    let out = vcgen::desugar::desugared_program(program, &Default::default())?;
-    Ok(ivl::printer::print_program(&out))
 }

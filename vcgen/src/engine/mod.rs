@@ -51,6 +51,7 @@ use ivl::ast::*;
 use ivl::blocks::BlockImpl;
 use ivl::diag::{Diagnostic, ErrorKind};
 use pool::{Cmd, Msg, Shared};
+use std::borrow::Cow;
 use std::sync::atomic::{AtomicBool, AtomicUsize};
 use std::sync::mpsc::channel;
 use std::sync::Mutex;
@@ -59,18 +60,45 @@ use worker::run_worker;
 
 /// Verifies every implementation of `program` (a checked program; docs/kbpl.md §2-3 semantics).
 pub fn verify_program(program: &Program, opts: &VerifyOptions) -> ProgramResult {
-    let program = match crate::mono::monomorphise(program) {
-        Ok(p) => p,
-        Err(d) => return ProgramResult::invalid(d),
-    };
-    let program = &*program;
-    let (guarded, origins);
-    let program = if opts.houdini {
-        (guarded, origins) = houdini::guard_candidates(program);
-        &guarded
+    match prepare(program, opts) {
+        Ok(prepared) => verify_prepared(prepared, opts),
+        Err(d) => ProgramResult::invalid(d),
+    }
+}
+
+/// A program as the engine verifies it: the output of [`prepare`].
+pub struct Prepared<'p> {
+    /// The declarations the implementations are verified against: monomorphised, and with
+    /// Houdini each `{:candidate}` guarded by an existential constant.
+    pub program: Cow<'p, Program>,
+    /// Houdini's guards, each with the span of its clause (empty without Houdini).
+    pub origins: Vec<(Name, Span)>,
+    /// The implementations to verify, desugared (acyclic, call-free, `old`-free).
+    pub inputs: Vec<desugar::VcInput>,
+}
+
+impl Prepared<'_> {
+    /// The desugared program as one program (what `kivl transform --emit desugared` prints):
+    /// the declarations without bodies, and the implementations in block form.
+    pub fn desugared_program(&self) -> Program {
+        let mut decls = desugar::declarations(&self.program);
+        decls.extend(self.inputs.iter().map(|v| v.imp.to_decl()));
+        Program { decls }
+    }
+}
+
+/// The engine's preparation of a checked program: monomorphisation (with the expansion of
+/// `{:inline}` functions), with Houdini the guarding of candidates
+/// ([`houdini::guard_candidates`]), then desugaring with `opts`' options (without Houdini the
+/// candidates are dropped). One function for [`verify_program`] and for `kivl transform
+/// --emit desugared|passified|vc` ([`emit`]), so that what is printed is what is verified.
+pub fn prepare<'p>(program: &'p Program, opts: &VerifyOptions) -> Result<Prepared<'p>, Vec<Diagnostic>> {
+    let program = crate::mono::monomorphise(program)?;
+    let (program, origins) = if opts.houdini {
+        let (guarded, origins) = houdini::guard_candidates(&program);
+        (Cow::Owned(guarded), origins)
     } else {
-        origins = Vec::new();
-        program
+        (program, Vec::new())
     };
     let dopts = DesugarOptions {
         drop_candidates: !opts.houdini,
@@ -78,12 +106,15 @@ pub fn verify_program(program: &Program, opts: &VerifyOptions) -> ProgramResult 
         loop_unwind: opts.loop_unwind,
         ..Default::default()
     };
-    let inputs = match desugar::prepare_with_options(program, &dopts) {
-        Ok(v) => v,
-        Err(d) => return ProgramResult::invalid(d),
-    };
+    let inputs = desugar::prepare_with_options(&program, &dopts)?;
+    Ok(Prepared { program, origins, inputs })
+}
+
+/// Verifies a prepared program ([`prepare`]) with the options it was prepared with.
+pub fn verify_prepared(prepared: Prepared<'_>, opts: &VerifyOptions) -> ProgramResult {
+    let Prepared { program, origins, inputs } = prepared;
     let impls: Vec<BlockImpl> = inputs.into_iter().map(|v| v.imp).collect();
-    let mut result = verify_block_impls(program, &impls, opts);
+    let mut result = verify_block_impls(&program, &impls, opts);
     if let Some(h) = &mut result.houdini {
         h.origins = origins;
     }

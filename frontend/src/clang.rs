@@ -19,17 +19,34 @@ const CUDA_H: &str = include_str!("headers/cuda.h");
 /// The host runtime API that `headers/cuda.h` includes (by this name, from its own folder).
 const CUDA_RUNTIME_H: &str = include_str!("headers/cuda_runtime.h");
 /// CUDA's headers whose device declarations `headers/cuda.h` has: empty files of these names.
-const CUDA_STUBS: [&str; 7] = [
+const CUDA_STUBS: [&str; 22] = [
     "cuda.h",
     "cuda_runtime.h",
+    "cuda_runtime_api.h",
+    "driver_types.h",
+    "driver_functions.h",
+    "vector_types.h",
+    "vector_functions.h",
+    "device_types.h",
+    "device_launch_parameters.h",
+    "host_defines.h",
+    "builtin_types.h",
+    "channel_descriptor.h",
+    "texture_fetch_functions.h",
+    "surface_functions.h",
+    "cuda_texture_types.h",
+    "cuda_profiler_api.h",
+    "curand_kernel.h",
     "math_constants.h",
     "device_functions.h",
     "sm_20_intrinsics.h",
     "cooperative_groups.h",
     "cooperative_groups/reduce.h",
 ];
-/// CUDA's headers of kivl's own, by name on the include path.
-const CUDA_HEADERS: [(&str, &str); 1] = [("cuda_fp16.h", include_str!("headers/cuda_fp16.h"))];
+/// CUDA's headers of kivl's own, by name on the include path; `omp.h` declares the OpenMP
+/// runtime for host code (its pragmas are ignored: the host side is not verified).
+const CUDA_HEADERS: [(&str, &str); 2] =
+    [("cuda_fp16.h", include_str!("headers/cuda_fp16.h")), ("omp.h", include_str!("headers/omp.h"))];
 
 /// What went wrong before there was IR: clang's own diagnostics, or a tool that is missing.
 pub enum ClangError {

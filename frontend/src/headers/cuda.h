@@ -108,20 +108,20 @@ __device__ unsigned long long int atomicCAS(unsigned long long int *, unsigned l
  * 32 bits on the 32-bit device target. */
 #define __KIVL_VEC1(V, T, A)                                                                    \
   struct __attribute__((aligned(A))) V##1 { T x; };                                             \
-  static __device__ inline V##1 make_##V##1(T x) { V##1 r; r.x = x; return r; }
+  static __host__ __device__ inline V##1 make_##V##1(T x) { V##1 r; r.x = x; return r; }
 #define __KIVL_VEC2(V, T, A)                                                                    \
   struct __attribute__((aligned(A))) V##2 { T x, y; };                                          \
-  static __device__ inline V##2 make_##V##2(T x, T y) {                                \
+  static __host__ __device__ inline V##2 make_##V##2(T x, T y) {                                \
     V##2 r; r.x = x; r.y = y; return r;                                                         \
   }
 #define __KIVL_VEC3(V, T, A)                                                                    \
   struct __attribute__((aligned(A))) V##3 { T x, y, z; };                                       \
-  static __device__ inline V##3 make_##V##3(T x, T y, T z) {                           \
+  static __host__ __device__ inline V##3 make_##V##3(T x, T y, T z) {                           \
     V##3 r; r.x = x; r.y = y; r.z = z; return r;                                                \
   }
 #define __KIVL_VEC4(V, T, A)                                                                    \
   struct __attribute__((aligned(A))) V##4 { T x, y, z, w; };                                    \
-  static __device__ inline V##4 make_##V##4(T x, T y, T z, T w) {                      \
+  static __host__ __device__ inline V##4 make_##V##4(T x, T y, T z, T w) {                      \
     V##4 r; r.x = x; r.y = y; r.z = z; r.w = w; return r;                                       \
   }
 /* The four sizes of one scalar type; A1…A4 are CUDA's alignments (vector_types.h). */
@@ -186,8 +186,14 @@ __KIVL_FAST1(__cosf, cosf) __KIVL_FAST1(__tanf, tanf) __KIVL_FAST1(__fsqrt_rn, s
 __KIVL_FAST2(__powf, powf) __KIVL_FAST2(__fdividef, fdividef)
 #undef __KIVL_FAST1
 #undef __KIVL_FAST2
-template <class T> static __device__ inline T min(T a, T b) { return a < b ? a : b; }
-template <class T> static __device__ inline T max(T a, T b) { return a < b ? b : a; }
+/* `min`/`max` of any two arithmetic operands, in their common type (CUDA's overloads, e.g.
+ * `max(int, unsigned)`); templates, so that a program may define its own. */
+template <class T, class U> static __host__ __device__ inline auto min(T a, U b) -> decltype(a + b) {
+  return a < b ? a : b;
+}
+template <class T, class U> static __host__ __device__ inline auto max(T a, U b) -> decltype(a + b) {
+  return a < b ? b : a;
+}
 
 /* Textures: read-only memory outside kivl's model; a fetch gives an arbitrary value, new at
  * each fetch (never a race: nothing writes a texture while a kernel runs). A texture of 8- or
@@ -612,6 +618,10 @@ template <class G, class T, class Op> __device__ T reduce(const G &, T, Op) {
   __kivl_tile_collective(0);
   return _kivl_arbitrary<T>();
 }
+/* `cg::sync(g)` and a group passed as the base `thread_group` (a block's; a tile's collectives
+ * stay unsupported through their own type). */
+template <class G> __device__ inline void sync(const G &g) { g.sync(); }
+typedef thread_block thread_group;
 __device__ inline void synchronize(const thread_block &) { __syncthreads(); }
 __device__ inline void synchronize(const grid_group &) { __kivl_grid_sync(); }
 static __device__ inline thread_block this_thread_block(void) { return thread_block(); }
@@ -632,7 +642,10 @@ static __device__ inline grid_group this_grid(void) { return grid_group(); }
  *   and CUDA's `saturate` (a float clamped to [0, 1]);
  * - texture fetches in `cudaReadModeNormalizedFloat` of 8- and 16-bit integer texels give
  *   floats (`uchar4` texels read as `float4`), arbitrary as every texel (see Textures). */
-#define __KIVL_HD static __device__ inline
+/* Templates (of an unused parameter), so that a program's own definitions of the same
+ * functions — the CUDA samples' Common/helper_math.h, a kernel's own `clamp` — are other
+ * overloads, which C++ prefers to a template, instead of redefinitions. */
+#define __KIVL_HD template <int = 0> static __host__ __device__ inline
 #define __KIVL_MAKE_SCALAR(V, T)                                                                \
   __KIVL_HD V##2 make_##V##2(T s) { return make_##V##2(s, s); }                                  \
   __KIVL_HD V##3 make_##V##3(T s) { return make_##V##3(s, s, s); }                               \
@@ -786,6 +799,18 @@ static __device__ inline unsigned __activemask(void) {
   unsigned t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
   return _kivl_arbitrary_uint() | (1u << (t & 31u));
 }
+/* `__grid_constant__` (a read-only kernel parameter): no meaning for verification. */
+#define __grid_constant__
+/* The SM's clock counters: an arbitrary value at each read. */
+static __device__ inline long clock(void) { return (long)_kivl_arbitrary_uint(); }
+static __device__ inline long long clock64(void) { return _kivl_arbitrary<long long>(); }
+/* CUDA's integer min/max of unsigned and 64-bit operands. */
+static __device__ inline unsigned umin(unsigned a, unsigned b) { return a < b ? a : b; }
+static __device__ inline unsigned umax(unsigned a, unsigned b) { return a < b ? b : a; }
+static __device__ inline long long llmin(long long a, long long b) { return a < b ? a : b; }
+static __device__ inline long long llmax(long long a, long long b) { return a < b ? b : a; }
+static __device__ inline unsigned long long ullmin(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
+static __device__ inline unsigned long long ullmax(unsigned long long a, unsigned long long b) { return a < b ? b : a; }
 /* `__ldg(p)`: a load through the read-only data cache, the same value as `*p`. */
 template <class T> static __device__ inline T __ldg(const T *p) { return *p; }
 /* Bit casts: the same bits as another type (exact: a float is its bits to kivl). */

@@ -1,5 +1,5 @@
 //! Ctrl-C and SIGTERM end kivl at once: "interrupted" on stderr, exit status 130, and nothing on
-//! stdout. Every report is printed only when a run has finished, so an interrupted run never
+//! stdout; the front end's temporary directories are removed first (no file is left behind). Every report is printed only when a run has finished, so an interrupted run never
 //! shows a partial Houdini result or the errors of an unfinished search as a verdict.
 //!
 //! Z3 is configured with `ctrl_c=false` (`vcgen::solver::configure_z3`): its own handler would
@@ -12,6 +12,7 @@ pub fn install() {
         use std::io::Write;
         // The handler runs on its own thread (ctrlc's), where the progress line may be erased.
         crate::progress::clear();
+        frontend::remove_temp_dirs();
         let _ = writeln!(std::io::stderr(), "interrupted");
         // SAFETY: `_exit` has no preconditions; it ends the process without unwinding or
         // running `atexit` handlers, which is the point.
@@ -32,6 +33,7 @@ pub fn give_up_when_z3_is_stuck() {
             vcgen::watchdog::STUCK_AFTER.as_secs(),
             limit.as_secs_f64()
         );
+        frontend::remove_temp_dirs();
         // SAFETY: as in `install`: ends the process without unwinding past solver threads.
         unsafe { libc::_exit(3) };
     });

@@ -9,6 +9,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 mod cache;
 mod completions;
 mod front;
+mod gpuverify_args;
 mod incremental;
 mod interrupt;
 mod junit;
@@ -120,6 +121,9 @@ pub struct KernelArgs {
     /// `NAME$ARGS`, e.g. `reduce$256`), repeatable.
     #[arg(long = "kernel", value_name = "NAME")]
     pub kernel: Vec<String>,
+    /// GPUVerify's options kivl accepts as they are (`gpuverify_args.rs`).
+    #[command(flatten)]
+    pub gpuverify: gpuverify_args::GpuVerifyArgs,
     /// Report two writes of the same value as a race.
     #[arg(long)]
     pub no_benign_tolerance: bool,
@@ -300,6 +304,20 @@ fn stage_parser() -> impl clap::builder::TypedValueParser<Value = gpu_passes::dr
 impl KernelArgs {
     /// Turns `--global_size` into `--num-groups`.
     fn resolve(&mut self) -> Result<(), String> {
+        // GPUVerify's `*`: any size (the symbolic sizes).
+        for d in [&mut self.local_size, &mut self.num_groups, &mut self.global_size] {
+            if d.as_ref().is_some_and(|v| v.is_empty()) {
+                *d = None;
+            }
+        }
+        if let Some(a) = self.gpuverify.abstraction() {
+            if self.abstraction.is_some_and(|b| b != a) {
+                return Err(
+                    "--abstraction contradicts GPUVerify's --equality-abstraction/--adversarial-abstraction".into()
+                );
+            }
+            self.abstraction = Some(a);
+        }
         if let Some(global) = self.global_size.take() {
             let Some(local) = &self.local_size else {
                 return Err("--global_size needs --local_size (the number of groups is global / local)".into());
@@ -327,6 +345,7 @@ impl KernelArgs {
             work_dim: self.local_size.as_ref().or(self.num_groups.as_ref()).map(|d| d.len() as u32),
             check_array_bounds: self.check_array_bounds,
             kernels: self.kernel.clone(),
+            clang_args: self.gpuverify.clang_opt.clone(),
             cl_std: self.cl_std.map(|v| match v {
                 ClStdArg::Cl12 => frontend::ClStd::Cl12,
                 ClStdArg::Cl20 => frontend::ClStd::Cl20,
@@ -350,6 +369,10 @@ impl KernelArgs {
 }
 
 fn parse_dims(s: &str) -> Result<Vec<u64>, String> {
+    // GPUVerify's `*` (any size): no dimensions, which `KernelArgs::resolve` reads as "not given".
+    if s.trim() == "*" {
+        return Ok(Vec::new());
+    }
     // GPUVerify's CUDA form `[16,16]`.
     let s = s.trim().trim_start_matches('[').trim_end_matches(']');
     let dims: Result<Vec<u64>, _> = s.split(',').map(|p| p.trim().parse::<u64>()).collect();

@@ -279,3 +279,34 @@ fn warp_sync_orders_the_statements_of_one_warp() {
     assert_eq!(equality.code, 2);
     assert_eq!(equality.errors()[0]["kind"], "unsupported");
 }
+
+/// GPUVerify's options are accepted as they are (docs/kbpl.md §8.1): the race of
+/// `barrier_flags_bug.cl` is found with `--no-inline`, `--equality-abstraction` and Boogie's
+/// options, `--clang-opt` reaches clang (a `-D` that removes the race), `*` is the symbolic
+/// size, and the options kivl has no meaning for stay usage errors.
+#[test]
+fn gpuverify_options_are_accepted() {
+    let bug = repo_dir("tests/frontend/barrier_flags_bug.cl");
+    let bug = bug.to_str().unwrap();
+    let sizes = ["--local_size=64", "--num_groups=4"];
+    let gpuverify = ["--no-inline", "--equality-abstraction", "--debug", "--vcgen-opt=/x", "--k-induction-depth=2"];
+    let run = kivl(&[&["verify", "--format", "json", "--no-infer"][..], &sizes, &gpuverify, &[bug]].concat());
+    assert_eq!(run.code, 1, "{:?}", run.error_summary());
+    assert!(run.error_summary().iter().any(|(k, _)| k == "race"));
+    let contradiction = kivl(&["verify", "--abstraction", "adversarial", "--equality-abstraction", bug]);
+    assert_eq!(contradiction.code, 2);
+    let k = temp_file(
+        "clang_opt.cl",
+        "__kernel void k(__global int *a) {\n#ifdef FIX\n  a[get_global_id(0)] = 1;\n#else\n  a[0] = get_local_id(0);\n#endif\n}\n",
+    );
+    let k = k.to_str().unwrap();
+    let fixed = kivl(&[&["verify", "--format", "json", "--no-infer", "--clang-opt=-DFIX"][..], &sizes, &[k]].concat());
+    assert_eq!((fixed.code, fixed.verdict()), (0, "verified"));
+    let racy = kivl(&[&["verify", "--format", "json", "--no-infer"][..], &sizes, &[k]].concat());
+    assert_eq!(racy.code, 1);
+    let any = kivl(&["verify", "--format", "json", "--no-infer", "--local_size=*", "--num_groups=*", k]);
+    assert_eq!(any.code, 1, "symbolic sizes: {:?}", any.error_summary());
+    for refused in ["--only-log", "--boogie-file=x.bpl", "--no-annotations"] {
+        assert_eq!(kivl(&["verify", refused, k]).code, 2, "{refused}");
+    }
+}

@@ -9,7 +9,7 @@
 //! names of the generated variables.
 
 use crate::cuda_rewrites;
-use crate::{ClStd, Language};
+use crate::{ClStd, Language, Options};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -71,6 +71,18 @@ impl TempDir {
     }
 }
 
+/// Removes every temporary directory this process made (`kivl-fe-PID-N`): for an interrupt,
+/// which ends the process without running the `Drop` of the directories in use.
+pub fn remove_temp_dirs() {
+    let prefix = format!("kivl-fe-{}-", std::process::id());
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else { return };
+    for e in entries.flatten() {
+        if e.file_name().to_string_lossy().starts_with(&prefix) {
+            let _ = std::fs::remove_dir_all(e.path());
+        }
+    }
+}
+
 impl Drop for TempDir {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
@@ -87,8 +99,7 @@ pub fn compile(
     path: &Path,
     lang: Language,
     cl_std: ClStd,
-    defines: &[String],
-    includes: &[PathBuf],
+    opts: &Options,
     dir: &TempDir,
 ) -> Result<PathBuf, ClangError> {
     let io = |e: std::io::Error| ClangError::Tool(format!("cannot write the front end's headers: {e}"));
@@ -129,12 +140,7 @@ pub fn compile(
     cmd.arg("-include").arg(&ann);
     cmd.args(["-emit-llvm", "-S", "-O0", "-g", "-Xclang", "-disable-O0-optnone", "-fno-discard-value-names"]);
     cmd.args(["-Wno-everything", "-fno-color-diagnostics"]);
-    for d in defines {
-        cmd.arg(format!("-D{d}"));
-    }
-    for i in includes {
-        cmd.arg("-I").arg(i);
-    }
+    user_args(&mut cmd, opts);
     cmd.arg("-o").arg(&raw);
     let run = |cmd: &mut Command, src: &Path| {
         cmd.arg(src).output().map_err(|e| ClangError::Tool(format!("cannot run clang-14 ({e}); run scripts/setup.sh")))
@@ -179,7 +185,7 @@ pub fn compile(
 /// in which its launches can be read (`launches.rs`): `-O1` folds constants, `-fno-inline`
 /// keeps each launch's call of its kernel's host stub, `-fno-exceptions` makes it a call (not
 /// an `invoke`) in code with destructors. x86-64, so that a `dim3` is passed as `{i64, i32}`. None when it does not compile (the launches are then unknown).
-pub fn compile_host(path: &Path, defines: &[String], includes: &[PathBuf], dir: &TempDir) -> Option<PathBuf> {
+pub fn compile_host(path: &Path, opts: &Options, dir: &TempDir) -> Option<PathBuf> {
     let ll = dir.0.join("host.ll");
     let mut cmd = Command::new(tool("KIVL_CLANG", "clang-14"));
     cmd.args(["-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib"]);
@@ -188,14 +194,20 @@ pub fn compile_host(path: &Path, defines: &[String], includes: &[PathBuf], dir: 
     cmd.arg("-isystem").arg(dir.0.join("include"));
     cmd.args(["-emit-llvm", "-S", "-O1", "-fno-inline", "-fno-exceptions", "-g", "-Wno-everything"]);
     cmd.arg("-fno-color-diagnostics");
-    for d in defines {
-        cmd.arg(format!("-D{d}"));
-    }
-    for i in includes {
-        cmd.arg("-I").arg(i);
-    }
+    user_args(&mut cmd, opts);
     let out = cmd.arg("-o").arg(&ll).arg(path).output().ok()?;
     out.status.success().then_some(ll)
+}
+
+/// The command line's `-D`, `-I` and `--clang-opt` arguments.
+fn user_args(cmd: &mut Command, opts: &Options) {
+    for d in &opts.defines {
+        cmd.arg(format!("-D{d}"));
+    }
+    for i in &opts.includes {
+        cmd.arg("-I").arg(i);
+    }
+    cmd.args(&opts.clang_args);
 }
 
 /// clang's `FILE:LINE:COL: error: MESSAGE` lines about the kernel file.

@@ -27,6 +27,7 @@ mod memory;
 pub mod remap;
 mod translate;
 
+pub use clang::remove_temp_dirs;
 use ivl::ast::Span;
 use ivl::diag::Diagnostic;
 use std::path::{Path, PathBuf};
@@ -66,6 +67,8 @@ pub struct Options {
     /// `--kernel NAME`: verify only these kernels (empty: all, and the functions checked on
     /// their own).
     pub kernels: Vec<String>,
+    /// Further arguments for clang, as they are (GPUVerify's `--clang-opt`).
+    pub clang_args: Vec<String>,
 }
 
 /// The OpenCL C versions kivl compiles (`-cl-std=CL1.2`, `-cl-std=CL2.0`).
@@ -128,7 +131,7 @@ pub fn translate_file(path: &Path, text: &str, lang: Language, opts: &Options) -
     let dir = clang::TempDir::new()
         .map_err(|e| vec![Diagnostic::unsupported(format!("cannot create a temporary directory: {e}"), Span::DUMMY)])?;
     let cl_std = opts.cl_std.unwrap_or_else(|| ClStd::needed_by(text));
-    let ll = match clang::compile(path, lang, cl_std, &opts.defines, &opts.includes, &dir) {
+    let ll = match clang::compile(path, lang, cl_std, opts, &dir) {
         Ok(ll) => ll,
         Err(clang::ClangError::Source(errors)) => {
             return Err(errors
@@ -190,7 +193,7 @@ fn host_launches(path: &Path, text: &str, opts: &Options, dir: &clang::TempDir) 
     if !text.contains("<<<") {
         return Vec::new();
     }
-    let Some(ll) = clang::compile_host(path, &opts.defines, &opts.includes, dir) else { return Vec::new() };
+    let Some(ll) = clang::compile_host(path, opts, dir) else { return Vec::new() };
     // The IR reader is a foreign library: a panic in it means no launches, not a crash.
     match std::panic::catch_unwind(|| llvm_ir::Module::from_ir_path(&ll)) {
         Ok(Ok(m)) => launches::find(&m),

@@ -4,8 +4,8 @@
 // Twin: hardware_limits_race.cu.
 __global__ void rotate(int *sum) {
   __shared__ int s[1024];
-  unsigned t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  unsigned t = threadIdx.x;
   s[t & 1023] = t;
   __syncthreads();
-  atomicAdd(sum, s[(t + 1) % (blockDim.x * blockDim.y * blockDim.z)]);
+  atomicAdd(sum, s[(t + 1) & 1023]);
 }

@@ -4,8 +4,8 @@
 // hardware allows, has two threads writing each element.
 __global__ void rotate(int *sum) {
   __shared__ int s[1024];
-  unsigned t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  unsigned t = threadIdx.x;
   s[t & 511] = t;
   __syncthreads();
-  atomicAdd(sum, s[(t + 1) % (blockDim.x * blockDim.y * blockDim.z)]);
+  atomicAdd(sum, s[(t + 1) & 1023]);
 }

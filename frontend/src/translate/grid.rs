@@ -10,6 +10,15 @@
 //!   known (a constant, or an expression of the kernel's own parameters); a size that is not
 //!   known is left out, so it stays symbolic within the limits.
 //!
+//! - **what the kernel reads**: a dimension whose thread and block ids and sizes the kernel
+//!   never reads (`threadIdx.y`, `blockDim.y` for the block's y; `blockIdx.y`, `gridDim.y` for
+//!   the grid's) is taken to be 1 — the kernel is written for launches without it — and each
+//!   dimension's global ids fit in 32 bits, the range of the 32-bit index arithmetic kernels
+//!   write (`blockIdx.x * blockDim.x + threadIdx.x`), which wraps for larger grids: at most
+//!   2²² blocks in x (2³² threads at 1,024 a block; a bound linear in the sizes). Both are assumptions about the launch, stated in
+//!   docs/kbpl.md §10 with the limits; a launch found in the program or sizes on the command
+//!   line make them unnecessary.
+//!
 //! These are `requires` of the kernel, which the two-thread program assumes like the
 //! preconditions a user writes; sizes on the command line replace them all.
 
@@ -26,6 +35,8 @@ pub struct Grid {
 const MAX_BLOCK: [u64; 3] = [1024, 1024, 64];
 const MAX_GRID: [u64; 3] = [(1 << 31) - 1, 65535, 65535];
 const MAX_THREADS_PER_BLOCK: u64 = 1024;
+/// The blocks in x whose global ids fit in 32 bits at the largest block size (2^32 / 1,024).
+const MAX_GRID_X_32_BIT: u64 = 1 << 22;
 
 impl<'m> Tr<'m> {
     /// The preconditions on kernel `k`'s sizes; `params[i]` is the KBPL name of its `i`-th
@@ -44,27 +55,49 @@ impl<'m> Tr<'m> {
         ));
         self.requires.push((limits.join(" && "), kloc));
         let launches: Vec<&Launch> = grid.launches.iter().filter(|l| l.kernel == k.name).collect();
-        if launches.is_empty() {
-            return;
-        }
+        // No launch found: one case with every size unknown.
+        let unknown = Launch { line: 0, kernel: k.name.clone(), grid: Default::default(), block: Default::default() };
+        let cases_of: Vec<&Launch> = if launches.is_empty() { vec![&unknown] } else { launches.clone() };
         let mut cases = Vec::new();
-        for l in &launches {
+        for l in cases_of {
             let mut known = Vec::new();
             for (d, x) in DIMS.iter().enumerate() {
                 for (what, t) in [("group_size", &l.block[d]), ("num_groups", &l.grid[d])] {
-                    if let Some(e) = t.as_ref().and_then(|t| self.term_text(t, params)) {
-                        known.push(format!("{what}_{x} == {e}"));
+                    match t.as_ref().map(|t| self.term_text(t, params)) {
+                        Some(Some(e)) => known.push(format!("{what}_{x} == {e}")),
+                        // A size of the launch that kivl could not read: only the assumptions.
+                        _ => known.extend(self.assumed_size(what, d)),
                     }
                 }
             }
-            if known.is_empty() {
-                // One launch of unknown sizes: the kernel may run with any.
-                return;
-            }
-            cases.push(format!("({})", known.join(" && ")));
+            cases.push(format!("({})", if known.is_empty() { "true".into() } else { known.join(" && ") }));
         }
         let at = launches.first().map(|l| Loc { line: l.line, col: 1 }).filter(|l| l.line > 0).or(kloc);
         self.requires.push((cases.join(" || "), at));
+    }
+
+    /// What is assumed of a size (`group_size` or `num_groups`, dimension `d`) that no launch
+    /// gives: 1 in a dimension the kernel does not read, and at most 2^22 blocks in x.
+    fn assumed_size(&mut self, what: &str, d: usize) -> Option<String> {
+        let x = DIMS[d];
+        let names = match what {
+            "group_size" => [format!("local_id_{x}"), format!("group_size_{x}")],
+            _ => [format!("group_id_{x}"), format!("num_groups_{x}")],
+        };
+        let reads =
+            self.blocks.iter().chain(&self.edge_blocks).flat_map(|b| &b.stmts).any(|(st, _)| {
+                names.iter().any(|n| st.match_indices(n.as_str()).any(|(i, _)| !ident_char_before(st, i)))
+            });
+        if d > 0 && !reads {
+            return Some(format!("{what}_{x} == 1bv32"));
+        }
+        // With at most 1,024 threads a block, 2^22 blocks keep x's global ids below 2^32 (a
+        // bound without a product of sizes, which would make the queries non-linear); y and z
+        // are within it by the limits already.
+        (d == 0 && what == "num_groups").then(|| {
+            let ule = self.bvop("ULE", 32);
+            format!("{ule}(num_groups_x, {MAX_GRID_X_32_BIT}bv32)")
+        })
     }
 
     /// A term as KBPL over the kernel's parameters; None when it uses a parameter that is not
@@ -79,4 +112,9 @@ impl<'m> Tr<'m> {
             }
         })
     }
+}
+
+/// Whether the character before byte `i` of `s` continues an identifier (`$local_id_y`).
+fn ident_char_before(s: &str, i: usize) -> bool {
+    s[..i].chars().next_back().is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '.'))
 }

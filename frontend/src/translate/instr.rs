@@ -387,6 +387,12 @@ impl<'m> Tr<'m> {
             if let Some(&(i, dbi)) = f.defs.get(name) {
                 // Computations without effects are recomputed; a load only when it is not run
                 // (it feeds only clauses), so that it reads what the clause's place sees.
+                // A short-circuit `&&`/`||` meeting in this block is one expression.
+                if let (Instruction::Phi(p), true) = (i, dbi == bi) {
+                    if let Some(v) = self.short_circuit(f, p, bi, loc) {
+                        return Some(v);
+                    }
+                }
                 let foldable = match i {
                     Instruction::Phi(_) | Instruction::Store(_) | Instruction::Alloca(_) => false,
                     Instruction::Load(_) => f.spec_only.contains(name),

@@ -42,6 +42,7 @@ mod int_minmax;
 mod memops;
 mod null;
 mod pointers;
+mod short_circuit;
 mod spec_functions;
 mod vectors;
 mod vload;
@@ -719,14 +720,15 @@ impl<'m> Tr<'m> {
                 );
             }
         }
-        if !extra {
-            self.grid_requires(k, &ints, kloc);
-        }
         self.entry_block(&frame, &byvals, &pointer_params, kloc);
         self.axioms(kloc);
         self.stack.push(k.name.clone());
         self.function_body(&mut frame);
         self.stack.pop();
+        // After the body: which dimensions the kernel reads decides what is assumed of the others.
+        if !extra {
+            self.grid_requires(k, &ints, kloc);
+        }
         if self.uses_async {
             self.locals.insert(async_copy::PENDING.into(), "bv32".into());
             if let Some(b) = self.blocks.first_mut() {

@@ -292,6 +292,12 @@ impl<'m> Tr<'m> {
         }
         self.start_block("$entry".into());
         for (b, name, ty) in byvals {
+            // The host passes one value to every thread: the copies are equal at entry (issue
+            // 41: without this, a field read as an index differed between threads).
+            if !self.uncalled {
+                let m = self.bases[*b].name.clone();
+                self.emit(format!("assume {m} == __other({m});"), loc);
+            }
             self.byval_pointers(*b, name, ty, params, loc);
         }
         if self.blocks.last().is_some_and(|b| b.stmts.is_empty()) {

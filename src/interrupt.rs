@@ -1,6 +1,7 @@
 //! Ctrl-C and SIGTERM end kivl at once: "interrupted" on stderr, exit status 130, and nothing on
-//! stdout; the front end's temporary directories are removed first (no file is left behind). Every report is printed only when a run has finished, so an interrupted run never
-//! shows a partial Houdini result or the errors of an unfinished search as a verdict.
+//! stdout; the front end's temporary directories are removed first (no file is left behind).
+//! Every report is printed only when a run has finished, so an interrupted run never shows a
+//! partial Houdini result or the errors of an unfinished search as a verdict.
 //!
 //! Z3 is configured with `ctrl_c=false` (`vcgen::solver::configure_z3`): its own handler would
 //! only cancel the running check, and kivl would carry on. The process ends with `_exit`, which

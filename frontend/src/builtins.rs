@@ -143,7 +143,8 @@ pub fn classify(mangled: &str) -> Option<Builtin> {
         "get_global_size" => Builtin::GlobalSize,
         "get_global_offset" => Builtin::GlobalOffset,
         "get_work_dim" => Builtin::WorkDim,
-        "barrier" => Builtin::Barrier,
+        // OpenCL 2.0's `work_group_barrier(flags[, scope])`: the same flags in the same place.
+        "barrier" | "work_group_barrier" => Builtin::Barrier,
         "__syncthreads" => Builtin::FixedBarrier(true, true),
         "__assert_fail" | "__assertfail" => Builtin::AssertFail,
         // Fences synchronise no threads: no effect on races.

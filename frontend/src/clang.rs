@@ -184,7 +184,8 @@ pub fn compile(
 /// Compiles the host side of a CUDA program (after [`compile`], whose headers it reuses) to IR
 /// in which its launches can be read (`launches.rs`): `-O1` folds constants, `-fno-inline`
 /// keeps each launch's call of its kernel's host stub, `-fno-exceptions` makes it a call (not
-/// an `invoke`) in code with destructors. x86-64, so that a `dim3` is passed as `{i64, i32}`. None when it does not compile (the launches are then unknown).
+/// an `invoke`) in code with destructors. x86-64, so that a `dim3` is passed as `{i64, i32}`.
+/// None when it does not compile (the launches are then unknown).
 pub fn compile_host(path: &Path, opts: &Options, dir: &TempDir) -> Option<PathBuf> {
     let ll = dir.0.join("host.ll");
     let mut cmd = Command::new(tool("KIVL_CLANG", "clang-14"));

@@ -18,7 +18,8 @@
 //! or a size that is not understood, leaves the size symbolic (within the hardware's limits,
 //! `translate/grid.rs`).
 
-use llvm_ir::instruction::{self as inst, Instruction};
+use crate::translate::call_name;
+use llvm_ir::instruction::Instruction;
 use llvm_ir::{Constant, Module, Name, Operand};
 use std::collections::HashMap;
 
@@ -52,7 +53,7 @@ pub fn find(module: &Module) -> Vec<Launch> {
             instrs.iter().filter_map(|i| Some((i.try_get_result()?, *i))).collect();
         for (at, i) in instrs.iter().enumerate() {
             let Instruction::Call(config) = i else { continue };
-            if callee(config) != Some("cudaConfigureCall") || config.arguments.len() < 4 {
+            if call_name(config) != Some("cudaConfigureCall") || config.arguments.len() < 4 {
                 continue;
             }
             // The stub call this configuration is for: the next one, before any other launch.
@@ -62,8 +63,8 @@ pub fn find(module: &Module) -> Vec<Launch> {
                     Instruction::Call(c) => Some(c),
                     _ => None,
                 })
-                .take_while(|c| callee(c) != Some("cudaConfigureCall"))
-                .find_map(|c| Some((c, device_name(callee(c)?)?)));
+                .take_while(|c| call_name(c) != Some("cudaConfigureCall"))
+                .find_map(|c| Some((c, device_name(call_name(c)?)?)));
             let Some((stub, kernel)) = stub else { continue };
             let ev = Eval { defs: &defs, args: &stub.arguments };
             let a = |k: usize| &config.arguments[k].0;
@@ -74,17 +75,6 @@ pub fn find(module: &Module) -> Vec<Launch> {
         }
     }
     out
-}
-
-/// The name a call calls, if it is a direct call.
-fn callee(c: &inst::Call) -> Option<&str> {
-    match c.function.as_ref().right()? {
-        Operand::ConstantOperand(k) => match k.as_ref() {
-            Constant::GlobalReference { name: Name::Name(n), .. } => Some(n.as_str()),
-            _ => None,
-        },
-        _ => None,
-    }
 }
 
 /// The device-side name of a host stub: `_Z20__device_stub__scalePffi` → `_Z5scalePffi`

@@ -80,15 +80,13 @@ pub enum ClStd {
 
 impl ClStd {
     /// The version a kernel needs: OpenCL C 2.0 when its text names a built-in that only 2.0
-    /// declares (the work-group and sub-group functions); 1.2 otherwise. 1.2 is the default because 2.0 changes the
-    /// meaning of code written for 1.2 (an unqualified pointer is generic, not private).
+    /// declares (the work-group and sub-group functions); 1.2 otherwise. 1.2 is the default
+    /// because 2.0 changes the meaning of code written for 1.2 (an unqualified pointer is
+    /// generic, not private).
     pub fn needed_by(text: &str) -> ClStd {
         const ONLY_IN_2_0: [&str; 5] =
             ["work_group_", "sub_group_", "get_sub_group_", "get_max_sub_group_size", "get_num_sub_groups"];
-        let named = |w: &str| {
-            text.match_indices(w)
-                .any(|(i, _)| !text[..i].chars().next_back().is_some_and(|c| c.is_ascii_alphanumeric() || c == '_'))
-        };
+        let named = |w: &str| text.match_indices(w).any(|(i, _)| !follows_identifier(text, i));
         if ONLY_IN_2_0.iter().any(|w| named(w)) {
             ClStd::Cl20
         } else {
@@ -185,6 +183,12 @@ pub fn translate_file(path: &Path, text: &str, lang: Language, opts: &Options) -
     out.clang_secs = clang_secs;
     out.translate_secs = t1.elapsed().as_secs_f64();
     Ok(out)
+}
+
+/// Whether the character before byte `i` of `text` continues an identifier (C's or KBPL's,
+/// whose names also hold `$` and `.`): a name found at `i` is then only the end of another.
+pub(crate) fn follows_identifier(text: &str, i: usize) -> bool {
+    text[..i].chars().next_back().is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '.'))
 }
 
 /// The launches in a CUDA program's host code (none when it has no `<<<`, or when its host

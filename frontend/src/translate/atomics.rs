@@ -11,8 +11,8 @@
 //! `atomicAdd` is `fadd`. CUDA's scoped atomics (`atomicAdd_system`, `atomicCAS_block`, …) are
 //! the same operations: `_system` is atomic for every thread, as the plain ones; `_block` only
 //! for the threads of one block, so it is the plain atomic on `__shared__` memory and, on
-//! global memory, a located `unsupported` error. An atomic on byte-level memory (`bytes.rs`) is one atomic per byte
-//! (`byte_level_atomic`).
+//! global memory, a located `unsupported` error. An atomic on byte-level memory (`bytes.rs`) is
+//! one atomic per byte (`byte_level_atomic`).
 
 use super::*;
 use ivl::ast::AtomicOp;

@@ -11,7 +11,7 @@
 //! barrier (seed 001 §4.2, Table 4.2), so each one is translated as a KBPL `barrier` followed by
 //! its result:
 //!
-//! - `work_group_barrier(flags[, scope])` is OpenCL 1.2's `barrier(flags)`;
+//! - `work_group_barrier(flags[, scope])` is OpenCL 1.2's `barrier(flags)` (`builtins.rs`);
 //! - the work-group functions fence no memory (OpenCL 2.0 gives them no memory-ordering
 //!   semantics): `barrier {:nofence}`, so accesses on the two sides of one may still race;
 //! - `__syncthreads_*` are `__syncthreads` (both memories fenced);
@@ -48,21 +48,19 @@ pub(crate) enum Result {
     PerThread,
 }
 
-/// A collective of a whole work-group.
+/// A collective of a whole work-group that gives a value: a barrier (fencing both memories, or
+/// none), then its result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Collective {
-    /// `work_group_barrier(flags[, scope])`: a barrier whose fences are its first argument.
-    Barrier,
-    /// A barrier (fencing both memories, or none), then a result.
-    Value { fenced: bool, result: Result },
+pub(crate) struct Collective {
+    fenced: bool,
+    result: Result,
 }
 
 /// The collective a function (by its source name) is, if kivl models it.
 pub(crate) fn classify(plain: &str) -> Option<Collective> {
-    let opencl = |result| Some(Collective::Value { fenced: false, result });
-    let cuda = |result| Some(Collective::Value { fenced: true, result });
+    let opencl = |result| Some(Collective { fenced: false, result });
+    let cuda = |result| Some(Collective { fenced: true, result });
     match plain {
-        "work_group_barrier" => Some(Collective::Barrier),
         "work_group_reduce_add" | "work_group_reduce_min" | "work_group_reduce_max" => opencl(Result::Uniform),
         "work_group_any" => opencl(Result::Any),
         "work_group_all" => opencl(Result::All),
@@ -87,9 +85,9 @@ pub(crate) fn is_collective(plain: &str) -> bool {
     classify(plain).is_some() || unmodelled(plain)
 }
 
-/// Whether a function that [`classify`] does not know is a collective or synchronisation of
-/// some scope (by its name): calling it is a located `unsupported` error, never a call without
-/// effect.
+/// Whether a function that neither [`classify`] nor `builtins::classify` (the barriers) knows
+/// is a collective or synchronisation of some scope (by its name): calling it is a located
+/// `unsupported` error, never a call without effect.
 pub(crate) fn unmodelled(plain: &str) -> bool {
     const PREFIXES: [&str; 7] = [
         "work_group_",
@@ -102,6 +100,7 @@ pub(crate) fn unmodelled(plain: &str) -> bool {
     ];
     const SYNC: [&str; 3] = ["__any_sync", "__all_sync", TILE_COLLECTIVE];
     classify(plain).is_none()
+        && builtins::classify(plain).is_none()
         && (PREFIXES.iter().any(|p| plain.starts_with(p))
             || SYNC.contains(&plain)
             || (plain.starts_with("__reduce_") && plain.ends_with("_sync")))
@@ -135,7 +134,7 @@ impl<'m> Tr<'m> {
         loc: Option<Loc>,
     ) -> bool {
         let plain = builtins::demangle(name);
-        let Some(k) = classify(plain) else {
+        let Some(Collective { fenced, result }) = classify(plain) else {
             if unmodelled(plain) {
                 let warp = "every thread of its warp or sub-group must reach it, and kivl does not model warps yet";
                 let msg = if plain == TILE_COLLECTIVE {
@@ -153,35 +152,25 @@ impl<'m> Tr<'m> {
             }
             return false;
         };
-        match k {
-            Collective::Barrier => {
-                // CLK_LOCAL_MEM_FENCE = 1, CLK_GLOBAL_MEM_FENCE = 2, as for `barrier` (flags
-                // computed at run time fence nothing, an over-approximation).
-                let flags = c.arguments.first().and_then(|a| int_constant(&a.0)).unwrap_or(0);
-                self.barrier(flags & 1 != 0, flags & 2 != 0, loc);
-            }
-            Collective::Value { fenced, result } => {
-                let args: Vec<Option<Ex>> = c
-                    .arguments
-                    .iter()
-                    .map(|(a, _)| {
-                        let v = self.operand(f, a, loc);
-                        self.scalar(v, loc)
-                    })
-                    .collect();
-                self.barrier(fenced, fenced, loc);
-                let Some(d) = &c.dest else { return true };
-                let Some(t) = scalar_ty(&self.module.type_of(c)) else {
-                    self.err(loc, format!("the collective `{plain}` on a value that is not a scalar"));
-                    return true;
-                };
-                let Val::Scalar(v) = self.havoc_scalar(f, d, t, loc) else { return true };
-                for fact in self.collective_facts(&v, result, &args) {
-                    self.emit(format!("assume {fact};"), loc);
-                }
-                f.vals.insert(d.clone(), Val::Scalar(v));
-            }
+        let args: Vec<Option<Ex>> = c
+            .arguments
+            .iter()
+            .map(|(a, _)| {
+                let v = self.operand(f, a, loc);
+                self.scalar(v, loc)
+            })
+            .collect();
+        self.barrier(fenced, fenced, loc);
+        let Some(d) = &c.dest else { return true };
+        let Some(t) = scalar_ty(&self.module.type_of(c)) else {
+            self.err(loc, format!("the collective `{plain}` on a value that is not a scalar"));
+            return true;
+        };
+        let Val::Scalar(v) = self.havoc_scalar(f, d, t, loc) else { return true };
+        for fact in self.collective_facts(&v, result, &args) {
+            self.emit(format!("assume {fact};"), loc);
         }
+        f.vals.insert(d.clone(), Val::Scalar(v));
         true
     }
 
@@ -230,13 +219,15 @@ mod tests {
 
     #[test]
     fn names() {
-        assert_eq!(classify("work_group_barrier"), Some(Collective::Barrier));
+        assert_eq!(classify("work_group_barrier"), None);
+        assert_eq!(builtins::classify("_Z18work_group_barrierj"), Some(Builtin::Barrier));
+        assert!(!unmodelled("work_group_barrier"));
         assert_eq!(
             classify("work_group_scan_exclusive_add"),
-            Some(Collective::Value { fenced: false, result: Result::PerThread })
+            Some(Collective { fenced: false, result: Result::PerThread })
         );
         assert_eq!(classify("work_group_scan_inclusive_mul"), None);
-        assert_eq!(classify("__syncthreads_and"), Some(Collective::Value { fenced: true, result: Result::All }));
+        assert_eq!(classify("__syncthreads_and"), Some(Collective { fenced: true, result: Result::All }));
         assert!(unmodelled("sub_group_reduce_add"));
         assert!(unmodelled("work_group_scan_inclusive_mul"));
         assert!(unmodelled("__syncwarp"));

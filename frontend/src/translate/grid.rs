@@ -43,6 +43,8 @@ impl<'m> Tr<'m> {
     /// parameter when that is a 32-bit integer.
     pub(super) fn grid_requires(&mut self, k: &Function, params: &[Option<String>], kloc: Option<Loc>) {
         let Some(grid) = self.grid else { return };
+        // Before the limits below are added to the clauses.
+        let read = self.identity_read();
         let ule = self.bvop("ULE", 32);
         let mul = self.bvop("MUL", 32);
         let mut limits: Vec<String> = Vec::new();
@@ -66,7 +68,7 @@ impl<'m> Tr<'m> {
                     match t.as_ref().map(|t| self.term_text(t, params)) {
                         Some(Some(e)) => known.push(format!("{what}_{x} == {e}")),
                         // A size of the launch that kivl could not read: only the assumptions.
-                        _ => known.extend(self.assumed_size(what, d)),
+                        _ => known.extend(self.assumed_size(what, d, &read)),
                     }
                 }
             }
@@ -76,19 +78,29 @@ impl<'m> Tr<'m> {
         self.requires.push((cases.join(" || "), at));
     }
 
+    /// The identity constants (`local_id_y`, `num_groups_z`, …) the kernel's code and clauses
+    /// read.
+    fn identity_read(&self) -> HashSet<String> {
+        let texts = self.blocks.iter().chain(&self.edge_blocks).flat_map(|b| &b.stmts).chain(&self.requires);
+        let mut read = HashSet::new();
+        for (text, _) in texts.chain(&self.ensures) {
+            for name in IDENTITY.iter().flat_map(|w| DIMS.iter().map(move |x| format!("{w}_{x}"))) {
+                if !read.contains(&name) && text.match_indices(&name).any(|(i, _)| !crate::follows_identifier(text, i))
+                {
+                    read.insert(name);
+                }
+            }
+        }
+        read
+    }
+
     /// What is assumed of a size (`group_size` or `num_groups`, dimension `d`) that no launch
-    /// gives: 1 in a dimension the kernel does not read, and at most 2^22 blocks in x.
-    fn assumed_size(&mut self, what: &str, d: usize) -> Option<String> {
+    /// gives, with `read` the identity constants the kernel reads: 1 in a dimension the kernel
+    /// does not read, and at most 2^22 blocks in x.
+    fn assumed_size(&mut self, what: &str, d: usize, read: &HashSet<String>) -> Option<String> {
         let x = DIMS[d];
-        let names = match what {
-            "group_size" => [format!("local_id_{x}"), format!("group_size_{x}")],
-            _ => [format!("group_id_{x}"), format!("num_groups_{x}")],
-        };
-        let reads =
-            self.blocks.iter().chain(&self.edge_blocks).flat_map(|b| &b.stmts).any(|(st, _)| {
-                names.iter().any(|n| st.match_indices(n.as_str()).any(|(i, _)| !ident_char_before(st, i)))
-            });
-        if d > 0 && !reads {
+        let ids = if what == "group_size" { ["local_id", "group_size"] } else { ["group_id", "num_groups"] };
+        if d > 0 && !ids.iter().any(|w| read.contains(&format!("{w}_{x}"))) {
             return Some(format!("{what}_{x} == 1bv32"));
         }
         // With at most 1,024 threads a block, 2^22 blocks keep x's global ids below 2^32 (a
@@ -112,9 +124,4 @@ impl<'m> Tr<'m> {
             }
         })
     }
-}
-
-/// Whether the character before byte `i` of `s` continues an identifier (`$local_id_y`).
-fn ident_char_before(s: &str, i: usize) -> bool {
-    s[..i].chars().next_back().is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '.'))
 }

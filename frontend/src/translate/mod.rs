@@ -285,6 +285,7 @@ fn entry_points<'m>(
         let mut msg = "the file defines no kernel (`__kernel` / `__global__` function)".to_string();
         let mut launched: Vec<String> =
             grid.into_iter().flat_map(|g| &g.launches).map(|l| kernel_name(&l.kernel)).collect();
+        launched.sort();
         launched.dedup();
         if !launched.is_empty() {
             msg += &format!("; it launches {}, defined elsewhere", launched.join(", "));
@@ -293,13 +294,9 @@ fn entry_points<'m>(
     }
     // `--kernel NAME`: only the kernels named (by source name, or a template instance's).
     if !opts.kernels.is_empty() {
-        let named =
-            |k: &Function| opts.kernels.iter().any(|n| *n == kernel_name(&k.name) || n == builtins::demangle(&k.name));
-        let unknown: Vec<&String> = opts
-            .kernels
-            .iter()
-            .filter(|n| !kernels.iter().any(|k| **n == kernel_name(&k.name) || *n == builtins::demangle(&k.name)))
-            .collect();
+        let is = |n: &String, k: &Function| *n == kernel_name(&k.name) || n == builtins::demangle(&k.name);
+        let named = |k: &Function| opts.kernels.iter().any(|n| is(n, k));
+        let unknown: Vec<&String> = opts.kernels.iter().filter(|n| !kernels.iter().any(|k| is(n, k))).collect();
         if !unknown.is_empty() {
             let all: Vec<String> = kernels.iter().map(|k| kernel_name(&k.name)).collect();
             let names: Vec<String> = unknown.iter().map(|n| format!("`{n}`")).collect();
@@ -1353,7 +1350,7 @@ fn int_constant(op: &Operand) -> Option<u64> {
     }
 }
 
-fn call_name(c: &inst::Call) -> Option<&str> {
+pub(crate) fn call_name(c: &inst::Call) -> Option<&str> {
     match c.function.as_ref().right()? {
         Operand::ConstantOperand(k) => match k.as_ref() {
             Constant::GlobalReference { name: Name::Name(n), .. } => Some(n.as_str()),

@@ -57,7 +57,7 @@ FLAGS = {
     "inlinedepth": ("--inline-depth", True),
     "contractinfer": ("--houdini", False),
     "loopunroll": ("--loop-unwind", True),
-    "timelimit": ("--timeout", True),
+    "timelimit": ("--search-timeout", True),
     "proveropt": (None, True),
     "typeencoding": (None, True),
     "noverify": (None, False),

@@ -24,6 +24,7 @@ struct Entry {
     extra: serde_json::Map<String, serde_json::Value>,
 }
 
+#[derive(Clone)]
 pub struct Cache {
     dir: PathBuf,
     /// The part of every key that depends on the executable and the options, not the file.

@@ -23,14 +23,15 @@ pub fn install() {
 
 /// When Z3 does not stop at its time limit even when interrupted (`vcgen::watchdog`), ends
 /// kivl with the inconclusive status 3 and says why on stderr, rather than run on past
-/// `--timeout`. The command line's verdicts are printed only when a run has finished, so no
+/// `--search-timeout` (a run with `--timeout` is given up by `verify_run` before this, at
+/// most `ivl::deadline::wind_down` after its limit). The command line's verdicts are printed only when a run has finished, so no
 /// partial verdict is shown.
 pub fn give_up_when_z3_is_stuck() {
     vcgen::watchdog::on_stuck(|limit| {
         use std::io::Write;
         let _ = writeln!(
             std::io::stderr(),
-            "kivl: Z3 did not stop within {} s of the {} s time limit (--timeout) and could not be interrupted; no verdict (inconclusive)",
+            "kivl: Z3 did not stop within {} s of its {} s time limit (--timeout/--search-timeout) and could not be interrupted; no verdict (inconclusive)",
             vcgen::watchdog::STUCK_AFTER.as_secs(),
             limit.as_secs_f64()
         );

@@ -190,13 +190,17 @@ struct VerifyArgs {
     /// values (`*`: any), repeatable.
     #[arg(long, value_name = "K,V1,V2,...", value_parser = |s: &str| s.parse::<gpu_passes::kernel_args::KernelArgs>())]
     kernel_args: Vec<gpu_passes::kernel_args::KernelArgs>,
-    /// Time limit in seconds for each search of an implementation: its verification together
-    /// with the search for further errors, or one Houdini round of it. Every solver call gets
-    /// what is left (Z3's timer, and a watchdog that interrupts Z3 shortly after); should Z3 not
-    /// stop even then (a Z3 defect), kivl gives up 5 s later with status 3 and no verdict.
+    /// Wall-clock limit in seconds for each file as a whole: front end, passes and every solver
+    /// search. A file still running then ends with the verdicts reached so far and
+    /// "timed out after N s (--timeout)" for the rest (inconclusive, exit status 3).
     /// 0 means no limit (as in Boogie).
     #[arg(long, default_value_t = 60)]
     timeout: u64,
+    /// Time limit in seconds for each search of an implementation: its verification together
+    /// with the search for further errors, or one Houdini round of it (Boogie's /timeLimit).
+    /// 0 (the default): none but --timeout's.
+    #[arg(long, value_name = "SECONDS", default_value_t = 0)]
+    search_timeout: u64,
     /// Memory Z3 may use, in MB; a check that needs more is inconclusive (exit status 3).
     #[arg(long, value_name = "MB", default_value_t = 16384, value_parser = clap::value_parser!(u64).range(1..))]
     memory_limit: u64,
@@ -346,6 +350,7 @@ impl KernelArgs {
             check_array_bounds: self.check_array_bounds,
             kernels: self.kernel.clone(),
             clang_args: self.gpuverify.clang_opt.clone(),
+            deadline: None,
             cl_std: self.cl_std.map(|v| match v {
                 ClStdArg::Cl12 => frontend::ClStd::Cl12,
                 ClStdArg::Cl20 => frontend::ClStd::Cl20,
@@ -364,6 +369,7 @@ impl KernelArgs {
             frontend: self.frontend(),
             print_assignment: false,
             replay: false,
+            time_limit: None,
         }
     }
 }
@@ -468,7 +474,11 @@ fn real_main() -> i32 {
             interrupt::give_up_when_z3_is_stuck();
             vcgen::solver::set_memory_limit_mb(a.verify.memory_limit);
             let poll = std::time::Duration::from_millis(a.poll_ms.max(10));
-            watch::run(&a.verify.files, &verify_config(&a.verify), poll)
+            let mut cfg = verify_config(&a.verify);
+            // The incremental runs of `watch` are bounded per search (their results are kept
+            // and reused, which a run cut short by a deadline would not be worth).
+            cfg.driver.engine.timeout_secs = cfg.driver.engine.timeout_secs.or(cfg.time_limit.map(|d| d.as_secs()));
+            watch::run(&a.verify.files, &cfg, poll)
         }
         Command::Transform(a) => {
             let mut cfg = a.kernel.config();
@@ -487,11 +497,12 @@ fn verify_config(a: &VerifyArgs) -> pipeline::VerifyConfig {
     let mut opts = a.kernel.config();
     opts.print_assignment = a.print_assignment;
     opts.replay = a.replay;
+    opts.time_limit = Some(a.timeout).filter(|&s| s > 0).map(std::time::Duration::from_secs);
     let d = &mut opts.driver;
     d.engine = vcgen::engine::VerifyOptions {
         jobs: a.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
-        // `--timeout 0` is no limit (Boogie's meaning), not a limit of nothing.
-        timeout_secs: Some(a.timeout).filter(|&s| s > 0),
+        // `0` is no limit (Boogie's meaning), not a limit of nothing.
+        timeout_secs: Some(a.search_timeout).filter(|&s| s > 0),
         houdini: a.houdini,
         print_assignment: a.print_assignment,
         error_limit: a.error_limit,

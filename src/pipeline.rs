@@ -23,6 +23,21 @@ pub struct VerifyConfig {
     pub print_assignment: bool,
     /// Run every error of a kernel concretely (`--replay`).
     pub replay: bool,
+    /// `--timeout`: the wall-clock time a file gets in all ([`VerifyConfig::starting_now`]).
+    pub time_limit: Option<std::time::Duration>,
+}
+
+impl VerifyConfig {
+    /// This configuration for a file's run starting now: with `time_limit`, the front end and
+    /// the engine get the deadline it sets (`ivl::deadline`).
+    pub fn starting_now(&self) -> std::borrow::Cow<'_, VerifyConfig> {
+        let Some(limit) = self.time_limit else { return std::borrow::Cow::Borrowed(self) };
+        let deadline = Some(ivl::deadline::Deadline::for_run(limit));
+        let mut cfg = self.clone();
+        cfg.frontend.deadline = deadline;
+        cfg.driver.engine.deadline = deadline;
+        std::borrow::Cow::Owned(cfg)
+    }
 }
 
 pub fn verify_file(path: &Path, cfg: &VerifyConfig) -> FileReport {
@@ -34,6 +49,7 @@ pub fn verify_file(path: &Path, cfg: &VerifyConfig) -> FileReport {
 
 /// Verifies a source text (a file's, or an editor's buffer in `kivl lsp`).
 pub fn verify_source(source: SourceFile, cfg: &VerifyConfig) -> FileReport {
+    let cfg = &*cfg.starting_now();
     let front::Checked { mut program, times } = match front::checked(&source, &cfg.frontend) {
         Ok(c) => c,
         Err(diags) => return FileReport::invalid(source, diags),

@@ -135,6 +135,11 @@ pub fn clear() {
     }
 }
 
+/// The name of the stage the current file is in (`None` between files).
+pub fn current() -> Option<&'static str> {
+    MONITOR.get().and_then(|m| m.lock().stage).map(Stage::name)
+}
+
 /// An implementation's name as the line shows it: the vacuity check the two-thread path adds
 /// to a kernel (`k$vacuity`) is named after the kernel.
 fn shown(name: &str) -> String {

@@ -60,9 +60,13 @@ impl FileReport {
         FileReport { source, verdict, errors, info: Vec::new(), extra: serde_json::Map::new(), impl_errors: Vec::new() }
     }
 
-    /// A file that could not be read or parsed: the diagnostics decide the verdict.
+    /// A file that could not be read or parsed: the diagnostics decide the verdict. A time
+    /// limit that ran out first (the front end's tools stopped at `--timeout`) is no fault of
+    /// the file: inconclusive.
     pub fn invalid(source: SourceFile, errors: Vec<Diagnostic>) -> FileReport {
-        FileReport::new(source, Verdict::Invalid, errors)
+        let verdict =
+            if errors.iter().any(|d| d.kind == ErrorKind::Timeout) { Verdict::Inconclusive } else { Verdict::Invalid };
+        FileReport::new(source, verdict, errors)
     }
 }
 

@@ -104,6 +104,83 @@ fn a_timeout_is_inconclusive() {
     );
 }
 
+/// `--timeout` bounds a file's whole run (issue 42): four hard implementations, each of which
+/// would get the whole limit again under a limit per search, end together within the limit
+/// and a moment, each inconclusive; `--search-timeout` keeps the per-search limit under its
+/// own name and says so.
+#[test]
+fn the_timeout_bounds_the_whole_file() {
+    let hard = factoring_program(64, 4294967296, 1000000016000000063);
+    let procs: String =
+        (0..4).map(|i| hard.split("procedure").nth(1).map(|p| format!("procedure Q{i}{}", &p[2..])).unwrap()).collect();
+    let header: String = hard.lines().take(3).map(|l| format!("{l}\n")).collect();
+    let p = temp_file("four_hard.bpl", &format!("{header}{procs}"));
+    let start = std::time::Instant::now();
+    let run = kivl(&["verify", "--format", "json", "--jobs", "1", "--timeout", "2", p.to_str().unwrap()]);
+    let took = start.elapsed();
+    assert_eq!((run.code, run.verdict()), (3, "inconclusive"), "{:?}", run.error_summary());
+    let messages: Vec<&str> = run.errors().iter().filter_map(|e| e["message"].as_str()).collect();
+    assert_eq!(messages.len(), 4, "{messages:?}");
+    assert!(messages.iter().all(|m| m.contains("timed out after 2 s (--timeout)")), "{messages:?}");
+    // Four searches of 2 s each would take 8 s; generous slack for a loaded machine.
+    assert!(took < std::time::Duration::from_secs(6), "took {took:?}");
+
+    let run = kivl(&[
+        "verify",
+        "--format",
+        "json",
+        "--jobs",
+        "1",
+        "--timeout",
+        "0",
+        "--search-timeout",
+        "1",
+        p.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 3, "{:?}", run.error_summary());
+    let messages: Vec<&str> = run.errors().iter().filter_map(|e| e["message"].as_str()).collect();
+    assert!(
+        messages.len() == 4 && messages.iter().all(|m| m.contains("timed out after 1 s (--search-timeout)")),
+        "{messages:?}"
+    );
+}
+
+/// A kernel whose front end and passes take longer than `--timeout` is given up at the limit:
+/// inconclusive, the stage named, and no temporary directory of the front end left behind.
+#[test]
+fn a_timeout_in_the_front_end_or_passes_is_inconclusive_and_leaves_no_files() {
+    let mut kernel = String::from("__global__ void fir(const float *in, float *out) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  float acc = 0.0f;\n");
+    for k in 0..20000 {
+        kernel.push_str(&format!("  acc += in[i + {k}] * {}.5f;\n", k % 7));
+    }
+    kernel.push_str("  out[i] = acc;\n}\n");
+    let p = temp_file("long_fir.cu", &kernel);
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_kivl"))
+        .args(["verify", "--format", "json", "--timeout", "1", "--local-size", "64", "--num-groups", "16"])
+        .arg(&p)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let start = std::time::Instant::now();
+    let out = child.wait_with_output().unwrap();
+    let took = start.elapsed();
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(3), "{json}");
+    let error = &json["files"][0]["errors"][0];
+    assert_eq!(error["kind"], "timeout", "{json}");
+    let message = error["message"].as_str().unwrap();
+    assert!(message.starts_with("timed out after 1 s (--timeout) in the "), "{message}");
+    assert!(took < std::time::Duration::from_secs(5), "took {took:?}");
+    let prefix = format!("kivl-fe-{pid}-");
+    let left: Vec<_> = std::fs::read_dir(std::env::temp_dir())
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with(&prefix))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
 /// The last line of a human-format run.
 fn closing_line(args: &[&str]) -> String {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_kivl")).args(args).output().unwrap();

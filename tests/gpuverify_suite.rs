@@ -11,7 +11,7 @@
 //! - `KIVL_SUITE_BLESS=1` rewrites the baseline from this run's failures, with their reasons;
 //! - `KIVL_SUITE_SAMPLE=K` runs every K-th kernel by sorted path (default [`CI_SAMPLE`]);
 //! - `KIVL_SUITE_FILTER=TEXT` runs the kernels whose path contains TEXT;
-//! - `KIVL_SUITE_TIMEOUT=S` is kivl's `--timeout` (default 30; the process is killed at 2S+30);
+//! - `KIVL_SUITE_TIMEOUT=S` is kivl's `--search-timeout` (default 30; the process is killed at 2S+30);
 //! - `KIVL_SUITE_BENCH=1` also times the front end alone (`kivl transform --emit kbpl`);
 //! - `KIVL_SUITE_BIN=PATH` scores another kivl binary than this build's.
 

@@ -55,6 +55,8 @@ pub enum ClangError {
     Source(Vec<(u32, u32, String)>),
     /// A tool that could not be run, or that failed without a located message.
     Tool(String),
+    /// The run's deadline passed while a tool ran (it was killed): the message to report.
+    TimedOut(String),
 }
 
 /// A temporary directory removed when dropped.
@@ -143,7 +145,8 @@ pub fn compile(
     user_args(&mut cmd, opts);
     cmd.arg("-o").arg(&raw);
     let run = |cmd: &mut Command, src: &Path| {
-        cmd.arg(src).output().map_err(|e| ClangError::Tool(format!("cannot run clang-14 ({e}); run scripts/setup.sh")))
+        output_by(cmd.arg(src), opts.deadline)?
+            .map_err(|e| ClangError::Tool(format!("cannot run clang-14 ({e}); run scripts/setup.sh")))
     };
     let mut out = run(Command::new(cmd.get_program()).args(cmd.get_args()), path)?;
     if !out.status.success() && lang == Language::Cuda {
@@ -169,12 +172,11 @@ pub fn compile(
             ClangError::Source(errors)
         });
     }
-    let out = Command::new(tool("KIVL_OPT", "opt-14"))
-        .args(["-S", "-passes=mem2reg", "-o"])
-        .arg(&ll)
-        .arg(&raw)
-        .output()
-        .map_err(|e| ClangError::Tool(format!("cannot run opt-14 ({e}); run scripts/setup.sh")))?;
+    let out = output_by(
+        Command::new(tool("KIVL_OPT", "opt-14")).args(["-S", "-passes=mem2reg", "-o"]).arg(&ll).arg(&raw),
+        opts.deadline,
+    )?
+    .map_err(|e| ClangError::Tool(format!("cannot run opt-14 ({e}); run scripts/setup.sh")))?;
     if !out.status.success() {
         return Err(ClangError::Tool(format!("opt failed: {}", String::from_utf8_lossy(&out.stderr).trim())));
     }
@@ -196,8 +198,58 @@ pub fn compile_host(path: &Path, opts: &Options, dir: &TempDir) -> Option<PathBu
     cmd.args(["-emit-llvm", "-S", "-O1", "-fno-inline", "-fno-exceptions", "-g", "-Wno-everything"]);
     cmd.arg("-fno-color-diagnostics");
     user_args(&mut cmd, opts);
-    let out = cmd.arg("-o").arg(&ll).arg(path).output().ok()?;
+    let out = output_by(cmd.arg("-o").arg(&ll).arg(path), opts.deadline).ok()?.ok()?;
     out.status.success().then_some(ll)
+}
+
+/// Runs `cmd` to its end, or kills it when `deadline` passes (then a [`ClangError::TimedOut`]).
+/// Its output is read while it runs, so that a tool writing much to a pipe is not blocked.
+fn output_by(
+    cmd: &mut Command,
+    deadline: Option<ivl::deadline::Deadline>,
+) -> Result<std::io::Result<std::process::Output>, ClangError> {
+    use std::io::Read;
+    use std::process::Stdio;
+    let Some(deadline) = deadline else { return Ok(cmd.output()) };
+    if deadline.passed() {
+        return Err(ClangError::TimedOut(timed_out(deadline)));
+    }
+    let mut child = match cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn() {
+        Ok(c) => c,
+        Err(e) => return Ok(Err(e)),
+    };
+    let drain = |pipe: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut p) = pipe {
+                let _ = p.read_to_end(&mut bytes);
+            }
+            bytes
+        })
+    };
+    let stdout = drain(child.stdout.take().map(|p| Box::new(p) as Box<dyn Read + Send>));
+    let stderr = drain(child.stderr.take().map(|p| Box::new(p) as Box<dyn Read + Send>));
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if deadline.passed() => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(ClangError::TimedOut(timed_out(deadline)));
+            }
+            Ok(None) => std::thread::sleep(std::time::Duration::from_millis(5).min(deadline.remaining())),
+            Err(e) => return Ok(Err(e)),
+        }
+    };
+    let stdout = stdout.join().unwrap_or_default();
+    let stderr = stderr.join().unwrap_or_default();
+    Ok(Ok(std::process::Output { status, stdout, stderr }))
+}
+
+/// The message of a file whose front end was stopped by the deadline (worded as the command
+/// line words a file given up in another stage).
+fn timed_out(deadline: ivl::deadline::Deadline) -> String {
+    format!("{} in the front end stage; no verdict", deadline.message())
 }
 
 /// The command line's `-D`, `-I` and `--clang-opt` arguments.

@@ -69,6 +69,9 @@ pub struct Options {
     pub kernels: Vec<String>,
     /// Further arguments for clang, as they are (GPUVerify's `--clang-opt`).
     pub clang_args: Vec<String>,
+    /// The run's wall-clock end (`--timeout`): clang and opt are killed when it passes, and the
+    /// file gets a `timeout` error instead of IR.
+    pub deadline: Option<ivl::deadline::Deadline>,
 }
 
 /// The OpenCL C versions kivl compiles (`-cl-std=CL1.2`, `-cl-std=CL2.0`).
@@ -149,6 +152,10 @@ pub fn translate_file(path: &Path, text: &str, lang: Language, opts: &Options) -
                 .collect())
         }
         Err(clang::ClangError::Tool(msg)) => return Err(vec![Diagnostic::unsupported(msg, Span::DUMMY)]),
+        Err(clang::ClangError::TimedOut(msg)) => {
+            return Err(vec![Diagnostic::new(ivl::diag::ErrorKind::Timeout, msg, Span::DUMMY)
+                .with_note("clang was stopped: the file's time limit was over before it had compiled the kernel")])
+        }
     };
     let clang_secs = t0.elapsed().as_secs_f64();
     let t1 = std::time::Instant::now();
@@ -250,6 +257,20 @@ pub fn span_at(text: &str, loc: Loc) -> Span {
             None => return Span::new(text.len(), text.len()),
         }
     }
+    span_on_line(text, start, loc)
+}
+
+/// [`span_at`] for a `loc` whose line starts at byte `start` of `text` (`None`: past the last
+/// line), found by the caller: mapping every span of a program line by line from the start of
+/// the text made the front end quadratic in the kernel's length (issue 42).
+pub(crate) fn span_at_line_start(text: &str, start: Option<usize>, loc: Loc) -> Span {
+    match start {
+        Some(start) => span_on_line(text, start, loc),
+        None => Span::new(text.len(), text.len()),
+    }
+}
+
+fn span_on_line(text: &str, start: usize, loc: Loc) -> Span {
     let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
     let end = if text[..end].ends_with('\r') { end - 1 } else { end };
     let col = (loc.col.max(1) - 1) as usize;

@@ -542,7 +542,7 @@ pub(crate) fn build(p: &Program, ts: usize, make_ins: &mut MakeInstrument) -> Re
         return Err(vec![Diagnostic::unsupported("the lock-step program needs at least one thread", Span::DUMMY)]);
     }
     let p = barrier_calls_to_statements(p);
-    let mut names = FreshNames(all_names(&p));
+    let mut names = FreshNames::new(all_names(&p));
     let shared = shared_vars(&p);
     let mut diags = Vec::new();
     let mut new_decls: Vec<Decl> = Vec::new();

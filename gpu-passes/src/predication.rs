@@ -150,14 +150,40 @@ pub fn map_update(lhs: &Lhs, rhs: Expr) -> Expr {
 
 pub(crate) use ivl::visit::all_names;
 
-/// Fresh variable names: `base` if unused, else `base_1`, … ; reserved once given.
-pub(crate) struct FreshNames(pub(crate) HashSet<Name>);
+/// Fresh variable names: `base` if unused, else the first of `base_1`, `base_2`, … that is
+/// unused; reserved once given. The names taken only grow, so the search for a base's next
+/// name starts after the last one it gave: starting from `base_1` each time made the passes
+/// quadratic on long kernels, which ask for thousands of `$read`s (issue 42).
+pub(crate) struct FreshNames {
+    taken: HashSet<Name>,
+    next: HashMap<Name, usize>,
+}
 
 impl FreshNames {
+    /// Fresh names avoiding `taken`.
+    pub(crate) fn new(taken: HashSet<Name>) -> FreshNames {
+        FreshNames { taken, next: HashMap::new() }
+    }
+
+    /// Takes these names too.
+    pub(crate) fn reserve(&mut self, names: impl IntoIterator<Item = Name>) {
+        self.taken.extend(names);
+    }
+
     pub(crate) fn fresh(&mut self, base: &str) -> Name {
-        let name = if self.0.contains(base) { ivl::visit::fresh_name(base, &self.0) } else { Name::from(base) };
-        self.0.insert(name.clone());
-        name
+        if !self.taken.contains(base) {
+            let name = Name::from(base);
+            self.taken.insert(name.clone());
+            return name;
+        }
+        let i = self.next.entry(Name::from(base)).or_insert(1);
+        loop {
+            let name = Name::from(format!("{base}_{i}"));
+            *i += 1;
+            if self.taken.insert(name.clone()) {
+                return name;
+            }
+        }
     }
 }
 
@@ -439,8 +465,8 @@ pub(crate) fn predicate_preprocessed(
 
 /// Preprocesses ([`preprocess`]) and predicates one block body of `program`.
 pub fn predicate_impl(program: &Program, imp: &BlockImpl) -> Result<PredicatedImpl, Vec<Diagnostic>> {
-    let mut names = FreshNames(all_names(program));
-    names.0.extend(all_names(&imp.to_body()));
+    let mut names = FreshNames::new(all_names(program));
+    names.reserve(all_names(&imp.to_body()));
     let pre = preprocess(imp)?;
     predicate_preprocessed(&pre, &global_var_types(program), &mut names)
 }
@@ -461,7 +487,7 @@ pub(crate) fn global_var_types(p: &Program) -> HashMap<Name, Type> {
 /// kernels) in predicated form, after the preprocessing of [`crate::preprocess`].
 pub fn predicate_program(p: &Program) -> Result<Program, Vec<Diagnostic>> {
     let p = crate::preprocess::barrier_calls_to_statements(p);
-    let mut names = FreshNames(all_names(&p));
+    let mut names = FreshNames::new(all_names(&p));
     let globals = global_var_types(&p);
     map_bodies(&p, |imp| {
         let pre = preprocess(imp)?;

@@ -34,7 +34,7 @@ pub struct Kernel<'a> {
 impl VacuityChecks {
     /// The checks of `kernels`, next to the declarations of `program` (whose names they avoid).
     pub fn new<'a>(program: &Program, kernels: impl IntoIterator<Item = Kernel<'a>>) -> VacuityChecks {
-        let mut fresh = FreshNames(all_names(program));
+        let mut fresh = FreshNames::new(all_names(program));
         let declarations = Program { decls: vcgen::desugar::declarations(program) };
         let mut out = VacuityChecks { program: declarations, checks: Vec::new() };
         for k in kernels {

@@ -9,6 +9,7 @@ pub mod check;
 pub mod code_exprs;
 pub mod corpus;
 pub mod db;
+pub mod deadline;
 pub mod diag;
 pub mod floats;
 pub mod lets;

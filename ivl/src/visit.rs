@@ -11,6 +11,7 @@
 //! drift apart.
 
 use crate::ast::*;
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 macro_rules! visitor {
@@ -723,21 +724,23 @@ pub fn substitute_in_place<T: Node + ?Sized>(node: &mut T, map: &HashMap<Name, E
     if map.is_empty() {
         return;
     }
-    node.accept_mut(&mut Subst { map: map.clone() });
+    // Borrowed: the map can be as large as the program (a copy per thread of every local), and
+    // a copy per call made the lock-step construction quadratic (issue 42).
+    node.accept_mut(&mut Subst { map: Cow::Borrowed(map) });
 }
 
 /// Renames free variables (`old name -> new name`), keeping spans of the occurrences.
 pub fn rename_vars<T: Node + ?Sized>(node: &mut T, renaming: &HashMap<Name, Name>) {
     let map = renaming.iter().map(|(k, v)| (k.clone(), Expr::var(v.clone(), Span::DUMMY))).collect();
     // The replacements have dummy spans, so each occurrence keeps its own (see `Subst`).
-    node.accept_mut(&mut Subst { map });
+    node.accept_mut(&mut Subst { map: Cow::Owned(map) });
 }
 
-struct Subst {
-    map: HashMap<Name, Expr>,
+struct Subst<'a> {
+    map: Cow<'a, HashMap<Name, Expr>>,
 }
 
-impl VisitMut for Subst {
+impl VisitMut for Subst<'_> {
     fn visit_expr(&mut self, e: &mut Expr) {
         match &mut e.kind {
             ExprKind::Var(x) => {
@@ -759,14 +762,14 @@ impl VisitMut for Subst {
                 let locals: HashSet<Name> =
                     c.locals.iter().flat_map(|d| d.vars.iter().map(|v| v.name.name.clone())).collect();
                 let map = self.map.iter().filter(|(k, _)| !locals.contains(*k)).map(|(k, v)| (k.clone(), v.clone()));
-                walk_expr_mut(&mut Subst { map: map.collect() }, e);
+                walk_expr_mut(&mut Subst { map: Cow::Owned(map.collect()) }, e);
             }
             _ => walk_expr_mut(self, e),
         }
     }
 }
 
-impl Subst {
+impl<'a> Subst<'a> {
     fn quantifier(&mut self, q: &mut Quantifier) {
         let bound: HashSet<Name> = q.vars.iter().map(|v| v.name.name.clone()).collect();
         let mut inner: HashMap<Name, Expr> =
@@ -791,7 +794,7 @@ impl Subst {
                 }
                 renaming.insert(old, Expr::var(fresh, Span::DUMMY));
             }
-            let mut rename = Subst { map: renaming };
+            let mut rename = Subst { map: Cow::Owned(renaming) };
             for v in &mut q.vars {
                 if let Some(w) = &mut v.where_clause {
                     rename.visit_expr(w);
@@ -805,7 +808,7 @@ impl Subst {
             }
             rename.visit_expr(&mut q.body);
         }
-        let outer = std::mem::replace(&mut self.map, std::mem::take(&mut inner));
+        let outer = std::mem::replace(&mut self.map, Cow::Owned(std::mem::take(&mut inner)));
         for v in &mut q.vars {
             if let Some(w) = &mut v.where_clause {
                 self.visit_expr(w);
@@ -822,7 +825,7 @@ impl Subst {
     }
 }
 
-impl Subst {
+impl<'a> Subst<'a> {
     /// The values are substituted in the enclosing scope; the bound names shadow the map in the
     /// body and are renamed when a replacement mentions them (capture avoidance).
     fn let_expr(&mut self, l: &mut LetExpr) {
@@ -843,7 +846,7 @@ impl Subst {
             inner.insert(v.name.clone(), Expr::var(fresh.clone(), Span::DUMMY));
             v.name = fresh;
         }
-        let outer = std::mem::replace(&mut self.map, inner);
+        let outer = std::mem::replace(&mut self.map, Cow::Owned(inner));
         self.visit_expr(&mut l.body);
         self.map = outer;
     }

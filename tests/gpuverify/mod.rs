@@ -435,11 +435,14 @@ fn sizes(local: SizeArg, groups: SizeArg, global: SizeArg) -> SizeMap {
     }
 }
 
-/// `kivl verify` on one kernel: JSON, `--timeout` per check, one solver thread (two kernels run
+/// `kivl verify` on one kernel: JSON, a time limit per search (`--search-timeout`, no limit on
+/// the whole file), one solver thread (two kernels run
 /// at once on two cores), enough errors reported for the regexes' lines to be among them.
 pub fn verify_args(kernel: &[String], houdini: bool, timeout: u64, file: &str) -> Vec<String> {
     let mut args: Vec<String> =
-        ["verify", "--format", "json", "--jobs", "1", "--error-limit", "20", "--timeout"].map(String::from).to_vec();
+        ["verify", "--format", "json", "--jobs", "1", "--error-limit", "20", "--timeout", "0", "--search-timeout"]
+            .map(String::from)
+            .to_vec();
     args.push(timeout.to_string());
     if !houdini {
         args.push("--no-infer".into());

@@ -79,12 +79,23 @@ pub enum Check {
 pub struct VcSolver {
     pub solver: Solver,
     pub vc: Vc,
-    /// `--timeout`: the time one implementation's search gets in all ([`VcSolver::begin`]).
+    /// `--search-timeout`: the time one implementation's search gets in all
+    /// ([`VcSolver::begin`]).
     timeout_ms: Option<u64>,
+    /// `--timeout`: the end of the whole run, which no search goes past.
+    run_deadline: Option<ivl::deadline::Deadline>,
     /// When the current search (started by [`VcSolver::begin`]) must have ended.
-    deadline: std::sync::Mutex<Option<Instant>>,
+    deadline: std::sync::Mutex<Option<SearchEnd>>,
     /// Where its checks are also counted ([`VcSolver::counting_in`]).
     also_counted: Option<std::sync::Arc<std::sync::atomic::AtomicUsize>>,
+}
+
+/// When a search must end, and which limit says so.
+#[derive(Clone, Copy)]
+struct SearchEnd {
+    at: Instant,
+    /// The run's deadline is the earlier one (otherwise the search's own limit).
+    by_run: bool,
 }
 
 /// One solver of a race (`verify --portfolio`, `crate::engine`): its Z3 parameters, and how it
@@ -180,7 +191,14 @@ impl VcSolver {
             solver.assert(d);
         }
         solver.assert(vc.negated());
-        VcSolver { solver, vc, timeout_ms, deadline: std::sync::Mutex::new(None), also_counted: None }
+        VcSolver {
+            solver,
+            vc,
+            timeout_ms,
+            run_deadline: None,
+            deadline: std::sync::Mutex::new(None),
+            also_counted: None,
+        }
     }
 
     /// Has Z3 take in the solver's assertions now, with a check whose assumptions contradict
@@ -203,12 +221,22 @@ impl VcSolver {
         VcSolver { also_counted: counter, ..self }
     }
 
+    /// Ends every search by `deadline` too (the run's `--timeout`).
+    pub fn ending_by(self, deadline: Option<ivl::deadline::Deadline>) -> VcSolver {
+        VcSolver { run_deadline: deadline, ..self }
+    }
+
     /// Starts a search (one verification with its error enumeration, or one Houdini round):
-    /// its checks share one `--timeout` budget, so finding the fifth counterexample does not get
-    /// the full time limit again.
+    /// its checks share one `--search-timeout` budget, so finding the fifth counterexample does
+    /// not get the full time limit again, and none goes past the run's deadline.
     pub fn begin(&self) {
-        let deadline = self.timeout_ms.map(|ms| Instant::now() + Duration::from_millis(ms));
-        *self.deadline.lock().unwrap_or_else(|e| e.into_inner()) = deadline;
+        let own = self.timeout_ms.map(|ms| SearchEnd { at: Instant::now() + Duration::from_millis(ms), by_run: false });
+        let run = self.run_deadline.map(|d| SearchEnd { at: d.at(), by_run: true });
+        let end = match (own, run) {
+            (Some(o), Some(r)) => Some(if r.at <= o.at { r } else { o }),
+            (o, r) => o.or(r),
+        };
+        *self.deadline.lock().unwrap_or_else(|e| e.into_inner()) = end;
     }
 
     /// Checks under `assumptions` (candidate literals, disabled assertions), within what is
@@ -217,31 +245,44 @@ impl VcSolver {
     /// Z3's search, and how much time is left depends on the machine's load, so the verdict
     /// would too (issue 23).
     pub fn check(&self, assumptions: &[Bool]) -> Check {
-        let deadline = *self.deadline.lock().unwrap_or_else(|e| e.into_inner());
+        let end = *self.deadline.lock().unwrap_or_else(|e| e.into_inner());
         // Registered with the watchdog also without a deadline, for `watchdog::cancel`.
-        let _watch = match deadline {
-            Some(d) => {
-                if d <= Instant::now() {
-                    return Check::Inconclusive(self.out_of_time());
+        let _watch = match end {
+            Some(e) => {
+                if e.at <= Instant::now() {
+                    return Check::Inconclusive(self.out_of_time(e));
                 }
-                crate::watchdog::watch(d, Duration::from_millis(self.timeout_ms.unwrap_or(0)))
+                crate::watchdog::watch(e.at, self.limit(e))
             }
             None => crate::watchdog::watch_unlimited(),
         };
         let check = self.check_now(assumptions);
-        match (check, deadline) {
+        match (check, end) {
             // A check stopped at (or just before) the deadline, by the watchdog's interrupt
             // ("canceled"), ran out of time: say so, with the option.
-            (Check::Inconclusive(_), Some(d)) if Instant::now() + Duration::from_millis(1500) >= d => {
-                Check::Inconclusive(self.out_of_time())
+            (Check::Inconclusive(_), Some(e)) if Instant::now() + Duration::from_millis(1500) >= e.at => {
+                Check::Inconclusive(self.out_of_time(e))
             }
             (check, _) => check,
         }
     }
 
-    fn out_of_time(&self) -> String {
-        let secs = self.timeout_ms.unwrap_or(0) as f64 / 1000.0;
-        format!("timed out after {secs} s (--timeout)")
+    /// The time limit that `end` keeps (reported by the watchdog if Z3 gets stuck).
+    fn limit(&self, end: SearchEnd) -> Duration {
+        match (end.by_run, self.run_deadline) {
+            (true, Some(d)) => d.limit(),
+            _ => Duration::from_millis(self.timeout_ms.unwrap_or(0)),
+        }
+    }
+
+    fn out_of_time(&self, end: SearchEnd) -> String {
+        match (end.by_run, self.run_deadline) {
+            (true, Some(d)) => d.message(),
+            _ => {
+                let limit = Duration::from_millis(self.timeout_ms.unwrap_or(0));
+                format!("timed out after {} s (--search-timeout)", ivl::deadline::secs(limit))
+            }
+        }
     }
 
     fn check_now(&self, assumptions: &[Bool]) -> Check {

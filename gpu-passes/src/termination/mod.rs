@@ -131,7 +131,7 @@ fn size_axioms(p: &Program, opts: &KernelOptions) -> Result<Vec<Decl>, Vec<Diagn
         return Ok(Vec::new());
     }
     let sizes = Sizes::new(opts.local_size.as_deref(), opts.num_groups.as_deref()).map_err(|d| vec![d])?;
-    let mut names = FreshNames(all_names(p));
+    let mut names = FreshNames::new(all_names(p));
     let identity = Identity::of(p, &mut names)?;
     let facts = identity.uniform_facts(&sizes).map_err(|d| vec![d])?;
     let axiom = |expr| Decl { kind: DeclKind::Axiom(AxiomDecl { attrs: vec![], expr }), span: Span::DUMMY };

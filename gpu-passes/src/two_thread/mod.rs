@@ -261,7 +261,7 @@ pub fn build(p: &Program, opts: &KernelOptions) -> Result<Built, Vec<Diagnostic>
         )]);
     }
     let p = crate::preprocess::barrier_calls_to_statements(p);
-    let mut names = FreshNames(all_names(&p));
+    let mut names = FreshNames::new(all_names(&p));
     let inputs = inputs(&p, opts, &mut names)?;
     let mut out = Output { decls: inputs.identity.decls.clone(), ..Output::default() };
     for inter in [false, true] {
@@ -315,7 +315,7 @@ fn kernel_bodies(
     for (pr, src) in &kernel_list {
         match calls::kernel_body(&ctx, *src, &shared_names) {
             Ok(b) => {
-                names.0.extend(all_names(&b.to_body()));
+                names.reserve(all_names(&b.to_body()));
                 bodies.push(((*pr).clone(), b));
             }
             Err(d) => diags.extend(d),

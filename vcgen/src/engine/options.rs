@@ -7,8 +7,12 @@
 pub struct VerifyOptions {
     /// Worker threads (0: one per available core).
     pub jobs: usize,
-    /// Time limit per solver check.
+    /// Time limit of each search of an implementation (its verification with the search for
+    /// further errors, or one Houdini round): `--search-timeout`, Boogie's `/timeLimit`.
     pub timeout_secs: Option<u64>,
+    /// The wall-clock end of the whole run (`--timeout`): no search goes past it, whatever
+    /// `timeout_secs` leaves ([`ivl::deadline`]).
+    pub deadline: Option<ivl::deadline::Deadline>,
     /// Infer candidate annotations first (Boogie's `/contractInfer`).
     pub houdini: bool,
     /// Fill [`super::ProgramResult::assignment_text`] (Boogie's `/printAssignment`).
@@ -62,6 +66,7 @@ impl Default for VerifyOptions {
         VerifyOptions {
             jobs: 0,
             timeout_secs: None,
+            deadline: None,
             houdini: false,
             print_assignment: false,
             error_limit: 5,

@@ -137,7 +137,8 @@ impl ImplState {
         let env = wp::impl_env(enc, &passive.imp)?;
         let vc = wp::generate(enc, &passive.imp, &env, candidates)?;
         let solver = VcSolver::new(&enc.background, vc, timeout_ms(opts), racer)
-            .counting_in(opts.cancel.as_ref().map(|c| c.counter()));
+            .counting_in(opts.cancel.as_ref().map(|c| c.counter()))
+            .ending_by(opts.deadline);
         if trace_enabled() {
             eprintln!(
                 "built {} in {:.3}s ({} asserts)",

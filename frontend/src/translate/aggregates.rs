@@ -265,7 +265,7 @@ impl<'m> Tr<'m> {
                     .map(|(_, ty)| match (zero, ty) {
                         (true, Ty::Bool) => Ex::new("false".into(), ty),
                         (true, _) => Ex::new(format!("0bv{}", ty.width()), ty),
-                        (false, _) => Ex::new(self.fresh_var("undef", &ty.kbpl()), ty),
+                        (false, _) => Ex::new(self.body.fresh_var("undef", &ty.kbpl()), ty),
                     })
                     .collect();
                 Some(Some(Val::Vector(lanes)))

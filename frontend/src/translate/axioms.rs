@@ -34,7 +34,7 @@ impl<'m> Tr<'m> {
                     match (requires, c.arguments.first()) {
                         (true, Some((a, _))) if bi == 0 => {
                             if let Some(e) = self.spec_expr(&frame, a, bi, loc) {
-                                self.requires.push((bool_ex(&e), loc));
+                                self.clauses.require(bool_ex(&e), loc);
                             }
                             clauses += 1;
                         }

@@ -98,10 +98,10 @@ impl<'m> Tr<'m> {
             let v = self.operand(f, a, loc);
             let Some(p) = self.ptr(v, loc) else { return true };
             for o in p.cands() {
-                match self.space_of(o) {
+                match self.objects.space_of(o) {
                     None | Some(Space::Constant) => {}
                     Some(Space::Private) => {
-                        let m = self.bases[o].name.clone();
+                        let m = self.objects.bases[o].name.clone();
                         if !havoc.contains(&m) {
                             havoc.push(m);
                         }
@@ -124,21 +124,21 @@ impl<'m> Tr<'m> {
         let companions = self.companions_of(&havoc);
         havoc.extend(companions);
         if !havoc.is_empty() {
-            self.emit(format!("havoc {};", havoc.join(", ")), loc);
+            self.body.emit(format!("havoc {};", havoc.join(", ")), loc);
         }
         if let Some(d) = &c.dest {
             let v = match ret_scalar {
                 Some(t) => self.havoc_scalar(f, d, t, loc),
                 // A struct returned by value (a texel `float4`): every field arbitrary.
                 None if !is_pointer(&ret) => {
-                    let v = self.var(f, d);
+                    let v = f.var(d);
                     let Some(lanes) = self.lane_vars(&v, &ret) else { return true };
                     let names: Vec<&str> = lanes.iter().map(|e| e.text.as_str()).collect();
-                    self.emit(format!("havoc {};", names.join(", ")), loc);
+                    self.body.emit(format!("havoc {};", names.join(", ")), loc);
                     Val::Vector(lanes)
                 }
                 None => {
-                    let off = self.fresh_var("unknown", "bv32");
+                    let off = self.body.fresh_var("unknown", "bv32");
                     Val::Ptr(Ptr::null(Lin::term(off, 1)))
                 }
             };

@@ -168,7 +168,7 @@ impl<'m> Tr<'m> {
         };
         let Val::Scalar(v) = self.havoc_scalar(f, d, t, loc) else { return true };
         for fact in self.collective_facts(&v, result, &args) {
-            self.emit(format!("assume {fact};"), loc);
+            self.body.emit(format!("assume {fact};"), loc);
         }
         f.vals.insert(d.clone(), Val::Scalar(v));
         true

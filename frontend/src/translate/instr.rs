@@ -8,7 +8,7 @@ impl<'m> Tr<'m> {
     pub(super) fn instruction(&mut self, f: &mut Frame<'m>, i: &'m Instruction, bi: usize) {
         let loc = self.loc(llvm_ir::HasDebugLoc::get_debug_loc(i), f);
         match i {
-            Instruction::Store(s) if vectors::vector_shape(&self.module.type_of(&s.value)).is_some() => {
+            Instruction::Store(s) if vector_shape(&self.module.type_of(&s.value)).is_some() => {
                 self.vector_store(f, s, loc)
             }
             Instruction::Store(s) if aggregates::is_aggregate(&self.module.type_of(&s.value)) => {
@@ -48,7 +48,7 @@ impl<'m> Tr<'m> {
                         "`__return_val_*()` in a value computed in steps (a `&&`, `||` or `?:` splits the clause): write one `__ensures` per conjunct, or use `&`",
                     ),
                     Some(Val::Scalar(e)) => {
-                        let v = self.var(f, dest);
+                        let v = f.var(dest);
                         let e = self.bind(v, e, loc);
                         f.vals.insert(dest.clone(), Val::Scalar(e));
                     }
@@ -118,7 +118,7 @@ impl<'m> Tr<'m> {
                 true
             }
             Some(Builtin::AssertFail) => {
-                self.emit(format!("assert {{:msg \"{ASSERT_FAIL}\"}} false;"), loc);
+                self.body.emit(format!("assert {{:msg \"{ASSERT_FAIL}\"}} false;"), loc);
                 true
             }
             _ => false,
@@ -134,9 +134,9 @@ impl<'m> Tr<'m> {
 
     /// A new local of type `t` for the register `d`, havocked here: an arbitrary value.
     pub(super) fn havoc_scalar(&mut self, f: &Frame<'m>, d: &Name, t: Ty, loc: Option<Loc>) -> Val {
-        let v = self.var(f, d);
-        self.locals.insert(v.clone(), t.kbpl());
-        self.emit(format!("havoc {v};"), loc);
+        let v = f.var(d);
+        self.body.declare(v.clone(), t.kbpl());
+        self.body.emit(format!("havoc {v};"), loc);
         Val::Scalar(Ex::new(v, t))
     }
 
@@ -177,7 +177,7 @@ impl<'m> Tr<'m> {
                     format!("{{:instantiate {}}}", ids.join(", "))
                 };
                 let inv = format!("invariant {attrs} {};", bool_ex(&phi));
-                self.pending_barrier_invariants.push((inv, loc));
+                self.clauses.await_barrier(inv, loc);
                 true
             }
             // Every thread runs a kernel's first block, so there a global assertion is
@@ -191,7 +191,7 @@ impl<'m> Tr<'m> {
                         return true;
                     }
                     for one in for_both_threads(&bool_ex(&e)) {
-                        self.emit(format!("assert {one};"), loc);
+                        self.body.emit(format!("assert {one};"), loc);
                     }
                 }
                 true
@@ -203,7 +203,7 @@ impl<'m> Tr<'m> {
                         return true;
                     }
                     let kw = if s == Spec::Assume { "assume" } else { "assert" };
-                    self.emit(format!("{kw} {};", bool_ex(&e)), loc);
+                    self.body.emit(format!("{kw} {};", bool_ex(&e)), loc);
                 }
                 true
             }
@@ -214,7 +214,7 @@ impl<'m> Tr<'m> {
                 let Some(e) = self.spec_expr(f, &a, bi, loc) else { return true };
                 for one in for_both_threads(&bool_ex(&e)) {
                     if s == Spec::GlobalRequires {
-                        self.emit(format!("assert {{:check \"precondition\"}} {one};"), f.call_loc.or(loc));
+                        self.body.emit(format!("assert {{:check \"precondition\"}} {one};"), f.call_loc.or(loc));
                     } else {
                         f.ensures.push((one, loc));
                     }
@@ -232,19 +232,21 @@ impl<'m> Tr<'m> {
                 match (s, f.ret.is_some()) {
                     // A function checked on its own has its parameters as locals, which
                     // clauses cannot name: its precondition is assumed at its start.
-                    (Spec::Requires, false) if self.uncalled => self.emit(format!("assume {b};"), loc),
+                    (Spec::Requires, false) if self.facts.uncalled => self.body.emit(format!("assume {b};"), loc),
                     // A kernel's precondition on its private memory (a struct passed by value,
                     // whose map is a local of the body, which clauses cannot name) is assumed
                     // where it is written, if nothing was stored before it (the entry state).
-                    (Spec::Requires, false) if bi == 0 && no_store_before(f, c) && self.mentions_private(&b) => {
-                        self.emit(format!("assume {b};"), loc)
+                    (Spec::Requires, false)
+                        if bi == 0 && no_store_before(f, c) && self.objects.mentions_private(&b) =>
+                    {
+                        self.body.emit(format!("assume {b};"), loc)
                     }
-                    (Spec::Requires, false) => self.requires.push((b, loc)),
-                    (Spec::Ensures, false) if self.uncalled => f.ensures.push((b, loc)),
-                    (Spec::Ensures, false) => self.ensures.push((b, loc)),
+                    (Spec::Requires, false) => self.clauses.require(b, loc),
+                    (Spec::Ensures, false) if self.facts.uncalled => f.ensures.push((b, loc)),
+                    (Spec::Ensures, false) => self.clauses.ensure(b, loc),
                     // An inlined function's precondition is checked at the call.
                     (Spec::Requires, true) => {
-                        self.emit(format!("assert {{:check \"precondition\"}} {b};"), f.call_loc.or(loc))
+                        self.body.emit(format!("assert {{:check \"precondition\"}} {b};"), f.call_loc.or(loc))
                     }
                     _ => f.ensures.push((b, loc)),
                 }
@@ -252,11 +254,6 @@ impl<'m> Tr<'m> {
             }
             _ => false,
         }
-    }
-
-    /// Whether a clause reads a private memory object's map (`$$q[…]`).
-    fn mentions_private(&self, clause: &str) -> bool {
-        self.bases.iter().any(|b| b.space == Space::Private && clause.contains(&format!("{}[", b.name)))
     }
 
     /// A barrier with its fences and the barrier invariants written before it.
@@ -274,16 +271,16 @@ impl<'m> Tr<'m> {
     /// invariants written before it.
     fn emit_barrier(&mut self, attr: &str, loc: Option<Loc>) {
         self.no_copy_in_flight(loc);
-        let invs: Vec<String> = std::mem::take(&mut self.pending_barrier_invariants).into_iter().map(|i| i.0).collect();
+        let invs = self.clauses.take_barrier_invariants();
         if invs.is_empty() {
-            self.emit(format!("barrier{attr};"), loc);
+            self.body.emit(format!("barrier{attr};"), loc);
         } else {
-            self.emit(format!("barrier{attr} {}", invs.join(" ")), loc);
+            self.body.emit(format!("barrier{attr} {}", invs.join(" ")), loc);
         }
     }
 
     pub(super) fn inline(&mut self, f: &mut Frame<'m>, c: &'m inst::Call, g: &'m Function, loc: Option<Loc>) {
-        if self.stack.contains(&g.name) {
+        if self.body.is_active(&g.name) {
             self.err(loc, format!("recursive call of `{}`", builtins::demangle(&g.name)));
             return;
         }
@@ -291,27 +288,24 @@ impl<'m> Tr<'m> {
             self.err(loc, "a call of a variadic function");
             return;
         }
-        self.calls += 1;
-        let k = self.calls;
-        let cont = format!("{}$ret{k}", self.blocks.last().map_or("$bb", |b| b.label.as_str()));
+        let k = self.body.next_call();
+        let cont = format!("{}$ret{k}", self.body.current_label());
         let result = match (&c.dest, scalar_ty(&g.return_type)) {
             (Some(d), Some(t)) => {
-                let v = self.var(f, d);
-                self.locals.insert(v.clone(), t.kbpl());
+                let v = f.var(d);
+                self.body.declare(v.clone(), t.kbpl());
                 f.vals.insert(d.clone(), Val::Scalar(Ex::new(v.clone(), t)));
                 Some(v)
             }
             // A returned pointer: its object is found at the returns, its byte offset is a
             // variable.
             (Some(d), None) if is_pointer(&g.return_type) => {
-                let v = format!("{}.off", self.var(f, d));
-                self.locals.insert(v.clone(), "bv32".into());
+                let v = format!("{}.off", f.var(d));
+                self.body.declare(v.clone(), "bv32".into());
                 Some(v)
             }
-            (Some(d), None)
-                if vectors::vector_shape(&g.return_type).is_some() || aggregates::is_aggregate(&g.return_type) =>
-            {
-                let v = self.var(f, d);
+            (Some(d), None) if vector_shape(&g.return_type).is_some() || aggregates::is_aggregate(&g.return_type) => {
+                let v = f.var(d);
                 let lanes = self.lane_vars(&v, &g.return_type);
                 match lanes {
                     Some(lanes) => f.vals.insert(d.clone(), Val::Vector(lanes)),
@@ -335,11 +329,11 @@ impl<'m> Tr<'m> {
             }
         }
         let Some(entry) = g.basic_blocks.first() else { return };
-        let target = self.label(&callee, &entry.name);
-        self.emit(format!("goto {target};"), loc);
-        self.stack.push(g.name.clone());
+        let target = callee.label(&entry.name);
+        self.body.emit(format!("goto {target};"), loc);
+        self.body.enter(g.name.clone());
         self.function_body(&mut callee);
-        self.stack.pop();
+        self.body.leave();
         if let (Some(d), Some(off), true) =
             (&c.dest, &callee.ret.as_ref().and_then(|r| r.1.clone()), is_pointer(&g.return_type))
         {
@@ -351,7 +345,7 @@ impl<'m> Tr<'m> {
                 }
             }
         }
-        self.start_block(cont);
+        self.body.start_block(cont);
     }
 
     /// An operand's value as it is when the current instruction runs (while an element-wise
@@ -368,7 +362,7 @@ impl<'m> Tr<'m> {
                     return Some(v.clone());
                 }
                 match memory_scalar_ty(ty) {
-                    Some(t) => Some(Val::Scalar(Ex::new(self.var(f, name), t))),
+                    Some(t) => Some(Val::Scalar(Ex::new(f.var(name), t))),
                     None => {
                         self.err(loc, "a pointer whose memory object cannot be determined statically");
                         None
@@ -410,8 +404,7 @@ impl<'m> Tr<'m> {
                 };
                 // Shared subterms are copied when folded: a budget keeps the text linear in
                 // the block's size (past it, the computed variable is named instead).
-                if dbi == bi && foldable && self.fold_budget > 0 {
-                    self.fold_budget -= 1;
+                if dbi == bi && foldable && self.clauses.take_fold() {
                     return self.value_of(f, i, spec, loc);
                 }
             }
@@ -422,10 +415,9 @@ impl<'m> Tr<'m> {
     /// A specification clause's or a branch's operand folded with the computations of block
     /// `bi` that it depends on.
     pub(super) fn spec_expr(&mut self, f: &Frame<'m>, op: &Operand, bi: usize, loc: Option<Loc>) -> Option<Ex> {
-        self.fold_budget = FOLD_BUDGET;
-        let outer = std::mem::replace(&mut self.in_spec, true);
+        let outer = self.clauses.begin_fold();
         let v = self.arg(f, op, Some(bi), loc);
-        self.in_spec = outer;
+        self.clauses.end_fold(outer);
         self.scalar(v, loc)
     }
 
@@ -437,9 +429,9 @@ impl<'m> Tr<'m> {
         if unit <= 1 || memops::divisible(&p.off, unit) {
             return;
         }
-        let off = p.off.expr(&mut self.needs_fn());
-        let urem = self.bvop("UREM", 32);
-        self.emit(
+        let off = p.off.expr(&mut self.decls.needs_fn());
+        let urem = self.decls.bvop("UREM", 32);
+        self.body.emit(
             format!(
                 "assert {{:msg \"possible misaligned access: the byte offset may not be a multiple of {unit}\"}} \
                  {urem}({off}, {unit}bv32) == 0bv32;"
@@ -452,21 +444,21 @@ impl<'m> Tr<'m> {
     /// object's size is known (GPUVerify's check and message). The offset is unsigned, so a
     /// negative index wraps around and fails too.
     fn bounds_check(&mut self, p: &Ptr, bytes: u32, loc: Option<Loc>) {
-        let Some(size) = self.bases[p.base].size else { return };
+        let Some(size) = self.objects.bases[p.base].size else { return };
         // The source name: `$$k.tile` is kernel k's `tile`, `$$p.c1.x` an inlined private `x`.
-        let full = &self.bases[p.base].name;
+        let full = &self.objects.bases[p.base].name;
         let name = full.split('.').rev().find(|s| s.parse::<u64>().is_err()).unwrap_or(full).trim_start_matches("$$");
         let name = name.to_string();
         let last = size.checked_sub(u64::from(bytes));
         let cond = match last {
             Some(last) => {
-                let off = p.off.expr(&mut self.needs_fn());
-                let ule = self.bvop("ULE", 32);
+                let off = p.off.expr(&mut self.decls.needs_fn());
+                let ule = self.decls.bvop("ULE", 32);
                 format!("{ule}({off}, {last}bv32)")
             }
             None => "false".into(),
         };
-        self.emit(format!("assert {{:msg \"possible array out-of-bounds access on array {name}\"}} {cond};"), loc);
+        self.body.emit(format!("assert {{:msg \"possible array out-of-bounds access on array {name}\"}} {cond};"), loc);
     }
 
     pub(super) fn scalar(&mut self, v: Option<Val>, loc: Option<Loc>) -> Option<Ex> {
@@ -514,13 +506,13 @@ impl<'m> Tr<'m> {
                     (Constant::Null(_) | Constant::AggregateZero(_), Some(ty)) => s(format!("0bv{}", ty.width()), ty),
                     // An undefined value: a variable that is never assigned.
                     (_, Some(ty)) => {
-                        let v = self.fresh_var("undef", &ty.kbpl());
+                        let v = self.body.fresh_var("undef", &ty.kbpl());
                         s(v, ty)
                     }
                     (Constant::Null(_), None) if is_pointer(t) => Some(Val::Ptr(Ptr::null(Lin::default()))),
                     // An undefined pointer: null with an arbitrary offset (never a valid access).
                     (Constant::Undef(_) | Constant::Poison(_), None) if is_pointer(t) => {
-                        let off = self.fresh_var("undef", "bv32");
+                        let off = self.body.fresh_var("undef", "bv32");
                         Some(Val::Ptr(Ptr::null(Lin::term(off, 1))))
                     }
                     _ => {
@@ -562,7 +554,7 @@ impl<'m> Tr<'m> {
 
     fn global_base(&mut self, mangled: &str, loc: Option<Loc>) -> Option<usize> {
         let name = format!("$${}", global_name(mangled));
-        if let Some(&b) = self.global_bases.get(&name) {
+        if let Some(b) = self.objects.global(&name) {
             return Some(b);
         }
         let g = self.module.get_global_var_by_name(&Name::Name(Box::new(mangled.to_string())));
@@ -585,15 +577,15 @@ impl<'m> Tr<'m> {
         // maps would hide the races between two names of the same bytes.
         let dynamic = space == Space::GroupShared && g.initializer.is_none() && is_unsized_array(&g.ty);
         if dynamic {
-            if let Some(&b) = self.global_bases.get(DYNAMIC_SHARED) {
-                self.global_bases.insert(name, b);
+            if let Some(b) = self.objects.global(DYNAMIC_SHARED) {
+                self.objects.name_global(name, b);
                 return Some(b);
             }
         }
-        let b = self.new_base(name.clone(), space);
-        self.global_bases.insert(name.clone(), b);
+        let b = self.objects.new_base(name.clone(), space);
+        self.objects.name_global(name.clone(), b);
         if dynamic {
-            self.global_bases.insert(DYNAMIC_SHARED.to_string(), b);
+            self.objects.name_global(DYNAMIC_SHARED.to_string(), b);
         }
         let value_ty = match &g.initializer {
             Some(init) => Some(self.module.type_of(init)),
@@ -602,7 +594,7 @@ impl<'m> Tr<'m> {
                 _ => None,
             },
         };
-        self.bases[b].size = value_ty.and_then(|t| layout::size_align(&t, &self.module.types)).map(|s| s.0);
+        self.objects.bases[b].size = value_ty.and_then(|t| layout::size_align(&t, &self.module.types)).map(|s| s.0);
         // CUDA's host may overwrite `__constant__` memory (cudaMemcpyToSymbol): only OpenCL's
         // initializers are the contents, and those of the private constants clang makes for a
         // local aggregate's initializer (`int a[] = {1, 2}` is a memcpy from `__const.k.a`).
@@ -634,13 +626,13 @@ impl<'m> Tr<'m> {
             return;
         }
         // Byte-level constant memory (`bytes.rs`) holds each value's bytes, little-endian.
-        let bytes = self.is_byte_level(b);
+        let bytes = self.objects.is_byte_level(b);
         let cell = if bytes { 8 } else { w };
-        self.bases[b].width = Some(cell);
+        self.objects.bases[b].width = Some(cell);
         match init.as_ref() {
             Constant::AggregateZero(_) => {
                 let ax = format!("axiom (forall i: bv32 :: {name}[i] == 0bv{cell});");
-                self.functions.insert(format!("~axiom {name}"), ax);
+                self.decls.axiom(name, ax);
             }
             _ => {
                 let mut values = Vec::new();
@@ -655,7 +647,7 @@ impl<'m> Tr<'m> {
                     .filter_map(|(i, v)| Some(format!("{name}[{i}bv32] == {}bv{cell}", v?)))
                     .collect();
                 if !facts.is_empty() {
-                    self.functions.insert(format!("~axiom {name}"), format!("axiom {};", facts.join(" && ")));
+                    self.decls.axiom(name, format!("axiom {};", facts.join(" && ")));
                 }
             }
         }
@@ -667,15 +659,8 @@ impl<'m> Tr<'m> {
         match e.ty.width() {
             32 => e.text.clone(),
             w if w > 32 => format!("{}[32:0]", e.text),
-            w => self.sext(&e.text, w, 32),
+            w => self.decls.sext(&e.text, w, 32),
         }
-    }
-
-    fn sext(&mut self, x: &str, from: u32, to: u32) -> String {
-        let name = format!("BV{from}_SEXT{to}");
-        let d = format!("function {{:bvbuiltin \"sign_extend {}\"}} {name}(bv{from}): bv{to};", to - from);
-        self.functions.entry(name.clone()).or_insert(d);
-        format!("{name}({x})")
     }
 
     fn gep(
@@ -748,7 +733,7 @@ impl<'m> Tr<'m> {
             self.err(loc, "an access in a specification through a pointer into several memory objects");
             return None;
         }
-        if self.space_of(p.base).is_none() {
+        if self.objects.space_of(p.base).is_none() {
             return Some(self.null_access(ty, loc));
         }
         if ty == Ty::Bool || !ty.width().is_multiple_of(8) {
@@ -757,29 +742,29 @@ impl<'m> Tr<'m> {
         }
         let w = ty.width();
         // Memory read inside a specification is not an access of the program.
-        if !self.in_spec {
-            if self.check_bounds {
+        if !self.clauses.in_spec() {
+            if self.facts.check_bounds {
                 self.bounds_check(p, w / 8, loc);
             }
             self.alignment_check(p, u64::from(w / 8), loc);
         }
-        if self.is_byte_level(p.base) {
-            self.bases[p.base].width = Some(8);
+        if self.objects.is_byte_level(p.base) {
+            self.objects.bases[p.base].width = Some(8);
             return Some(self.byte_read(p, w));
         }
-        let base = &mut self.bases[p.base];
+        let base = &mut self.objects.bases[p.base];
         match base.width {
             None => base.width = Some(w),
             Some(bw) if bw != w => {
                 let name = base.name.clone();
-                self.width_conflict(p.base);
+                self.objects.width_conflict(p.base);
                 self.err(loc, format!("accesses of different widths ({bw} and {w} bits) to `{name}`"));
                 return None;
             }
             _ => {}
         }
-        let name = self.bases[p.base].name.clone();
-        let idx = p.off.index(u64::from(w / 8), &mut self.needs_fn());
+        let name = self.objects.bases[p.base].name.clone();
+        let idx = p.off.index(u64::from(w / 8), &mut self.decls.needs_fn());
         Some(format!("{name}[{idx}]"))
     }
 
@@ -792,7 +777,7 @@ impl<'m> Tr<'m> {
         }
         let p = self.operand(f, &s.address, loc);
         let p = self.ptr(p, loc)?;
-        if p.cands().iter().any(|&c| self.space_of(c) == Some(Space::Constant)) {
+        if p.cands().iter().any(|&c| self.objects.space_of(c) == Some(Space::Constant)) {
             self.constant_write(&p, loc);
             return None;
         }
@@ -803,8 +788,8 @@ impl<'m> Tr<'m> {
     /// at the write (the write itself is left out); a pointer that may also point into
     /// writable memory is `unsupported`.
     pub(super) fn constant_write(&mut self, p: &Ptr, loc: Option<Loc>) {
-        if p.cands().iter().all(|&c| matches!(self.space_of(c), None | Some(Space::Constant))) {
-            self.emit(format!("assert {{:msg \"{CONSTANT_WRITE}\"}} false;"), loc);
+        if p.cands().iter().all(|&c| matches!(self.objects.space_of(c), None | Some(Space::Constant))) {
+            self.body.emit(format!("assert {{:msg \"{CONSTANT_WRITE}\"}} false;"), loc);
         } else {
             self.err(loc, "a write through a pointer that may point into constant or other memory");
         }
@@ -833,7 +818,7 @@ impl<'m> Tr<'m> {
             return;
         }
         let lt = loaded_type(self.module, l);
-        if vectors::vector_shape(&lt).is_some() {
+        if vector_shape(&lt).is_some() {
             self.vector_load_from_several(f, l, &lt, loc);
             return;
         }
@@ -843,8 +828,8 @@ impl<'m> Tr<'m> {
         };
         let p = self.operand(f, &l.address, loc);
         let Some(p) = self.ptr(p, loc) else { return };
-        let v = self.var(f, &l.dest);
-        self.locals.insert(v.clone(), t.kbpl());
+        let v = f.var(&l.dest);
+        self.body.declare(v.clone(), t.kbpl());
         f.vals.insert(l.dest.clone(), Val::Scalar(Ex::new(v.clone(), t)));
         self.on_each_object(&p, loc, |tr, q| tr.access(q, t, loc).map(|place| format!("{v} := {place};")));
     }
@@ -859,37 +844,37 @@ impl<'m> Tr<'m> {
     ) {
         let Some(alt) = p.alt.clone() else {
             if let Some(s) = stmt(self, p) {
-                self.emit(s, loc);
+                self.body.emit(s, loc);
             }
             return;
         };
-        self.fresh += 1;
-        let join = format!("{}$join{}", self.blocks.last().map_or("$bb", |b| b.label.as_str()), self.fresh);
+        let k = self.body.next_number();
+        let join = format!("{}$join{k}", self.body.current_label());
         let mut labels = Vec::new();
         // The null branch is taken for any selector that names none of the objects (a pointer
         // loaded from memory may hold anything, `pointers.rs`).
         let real: Vec<String> = alt
             .cands
             .iter()
-            .filter(|&&c| self.space_of(c).is_some())
+            .filter(|&&c| self.objects.space_of(c).is_some())
             .map(|c| format!("{} != {c}bv32", alt.sel))
             .collect();
         for (j, &c) in alt.cands.iter().enumerate() {
             let q = Ptr::to(c, p.off.clone());
-            let s = if self.space_of(c).is_none() { Some(self.null_assertion()) } else { stmt(self, &q) };
+            let s = if self.objects.space_of(c).is_none() { Some(self.null_assertion()) } else { stmt(self, &q) };
             let Some(s) = s else { return };
             let label = format!("{join}$obj{j}");
-            let guard = match self.space_of(c) {
+            let guard = match self.objects.space_of(c) {
                 Some(_) => format!("{} == {c}bv32", alt.sel),
                 None if real.is_empty() => "true".into(),
                 None => real.join(" && "),
             };
             let stmts = vec![(format!("assume {guard};"), loc), (s, loc), (format!("goto {join};"), loc)];
-            self.edge_blocks.push(Block { label: label.clone(), stmts });
+            self.body.add_edge_block(label.clone(), stmts);
             labels.push(label);
         }
-        self.emit(format!("goto {};", labels.join(", ")), loc);
-        self.start_block(join);
+        self.body.emit(format!("goto {};", labels.join(", ")), loc);
+        self.body.start_block(join);
     }
 
     /// The memory objects a pointer operand may point into, found without translating it:
@@ -1049,11 +1034,11 @@ impl<'m> Tr<'m> {
         Some(match a.ty {
             Ty::Bool => {
                 // All ones is `0 - 1`.
-                let sub = self.bvop("SUB", w);
+                let sub = self.decls.bvop("SUB", w);
                 Ex::new(format!("(if {} then {sub}(0bv{w}, 1bv{w}) else 0bv{w})", a.text), Ty::Bv(w))
             }
             t => {
-                let text = self.sext(&a.text, t.width(), w);
+                let text = self.decls.sext(&a.text, t.width(), w);
                 Ex::new(text, Ty::Bv(w))
             }
         })
@@ -1094,14 +1079,14 @@ impl<'m> Tr<'m> {
                 Some(Val::Scalar(Ex::new(format!("(if {c} then {} else {})", a.text, b.text), a.ty)))
             }
             (Val::Ptr(p), Val::Ptr(q)) if p.base == q.base && p.alt.is_none() && q.alt.is_none() => {
-                let pe = p.off.expr(&mut self.needs_fn());
-                let qe = q.off.expr(&mut self.needs_fn());
+                let pe = p.off.expr(&mut self.decls.needs_fn());
+                let qe = q.off.expr(&mut self.decls.needs_fn());
                 let off = Lin::term(format!("(if {c} then {pe} else {qe})"), 1);
                 Some(Val::Ptr(Ptr::to(p.base, off)))
             }
             (Val::Ptr(p), Val::Ptr(q)) => {
-                let pe = p.off.expr(&mut self.needs_fn());
-                let qe = q.off.expr(&mut self.needs_fn());
+                let pe = p.off.expr(&mut self.decls.needs_fn());
+                let qe = q.off.expr(&mut self.decls.needs_fn());
                 let off = Lin::term(format!("(if {c} then {pe} else {qe})"), 1);
                 let mut cands = p.cands();
                 cands.extend(q.cands().into_iter().filter(|x| !p.cands().contains(x)));
@@ -1148,7 +1133,7 @@ impl<'m> Tr<'m> {
                 Some(Ex::new(t, Ty::Bool))
             }
             t => {
-                let fname = self.bvop(op, t.width());
+                let fname = self.decls.bvop(op, t.width());
                 Some(Ex::new(format!("{fname}({}, {})", a.text, b.text), Ty::Bv(t.width())))
             }
         }
@@ -1160,7 +1145,7 @@ impl<'m> Tr<'m> {
         let name = format!("{op}{w}");
         let tys: Vec<Ty> = args.iter().map(|a| a.ty).collect();
         let result = result.unwrap_or(Ty::Float(w));
-        let name = self.uninterpreted(&name, &tys, result);
+        let name = self.decls.uninterpreted(&name, &tys, result);
         let texts: Vec<&str> = args.iter().map(|a| a.text.as_str()).collect();
         Ex::new(format!("{name}({})", texts.join(", ")), result)
     }
@@ -1168,7 +1153,7 @@ impl<'m> Tr<'m> {
     fn conv(&mut self, op: &str, a: Ex, to: &TypeRef) -> Option<Ex> {
         let t = lane_ty(to)?;
         let name = format!("{op}{}_{}", a.ty.width(), t.width());
-        let name = self.uninterpreted(&name, &[a.ty], t);
+        let name = self.decls.uninterpreted(&name, &[a.ty], t);
         Some(Ex::new(format!("{name}({})", a.text), t))
     }
 
@@ -1176,13 +1161,13 @@ impl<'m> Tr<'m> {
         let (a, b) = match (a, b) {
             (Val::Scalar(a), Val::Scalar(b)) => (a, b),
             (Val::Ptr(p), Val::Ptr(q)) if p.base == q.base && p.alt.is_none() && q.alt.is_none() => {
-                let pe = p.off.expr(&mut self.needs_fn());
-                let qe = q.off.expr(&mut self.needs_fn());
+                let pe = p.off.expr(&mut self.decls.needs_fn());
+                let qe = q.off.expr(&mut self.decls.needs_fn());
                 (Ex::new(pe, Ty::Bv(32)), Ex::new(qe, Ty::Bv(32)))
             }
             (Val::Ptr(p), Val::Ptr(q)) if matches!(pred, IntPredicate::EQ | IntPredicate::NE) => {
-                let pe = p.off.expr(&mut self.needs_fn());
-                let qe = q.off.expr(&mut self.needs_fn());
+                let pe = p.off.expr(&mut self.decls.needs_fn());
+                let qe = q.off.expr(&mut self.decls.needs_fn());
                 let eq = format!("({} == {} && {pe} == {qe})", p.sel(), q.sel());
                 let text = if pred == IntPredicate::EQ { eq } else { format!("!{eq}") };
                 return Some(Ex::new(text, Ty::Bool));
@@ -1216,7 +1201,7 @@ impl<'m> Tr<'m> {
             self.err(loc, "an ordering comparison of 1-bit values");
             return None;
         }
-        let fname = self.bvop(op, a.ty.width());
+        let fname = self.decls.bvop(op, a.ty.width());
         Some(Ex::new(format!("{fname}({}, {})", a.text, b.text), Ty::Bool))
     }
 
@@ -1282,20 +1267,20 @@ impl<'m> Tr<'m> {
             }
             Builtin::GlobalId => {
                 let d = arg_dim()?;
-                let (add, mul) = (self.bvop("ADD", 32), self.bvop("MUL", 32));
+                let (add, mul) = (self.decls.bvop("ADD", 32), self.decls.bvop("MUL", 32));
                 let t = format!("{add}({mul}({}, {}), {})", id("group_id", d), id("group_size", d), id("local_id", d));
                 Some(Ex::new(t, Ty::Bv(32)))
             }
             Builtin::GlobalSize => {
                 let d = arg_dim()?;
-                let mul = self.bvop("MUL", 32);
+                let mul = self.decls.bvop("MUL", 32);
                 Some(Ex::new(format!("{mul}({}, {})", id("group_size", d), id("num_groups", d)), Ty::Bv(32)))
             }
             Builtin::GlobalOffset => Some(Ex::new("0bv32".into(), Ty::Bv(32))),
-            _ => Some(match self.work_dim {
+            _ => Some(match self.facts.work_dim {
                 Some(d) => Ex::new(format!("{d}bv32"), Ty::Bv(32)),
                 None => {
-                    let f = self.uninterpreted("$work_dim", &[], Ty::Bv(32));
+                    let f = self.decls.uninterpreted("$work_dim", &[], Ty::Bv(32));
                     Ex::new(format!("{f}()"), Ty::Bv(32))
                 }
             }),
@@ -1334,7 +1319,7 @@ impl<'m> Tr<'m> {
             return None;
         }
         match s {
-            Spec::ReturnVal if f.ret.is_none() && !self.uncalled => {
+            Spec::ReturnVal if f.ret.is_none() && !self.facts.uncalled => {
                 self.err(loc, "`__return_val_*()` in a kernel, which returns nothing");
                 None
             }
@@ -1364,7 +1349,7 @@ impl<'m> Tr<'m> {
             return scalar_at(args, 0);
         }
         let e = scalar_at(args, 0)?;
-        if f.ret.is_none() && !self.uncalled && !self.mentions_private(&e.text) {
+        if f.ret.is_none() && !self.facts.uncalled && !self.objects.mentions_private(&e.text) {
             // A kernel's postcondition (a clause of the procedure): Boogie's `old` is the
             // kernel's entry state, of the global maps (private ones are locals, which `old`
             // does not go back for).
@@ -1380,8 +1365,8 @@ impl<'m> Tr<'m> {
             self.err(loc, "`__old_int`/`__old_bool` of memory after the function may have written it (write it first in the function)");
             return None;
         }
-        let v = self.fresh_var("old", &e.ty.kbpl());
-        self.emit(format!("{v} := {};", e.text), loc);
+        let v = self.body.fresh_var("old", &e.ty.kbpl());
+        self.body.emit(format!("{v} := {};", e.text), loc);
         Some(Ex::new(v, e.ty))
     }
 
@@ -1423,8 +1408,8 @@ impl<'m> Tr<'m> {
     /// value (a truth value for `__read`/`__write`), which covers whatever that state is.
     fn access_annotation_in_code(&mut self, s: Spec, w: u32, loc: Option<Loc>) -> Ex {
         let offset = matches!(s, Spec::ReadOffsetBytes | Spec::WriteOffsetBytes);
-        let v = self.fresh_var("access_annotation", if offset { "bv32" } else { "bool" });
-        self.emit(format!("havoc {v};"), loc);
+        let v = self.body.fresh_var("access_annotation", if offset { "bv32" } else { "bool" });
+        self.body.emit(format!("havoc {v};"), loc);
         if offset {
             Ex::new(v, Ty::Bv(32))
         } else {
@@ -1444,12 +1429,12 @@ impl<'m> Tr<'m> {
                 self.err(loc, "`__ptr_offset_bytes` of something that is not a pointer");
                 return None;
             };
-            return Some(Ex::new(p.off.expr(&mut self.needs_fn()), Ty::Bv(32)));
+            return Some(Ex::new(p.off.expr(&mut self.decls.needs_fn()), Ty::Bv(32)));
         }
         let offset = matches!(s, Spec::ReadOffsetBytes | Spec::WriteOffsetBytes);
         // The pointer argument of an access annotation: into memory objects, never null.
         let p = match args.first() {
-            Some(Val::Ptr(p)) if p.cands().iter().all(|&c| self.space_of(c).is_some()) => p.clone(),
+            Some(Val::Ptr(p)) if p.cands().iter().all(|&c| self.objects.space_of(c).is_some()) => p.clone(),
             _ if offset => {
                 self.err(
                     loc,
@@ -1467,12 +1452,12 @@ impl<'m> Tr<'m> {
         };
         let mut per_object: Vec<(usize, String)> = Vec::new();
         for c in p.cands() {
-            let name = self.bases[c].name.clone();
+            let name = self.objects.bases[c].name.clone();
             let text = match s {
                 Spec::ReadOffsetBytes | Spec::WriteOffsetBytes => {
                     let kw = if s == Spec::ReadOffsetBytes { "__read_offset" } else { "__write_offset" };
                     // The element size is known once the object's accesses are seen.
-                    format!("{}({kw}({name}), {WIDTH_MARK}{c}bv32)", self.bvop("MUL", 32))
+                    format!("{}({kw}({name}), {WIDTH_MARK}{c}bv32)", self.decls.bvop("MUL", 32))
                 }
                 _ => format!("{}({name})", if s == Spec::Read { "__read" } else { "__write" }),
             };
@@ -1509,10 +1494,10 @@ impl<'m> Tr<'m> {
             self.err(loc, "`__atomic_has_taken_value` of an offset or value that is not an integer");
             return None;
         };
-        let (c, name) = (p.base, self.bases[p.base].name.clone());
-        let start = p.off.expr(&mut self.needs_fn());
-        let bytes = format!("{}({start}, {off})", self.bvop("ADD", 32));
-        let index = format!("{}({bytes}, {WIDTH_MARK}{c}bv32)", self.bvop("UDIV", 32));
+        let (c, name) = (p.base, self.objects.bases[p.base].name.clone());
+        let start = p.off.expr(&mut self.decls.needs_fn());
+        let bytes = format!("{}({start}, {off})", self.decls.bvop("ADD", 32));
+        let index = format!("{}({bytes}, {WIDTH_MARK}{c}bv32)", self.decls.bvop("UDIV", 32));
         Some(bool_to_int(format!("__taken({name}, {index}, {v})"), w))
     }
 
@@ -1539,7 +1524,7 @@ impl<'m> Tr<'m> {
         }
         let fname = format!("$ext.{}", global_name(name));
         let tys: Vec<Ty> = args.iter().map(|a| a.ty).collect();
-        let fname = self.uninterpreted(&fname, &tys, ret);
+        let fname = self.decls.uninterpreted(&fname, &tys, ret);
         let texts: Vec<&str> = args.iter().map(|a| a.text.as_str()).collect();
         Some(Ex::new(format!("{fname}({})", texts.join(", ")), ret))
     }
@@ -1549,44 +1534,12 @@ impl<'m> Tr<'m> {
     /// expression, so that invariant inference sees `A[get_global_id(0)]` as an access at a
     /// fixed offset even inside a loop; any other is assigned to the variable `v`.
     pub(super) fn bind(&mut self, v: String, e: Ex, loc: Option<Loc>) -> Ex {
-        if e.text.len() <= 160 && self.is_fixed(&e.text) {
+        if e.text.len() <= 160 && self.facts.is_fixed(&e.text) {
             return e;
         }
-        self.locals.insert(v.clone(), e.ty.kbpl());
-        self.emit(format!("{v} := {};", e.text), loc);
+        self.body.declare(v.clone(), e.ty.kbpl());
+        self.body.emit(format!("{v} := {};", e.text), loc);
         Ex { text: v, ty: e.ty, bool_of: e.bool_of }
-    }
-
-    /// Whether an expression names only identity constants, kernel parameters, literals and
-    /// functions: its value cannot change while a thread runs.
-    fn is_fixed(&self, text: &str) -> bool {
-        let b = text.as_bytes();
-        let mut i = 0;
-        while i < b.len() {
-            let c = b[i] as char;
-            if c.is_ascii_alphabetic() || c == '_' || c == '$' {
-                let start = i;
-                while i < b.len() && ((b[i] as char).is_ascii_alphanumeric() || matches!(b[i], b'_' | b'$' | b'.')) {
-                    i += 1;
-                }
-                let word = &text[start..i];
-                let call = b.get(i) == Some(&b'(');
-                let fixed = call
-                    || matches!(word, "if" | "then" | "else" | "true" | "false")
-                    || self.fixed_names.contains(word);
-                if !fixed {
-                    return false;
-                }
-            } else if c.is_ascii_digit() {
-                // A literal such as `5bv32`.
-                while i < b.len() && (b[i] as char).is_ascii_alphanumeric() {
-                    i += 1;
-                }
-            } else {
-                i += 1;
-            }
-        }
-        true
     }
 
     /// The arguments of an external function modelled as an uninterpreted function: numbers,
@@ -1749,12 +1702,6 @@ fn no_store_before(f: &Frame, c: &inst::Call) -> bool {
             _ => true,
         },
     )
-}
-
-/// The scalar type of a value in memory: `scalar_ty`, and OpenCL's `event_t` as a bv32 number
-/// (`async_copy.rs`).
-pub(super) fn memory_scalar_ty(ty: &TypeRef) -> Option<Ty> {
-    scalar_ty(ty).or_else(|| async_copy::is_event(ty).then_some(Ty::Bv(32)))
 }
 
 /// The name of the bit-vector comparison of an ordering predicate (`ULT` of `BV32_ULT`);

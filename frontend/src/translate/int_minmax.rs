@@ -52,7 +52,7 @@ impl<'m> Tr<'m> {
                 (false, true) => "SGT",
                 (false, false) => "UGT",
             };
-            let cmp = self.bvop(op, w);
+            let cmp = self.decls.bvop(op, w);
             lanes.push(Ex::new(format!("(if {cmp}({}, {}) then {} else {})", a.text, b.text, a.text, b.text), a.ty));
         }
         Some(lanes)

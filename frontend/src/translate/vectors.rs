@@ -32,14 +32,6 @@
 use super::*;
 use llvm_ir::instruction::{ExtractElement, InsertElement, ShuffleVector};
 
-/// The lane count and lane type of a (fixed-length) vector type.
-pub(super) fn vector_shape(ty: &TypeRef) -> Option<(usize, TypeRef)> {
-    match ty.as_ref() {
-        Type::VectorType { element_type, num_elements, scalable: false } => Some((*num_elements, element_type.clone())),
-        _ => None,
-    }
-}
-
 /// Instructions whose lane `k` depends only on lane `k` of their operands (given that the
 /// result is a vector).
 fn elementwise(m: &Module, i: &Instruction) -> bool {
@@ -216,7 +208,7 @@ impl<'m> Tr<'m> {
 
     /// An arbitrary value of type `t` (an undefined lane).
     fn arbitrary(&mut self, t: Ty) -> Ex {
-        Ex::new(self.fresh_var("undef", &t.kbpl()), t)
+        Ex::new(self.body.fresh_var("undef", &t.kbpl()), t)
     }
 
     /// Lane `idx` of `lanes`: a constant index picks it, a variable one is an `if` chain.
@@ -402,11 +394,11 @@ impl<'m> Tr<'m> {
         };
         let p = self.operand(f, &l.address, loc);
         let Some(p) = self.ptr(p, loc) else { return };
-        let base = self.var(f, &l.dest);
+        let base = f.var(&l.dest);
         let mut lanes = Vec::with_capacity(n);
         for (k, q) in lane_pointers(&p, n, size).iter().enumerate() {
             let v = format!("{base}.{k}");
-            self.locals.insert(v.clone(), ty.kbpl());
+            self.body.declare(v.clone(), ty.kbpl());
             self.on_each_object(q, loc, |tr, q| tr.access(q, ty, loc).map(|place| format!("{v} := {place};")));
             lanes.push(Ex::new(v, ty));
         }
@@ -442,7 +434,7 @@ impl<'m> Tr<'m> {
         let texts: Vec<&str> = args.iter().map(|a| a.text.as_str()).collect();
         let lanes = (0..n)
             .map(|k| {
-                let fname = self.uninterpreted(&format!("$ext.{}.{k}", global_name(name)), &tys, ty);
+                let fname = self.decls.uninterpreted(&format!("$ext.{}.{k}", global_name(name)), &tys, ty);
                 Ex::new(format!("{fname}({})", texts.join(", ")), ty)
             })
             .collect();
@@ -533,7 +525,7 @@ impl<'m> Tr<'m> {
                 .enumerate()
                 .map(|(k, t)| {
                     let v = format!("{base}.{k}");
-                    self.locals.insert(v.clone(), t.kbpl());
+                    self.body.declare(v.clone(), t.kbpl());
                     Ex::new(v, t)
                 })
                 .collect(),
@@ -559,7 +551,7 @@ impl<'m> Tr<'m> {
             .map(|k| {
                 let v = format!("{base}.{k}");
                 params.push(format!("{v}: {}", t.kbpl()));
-                self.fixed_names.insert(v.clone());
+                self.facts.fix(v.clone());
                 Ex::new(v, t)
             })
             .collect();
@@ -569,7 +561,7 @@ impl<'m> Tr<'m> {
     /// Binds the lanes an instruction computed to `dest`: a lane fixed for the thread's run
     /// stays an expression (as for scalars), any other is assigned to `{dest}.{k}`.
     pub(super) fn bind_lanes(&mut self, f: &mut Frame<'m>, dest: &Name, lanes: Vec<Ex>, loc: Option<Loc>) {
-        let base = self.var(f, dest);
+        let base = f.var(dest);
         let out = lanes.into_iter().enumerate().map(|(k, e)| self.bind(format!("{base}.{k}"), e, loc)).collect();
         f.vals.insert(dest.clone(), Val::Vector(out));
     }
@@ -578,7 +570,7 @@ impl<'m> Tr<'m> {
     pub(super) fn vector_return(&mut self, res: &str, lanes: &[Ex], loc: Option<Loc>) {
         let lhs: Vec<String> = (0..lanes.len()).map(|k| format!("{res}.{k}")).collect();
         let rhs: Vec<&str> = lanes.iter().map(|e| e.text.as_str()).collect();
-        self.emit(format!("{} := {};", lhs.join(", "), rhs.join(", ")), loc);
+        self.body.emit(format!("{} := {};", lhs.join(", "), rhs.join(", ")), loc);
     }
 
     /// `__equal_floats(a, b)` / `__equal_doubles(a, b)`: bit equality of two floats, or of

@@ -33,7 +33,15 @@
 //! A count, stride or event that is not a 32-bit number, an element type that is not a scalar
 //! or a vector, and more than 32 copy sites per kernel are `unsupported`.
 
-use super::*;
+use super::frame::Frame;
+use super::values::{addr_space, int_constant, scalar_ty, vector_shape, Ex, Ty, Val};
+use super::Tr;
+use crate::builtins::{self, DIMS};
+use crate::memory::{Lin, Ptr, Space};
+use crate::Loc;
+use llvm_ir::instruction as inst;
+use llvm_ir::types::Type;
+use llvm_ir::{Constant, Module, Operand, TypeRef};
 
 /// The ghost local holding one bit per copy site in flight.
 pub(super) const PENDING: &str = "$async$pending";

@@ -14,8 +14,13 @@
 //! global memory, a located `unsupported` error. An atomic on byte-level memory (`bytes.rs`) is
 //! one atomic per byte (`byte_level_atomic`).
 
-use super::*;
+use super::frame::Frame;
+use super::values::{scalar_ty, Ex, Ty, Val};
+use super::Tr;
+use crate::memory::{Lin, Ptr, Space};
+use crate::{builtins, Loc};
 use ivl::ast::AtomicOp;
+use llvm_ir::instruction as inst;
 
 /// The operation of an atomic function, from its mangled name; `None` for other functions.
 fn operation(mangled: &str, float: bool) -> Option<AtomicOp> {
@@ -141,7 +146,8 @@ impl<'m> Tr<'m> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::operation;
+    use ivl::ast::AtomicOp;
 
     #[test]
     fn names() {

@@ -25,8 +25,17 @@
 //! arguments give equal results. Atomics, `async_work_group_copy`, vector loads and stores and
 //! annotations are not bodiless calls in this sense and are left to their own translations.
 
-use super::*;
+use super::frame::Frame;
+use super::names::call_name;
+use super::values::{is_pointer, scalar_ty, Val};
+use super::{aggregates, Tr};
+use crate::memory::{Lin, Ptr, Space};
+use crate::{builtins, Loc};
 use llvm_ir::function::FunctionAttribute;
+use llvm_ir::instruction::{self as inst, Instruction};
+use llvm_ir::terminator::Terminator;
+use llvm_ir::types::Type;
+use llvm_ir::TypeRef;
 
 /// Names that have their own translation elsewhere (or are not supported yet for that reason),
 /// and anything that may synchronise.

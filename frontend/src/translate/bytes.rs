@@ -6,10 +6,13 @@
 //! element per map entry, which keeps their verification conditions small.
 //!
 //! Which objects need bytes is known only once all their accesses are seen: the translation
-//! records the objects whose widths conflict ([`Tr::width_conflicts`]), and
+//! records the objects whose widths conflict (`Objects::width_conflict`, `objects.rs`), and
 //! `translate_module` translates the module again with those objects byte-level.
 
-use super::*;
+use super::values::Ty;
+use super::Tr;
+use crate::memory::{Lin, Ptr};
+use crate::Loc;
 
 impl<'m> Tr<'m> {
     /// The byte places of a `w`-bit access at `p` into a byte-level object, least significant

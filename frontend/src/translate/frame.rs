@@ -7,8 +7,7 @@
 //! alone: which blocks head loops (the invariants' places) and which values are folded into
 //! clauses and guards rather than run (`folding.rs` folds them).
 
-use super::names::{call_name, ident};
-use super::spec_functions::is_spec_function;
+use super::names::{call_name, ident, is_spec_function};
 use super::values::Val;
 use crate::builtins::{self, Builtin, Spec};
 use crate::Loc;

@@ -14,7 +14,14 @@
 //! - Reading or writing data through a function pointer is an access through an invalid pointer
 //!   (`null.rs`): such an object has no memory space.
 
-use super::*;
+use super::frame::Frame;
+use super::values::{scalar_ty, Ex, Val};
+use super::Tr;
+use crate::memory::{Alt, Lin, Ptr};
+use crate::Loc;
+use llvm_ir::instruction as inst;
+use llvm_ir::types::Type;
+use llvm_ir::{Function, TypeRef};
 
 /// The object number of the module's first function (data objects and [`NULL_OBJECT`] never
 /// reach it).

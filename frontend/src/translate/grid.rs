@@ -22,8 +22,12 @@
 //! These are `requires` of the kernel, which the two-thread program assumes like the
 //! preconditions a user writes; sizes on the command line replace them all.
 
-use super::*;
+use super::Tr;
+use crate::builtins::{DIMS, IDENTITY};
 use crate::launches::{Launch, Term};
+use crate::Loc;
+use llvm_ir::Function;
+use std::collections::HashSet;
 
 /// What the front end knows of the sizes of a program's kernels.
 #[derive(Clone, Debug, Default)]

@@ -24,7 +24,13 @@
 //!   (`write_imageh`) are `unsupported`, as is any other use of an image (`get_image_width`);
 //!   reads of those images (and `read_imageh`) give arbitrary values without a logged access.
 
-use super::*;
+use super::frame::Frame;
+use super::values::{scalar_ty, vector_shape, Ex, Ty, Val};
+use super::Tr;
+use crate::memory::{Lin, Ptr};
+use crate::{builtins, Loc};
+use llvm_ir::instruction as inst;
+use llvm_ir::{Name, Operand};
 
 /// GPUVerify's image geometry (Bugle's `opencl.h`): the row length of 2D images, and the row
 /// length and column height of 3D images, in texels.
@@ -226,7 +232,8 @@ fn lane(texel: &Ptr, k: usize) -> Ptr {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{image_call, is_image_function, lane, ImageCall, WIDTH_2D};
+    use crate::memory::{Lin, Ptr};
 
     #[test]
     fn image_functions_by_their_mangled_names() {

@@ -12,7 +12,14 @@
 //! then byte by byte. A non-constant length, a pointer into several objects or a copy of more
 //! than [`MAX_ELEMENTS`] elements is `unsupported`.
 
-use super::*;
+use super::frame::Frame;
+use super::values::{int_constant, Ty};
+use super::Tr;
+use crate::memory::{Lin, Ptr, Space};
+use crate::{layout, Loc};
+use llvm_ir::instruction::{self as inst, Instruction};
+use llvm_ir::types::{FPType, Type};
+use llvm_ir::{Constant, Operand, TypeRef};
 
 /// The most elements one intrinsic call is unrolled into.
 const MAX_ELEMENTS: u64 = 1024;

@@ -12,67 +12,83 @@
 //! - Everything else that is not understood is collected as a located `unsupported` error.
 //!
 //! Element types come from the loads and stores (and GEP source types), never from pointer
-//! types, except in [`loaded_type`] and [`const_gep_source`] where LLVM 14 offers nothing
-//! else: those two change with opaque pointers.
+//! types, except in `values::loaded_type` and `values::const_gep_source` where LLVM 14 offers
+//! nothing else: those two change with opaque pointers.
+//!
+//! The translator [`Tr`] is a few components, each a module with its own state and tests,
+//! and the lowering, `impl Tr` blocks that use them. Imports run one way: the vocabulary
+//! (`values.rs`, `names.rs`) imports nothing of this folder; the components (`decls.rs`,
+//! `objects.rs`, `body.rs`, `clauses.rs`, `kernel_facts.rs`, `frame.rs`) import only the
+//! vocabulary (and `kernel_facts.rs` the type `grid::Grid`, `objects.rs` the type
+//! `pointers::PtrFacts`); the lowering imports those and its siblings.
+//!
+//! - This file: what to translate ([`entry_points`]), the rounds of translation until the
+//!   byte-level objects and pointer facts stop growing ([`translate_module`]), and the
+//!   program's text; `kernel.rs`: one procedure, from its parameters to its text.
+//! - Instruction lowering by family: `instr.rs` (the dispatch, operands, values),
+//!   `scalars.rs` (arithmetic, casts, comparisons), `access.rs` (addresses, loads, stores),
+//!   `globals.rs` (constants, global variables), `calls.rs` (calls, inlining, barriers),
+//!   `control.rs` (phi nodes, edges, terminators), `folding.rs` (clauses' operands folded),
+//!   `annotations.rs` (specification annotations).
+//! - One module per feature, each with its reason in its documentation: `vectors.rs`,
+//!   `aggregates.rs`, `atomics.rs`, `images.rs`, `memops.rs`, `bytes.rs`, `pointers.rs`,
+//!   `null.rs`, `funcptr.rs`, `bodiless.rs`, `async_copy.rs`, `collectives.rs`, `vload.rs`,
+//!   `int_minmax.rs`, `short_circuit.rs`, `spec_functions.rs`, `axioms.rs`, `grid.rs`.
 
 use crate::builtins::{self, Builtin, Spec, DIMS, IDENTITY};
-use crate::layout;
-use crate::memory::{Alt, Base, Lin, Ptr, Space};
+use crate::memory::{Base, Space};
 use crate::{Loc, Translation};
+use body::Body;
+use clauses::Clauses;
+use decls::Decls;
+use frame::Frame;
 pub use grid::Grid;
-use llvm_ir::constant::Float;
-use llvm_ir::instruction::{self as inst, Instruction};
-use llvm_ir::terminator::Terminator;
-use llvm_ir::types::{FPType, Type};
-use llvm_ir::{BasicBlock, Constant, ConstantRef, Function, IntPredicate, Module, Name, Operand, TypeRef};
-use std::collections::{HashMap, HashSet};
+use kernel_facts::KernelFacts;
+use llvm_ir::instruction::Instruction;
+use llvm_ir::{Function, Module};
+use names::{is_spec_function, kernel_name};
+use objects::Objects;
+use std::collections::HashSet;
 
+mod access;
 mod aggregates;
+mod annotations;
 mod async_copy;
 mod atomics;
 mod axioms;
 mod bodiless;
 mod body;
 mod bytes;
+mod calls;
 mod clauses;
 mod collectives;
+mod control;
 mod decls;
+mod folding;
 mod frame;
 mod funcptr;
+mod globals;
 mod grid;
 mod images;
 mod instr;
 mod int_minmax;
+mod kernel;
 mod kernel_facts;
 mod memops;
 mod names;
 mod null;
 mod objects;
 mod pointers;
+mod scalars;
 mod short_circuit;
 mod spec_functions;
 mod values;
 mod vectors;
 mod vload;
 
-use body::Body;
-use clauses::Clauses;
-use decls::Decls;
-use frame::*;
-use kernel_facts::KernelFacts;
 pub(crate) use names::call_name;
-use names::*;
-use objects::Objects;
-use values::*;
-
-/// Stands for the element size in bytes of memory object N until it is known.
-const WIDTH_MARK: &str = "@size_of_object_";
 
 type Errors = Vec<(Option<Loc>, String)>;
-
-/// What `__return_val_int()` stands for in a postcondition until a `ret` replaces it with the
-/// returned value (not an identifier a program can have, so it cannot be captured).
-const RETURN_VAL: &str = "$__kivl_return_val";
 
 /// The translator of one entry point: the module and file it reads, the errors found so far,
 /// and the components that hold the rest (each in its own module, with its reason to be
@@ -238,7 +254,7 @@ fn entry_points<'m>(
     let uncalled = module.functions.iter().filter(|f| {
         !kernels.iter().any(|k| k.name == f.name)
             && !axioms::is_axiom(f)
-            && !spec_functions::is_spec_function(&f.name)
+            && !is_spec_function(&f.name)
             && (!called.contains(f.name.as_str()) || has_contract(f))
     });
     Ok(kernels.iter().map(|k| (*k, false)).chain(uncalled.map(|f| (f, true))).collect())
@@ -333,478 +349,4 @@ impl<'m> Tr<'m> {
     fn err(&mut self, loc: Option<Loc>, msg: impl Into<String>) {
         self.errors.push((loc, msg.into()));
     }
-
-    // -----------------------------------------------------------------------------------------
-    // Kernels and functions
-    // -----------------------------------------------------------------------------------------
-
-    /// A kernel procedure for `k`; `extra` for a function no one calls (its numbers are
-    /// per-thread, not uniform parameters).
-    fn kernel(&mut self, k: &'m Function, kloc: Option<Loc>, extra: bool, opencl: bool) -> Out {
-        self.facts.uncalled = extra;
-        let mut frame = self.frame(k, String::new(), None, kloc);
-        let mut params = Vec::new();
-        // Per parameter, its KBPL name when it is a 32-bit integer (launch sizes may use it).
-        let mut ints = Vec::new();
-        let (mut byvals, mut pointer_params) = (Vec::new(), Vec::new());
-        for p in &k.parameters {
-            let name = ident(&p.name);
-            ints.push((scalar_ty(&p.ty) == Some(Ty::Bv(32))).then(|| format!("${name}")));
-            if let Some(v) = self.function_pointer_param(&name, &p.ty, extra, &mut params) {
-                frame.vals.insert(p.name.clone(), v);
-            } else if is_pointer(&p.ty) {
-                // A struct passed by value is the thread's own copy.
-                let byval = p.attributes.iter().any(|a| matches!(a, llvm_ir::function::ParameterAttribute::ByVal(_)));
-                let space = match addr_space(&p.ty) {
-                    _ if byval => Space::Private,
-                    3 => Space::GroupShared,
-                    2 | 4 => Space::Constant,
-                    0 if extra && opencl => Space::Private,
-                    _ => Space::Global,
-                };
-                let b = self.objects.param_base(&name, space);
-                if byval {
-                    self.objects.mark_byval(b);
-                    if let Type::PointerType { pointee_type, .. } = p.ty.as_ref() {
-                        byvals.push((b, name.clone(), pointee_type.clone()));
-                    }
-                } else {
-                    pointer_params.push(b);
-                }
-                frame.vals.insert(p.name.clone(), Val::Ptr(Ptr::to(b, Lin::default())));
-            } else if let Some(t) = scalar_ty(&p.ty) {
-                if extra {
-                    let v = format!("${name}");
-                    self.body.declare(v.clone(), t.kbpl());
-                    frame.vals.insert(p.name.clone(), Val::Scalar(Ex::new(v, t)));
-                    continue;
-                }
-                params.push(format!("${name}: {}", t.kbpl()));
-                self.facts.fix(format!("${name}"));
-                frame.vals.insert(p.name.clone(), Val::Scalar(Ex::new(format!("${name}"), t)));
-            } else if let Some(v) = self.vector_param(&name, &p.ty, extra, &mut params) {
-                frame.vals.insert(p.name.clone(), v);
-            } else {
-                self.err(
-                    kloc,
-                    format!("kernel parameter `{name}` has a type the front end does not support (structs, vectors)"),
-                );
-            }
-        }
-        self.entry_block(&frame, &byvals, &pointer_params, kloc);
-        self.axioms(kloc);
-        self.body.enter(k.name.clone());
-        self.function_body(&mut frame);
-        self.body.leave();
-        // After the body: which dimensions the kernel reads decides what is assumed of the others.
-        if !extra {
-            self.grid_requires(k, &ints, kloc);
-        }
-        if self.facts.uses_async {
-            self.body.declare(async_copy::PENDING.into(), "bv32".into());
-            self.body.prepend(format!("{} := 0bv32;", async_copy::PENDING), kloc);
-        }
-        for loc in self.clauses.unmatched_barrier_invariants() {
-            self.err(loc, "a barrier invariant that no barrier follows");
-        }
-        self.resolve_width_marks();
-        let mut out = Out::default();
-        out.line(&format!("procedure {{:kernel}} {}({})", kernel_name(&k.name), params.join(", ")), kloc);
-        for (r, loc) in self.clauses.take_requires() {
-            out.line(&format!("  requires {r};"), loc);
-        }
-        for (e, loc) in self.clauses.take_ensures() {
-            out.line(&format!("  ensures {e};"), loc);
-        }
-        out.line("{", kloc);
-        for (v, t) in self.body.take_locals() {
-            out.line(&format!("  var {v}: {t};"), kloc);
-        }
-        for b in &self.objects.bases {
-            if b.space == Space::Private {
-                out.line(&format!("  var {}: [bv32]bv{};", b.name, b.width.unwrap_or(8)), kloc);
-                if self.objects.ptr_known.holds(&b.name) {
-                    out.line(&format!("  var {}: [bv32]bv32;", pointers::companion(&b.name)), kloc);
-                }
-            }
-        }
-        for b in self.body.take_blocks() {
-            // A label stands where its first statement is (loops are reported at their head).
-            out.line(&format!("{}:", b.label), b.stmts.first().and_then(|s| s.1));
-            for (s, loc) in b.stmts {
-                out.line(&format!("  {s}"), loc.or(kloc));
-            }
-        }
-        out.line("}", None);
-        out
-    }
-
-    /// Byte offsets in annotations (`__write_offset_bytes`) need the element size of their
-    /// object, known only once all its accesses are translated: the text carries a mark.
-    fn resolve_width_marks(&mut self) {
-        let bits: Vec<u32> = self.objects.bases.iter().map(|b| b.width.unwrap_or(8)).collect();
-        let mut fix = |s: &mut String| {
-            for (mark, unit) in [(WIDTH_MARK, 8), (spec_functions::BITS_MARK, 1)] {
-                while let Some(at) = s.find(mark) {
-                    let digits: String = s[at + mark.len()..].chars().take_while(|c| c.is_ascii_digit()).collect();
-                    let base: usize = digits.parse().unwrap_or(0);
-                    let size = bits.get(base).map_or(8 / unit, |b| b / unit);
-                    s.replace_range(at..at + mark.len() + digits.len(), &size.to_string());
-                }
-            }
-        };
-        self.body.rewrite(&mut fix);
-        self.clauses.rewrite(&mut fix);
-    }
-
-    /// The frame of `f` (the kernel, or a call), with a private map for each of its stack
-    /// allocations.
-    fn frame(
-        &mut self,
-        f: &'m Function,
-        prefix: String,
-        ret: Option<(String, Option<String>)>,
-        call_loc: Option<Loc>,
-    ) -> Frame<'m> {
-        let mut vals = HashMap::new();
-        self.objects_of_allocas(f, &prefix, &mut vals);
-        Frame::new(f, prefix, vals, ret, call_loc)
-    }
-
-    /// A private map for each stack allocation of `f` (arrays, address-taken locals).
-    fn objects_of_allocas(&mut self, f: &Function, prefix: &str, vals: &mut HashMap<Name, Val>) {
-        for i in f.basic_blocks.iter().flat_map(|b| b.instrs.iter()) {
-            if let Instruction::Alloca(a) = i {
-                let b = self.objects.new_base(format!("$$p.{prefix}{}", ident(&a.dest)), Space::Private);
-                let count = int_constant(&a.num_elements);
-                let size = layout::size_align(&a.allocated_type, &self.module.types).map(|s| s.0);
-                self.objects.bases[b].size = size.zip(count).map(|(s, n)| s * n);
-                vals.insert(a.dest.clone(), Val::Ptr(Ptr::to(b, Lin::default())));
-            }
-        }
-    }
-
-    fn function_body(&mut self, f: &mut Frame<'m>) {
-        for (bi, b) in f.func.basic_blocks.iter().enumerate() {
-            self.body.start_block(f.label(&b.name));
-            // Phi nodes are assigned on the edges; their variables are declared here.
-            for i in &b.instrs {
-                if let Instruction::Phi(p) = i {
-                    if !f.vals.contains_key(&p.dest) {
-                        self.declare_phi(f, p);
-                    }
-                }
-            }
-            self.invariants(f, b, bi, f.headers.contains(&b.name));
-            for i in &b.instrs {
-                if matches!(i, Instruction::Phi(_)) {
-                    continue;
-                }
-                if let Some(d) = i.try_get_result() {
-                    if f.spec_only.contains(d) {
-                        continue;
-                    }
-                }
-                self.instruction(f, i, bi);
-            }
-            self.terminator(f, b, bi);
-        }
-    }
-
-    /// `__invariant` calls of a block become its leading asserts; outside a loop head they are
-    /// unsupported (Boogie reads only a loop head's leading asserts as invariants). A loop head
-    /// also gets the function's `__function_wide_invariant`s, wherever they are written (their
-    /// operands are folded from their own block).
-    fn invariants(&mut self, f: &mut Frame<'m>, b: &'m BasicBlock, bi: usize, header: bool) {
-        let own = b.instrs.iter().map(|i| (i, bi, false));
-        let wide =
-            f.func.basic_blocks.iter().enumerate().flat_map(|(wbi, wb)| wb.instrs.iter().map(move |i| (i, wbi, true)));
-        let wide: Vec<_> = if header { wide.collect() } else { Vec::new() };
-        if header && self.facts.uses_async {
-            // No asynchronous copy in flight at a loop head (`async_copy.rs`).
-            self.body.emit(format!("assert {{:candidate}} {} == 0bv32;", async_copy::PENDING), None);
-        }
-        for (i, cbi, function_wide) in own.chain(wide) {
-            let Instruction::Call(c) = i else { continue };
-            let s = match (self.callee_builtin(c), function_wide) {
-                (Some(Builtin::Spec(s @ (Spec::Invariant | Spec::CandidateInvariant))), false) => s,
-                // GPUVerify's older style: `__assert` first in a loop condition is an invariant.
-                (Some(Builtin::Spec(Spec::Assert)), false) if header => Spec::Invariant,
-                (Some(Builtin::Spec(Spec::FunctionWideInvariant)), true) => Spec::Invariant,
-                (Some(Builtin::Spec(Spec::FunctionWideCandidateInvariant)), true) => Spec::CandidateInvariant,
-                _ => continue,
-            };
-            let loc = self.loc(&c.debugloc, f);
-            if !header {
-                self.err(loc, "`__invariant` outside a loop condition: write it first in the loop's condition, e.g. `for (...; __invariant(e), i < n; ...)`");
-                continue;
-            }
-            let Some(arg) = c.arguments.first() else { continue };
-            if let Some(e) = self.spec_expr(f, &arg.0, cbi, loc) {
-                let attr = if s == Spec::CandidateInvariant { "{:candidate} " } else { "" };
-                self.body.emit(format!("assert {attr}{};", bool_ex(&e)), loc);
-            }
-        }
-    }
-
-    /// GPUVerify's rules for a `__function_wide_invariant`: written at the end of its function
-    /// (after the last statement), about what every loop head can see: parameters, constants,
-    /// memory and the work-item functions, not values the function computes on the way.
-    pub(super) fn function_wide_ok(&mut self, f: &Frame<'m>, arg: &Operand, cbi: usize, loc: Option<Loc>) -> bool {
-        let b = &f.func.basic_blocks[cbi];
-        let spec = |i: &Instruction| match i {
-            Instruction::Call(c) => self.callee_builtin(c),
-            _ => None,
-        };
-        // After the first function-wide invariant of the block: only annotations, ignored
-        // intrinsics and the values they fold in.
-        let at_end = matches!(b.term, Terminator::Ret(_))
-            && b.instrs.iter().skip_while(|i| !matches!(spec(i), Some(Builtin::Spec(s)) if s.is_function_wide())).all(
-                |i| match i {
-                    Instruction::Call(_) => matches!(spec(i), Some(Builtin::Spec(_) | Builtin::Ignore)),
-                    _ => i.try_get_result().is_some_and(|d| f.spec_only.contains(d)),
-                },
-            );
-        if !at_end {
-            self.err(loc, "`__function_wide_invariant` must come after the last statement of its function");
-            return false;
-        }
-        fn entry_only(f: &Frame, op: &Operand, depth: usize) -> bool {
-            let Operand::LocalOperand { name, .. } = op else { return true };
-            if f.func.parameters.iter().any(|p| &p.name == name) {
-                return true;
-            }
-            match f.defs.get(name) {
-                // A load is run where it is written unless only clauses use it.
-                Some((i, _))
-                    if depth < 64
-                        && is_pure(i)
-                        && (!matches!(i, Instruction::Load(_)) || f.spec_only.contains(name)) =>
-                {
-                    operands(i).into_iter().all(|o| entry_only(f, o, depth + 1))
-                }
-                _ => false,
-            }
-        }
-        if !entry_only(f, arg, 0) {
-            self.err(loc, "`__function_wide_invariant` may use only the function's parameters, memory, constants and work-item functions, not values computed in the function");
-            return false;
-        }
-        true
-    }
-
-    fn declare_phi(&mut self, f: &mut Frame<'m>, p: &inst::Phi) {
-        let loc = self.loc(&p.debugloc, f);
-        if is_pointer(&p.to_type) && !is_event(&p.to_type) {
-            // A pointer phi gets a variable for the byte offset, and one for the object when
-            // its incoming pointers point into different ones.
-            let mut cands: Vec<usize> = Vec::new();
-            for (op, _) in &p.incoming_values {
-                for c in self.static_objects(f, op, 0, loc).unwrap_or_default() {
-                    if !cands.contains(&c) {
-                        cands.push(c);
-                    }
-                }
-            }
-            let Some(&base) = cands.first() else {
-                self.err(loc, "a pointer whose memory object cannot be determined statically");
-                return;
-            };
-            let v = format!("{}.off", f.var(&p.dest));
-            self.body.declare(v.clone(), "bv32".into());
-            let alt = (cands.len() > 1).then(|| {
-                let sel = format!("{}.obj", f.var(&p.dest));
-                self.body.declare(sel.clone(), "bv32".into());
-                Alt { sel, cands }
-            });
-            f.vals.insert(p.dest.clone(), Val::Ptr(Ptr { base, off: Lin::term(v, 1), alt }));
-        } else if let Some(t) = memory_scalar_ty(&p.to_type) {
-            let v = f.var(&p.dest);
-            self.body.declare(v.clone(), t.kbpl());
-            f.vals.insert(p.dest.clone(), Val::Scalar(Ex::new(v, t)));
-        } else if let Some(lanes) = self.lane_vars(&f.var(&p.dest), &p.to_type) {
-            f.vals.insert(p.dest.clone(), Val::Vector(lanes));
-        } else {
-            self.err(loc, "a value of an aggregate type");
-        }
-    }
-
-    /// The assignments of the phi nodes of `to` for the edge from `from`.
-    fn phi_moves(&mut self, f: &mut Frame<'m>, from: &Name, to: &Name, loc: Option<Loc>) -> Option<String> {
-        let target = f.func.basic_blocks.iter().find(|b| b.name == *to)?;
-        let mut lhs = Vec::new();
-        let mut rhs = Vec::new();
-        for i in &target.instrs {
-            let Instruction::Phi(p) = i else { continue };
-            let Some((op, _)) = p.incoming_values.iter().find(|(_, b)| b == from) else { continue };
-            // The target may come later in the layout: its phi variables are declared now.
-            if !f.vals.contains_key(&p.dest) {
-                self.declare_phi(f, p);
-            }
-            let val = self.operand(f, op, loc);
-            match (f.vals.get(&p.dest).cloned(), val) {
-                (Some(Val::Scalar(d)), Some(Val::Scalar(e))) => {
-                    lhs.push(d.text);
-                    rhs.push(e.text);
-                }
-                (Some(Val::Ptr(d)), Some(Val::Ptr(e))) if e.cands().iter().all(|c| d.cands().contains(c)) => {
-                    lhs.push(d.off.terms[0].0.clone());
-                    rhs.push(e.off.expr(&mut self.decls.needs_fn()));
-                    if let Some(alt) = &d.alt {
-                        lhs.push(alt.sel.clone());
-                        rhs.push(e.sel());
-                    }
-                }
-                (Some(Val::Ptr(_)), Some(Val::Ptr(_))) => {
-                    self.err(loc, "a pointer that may point into memory objects the front end did not foresee");
-                }
-                (Some(Val::Vector(d)), Some(Val::Vector(e))) if d.len() == e.len() => {
-                    lhs.extend(d.into_iter().map(|x| x.text));
-                    rhs.extend(e.into_iter().map(|x| x.text));
-                }
-                (None, _) | (_, None) => {} // reported where it was found
-                _ => self.err(loc, "a phi node mixing pointers and numbers"),
-            }
-        }
-        (!lhs.is_empty()).then(|| format!("{} := {};", lhs.join(", "), rhs.join(", ")))
-    }
-
-    /// Jumps along the edge `from → to`, through an edge block when there is a guard or a phi.
-    fn edge(&mut self, f: &mut Frame<'m>, from: &Name, to: &Name, guard: Option<String>, loc: Option<Loc>) -> String {
-        let moves = self.phi_moves(f, from, to, loc);
-        if guard.is_none() && moves.is_none() {
-            return f.label(to);
-        }
-        let label = format!("{}$e{}", f.label(from), self.body.next_number());
-        let mut stmts = Vec::new();
-        if let Some(g) = guard {
-            stmts.push((format!("assume {g};"), loc));
-        }
-        if let Some(m) = moves {
-            stmts.push((m, loc));
-        }
-        stmts.push((format!("goto {};", f.label(to)), loc));
-        self.body.add_edge_block(label.clone(), stmts);
-        label
-    }
-
-    fn terminator(&mut self, f: &mut Frame<'m>, b: &'m BasicBlock, bi: usize) {
-        let from = &b.name;
-        match &b.term {
-            Terminator::Ret(r) => {
-                let loc = self.loc(&r.debugloc, f);
-                // The returned value, for the postconditions and for the caller.
-                let value = r.return_operand.as_ref().and_then(|op| self.operand(f, op, loc));
-                let mut spec_clauses = Vec::new();
-                for (e, eloc) in f.ensures.clone() {
-                    let Some(e) = with_return_value(&e, value.as_ref()) else {
-                        self.err(eloc, "`__return_val_*()` in a function that returns no number (or no vector)");
-                        continue;
-                    };
-                    if f.spec {
-                        spec_clauses.push((e, eloc));
-                    } else {
-                        self.body.emit(format!("assert {{:check \"postcondition\"}} {e};"), eloc.or(loc));
-                    }
-                }
-                if f.spec {
-                    self.spec_function_end(f, &spec_clauses, loc);
-                }
-                match f.ret.clone() {
-                    None => self.body.emit("return;".into(), loc),
-                    Some((cont, result)) => {
-                        if let Some(res) = result {
-                            match value {
-                                Some(Val::Scalar(e)) => self.body.emit(format!("{res} := {};", e.text), loc),
-                                Some(Val::Vector(lanes)) => self.vector_return(&res, &lanes, loc),
-                                Some(Val::Ptr(p)) => {
-                                    // The byte offset and the object's number: returns may
-                                    // point into different objects (one may be null).
-                                    for c in p.cands() {
-                                        if !f.ret_cands.contains(&c) {
-                                            f.ret_cands.push(c);
-                                        }
-                                    }
-                                    let off = p.off.expr(&mut self.decls.needs_fn());
-                                    let sel = ret_selector(&res);
-                                    self.body.declare(sel.clone(), "bv32".into());
-                                    self.body.emit(format!("{res}, {sel} := {off}, {};", p.sel()), loc);
-                                }
-                                None => {}
-                            }
-                        }
-                        self.body.emit(format!("goto {cont};"), loc);
-                    }
-                }
-            }
-            Terminator::Br(br) => {
-                let loc = self.loc(&br.debugloc, f);
-                let l = self.edge(f, from, &br.dest, None, loc);
-                self.body.emit(format!("goto {l};"), loc);
-            }
-            Terminator::CondBr(c) => {
-                let loc = self.loc(&c.debugloc, f);
-                // The condition is folded into the guards, so that they name the variables
-                // the loop changes (what invariant inference looks at), not a temporary.
-                let Some(cond) = self.spec_expr(f, &c.condition, bi, loc) else { return };
-                let cond = bool_ex(&cond);
-                let t = self.edge(f, from, &c.true_dest, Some(cond.clone()), loc);
-                let e = self.edge(f, from, &c.false_dest, Some(format!("!{cond}")), loc);
-                self.body.emit(format!("goto {t}, {e};"), loc);
-            }
-            Terminator::Switch(s) => {
-                let loc = self.loc(&s.debugloc, f);
-                let Some(v) = self.spec_expr(f, &s.operand, bi, loc) else { return };
-                let mut targets = Vec::new();
-                let mut cases = Vec::new();
-                for (c, dest) in &s.dests {
-                    let Some(Val::Scalar(c)) = self.constant(f, c, loc) else { return };
-                    let guard = format!("{} == {}", v.text, c.text);
-                    cases.push(format!("{} != {}", v.text, c.text));
-                    targets.push(self.edge(f, from, dest, Some(guard), loc));
-                }
-                let default = if cases.is_empty() { "true".to_string() } else { cases.join(" && ") };
-                targets.push(self.edge(f, from, &s.default_dest, Some(format!("({default})")), loc));
-                self.body.emit(format!("goto {};", targets.join(", ")), loc);
-            }
-            Terminator::Unreachable(u) => {
-                // Reaching it is undefined behaviour (after a call of a `noreturn` function,
-                // `__builtin_unreachable()`, the end of a C++ function that returns a value):
-                // an error, as GPUVerify reports it, never an assumption.
-                let last = b.instrs.last().map(llvm_ir::HasDebugLoc::get_debug_loc);
-                let loc = self.loc(&u.debugloc, f).or_else(|| last.and_then(|d| self.loc(d, f)));
-                self.body.emit(format!("assert {{:msg \"{UNREACHABLE}\"}} false;"), loc);
-                self.body.emit("return;".into(), loc);
-            }
-            other => {
-                let loc = self.loc(llvm_ir::HasDebugLoc::get_debug_loc(other), f);
-                self.err(loc, "an unsupported control transfer (exceptions, indirect branches)");
-            }
-        }
-    }
-}
-
-/// The message of the failing assertion that `unreachable` becomes.
-const UNREACHABLE: &str = "possible execution of unreachable code (after a call of a function that never returns)";
-
-/// A postcondition with the function's returned value for [`RETURN_VAL`] (a number) or for its
-/// lanes `RETURN_VAL.k` (a vector, `__return_val_int4()`); `None` when the clause names a result
-/// the function does not return.
-fn with_return_value(clause: &str, value: Option<&Val>) -> Option<String> {
-    let lane_mark = format!("{RETURN_VAL}.");
-    let e = match value {
-        Some(Val::Vector(lanes)) => lanes
-            .iter()
-            .enumerate()
-            .rev()
-            .fold(clause.to_string(), |e, (k, lane)| e.replace(&format!("{RETURN_VAL}.{k}"), &lane.text)),
-        Some(Val::Scalar(v)) if !clause.contains(&lane_mark) => clause.replace(RETURN_VAL, &v.text),
-        _ => clause.to_string(),
-    };
-    (!e.contains(RETURN_VAL)).then_some(e)
-}
-
-/// The selector variable of a returned pointer whose offset variable is `off` (`X.off`).
-fn ret_selector(off: &str) -> String {
-    format!("{}.obj", off.strip_suffix(".off").unwrap_or(off))
 }

@@ -98,6 +98,11 @@ pub(crate) fn call_name(c: &inst::Call) -> Option<&str> {
     }
 }
 
+/// Whether a function is one of GPUVerify's specification functions (`spec_functions.rs`).
+pub(super) fn is_spec_function(name: &str) -> bool {
+    builtins::demangle(name).starts_with("__spec_")
+}
+
 #[cfg(test)]
 mod tests {
     use super::{global_name, ident, kernel_name};

@@ -13,8 +13,13 @@
 //!   `p <= null` is `p == null`. A signed ordering of pointers has no such meaning: it is an
 //!   arbitrary boolean (an over-approximation).
 
-use super::*;
-use crate::memory::{NULL_ACCESS, NULL_OBJECT};
+use super::frame::Frame;
+use super::values::{lane_ty, Ex, Ty};
+use super::Tr;
+use crate::memory::{Ptr, NULL_ACCESS, NULL_OBJECT};
+use crate::Loc;
+use llvm_ir::instruction as inst;
+use llvm_ir::IntPredicate;
 
 impl<'m> Tr<'m> {
     /// The assertion that fails when an access goes through a null pointer.
@@ -57,7 +62,7 @@ impl<'m> Tr<'m> {
     /// offsets within one object, an arbitrary boolean (havocked where it is computed) across
     /// objects, whose addresses kivl does not model.
     pub(super) fn unrelated_ordering(&mut self, pred: IntPredicate, p: &Ptr, q: &Ptr) -> Ex {
-        let op = super::instr::ordering_name(pred);
+        let op = super::scalars::ordering_name(pred);
         let cmp = self.decls.bvop(op, 32);
         let pe = p.off.expr(&mut self.decls.needs_fn());
         let qe = q.off.expr(&mut self.decls.needs_fn());

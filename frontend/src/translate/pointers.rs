@@ -24,8 +24,14 @@
 //!   the parameter's map gets those pointers at the kernel's entry. GPUVerify makes such an
 //!   array only for fields the kernel reads; so does kivl (the fields a pointer load reads).
 
-use super::*;
-use crate::memory::NULL_OBJECT;
+use super::frame::Frame;
+use super::values::{is_event, is_pointer, loaded_type, Ty, Val};
+use super::Tr;
+use crate::memory::{Alt, Lin, Ptr, Space, NULL_OBJECT};
+use crate::{layout, Loc};
+use llvm_ir::instruction as inst;
+use llvm_ir::types::Type;
+use llvm_ir::TypeRef;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The most pointer fields of one by-value struct parameter that the front end looks at.

@@ -17,16 +17,16 @@
 //! annotations (about a returned value) is assumed, as GPUVerify assumes a bodiless
 //! procedure's postcondition.
 
-use super::*;
+use super::frame::Frame;
+use super::values::Val;
+use super::Tr;
+use crate::memory::{Ptr, Space};
+use crate::Loc;
+use llvm_ir::instruction as inst;
 
 /// The bit width of an object's elements in a statement or declaration, known once all the
 /// object's accesses are translated (resolved with the byte widths, `resolve_width_marks`).
 pub(super) const BITS_MARK: &str = "@bits_of_object_";
-
-/// Whether a function is one of GPUVerify's specification functions.
-pub(super) fn is_spec_function(name: &str) -> bool {
-    builtins::demangle(name).starts_with("__spec_")
-}
 
 /// The access annotations a clause may use, per object name.
 fn annotations(name: &str) -> [String; 4] {

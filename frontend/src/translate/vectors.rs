@@ -7,7 +7,7 @@
 //! - **Element-wise operations** (arithmetic, comparisons, casts of the same lane count,
 //!   `select`, `llvm.fmuladd`) run the scalar translation once per lane: while `Tr::lane` is
 //!   `Some(k)`, every vector operand reads as its lane `k` (`Tr::operand`), so the scalar code
-//!   in `instr.rs` is reused as it is.
+//!   in `instr.rs` and `scalars.rs` is reused as it is.
 //! - **Lane moves**: `extractelement` and `insertelement` with a constant index pick or replace
 //!   a lane; with a variable index they become an `if` chain over the lanes (an index past the
 //!   last lane gives an arbitrary value, as LLVM's poison). `shufflevector` (swizzles such as
@@ -29,8 +29,17 @@
 //!   integer `min`/`max` (`int_minmax.rs`). Image reads
 //!   (`read_imagef`…) have their own translation (`images.rs`).
 
-use super::*;
+use super::annotations::RETURN_VAL;
+use super::frame::Frame;
+use super::names::{call_name, global_name};
+use super::values::{scalar_ty, vector_shape, Ex, Ty, Val};
+use super::{aggregates, globals, instr, Tr};
+use crate::builtins::{self, Builtin, Spec};
+use crate::memory::{Lin, Ptr};
+use crate::{layout, Loc};
+use llvm_ir::instruction::{self as inst, Instruction};
 use llvm_ir::instruction::{ExtractElement, InsertElement, ShuffleVector};
+use llvm_ir::{Constant, ConstantRef, Module, Name, TypeRef};
 
 /// Instructions whose lane `k` depends only on lane `k` of their operands (given that the
 /// result is a vector).
@@ -599,7 +608,7 @@ pub(super) fn constant_lanes(c: &ConstantRef) -> Option<Vec<Option<u64>>> {
             for e in elems {
                 match e.as_ref() {
                     Constant::Undef(_) | Constant::Poison(_) => out.push(None),
-                    _ if instr::flatten(e, &mut out, usize::MAX) => {}
+                    _ if globals::flatten(e, &mut out, usize::MAX) => {}
                     _ => return None,
                 }
             }
@@ -632,7 +641,9 @@ fn literal(e: &Ex) -> Option<u64> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{lane_pointers, literal};
+    use crate::memory::{Lin, Ptr};
+    use crate::translate::values::{Ex, Ty};
 
     #[test]
     fn literals_are_constant_indices() {

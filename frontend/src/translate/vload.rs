@@ -6,9 +6,15 @@
 //! elements, at `offset * 3`. The half-precision forms (`vload_half`, `vstore_half`) are not
 //! these, and stay a located `unsupported` error.
 
+use super::frame::Frame;
+use super::values::{scalar_ty, vector_shape, Ex, Ty, Val};
 use super::vectors::lane_pointers;
-use super::*;
+use super::Tr;
 use crate::memory::Lin;
+use crate::memory::Ptr;
+use crate::{builtins, layout, Loc};
+use llvm_ir::instruction as inst;
+use llvm_ir::Operand;
 
 /// The lane count of `vloadN`/`vstoreN` (by source name), and whether it stores.
 fn shape(plain: &str) -> Option<(u64, bool)> {

@@ -482,3 +482,15 @@ fn for_both_threads(b: &str) -> Vec<String> {
         vec![format!("({b} && __other({b}))")]
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::for_both_threads;
+
+    #[test]
+    fn a_clause_for_both_threads_keeps_the_access_logs_apart() {
+        assert_eq!(for_both_threads("BV32_ULT($i, $n)"), ["(BV32_ULT($i, $n) && __other(BV32_ULT($i, $n)))"]);
+        assert_eq!(for_both_threads("!__write($$A)"), ["!__write($$A)", "__other(!__write($$A))"]);
+        assert_eq!(for_both_threads("__read_offset($$A) == 0bv32").len(), 2);
+    }
+}

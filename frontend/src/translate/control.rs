@@ -232,3 +232,31 @@ fn with_return_value(clause: &str, value: Option<&Val>) -> Option<String> {
 pub(super) fn ret_selector(off: &str) -> String {
     format!("{}.obj", off.strip_suffix(".off").unwrap_or(off))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{ret_selector, with_return_value, RETURN_VAL};
+    use crate::translate::values::{Ex, Ty, Val};
+
+    #[test]
+    fn postconditions_get_the_returned_value() {
+        let clause = format!("BV32_ULT({RETURN_VAL}, $n)");
+        let v = Val::Scalar(Ex::new("$r".into(), Ty::Bv(32)));
+        assert_eq!(with_return_value(&clause, Some(&v)).as_deref(), Some("BV32_ULT($r, $n)"));
+        // A function that returns nothing, or a vector for a number.
+        assert_eq!(with_return_value(&clause, None), None);
+        let lanes = Val::Vector((0..12).map(|k| Ex::new(format!("$r{k}"), Ty::Bv(32))).collect());
+        assert_eq!(with_return_value(&clause, Some(&lanes)), None);
+        // Lane 10 is not lane 1 followed by a 0.
+        let vector_clause = format!("{RETURN_VAL}.1 == {RETURN_VAL}.10");
+        assert_eq!(with_return_value(&vector_clause, Some(&lanes)).as_deref(), Some("$r1 == $r10"));
+        assert_eq!(with_return_value(&vector_clause, Some(&v)), None);
+        assert_eq!(with_return_value("true", None).as_deref(), Some("true"));
+    }
+
+    #[test]
+    fn a_returned_pointer_has_its_selector_next_to_its_offset() {
+        assert_eq!(ret_selector("$c1.p.off"), "$c1.p.obj");
+        assert_eq!(ret_selector("$q"), "$q.obj");
+    }
+}

@@ -315,3 +315,118 @@ pub(super) fn term_operands(t: &Terminator) -> Vec<&Operand> {
         _ => Vec::new(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{loop_headers, Frame};
+    use llvm_ir::instruction::{Add, Instruction, Load, Store};
+    use llvm_ir::terminator::{Br, CondBr, Ret, Terminator};
+    use llvm_ir::types::Types;
+    use llvm_ir::{BasicBlock, Constant, ConstantRef, Function, Name, Operand};
+    use std::collections::{HashMap, HashSet};
+
+    fn block(name: &str, instrs: Vec<Instruction>, term: Terminator) -> BasicBlock {
+        let mut b = BasicBlock::new(Name::from(name));
+        b.instrs = instrs;
+        b.term = term;
+        b
+    }
+
+    fn br(to: &str) -> Terminator {
+        Terminator::Br(Br { dest: Name::from(to), debugloc: None })
+    }
+
+    fn cond_br(c: Operand, t: &str, e: &str) -> Terminator {
+        Terminator::CondBr(CondBr { condition: c, true_dest: Name::from(t), false_dest: Name::from(e), debugloc: None })
+    }
+
+    fn ret() -> Terminator {
+        Terminator::Ret(Ret { return_operand: None, debugloc: None })
+    }
+
+    fn local(name: &str) -> Operand {
+        Operand::LocalOperand { name: Name::from(name), ty: Types::blank_for_testing().i32() }
+    }
+
+    fn add(dest: &str, x: Operand, k: u64) -> Instruction {
+        let k = Operand::ConstantOperand(ConstantRef::new(Constant::Int { bits: 32, value: k }));
+        Instruction::Add(Add { operand0: x, operand1: k, dest: Name::from(dest), debugloc: None })
+    }
+
+    fn function(blocks: Vec<BasicBlock>) -> Function {
+        let mut f = Function::new("k");
+        f.basic_blocks = blocks;
+        f
+    }
+
+    fn names(set: &HashSet<Name>) -> Vec<String> {
+        let mut v: Vec<String> = set.iter().map(|n| n.to_string()).collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn loop_heads_are_the_targets_of_back_edges() {
+        // entry → head ⇄ body, head → inner ⇄ inner (a self loop), inner → exit.
+        let f = function(vec![
+            block("entry", vec![], br("head")),
+            block("head", vec![], cond_br(local("c"), "body", "inner")),
+            block("body", vec![], br("head")),
+            block("inner", vec![], cond_br(local("d"), "inner", "exit")),
+            block("exit", vec![], ret()),
+        ]);
+        assert_eq!(names(&loop_headers(&f)), ["%head", "%inner"]);
+        assert!(loop_headers(&function(vec![block("entry", vec![], ret())])).is_empty());
+        assert!(loop_headers(&function(vec![])).is_empty());
+    }
+
+    #[test]
+    fn values_that_only_a_guard_of_their_block_reads_are_folded() {
+        let store = |v: Operand| {
+            Instruction::Store(Store {
+                address: local("p"),
+                value: v,
+                volatile: false,
+                atomicity: None,
+                alignment: 4,
+                debugloc: None,
+            })
+        };
+        let load = Instruction::Load(Load {
+            address: local("p"),
+            dest: Name::from("l"),
+            volatile: false,
+            atomicity: None,
+            alignment: 4,
+            debugloc: None,
+        });
+        let f = function(vec![
+            block(
+                "entry",
+                vec![
+                    // `a` feeds `b`, which only the branch reads: both fold.
+                    add("a", local("x"), 1),
+                    add("b", local("a"), 2),
+                    // Stored: run.
+                    add("s", local("x"), 3),
+                    store(local("s")),
+                    // Read in another block: run.
+                    add("o", local("x"), 4),
+                    // A load the branch reads is an access when the branch runs: run.
+                    load,
+                ],
+                cond_br(local("b"), "next", "next"),
+            ),
+            block("next", vec![add("u", local("o"), 5), add("m", local("l"), 1)], cond_br(local("m"), "done", "done")),
+            block("done", vec![], ret()),
+        ]);
+        let frame = Frame::new(&f, "c1.".into(), HashMap::new(), None, None);
+        assert_eq!(names(&frame.spec_only), ["%a", "%b", "%m"]);
+        assert!(frame.headers.is_empty());
+        assert_eq!(frame.defs.get(&Name::from("u")).map(|d| d.1), Some(1));
+        // Names in the frame carry the call's prefix.
+        assert_eq!(frame.label(&Name::from("next")), "$bb.c1.next");
+        assert_eq!(frame.var(&Name::Number(3)), "$c1.3");
+        assert!(!frame.spec && frame.ret.is_none());
+    }
+}

@@ -4,9 +4,9 @@
 //! asynchronous copies.
 //!
 //! Apart from the translator because these facts are set when the procedure starts and only
-//! read afterwards (but the fixed names, which parameters add to, and the count of copy
-//! sites); the test of whether an expression is fixed is the one piece of logic, and it
-//! needs nothing else.
+//! read afterwards, except the fixed names (each scalar parameter adds its own) and the count
+//! of copy sites; the test of whether an expression is fixed is their one piece of logic, and
+//! it needs nothing else.
 
 use super::grid::Grid;
 use crate::builtins::{DIMS, IDENTITY};

@@ -19,7 +19,14 @@
 //! An aggregate that holds pointers, or has more than [`MAX_LEAVES`] scalars, is a located
 //! `unsupported`.
 
-use super::*;
+use super::frame::Frame;
+use super::values::{loaded_type, scalar_ty, Ex, Ty, Val};
+use super::Tr;
+use crate::memory::{Lin, Ptr};
+use crate::{layout, Loc};
+use llvm_ir::instruction::{self as inst, Instruction};
+use llvm_ir::types::Type;
+use llvm_ir::{Constant, ConstantRef, TypeRef};
 
 /// The most scalars an aggregate held in registers is split into.
 const MAX_LEAVES: usize = 256;
@@ -265,7 +272,7 @@ impl<'m> Tr<'m> {
                     .map(|(_, ty)| match (zero, ty) {
                         (true, Ty::Bool) => Ex::new("false".into(), ty),
                         (true, _) => Ex::new(format!("0bv{}", ty.width()), ty),
-                        (false, _) => Ex::new(self.fresh_var("undef", &ty.kbpl()), ty),
+                        (false, _) => Ex::new(self.body.fresh_var("undef", &ty.kbpl()), ty),
                     })
                     .collect();
                 Some(Some(Val::Vector(lanes)))
@@ -292,8 +299,9 @@ impl<'m> Tr<'m> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use llvm_ir::types::Types;
+    use super::{leaf_range, leaves};
+    use crate::translate::values::Ty;
+    use llvm_ir::types::{FPType, Types};
 
     #[test]
     fn leaves_follow_the_fields_and_elements_in_memory_order() {

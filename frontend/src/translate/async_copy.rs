@@ -33,7 +33,15 @@
 //! A count, stride or event that is not a 32-bit number, an element type that is not a scalar
 //! or a vector, and more than 32 copy sites per kernel are `unsupported`.
 
-use super::*;
+use super::frame::Frame;
+use super::values::{addr_space, int_constant, scalar_ty, vector_shape, Ex, Ty, Val};
+use super::Tr;
+use crate::builtins::{self, DIMS};
+use crate::memory::{Lin, Ptr, Space};
+use crate::Loc;
+use llvm_ir::instruction as inst;
+use llvm_ir::types::Type;
+use llvm_ir::{Constant, Module, Operand, TypeRef};
 
 /// The ghost local holding one bit per copy site in flight.
 pub(super) const PENDING: &str = "$async$pending";
@@ -62,16 +70,6 @@ fn kind(mangled: &str) -> Option<Kind> {
 /// heads get the checks and invariants of the module documentation).
 pub(super) fn module_uses_async(m: &Module) -> bool {
     m.func_declarations.iter().any(|d| kind(&d.name).is_some())
-}
-
-/// Whether a type is OpenCL's `event_t` (a pointer to the opaque `opencl.event_t`).
-pub(super) fn is_event(ty: &TypeRef) -> bool {
-    match ty.as_ref() {
-        Type::PointerType { pointee_type, .. } => {
-            matches!(pointee_type.as_ref(), Type::NamedStructType { name } if name == "opencl.event_t")
-        }
-        _ => false,
-    }
 }
 
 /// The condition "the other thread of the pair is in the same group".
@@ -106,7 +104,7 @@ impl<'m> Tr<'m> {
     /// `assert same group ==> φ` with a message saying which rule φ is.
     fn assert_group_uniform(&mut self, what: &str, phi: String, loc: Option<Loc>) {
         let msg = format!("possibly non-uniform {what}: every work-item of a group must make the same call");
-        self.emit(format!("assert {{:msg \"{msg}\"}} {} ==> {phi};", same_group()), loc);
+        self.body.emit(format!("assert {{:msg \"{msg}\"}} {} ==> {phi};", same_group()), loc);
     }
 
     fn async_copy(&mut self, f: &mut Frame<'m>, c: &'m inst::Call, strided: bool, loc: Option<Loc>) {
@@ -116,7 +114,7 @@ impl<'m> Tr<'m> {
             self.err(loc, format!("`{what}` with {} arguments", args.len()));
             return;
         }
-        let site = self.async_sites;
+        let site = self.facts.async_sites;
         if site >= MAX_SITES {
             self.err(loc, format!("more than {MAX_SITES} asynchronous copies in one kernel"));
             return;
@@ -143,16 +141,16 @@ impl<'m> Tr<'m> {
                 return;
             }
         };
-        if self.bases.get(dst.base).is_some_and(|b| b.space == Space::Constant) {
+        if self.objects.bases.get(dst.base).is_some_and(|b| b.space == Space::Constant) {
             self.err(loc, "a write to constant memory");
             return;
         }
-        self.async_sites += 1;
+        self.facts.async_sites += 1;
         // Uniformity of the call and of its arguments.
         self.assert_group_uniform(&format!("call of {what}"), "__uniform(__enabled())".into(), loc);
         let mut parts = vec![n.text.clone(), ev.text.clone(), dst.sel(), src.sel()];
         for off in [&dst.off, &src.off] {
-            let e = off.expr(&mut self.needs_fn());
+            let e = off.expr(&mut self.decls.needs_fn());
             parts.push(e);
         }
         parts.extend(stride.iter().map(|s| s.text.clone()));
@@ -162,19 +160,19 @@ impl<'m> Tr<'m> {
         }
         // In flight: at most once per site.
         let bit = 1u64 << site;
-        let and = self.bvop("AND", 32);
-        let or = self.bvop("OR", 32);
-        self.emit(
+        let and = self.decls.bvop("AND", 32);
+        let or = self.decls.bvop("OR", 32);
+        self.body.emit(
             format!(
                 "assert {{:msg \"possible second {what} of this call while the first is in flight (not waited for)\"}} \
                  {and}({PENDING}, {bit}bv32) == 0bv32;"
             ),
             loc,
         );
-        self.emit(format!("{PENDING} := {or}({PENDING}, {bit}bv32);"), loc);
+        self.body.emit(format!("{PENDING} := {or}({PENDING}, {bit}bv32);"), loc);
         let ev_var = format!("$async{site}$ev");
-        self.locals.insert(ev_var.clone(), "bv32".into());
-        self.emit(format!("{ev_var} := (if {} == 0bv32 then {}bv32 else {});", ev.text, site + 1, ev.text), loc);
+        self.body.declare(ev_var.clone(), "bv32".into());
+        self.body.emit(format!("{ev_var} := (if {} == 0bv32 then {}bv32 else {});", ev.text, site + 1, ev.text), loc);
         if let Some(d) = c.dest.as_ref() {
             f.vals.insert(d.clone(), Val::Scalar(Ex::new(ev_var, Ty::Bv(32))));
         }
@@ -194,7 +192,7 @@ impl<'m> Tr<'m> {
             self.err(loc, "an asynchronous copy through something that is not a pointer");
             return None;
         };
-        let (lanes, lane) = match vectors::vector_shape(pointee_type) {
+        let (lanes, lane) = match vector_shape(pointee_type) {
             Some((n, e)) => (n, scalar_ty(&e)),
             None => (1, scalar_ty(pointee_type)),
         };
@@ -224,29 +222,26 @@ impl<'m> Tr<'m> {
     ) {
         let (lane, lanes, bytes) = *elem;
         let k = format!("$async{site}$k");
-        self.locals.insert(k.clone(), "bv32".into());
+        self.body.declare(k.clone(), "bv32".into());
         let bv3 = [Ty::Bv(32), Ty::Bv(32), Ty::Bv(32)];
         let gid = "group_id_x, group_id_y, group_id_z";
         let mut copier = Vec::new();
         for d in DIMS {
-            let fun = self.uninterpreted(&format!("$async_copier{site}_{d}"), &bv3, Ty::Bv(32));
+            let fun = self.decls.uninterpreted(&format!("$async_copier{site}_{d}"), &bv3, Ty::Bv(32));
             copier.push(format!("local_id_{d} == {fun}({gid})"));
         }
-        let ult = self.bvop("ULT", 32);
-        let mul = self.bvop("MUL", 32);
+        let ult = self.decls.bvop("ULT", 32);
+        let mul = self.decls.bvop("MUL", 32);
         let guard = format!("{} && {ult}({k}, {n})", copier.join(" && "));
-        self.emit(format!("havoc {k};"), loc);
-        self.fresh += 1;
-        let join = format!("$async{site}$join{}", self.fresh);
+        self.body.emit(format!("havoc {k};"), loc);
+        let join = format!("$async{site}$join{}", self.body.next_number());
         let yes = format!("{join}$copy");
         let skip = format!("{join}$skip");
-        self.emit(format!("goto {yes}, {skip};"), loc);
-        self.edge_blocks.push(Block {
-            label: skip.clone(),
-            stmts: vec![(format!("assume !({guard});"), loc), (format!("goto {join};"), loc)],
-        });
-        self.start_block(yes);
-        self.emit(format!("assume {guard};"), loc);
+        self.body.emit(format!("goto {yes}, {skip};"), loc);
+        self.body
+            .add_edge_block(skip.clone(), vec![(format!("assume !({guard});"), loc), (format!("goto {join};"), loc)]);
+        self.body.start_block(yes);
+        self.body.emit(format!("assume {guard};"), loc);
         let at = |p: &Ptr, stride: &Option<String>, j: usize| {
             let index = match stride {
                 Some(s) => format!("{mul}({k}, {s})"),
@@ -256,14 +251,14 @@ impl<'m> Tr<'m> {
             Ptr { base: p.base, off: p.off.clone().plus(&off), alt: p.alt.clone() }
         };
         for j in 0..lanes {
-            let tmp = self.fresh_var("async_value", &lane.kbpl());
+            let tmp = self.body.fresh_var("async_value", &lane.kbpl());
             let from = at(src.0, &src.1, j);
             self.on_each_object(&from, loc, |tr, q| tr.access(q, lane, loc).map(|place| format!("{tmp} := {place};")));
             let to = at(dst.0, &dst.1, j);
             self.on_each_object(&to, loc, |tr, q| tr.write(q, lane, &tmp, loc));
         }
-        self.emit(format!("goto {join};"), loc);
-        self.start_block(join);
+        self.body.emit(format!("goto {join};"), loc);
+        self.body.start_block(join);
     }
 
     /// `wait_group_events(n, list)`: clears the in-flight copies whose event is one of the `n`
@@ -286,7 +281,7 @@ impl<'m> Tr<'m> {
         self.assert_group_uniform("call of wait_group_events", "__uniform(__enabled())".into(), loc);
         let mut events = Vec::new();
         for j in 0..n {
-            let e = self.fresh_var("async_event", "bv32");
+            let e = self.body.fresh_var("async_event", "bv32");
             let q = Ptr { base: list.base, off: list.off.clone().plus(&Lin::constant(4 * j)), alt: list.alt.clone() };
             self.on_each_object(&q, loc, |tr, q| tr.access(q, Ty::Bv(32), loc).map(|place| format!("{e} := {place};")));
             self.assert_group_uniform("event of wait_group_events", format!("__uniform({e})"), loc);
@@ -295,23 +290,23 @@ impl<'m> Tr<'m> {
         if events.is_empty() {
             return;
         }
-        let and = self.bvop("AND", 32);
+        let and = self.decls.bvop("AND", 32);
         let mut cleared = Vec::new();
-        for site in 0..self.async_sites {
+        for site in 0..self.facts.async_sites {
             let ev = format!("$async{site}$ev");
             let hit: Vec<String> = events.iter().map(|e| format!("{ev} == {e}")).collect();
             let keep = !(1u64 << site) & 0xffff_ffff;
             cleared.push(format!("(if {} then {keep}bv32 else 4294967295bv32)", hit.join(" || ")));
         }
         for mask in cleared {
-            self.emit(format!("{PENDING} := {and}({PENDING}, {mask});"), loc);
+            self.body.emit(format!("{PENDING} := {and}({PENDING}, {mask});"), loc);
         }
     }
 
     /// Before a barrier: no asynchronous copy may be in flight (see the module documentation).
     pub(super) fn no_copy_in_flight(&mut self, loc: Option<Loc>) {
-        if self.uses_async {
-            self.emit(
+        if self.facts.uses_async {
+            self.body.emit(
                 format!(
                     "assert {{:msg \"possible barrier while an asynchronous copy is in flight (not waited for with wait_group_events)\"}} {PENDING} == 0bv32;"
                 ),

@@ -14,8 +14,13 @@
 //! global memory, a located `unsupported` error. An atomic on byte-level memory (`bytes.rs`) is
 //! one atomic per byte (`byte_level_atomic`).
 
-use super::*;
+use super::frame::Frame;
+use super::values::{scalar_ty, Ex, Ty, Val};
+use super::Tr;
+use crate::memory::{Lin, Ptr, Space};
+use crate::{builtins, Loc};
 use ivl::ast::AtomicOp;
+use llvm_ir::instruction as inst;
 
 /// The operation of an atomic function, from its mangled name; `None` for other functions.
 fn operation(mangled: &str, float: bool) -> Option<AtomicOp> {
@@ -63,7 +68,7 @@ impl<'m> Tr<'m> {
         }
         let p = self.operand(f, &c.arguments[0].0, loc);
         let Some(p) = self.ptr(p, loc) else { return true };
-        if p.cands().iter().any(|&b| self.space_of(b) == Some(Space::Constant)) {
+        if p.cands().iter().any(|&b| self.objects.space_of(b) == Some(Space::Constant)) {
             self.err(loc, "an atomic on constant memory");
             return true;
         }
@@ -71,7 +76,7 @@ impl<'m> Tr<'m> {
         // atomic on `__shared__` memory, which only the block sees; on global memory two blocks'
         // atomics on one element would race, a check kivl does not make yet.
         let plain = builtins::demangle(name);
-        if plain.ends_with("_block") && p.cands().iter().any(|&b| self.space_of(b) == Some(Space::Global)) {
+        if plain.ends_with("_block") && p.cands().iter().any(|&b| self.objects.space_of(b) == Some(Space::Global)) {
             self.err(loc, format!("the block-scoped atomic `{plain}` on global memory is not supported yet"));
             return true;
         }
@@ -87,20 +92,20 @@ impl<'m> Tr<'m> {
             args.push_str(&format!(", {}", v.text));
         }
         let result = c.dest.as_ref().map(|d| {
-            let v = self.var(f, d);
-            self.locals.insert(v.clone(), ty.kbpl());
+            let v = f.var(d);
+            self.body.declare(v.clone(), ty.kbpl());
             f.vals.insert(d.clone(), Val::Scalar(Ex::new(v.clone(), ty)));
             v
         });
         let out = result.as_ref().map_or(String::new(), |v| format!("{v} := "));
         let op = op.name();
         self.on_each_object(&p, loc, |tr, q| {
-            if tr.space_of(q.base).is_none() {
+            if tr.objects.space_of(q.base).is_none() {
                 // Through the null pointer: the access fails, and its result is arbitrary.
                 let fail = tr.null_assertion();
                 return Some(result.as_ref().map_or(fail.clone(), |v| format!("{fail} havoc {v};")));
             }
-            if tr.is_byte_level(q.base) && ty.width() > 8 {
+            if tr.objects.is_byte_level(q.base) && ty.width() > 8 {
                 return tr.byte_level_atomic(q, ty, result.as_deref(), loc);
             }
             let place = tr.access(q, ty, loc)?;
@@ -120,13 +125,13 @@ impl<'m> Tr<'m> {
     fn byte_level_atomic(&mut self, q: &Ptr, ty: Ty, result: Option<&str>, loc: Option<Loc>) -> Option<String> {
         let w = ty.width();
         self.alignment_check(q, u64::from(w / 8), loc);
-        let new = self.fresh_var("atomic", &ty.kbpl());
+        let new = self.body.fresh_var("atomic", &ty.kbpl());
         let mut out = format!("havoc {new};");
         let mut olds = Vec::new();
         for j in 0..w / 8 {
             let at = Ptr::to(q.base, q.off.clone().plus(&Lin::constant(u64::from(j))));
             let place = self.access(&at, Ty::Bv(8), loc)?;
-            let old = self.fresh_var("atomic", "bv8");
+            let old = self.body.fresh_var("atomic", "bv8");
             out.push_str(&format!(" atomic {old} := xchg({place}, {new}[{}:{}]);", 8 * (j + 1), 8 * j));
             olds.push(old);
         }
@@ -141,7 +146,8 @@ impl<'m> Tr<'m> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::operation;
+    use ivl::ast::AtomicOp;
 
     #[test]
     fn names() {

@@ -9,7 +9,13 @@
 //! thread and group ids. An axiom is not a function to check on its own (`entry_points` leaves
 //! it out), and anything in it other than one clause over constants is `unsupported`.
 
-use super::*;
+use super::names::call_name;
+use super::values::bool_ex;
+use super::Tr;
+use crate::builtins::{self, Builtin, Spec};
+use crate::Loc;
+use llvm_ir::instruction::Instruction;
+use llvm_ir::Function;
 
 /// The prefix of the functions kivl's header makes of `__axiom(e)`.
 pub(super) const AXIOM_PREFIX: &str = "__kivl_axiom_";
@@ -34,7 +40,7 @@ impl<'m> Tr<'m> {
                     match (requires, c.arguments.first()) {
                         (true, Some((a, _))) if bi == 0 => {
                             if let Some(e) = self.spec_expr(&frame, a, bi, loc) {
-                                self.requires.push((bool_ex(&e), loc));
+                                self.clauses.require(bool_ex(&e), loc);
                             }
                             clauses += 1;
                         }

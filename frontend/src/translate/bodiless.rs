@@ -25,8 +25,17 @@
 //! arguments give equal results. Atomics, `async_work_group_copy`, vector loads and stores and
 //! annotations are not bodiless calls in this sense and are left to their own translations.
 
-use super::*;
+use super::frame::Frame;
+use super::names::call_name;
+use super::values::{is_pointer, scalar_ty, Val};
+use super::{aggregates, Tr};
+use crate::memory::{Lin, Ptr, Space};
+use crate::{builtins, Loc};
 use llvm_ir::function::FunctionAttribute;
+use llvm_ir::instruction::{self as inst, Instruction};
+use llvm_ir::terminator::Terminator;
+use llvm_ir::types::Type;
+use llvm_ir::TypeRef;
 
 /// Names that have their own translation elsewhere (or are not supported yet for that reason),
 /// and anything that may synchronise.
@@ -98,10 +107,10 @@ impl<'m> Tr<'m> {
             let v = self.operand(f, a, loc);
             let Some(p) = self.ptr(v, loc) else { return true };
             for o in p.cands() {
-                match self.space_of(o) {
+                match self.objects.space_of(o) {
                     None | Some(Space::Constant) => {}
                     Some(Space::Private) => {
-                        let m = self.bases[o].name.clone();
+                        let m = self.objects.bases[o].name.clone();
                         if !havoc.contains(&m) {
                             havoc.push(m);
                         }
@@ -124,21 +133,21 @@ impl<'m> Tr<'m> {
         let companions = self.companions_of(&havoc);
         havoc.extend(companions);
         if !havoc.is_empty() {
-            self.emit(format!("havoc {};", havoc.join(", ")), loc);
+            self.body.emit(format!("havoc {};", havoc.join(", ")), loc);
         }
         if let Some(d) = &c.dest {
             let v = match ret_scalar {
                 Some(t) => self.havoc_scalar(f, d, t, loc),
                 // A struct returned by value (a texel `float4`): every field arbitrary.
                 None if !is_pointer(&ret) => {
-                    let v = self.var(f, d);
+                    let v = f.var(d);
                     let Some(lanes) = self.lane_vars(&v, &ret) else { return true };
                     let names: Vec<&str> = lanes.iter().map(|e| e.text.as_str()).collect();
-                    self.emit(format!("havoc {};", names.join(", ")), loc);
+                    self.body.emit(format!("havoc {};", names.join(", ")), loc);
                     Val::Vector(lanes)
                 }
                 None => {
-                    let off = self.fresh_var("unknown", "bv32");
+                    let off = self.body.fresh_var("unknown", "bv32");
                     Val::Ptr(Ptr::null(Lin::term(off, 1)))
                 }
             };

@@ -6,34 +6,23 @@
 //! element per map entry, which keeps their verification conditions small.
 //!
 //! Which objects need bytes is known only once all their accesses are seen: the translation
-//! records the objects whose widths conflict ([`Tr::width_conflicts`]), and
+//! records the objects whose widths conflict (`Objects::width_conflict`, `objects.rs`), and
 //! `translate_module` translates the module again with those objects byte-level.
 
-use super::*;
+use super::values::Ty;
+use super::Tr;
+use crate::memory::{Lin, Ptr};
+use crate::Loc;
 
 impl<'m> Tr<'m> {
-    /// Whether object `b` is byte-level.
-    pub(super) fn is_byte_level(&self, b: usize) -> bool {
-        self.bases.get(b).is_some_and(|base| self.byte_level.contains(&base.name))
-    }
-
-    /// Records that object `b` is accessed with different widths (see the module documentation).
-    pub(super) fn width_conflict(&mut self, b: usize) {
-        if let Some(base) = self.bases.get(b) {
-            if !self.width_conflicts.contains(&base.name) {
-                self.width_conflicts.push(base.name.clone());
-            }
-        }
-    }
-
     /// The byte places of a `w`-bit access at `p` into a byte-level object, least significant
     /// first.
     fn byte_places(&mut self, p: &Ptr, w: u32) -> Vec<String> {
-        let name = self.bases[p.base].name.clone();
+        let name = self.objects.bases[p.base].name.clone();
         (0..u64::from(w / 8))
             .map(|j| {
                 let off = p.off.clone().plus(&Lin::constant(j));
-                format!("{name}[{}]", off.index(1, &mut self.needs_fn()))
+                format!("{name}[{}]", off.index(1, &mut self.decls.needs_fn()))
             })
             .collect()
     }
@@ -61,10 +50,10 @@ impl<'m> Tr<'m> {
     /// byte-level object one per byte (the value is put in a temporary first).
     pub(super) fn write_number(&mut self, p: &Ptr, ty: Ty, value: &str, loc: Option<Loc>) -> Option<String> {
         let place = self.access(p, ty, loc)?;
-        if self.space_of(p.base).is_none() || !self.is_byte_level(p.base) || ty.width() == 8 {
+        if self.objects.space_of(p.base).is_none() || !self.objects.is_byte_level(p.base) || ty.width() == 8 {
             return Some(format!("{place} := {value};"));
         }
-        let tmp = self.fresh_var("bytes", &ty.kbpl());
+        let tmp = self.body.fresh_var("bytes", &ty.kbpl());
         let mut out = format!("{tmp} := {value};");
         for (j, b) in self.byte_places(p, ty.width()).into_iter().enumerate() {
             out.push_str(&format!(" {b} := {tmp}[{}:{}];", 8 * (j + 1), 8 * j));

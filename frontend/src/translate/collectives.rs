@@ -29,7 +29,12 @@
 //! collective may pass as a call without effect, since one that only some threads reach is a
 //! bug kivl would then miss.
 
-use super::*;
+use super::frame::Frame;
+use super::values::{scalar_ty, Ex, Ty, Val};
+use super::Tr;
+use crate::builtins::{self, DIMS};
+use crate::Loc;
+use llvm_ir::instruction as inst;
 
 /// What a collective's result says, for the thread that receives it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -168,7 +173,7 @@ impl<'m> Tr<'m> {
         };
         let Val::Scalar(v) = self.havoc_scalar(f, d, t, loc) else { return true };
         for fact in self.collective_facts(&v, result, &args) {
-            self.emit(format!("assume {fact};"), loc);
+            self.body.emit(format!("assume {fact};"), loc);
         }
         f.vals.insert(d.clone(), Val::Scalar(v));
         true
@@ -215,7 +220,8 @@ impl<'m> Tr<'m> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{classify, unmodelled, Collective, Result};
+    use crate::builtins::{self, Builtin};
 
     #[test]
     fn names() {

@@ -14,7 +14,14 @@
 //! - Reading or writing data through a function pointer is an access through an invalid pointer
 //!   (`null.rs`): such an object has no memory space.
 
-use super::*;
+use super::frame::Frame;
+use super::values::{scalar_ty, Ex, Val};
+use super::Tr;
+use crate::memory::{Alt, Lin, Ptr};
+use crate::Loc;
+use llvm_ir::instruction as inst;
+use llvm_ir::types::Type;
+use llvm_ir::{Function, TypeRef};
 
 /// The object number of the module's first function (data objects and [`NULL_OBJECT`] never
 /// reach it).
@@ -43,7 +50,7 @@ impl<'m> Tr<'m> {
     pub(super) fn object_name(&self, o: usize) -> Option<String> {
         match self.function_of(o) {
             Some(g) => Some(format!("{FUNCTION_PREFIX}{}", g.name)),
-            None => self.bases.get(o).map(|b| b.name.clone()),
+            None => self.objects.bases.get(o).map(|b| b.name.clone()),
         }
     }
 
@@ -77,10 +84,10 @@ impl<'m> Tr<'m> {
         cands.push(crate::memory::NULL_OBJECT);
         let sel = format!("${name}.obj");
         if extra {
-            self.locals.insert(sel.clone(), "bv32".into());
+            self.body.declare(sel.clone(), "bv32".into());
         } else {
             params.push(format!("{sel}: bv32"));
-            self.fixed_names.insert(sel.clone());
+            self.facts.fix(sel.clone());
         }
         Some(Val::Ptr(Ptr { base: cands[0], off: Lin::default(), alt: Some(Alt { sel, cands }) }))
     }
@@ -100,35 +107,35 @@ impl<'m> Tr<'m> {
         let fitting = self.functions_taking(&arg_tys);
         let targets: Vec<usize> = p.cands().into_iter().filter(|o| fitting.contains(o)).collect();
         let result = c.dest.as_ref().zip(result_ty).map(|(d, t)| {
-            let v = self.var(f, d);
-            self.locals.insert(v.clone(), t.kbpl());
+            let v = f.var(d);
+            self.body.declare(v.clone(), t.kbpl());
             f.vals.insert(d.clone(), Val::Scalar(Ex::new(v.clone(), t)));
             v
         });
-        let (sel, off) = (p.sel(), p.off.expr(&mut self.needs_fn()));
+        let (sel, off) = (p.sel(), p.off.expr(&mut self.decls.needs_fn()));
         let is = |o: usize| format!("({sel} == {o}bv32 && {off} == 0bv32)");
-        self.fresh += 1;
-        let join = format!("{}$fp{}", self.blocks.last().map_or("$bb", |b| b.label.as_str()), self.fresh);
+        let k = self.body.next_number();
+        let join = format!("{}$fp{k}", self.body.current_label());
         let mut labels: Vec<String> = (0..targets.len()).map(|j| format!("{join}$fn{j}")).collect();
         labels.push(format!("{join}$none"));
-        self.emit(format!("goto {};", labels.join(", ")), loc);
+        self.body.emit(format!("goto {};", labels.join(", ")), loc);
         for (&o, label) in targets.iter().zip(&labels) {
             let Some(g) = self.function_of(o) else { continue };
-            self.start_block(label.clone());
-            self.emit(format!("assume {};", is(o)), loc);
+            self.body.start_block(label.clone());
+            self.body.emit(format!("assume {};", is(o)), loc);
             self.inline(f, c, g, loc);
-            self.emit(format!("goto {join};"), loc);
+            self.body.emit(format!("goto {join};"), loc);
         }
-        self.start_block(format!("{join}$none"));
+        self.body.start_block(format!("{join}$none"));
         let none: Vec<String> = targets.iter().map(|&o| format!("!{}", is(o))).collect();
         if !none.is_empty() {
-            self.emit(format!("assume {};", none.join(" && ")), loc);
+            self.body.emit(format!("assume {};", none.join(" && ")), loc);
         }
-        self.emit(format!("assert {{:msg \"{BAD_CALL}\"}} false;"), loc);
+        self.body.emit(format!("assert {{:msg \"{BAD_CALL}\"}} false;"), loc);
         if let Some(v) = &result {
-            self.emit(format!("havoc {v};"), loc);
+            self.body.emit(format!("havoc {v};"), loc);
         }
-        self.emit(format!("goto {join};"), loc);
-        self.start_block(join);
+        self.body.emit(format!("goto {join};"), loc);
+        self.body.start_block(join);
     }
 }

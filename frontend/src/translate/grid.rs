@@ -22,8 +22,12 @@
 //! These are `requires` of the kernel, which the two-thread program assumes like the
 //! preconditions a user writes; sizes on the command line replace them all.
 
-use super::*;
+use super::Tr;
+use crate::builtins::{DIMS, IDENTITY};
 use crate::launches::{Launch, Term};
+use crate::Loc;
+use llvm_ir::Function;
+use std::collections::HashSet;
 
 /// What the front end knows of the sizes of a program's kernels.
 #[derive(Clone, Debug, Default)]
@@ -42,11 +46,11 @@ impl<'m> Tr<'m> {
     /// The preconditions on kernel `k`'s sizes; `params[i]` is the KBPL name of its `i`-th
     /// parameter when that is a 32-bit integer.
     pub(super) fn grid_requires(&mut self, k: &Function, params: &[Option<String>], kloc: Option<Loc>) {
-        let Some(grid) = self.grid else { return };
+        let Some(grid) = self.facts.grid else { return };
         // Before the limits below are added to the clauses.
         let read = self.identity_read();
-        let ule = self.bvop("ULE", 32);
-        let mul = self.bvop("MUL", 32);
+        let ule = self.decls.bvop("ULE", 32);
+        let mul = self.decls.bvop("MUL", 32);
         let mut limits: Vec<String> = Vec::new();
         for (d, x) in DIMS.iter().enumerate() {
             limits.push(format!("{ule}(group_size_{x}, {}bv32)", MAX_BLOCK[d]));
@@ -55,7 +59,7 @@ impl<'m> Tr<'m> {
         limits.push(format!(
             "{ule}({mul}({mul}(group_size_x, group_size_y), group_size_z), {MAX_THREADS_PER_BLOCK}bv32)"
         ));
-        self.requires.push((limits.join(" && "), kloc));
+        self.clauses.require(limits.join(" && "), kloc);
         let launches: Vec<&Launch> = grid.launches.iter().filter(|l| l.kernel == k.name).collect();
         // No launch found: one case with every size unknown.
         let unknown = Launch { line: 0, kernel: k.name.clone(), grid: Default::default(), block: Default::default() };
@@ -75,15 +79,14 @@ impl<'m> Tr<'m> {
             cases.push(format!("({})", if known.is_empty() { "true".into() } else { known.join(" && ") }));
         }
         let at = launches.first().map(|l| Loc { line: l.line, col: 1 }).filter(|l| l.line > 0).or(kloc);
-        self.requires.push((cases.join(" || "), at));
+        self.clauses.require(cases.join(" || "), at);
     }
 
     /// The identity constants (`local_id_y`, `num_groups_z`, …) the kernel's code and clauses
     /// read.
     fn identity_read(&self) -> HashSet<String> {
-        let texts = self.blocks.iter().chain(&self.edge_blocks).flat_map(|b| &b.stmts).chain(&self.requires);
         let mut read = HashSet::new();
-        for (text, _) in texts.chain(&self.ensures) {
+        for (text, _) in self.body.statements().chain(self.clauses.clauses()) {
             for name in IDENTITY.iter().flat_map(|w| DIMS.iter().map(move |x| format!("{w}_{x}"))) {
                 if !read.contains(&name) && text.match_indices(&name).any(|(i, _)| !crate::follows_identifier(text, i))
                 {
@@ -107,7 +110,7 @@ impl<'m> Tr<'m> {
         // bound without a product of sizes, which would make the queries non-linear); y and z
         // are within it by the limits already.
         (d == 0 && what == "num_groups").then(|| {
-            let ule = self.bvop("ULE", 32);
+            let ule = self.decls.bvop("ULE", 32);
             format!("{ule}(num_groups_x, {MAX_GRID_X_32_BIT}bv32)")
         })
     }
@@ -120,7 +123,7 @@ impl<'m> Tr<'m> {
             Term::Param(k) => params.get(*k)?.clone()?,
             Term::Bin(op, a, b) => {
                 let (a, b) = (self.term_text(a, params)?, self.term_text(b, params)?);
-                format!("{}({a}, {b})", self.bvop(op, 32))
+                format!("{}({a}, {b})", self.decls.bvop(op, 32))
             }
         })
     }

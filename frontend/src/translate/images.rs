@@ -24,7 +24,13 @@
 //!   (`write_imageh`) are `unsupported`, as is any other use of an image (`get_image_width`);
 //!   reads of those images (and `read_imageh`) give arbitrary values without a logged access.
 
-use super::*;
+use super::frame::Frame;
+use super::values::{scalar_ty, vector_shape, Ex, Ty, Val};
+use super::Tr;
+use crate::memory::{Lin, Ptr};
+use crate::{builtins, Loc};
+use llvm_ir::instruction as inst;
+use llvm_ir::{Name, Operand};
 
 /// GPUVerify's image geometry (Bugle's `opencl.h`): the row length of 2D images, and the row
 /// length and column height of 3D images, in texels.
@@ -137,8 +143,8 @@ impl<'m> Tr<'m> {
                 Ty::Bv(32) => e.text.clone(),
                 // Float coordinates: the sampler decides which texel is read.
                 _ => {
-                    let any = self.fresh_var("texel_index", "bv32");
-                    self.emit(format!("havoc {any};"), loc);
+                    let any = self.body.fresh_var("texel_index", "bv32");
+                    self.body.emit(format!("havoc {any};"), loc);
                     return Some(Ptr { base: image.base, off: Lin::term(any, TEXEL_BYTES), alt: image.alt.clone() });
                 }
             };
@@ -166,7 +172,7 @@ impl<'m> Tr<'m> {
     /// `read_image*(image, [sampler,] coordinates)`: one read per lane, whose value is then
     /// forgotten (the result is arbitrary).
     fn image_read(&mut self, f: &mut Frame<'m>, c: &'m inst::Call, dest: &Name, texel: &Ptr, loc: Option<Loc>) {
-        let ty = match vectors::vector_shape(&self.module.type_of(c)) {
+        let ty = match vector_shape(&self.module.type_of(c)) {
             Some((4, elem)) => scalar_ty(&elem).filter(|t| t.width() == 32),
             _ => None,
         };
@@ -174,17 +180,17 @@ impl<'m> Tr<'m> {
             self.unlogged_image_read(f, c, loc);
             return;
         };
-        let base = self.var(f, dest);
+        let base = f.var(dest);
         let mut lanes = Vec::with_capacity(4);
         for k in 0..4 {
             let v = format!("{base}.{k}");
-            self.locals.insert(v.clone(), ty.kbpl());
+            self.body.declare(v.clone(), ty.kbpl());
             let q = lane(texel, k);
             self.on_each_object(&q, loc, |tr, q| tr.access(q, ty, loc).map(|place| format!("{v} := {place};")));
             lanes.push(Ex::new(v, ty));
         }
         let names: Vec<&str> = lanes.iter().map(|e| e.text.as_str()).collect();
-        self.emit(format!("havoc {};", names.join(", ")), loc);
+        self.body.emit(format!("havoc {};", names.join(", ")), loc);
         f.vals.insert(dest.clone(), Val::Vector(lanes));
     }
 }
@@ -196,7 +202,7 @@ impl<'m> Tr<'m> {
     fn unlogged_image_read(&mut self, f: &mut Frame<'m>, c: &'m inst::Call, loc: Option<Loc>) {
         let Some(dest) = &c.dest else { return };
         let ty = self.module.type_of(c);
-        let (lanes, elem) = match vectors::vector_shape(&ty) {
+        let (lanes, elem) = match vector_shape(&ty) {
             Some((n, elem)) => (Some(n), elem),
             None => (None, ty),
         };
@@ -204,15 +210,15 @@ impl<'m> Tr<'m> {
             self.err(loc, "an image read of a type that is neither a number nor a vector");
             return;
         };
-        let base = self.var(f, dest);
+        let base = f.var(dest);
         let names: Vec<String> = match lanes {
             Some(n) => (0..n).map(|k| format!("{base}.{k}")).collect(),
             None => vec![base],
         };
         for v in &names {
-            self.locals.insert(v.clone(), t.kbpl());
+            self.body.declare(v.clone(), t.kbpl());
         }
-        self.emit(format!("havoc {};", names.join(", ")), loc);
+        self.body.emit(format!("havoc {};", names.join(", ")), loc);
         let mut exs: Vec<Ex> = names.into_iter().map(|v| Ex::new(v, t)).collect();
         let val = if lanes.is_some() { Val::Vector(exs) } else { Val::Scalar(exs.remove(0)) };
         f.vals.insert(dest.clone(), val);
@@ -226,7 +232,8 @@ fn lane(texel: &Ptr, k: usize) -> Ptr {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{image_call, is_image_function, lane, ImageCall, WIDTH_2D};
+    use crate::memory::{Lin, Ptr};
 
     #[test]
     fn image_functions_by_their_mangled_names() {

@@ -1,6 +1,6 @@
 //! OpenCL's integer `min` and `max` (OpenCL 1.2 §6.12.3), interpreted lane by lane.
 //!
-//! Other external built-ins stay uninterpreted functions (`instr.rs`, `vectors.rs`), but an
+//! Other external built-ins stay uninterpreted functions (`calls.rs`, `vectors.rs`), but an
 //! uninterpreted `min` cannot prove what every kernel expects of it, such as
 //! `min((int4)(1, 2, 3, 0), (int4)(2, 3, 4, 1)).x == 1` (GPUVerify's
 //! `OpenCL/misc/pass/misc5`, where libclc's definition of `min` is verified through). The
@@ -10,7 +10,8 @@
 //! `min(gentype, gentype)` and `min(vector, scalar)`, the scalar applying to every lane.
 //! Floating-point `min`/`max` (and `fmin`) are not touched: their NaN rules stay abstract.
 
-use super::*;
+use super::values::{Ex, Ty};
+use super::Tr;
 
 /// `Some((is_min, signed))` when the mangled name is OpenCL's integer `min` or `max`.
 fn int_min_max(mangled: &str) -> Option<(bool, bool)> {
@@ -52,7 +53,7 @@ impl<'m> Tr<'m> {
                 (false, true) => "SGT",
                 (false, false) => "UGT",
             };
-            let cmp = self.bvop(op, w);
+            let cmp = self.decls.bvop(op, w);
             lanes.push(Ex::new(format!("(if {cmp}({}, {}) then {} else {})", a.text, b.text, a.text, b.text), a.ty));
         }
         Some(lanes)

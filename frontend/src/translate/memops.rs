@@ -12,7 +12,14 @@
 //! then byte by byte. A non-constant length, a pointer into several objects or a copy of more
 //! than [`MAX_ELEMENTS`] elements is `unsupported`.
 
-use super::*;
+use super::frame::Frame;
+use super::values::{int_constant, Ty};
+use super::Tr;
+use crate::memory::{Lin, Ptr, Space};
+use crate::{layout, Loc};
+use llvm_ir::instruction::{self as inst, Instruction};
+use llvm_ir::types::{FPType, Type};
+use llvm_ir::{Constant, Operand, TypeRef};
 
 /// The most elements one intrinsic call is unrolled into.
 const MAX_ELEMENTS: u64 = 1024;
@@ -43,7 +50,7 @@ impl<'m> Tr<'m> {
             return;
         }
         for b in std::iter::once(dst.base).chain(src.as_ref().map(|s| s.base)) {
-            self.bases[b].width = Some(w);
+            self.objects.bases[b].width = Some(w);
         }
         match src {
             None => self.memset_elements(f, args[1], &dst, w, n, loc),
@@ -85,12 +92,12 @@ impl<'m> Tr<'m> {
             self.err(loc, format!("a {what} through a pointer that may point into several memory objects"));
             return None;
         }
-        if std::iter::once(&dst).chain(src.as_ref()).any(|p| self.space_of(p.base).is_none()) {
+        if std::iter::once(&dst).chain(src.as_ref()).any(|p| self.objects.space_of(p.base).is_none()) {
             let a = self.null_assertion();
-            self.emit(a, loc);
+            self.body.emit(a, loc);
             return None;
         }
-        if self.bases[dst.base].space == Space::Constant {
+        if self.objects.bases[dst.base].space == Space::Constant {
             self.constant_write(&dst, loc);
             return None;
         }
@@ -116,17 +123,17 @@ impl<'m> Tr<'m> {
             len.is_multiple_of(unit) && divisible(&dst.off, unit) && src.is_none_or(|s| divisible(&s.off, unit))
         };
         // A byte-level object is copied byte by byte (`bytes.rs`).
-        let known: Vec<u32> = if objects.iter().any(|&b| self.is_byte_level(b)) {
+        let known: Vec<u32> = if objects.iter().any(|&b| self.objects.is_byte_level(b)) {
             vec![8]
         } else {
-            objects.iter().filter_map(|&b| self.bases[b].width).collect()
+            objects.iter().filter_map(|&b| self.objects.bases[b].width).collect()
         };
         let w = if let Some(&w) = known.first() {
             if known.iter().any(|&k| k != w) {
                 for &b in &objects {
-                    self.width_conflict(b);
+                    self.objects.width_conflict(b);
                 }
-                let names: Vec<String> = objects.iter().map(|&b| self.bases[b].name.clone()).collect();
+                let names: Vec<String> = objects.iter().map(|&b| self.objects.bases[b].name.clone()).collect();
                 self.err(
                     loc,
                     format!(
@@ -151,7 +158,7 @@ impl<'m> Tr<'m> {
         if !fits(w) {
             // The objects become byte-level on the next translation, where every copy fits.
             for &b in &objects {
-                self.width_conflict(b);
+                self.objects.width_conflict(b);
             }
             self.err(
                 loc,
@@ -192,7 +199,7 @@ impl<'m> Tr<'m> {
             let at = element(dst, k, w);
             let Some(place) = self.access(&at, ty, loc) else { return };
             let clear = self.clear_pointers(&at, w);
-            self.emit(format!("{place} := {value};{clear}"), loc);
+            self.body.emit(format!("{place} := {value};{clear}"), loc);
         }
     }
 
@@ -207,20 +214,20 @@ impl<'m> Tr<'m> {
             let Some(from) = self.access(&element(src, k, w), ty, loc) else { return };
             let t = match (&tmp, same) {
                 (Some(t), false) => String::clone(t),
-                _ => self.fresh_var("copy", &ty.kbpl()),
+                _ => self.body.fresh_var("copy", &ty.kbpl()),
             };
             tmp = Some(t.clone());
-            self.emit(format!("{t} := {from};"), loc);
+            self.body.emit(format!("{t} := {from};"), loc);
             if same {
                 temps.push(t);
             } else {
                 let Some(to) = self.access(&element(dst, k, w), ty, loc) else { return };
-                self.emit(format!("{to} := {t};"), loc);
+                self.body.emit(format!("{to} := {t};"), loc);
             }
         }
         for (k, t) in temps.iter().enumerate() {
             let Some(to) = self.access(&element(dst, k as u64, w), ty, loc) else { return };
-            self.emit(format!("{to} := {t};"), loc);
+            self.body.emit(format!("{to} := {t};"), loc);
         }
     }
 

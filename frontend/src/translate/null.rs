@@ -13,8 +13,13 @@
 //!   `p <= null` is `p == null`. A signed ordering of pointers has no such meaning: it is an
 //!   arbitrary boolean (an over-approximation).
 
-use super::*;
-use crate::memory::{NULL_ACCESS, NULL_OBJECT};
+use super::frame::Frame;
+use super::values::{lane_ty, Ex, Ty};
+use super::Tr;
+use crate::memory::{Ptr, NULL_ACCESS, NULL_OBJECT};
+use crate::Loc;
+use llvm_ir::instruction as inst;
+use llvm_ir::IntPredicate;
 
 impl<'m> Tr<'m> {
     /// The assertion that fails when an access goes through a null pointer.
@@ -26,14 +31,8 @@ impl<'m> Tr<'m> {
     /// arbitrary value as the place read or written.
     pub(super) fn null_access(&mut self, ty: Ty, loc: Option<Loc>) -> String {
         let a = self.null_assertion();
-        self.emit(a, loc);
-        self.fresh_var("null", &ty.kbpl())
-    }
-
-    /// The memory space of a candidate object; `None` for the null pointer and for functions
-    /// (`funcptr.rs`), which hold no data.
-    pub(super) fn space_of(&self, object: usize) -> Option<Space> {
-        self.bases.get(object).map(|b| b.space)
+        self.body.emit(a, loc);
+        self.body.fresh_var("null", &ty.kbpl())
     }
 
     /// An ordering comparison where one side is the null constant (see the module doc).
@@ -45,14 +44,14 @@ impl<'m> Tr<'m> {
         } else {
             return None;
         };
-        let off = p.off.expr(&mut self.needs_fn());
+        let off = p.off.expr(&mut self.decls.needs_fn());
         let is_null = format!("({} == {NULL_OBJECT}bv32 && {off} == 0bv32)", p.sel());
         let text = match pred {
             IntPredicate::UGT => format!("!{is_null}"),
             IntPredicate::UGE => "true".into(),
             IntPredicate::ULT => "false".into(),
             IntPredicate::ULE => is_null,
-            _ => self.fresh_var("ptrcmp", "bool"),
+            _ => self.body.fresh_var("ptrcmp", "bool"),
         };
         Some(Ex::new(text, Ty::Bool))
     }
@@ -63,12 +62,12 @@ impl<'m> Tr<'m> {
     /// offsets within one object, an arbitrary boolean (havocked where it is computed) across
     /// objects, whose addresses kivl does not model.
     pub(super) fn unrelated_ordering(&mut self, pred: IntPredicate, p: &Ptr, q: &Ptr) -> Ex {
-        let op = super::instr::ordering_name(pred);
-        let cmp = self.bvop(op, 32);
-        let pe = p.off.expr(&mut self.needs_fn());
-        let qe = q.off.expr(&mut self.needs_fn());
-        let any = self.fresh_var("ptrcmp", "bool");
-        self.emit(format!("havoc {any};"), None);
+        let op = super::scalars::ordering_name(pred);
+        let cmp = self.decls.bvop(op, 32);
+        let pe = p.off.expr(&mut self.decls.needs_fn());
+        let qe = q.off.expr(&mut self.decls.needs_fn());
+        let any = self.body.fresh_var("ptrcmp", "bool");
+        self.body.emit(format!("havoc {any};"), None);
         Ex::new(format!("(if {} == {} then {cmp}({pe}, {qe}) else {any})", p.sel(), q.sel()), Ty::Bool)
     }
 
@@ -87,8 +86,8 @@ impl<'m> Tr<'m> {
         if p.is_null_constant() {
             return Some(Ex::new(format!("0bv{w}"), Ty::Bv(w)));
         }
-        let v = self.fresh_var("address", &format!("bv{w}"));
-        self.emit(format!("havoc {v};"), loc);
+        let v = self.body.fresh_var("address", &format!("bv{w}"));
+        self.body.emit(format!("havoc {v};"), loc);
         Some(Ex::new(v, Ty::Bv(w)))
     }
 }

@@ -24,8 +24,14 @@
 //!   the parameter's map gets those pointers at the kernel's entry. GPUVerify makes such an
 //!   array only for fields the kernel reads; so does kivl (the fields a pointer load reads).
 
-use super::*;
-use crate::memory::NULL_OBJECT;
+use super::frame::Frame;
+use super::values::{is_event, is_pointer, loaded_type, Ty, Val};
+use super::Tr;
+use crate::memory::{Alt, Lin, Ptr, Space, NULL_OBJECT};
+use crate::{layout, Loc};
+use llvm_ir::instruction as inst;
+use llvm_ir::types::Type;
+use llvm_ir::TypeRef;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The most pointer fields of one by-value struct parameter that the front end looks at.
@@ -81,33 +87,28 @@ impl<'m> Tr<'m> {
     /// Whether `l` loads a pointer (not an `event_t`, which is a number, `async_copy.rs`).
     pub(super) fn loads_pointer(&self, l: &inst::Load) -> bool {
         let t = loaded_type(self.module, l);
-        is_pointer(&t) && !async_copy::is_event(&t)
-    }
-
-    /// Whether object `b` holds pointers (and so has a companion map).
-    pub(super) fn holds_pointers(&self, b: usize) -> bool {
-        self.space_of(b).is_some() && self.ptr_known.holds(&self.bases[b].name)
+        is_pointer(&t) && !is_event(&t)
     }
 
     /// The companion places of a `w`-bit access at `p`: one per map entry it covers.
     fn companion_places(&mut self, p: &Ptr, w: u32) -> Vec<String> {
-        let name = companion(&self.bases[p.base].name);
-        if self.is_byte_level(p.base) {
+        let name = companion(&self.objects.bases[p.base].name);
+        if self.objects.is_byte_level(p.base) {
             (0..u64::from(w / 8))
                 .map(|j| {
                     let off = p.off.clone().plus(&Lin::constant(j));
-                    format!("{name}[{}]", off.index(1, &mut self.needs_fn()))
+                    format!("{name}[{}]", off.index(1, &mut self.decls.needs_fn()))
                 })
                 .collect()
         } else {
-            vec![format!("{name}[{}]", p.off.index(u64::from(w / 8), &mut self.needs_fn()))]
+            vec![format!("{name}[{}]", p.off.index(u64::from(w / 8), &mut self.decls.needs_fn()))]
         }
     }
 
     /// The statements (each with a leading space) that follow a write of a number of `w`
     /// bits at `p`: no pointer is there any more.
     pub(super) fn clear_pointers(&mut self, p: &Ptr, w: u32) -> String {
-        if !self.holds_pointers(p.base) {
+        if !self.objects.holds_pointers(p.base) {
             return String::new();
         }
         self.companion_places(p, w).into_iter().map(|pl| format!(" {pl} := {NULL_OBJECT}bv32;")).collect()
@@ -115,7 +116,7 @@ impl<'m> Tr<'m> {
 
     /// The selector of the pointer stored at `p` (a 32-bit access).
     fn companion_read(&mut self, p: &Ptr) -> String {
-        if !self.holds_pointers(p.base) {
+        if !self.objects.holds_pointers(p.base) {
             return format!("{NULL_OBJECT}bv32");
         }
         let places = self.companion_places(p, 32);
@@ -129,21 +130,21 @@ impl<'m> Tr<'m> {
     }
 
     fn note_holds(&mut self, b: usize) -> &mut BTreeSet<String> {
-        let name = self.bases[b].name.clone();
-        self.ptr_found.contents.entry(name).or_default()
+        let name = self.objects.bases[b].name.clone();
+        self.objects.ptr_found.contents.entry(name).or_default()
     }
 
     /// A store of the pointer `q` at `p`.
     pub(super) fn store_pointer(&mut self, p: &Ptr, q: &Ptr, loc: Option<Loc>) {
         let names: Vec<String> = q.cands().into_iter().filter_map(|c| self.object_name(c)).collect();
-        let off = q.off.expr(&mut self.needs_fn());
+        let off = q.off.expr(&mut self.decls.needs_fn());
         let sel = q.sel();
         self.on_each_object(p, loc, |tr, o| {
-            if tr.space_of(o.base).is_some() {
+            if tr.objects.space_of(o.base).is_some() {
                 tr.note_holds(o.base).extend(names.iter().cloned());
             }
             let mut s = tr.write_number(o, Ty::Bv(32), &off, loc)?;
-            if tr.holds_pointers(o.base) {
+            if tr.objects.holds_pointers(o.base) {
                 for pl in tr.companion_places(o, 32) {
                     s.push_str(&format!(" {pl} := {sel};"));
                 }
@@ -155,13 +156,13 @@ impl<'m> Tr<'m> {
     /// The objects a pointer loaded through `p` may point into, the null object (any pointer
     /// the kernel did not store there) last; records that `p`'s objects hold pointers.
     fn note_pointer_load(&mut self, p: &Ptr) -> Vec<usize> {
-        let objects: Vec<usize> = p.cands().into_iter().filter(|&o| self.space_of(o).is_some()).collect();
+        let objects: Vec<usize> = p.cands().into_iter().filter(|&o| self.objects.space_of(o).is_some()).collect();
         for o in objects {
             self.note_holds(o);
-            if self.byval_params.contains(&o) {
+            if self.objects.is_byval(o) {
                 let at = if p.off.terms.is_empty() { p.off.konst.to_string() } else { "*".into() };
-                let key = format!("{}@{at}", self.bases[o].name);
-                self.ptr_found.loaded_fields.insert(key);
+                let key = format!("{}@{at}", self.objects.bases[o].name);
+                self.objects.ptr_found.loaded_fields.insert(key);
             }
         }
         self.loaded_cands(&p.cands())
@@ -170,8 +171,8 @@ impl<'m> Tr<'m> {
     /// The objects the pointers held by `objects` may point into, null last.
     pub(super) fn loaded_cands(&self, objects: &[usize]) -> Vec<usize> {
         let mut out = Vec::new();
-        for &o in objects.iter().filter(|&&o| self.space_of(o).is_some()) {
-            for n in self.ptr_known.contents.get(&self.bases[o].name).into_iter().flatten() {
+        for &o in objects.iter().filter(|&&o| self.objects.space_of(o).is_some()) {
+            for n in self.objects.ptr_known.contents.get(&self.objects.bases[o].name).into_iter().flatten() {
                 if let Some(b) = self.object_named(n) {
                     if !out.contains(&b) {
                         out.push(b);
@@ -184,15 +185,14 @@ impl<'m> Tr<'m> {
     }
 
     fn object_named(&self, n: &str) -> Option<usize> {
-        self.function_named(n)
-            .or_else(|| self.global_bases.get(n).copied())
-            .or_else(|| self.bases.iter().rposition(|b| b.name == n))
+        self.function_named(n).or_else(|| self.objects.global(n)).or_else(|| self.objects.last_named(n))
     }
 
     /// The offset and selector places of the pointer stored at `p` in one object.
     fn pointer_place(&mut self, p: &Ptr, loc: Option<Loc>) -> Option<(String, String)> {
         let place = self.access(p, Ty::Bv(32), loc)?;
-        let sel = if self.space_of(p.base).is_none() { format!("{NULL_OBJECT}bv32") } else { self.companion_read(p) };
+        let sel =
+            if self.objects.space_of(p.base).is_none() { format!("{NULL_OBJECT}bv32") } else { self.companion_read(p) };
         Some((place, sel))
     }
 
@@ -204,10 +204,10 @@ impl<'m> Tr<'m> {
         }
         let p = self.operand(f, &l.address, loc);
         let Some(p) = self.ptr(p, loc) else { return };
-        let v = self.var(f, &l.dest);
+        let v = f.var(&l.dest);
         let (off, sel) = (format!("{v}.off"), format!("{v}.obj"));
-        self.locals.insert(off.clone(), "bv32".into());
-        self.locals.insert(sel.clone(), "bv32".into());
+        self.body.declare(off.clone(), "bv32".into());
+        self.body.declare(sel.clone(), "bv32".into());
         let cands = self.note_pointer_load(&p);
         self.on_each_object(&p, loc, |tr, o| {
             let (place, s) = tr.pointer_place(o, loc)?;
@@ -239,25 +239,26 @@ impl<'m> Tr<'m> {
     /// Copies the companions of `n` elements of `w` bits from `src` to `dst` (a memcpy), all
     /// read before any is written; the destination holds what the source holds.
     pub(super) fn copy_pointers(&mut self, src: &Ptr, dst: &Ptr, w: u32, n: u64, loc: Option<Loc>) {
-        if self.ptr_known.holds(&self.bases[src.base].name) {
-            let held = self.ptr_known.contents.get(&self.bases[src.base].name).cloned().unwrap_or_default();
+        if self.objects.ptr_known.holds(&self.objects.bases[src.base].name) {
+            let held =
+                self.objects.ptr_known.contents.get(&self.objects.bases[src.base].name).cloned().unwrap_or_default();
             self.note_holds(dst.base).extend(held);
         }
-        if !self.holds_pointers(dst.base) {
+        if !self.objects.holds_pointers(dst.base) {
             return;
         }
         let unit = u64::from(w / 8);
         let mut temps = Vec::new();
         for k in 0..n {
             let at = |p: &Ptr| Ptr::to(p.base, p.off.clone().plus(&Lin::constant(k * unit)));
-            let from = if self.holds_pointers(src.base) {
+            let from = if self.objects.holds_pointers(src.base) {
                 self.companion_places(&at(src), w)
             } else {
                 vec![format!("{NULL_OBJECT}bv32"); self.companion_places(&at(dst), w).len()]
             };
             for fr in from {
-                let t = self.fresh_var("copy", "bv32");
-                self.emit(format!("{t} := {fr};"), loc);
+                let t = self.body.fresh_var("copy", "bv32");
+                self.body.emit(format!("{t} := {fr};"), loc);
                 temps.push(t);
             }
         }
@@ -266,7 +267,7 @@ impl<'m> Tr<'m> {
             let to = Ptr::to(dst.base, dst.off.clone().plus(&Lin::constant(k * unit)));
             for pl in self.companion_places(&to, w) {
                 if let Some(t) = temps.next() {
-                    self.emit(format!("{pl} := {t};"), loc);
+                    self.body.emit(format!("{pl} := {t};"), loc);
                 }
             }
         }
@@ -275,7 +276,7 @@ impl<'m> Tr<'m> {
     /// The companions to havoc with the private objects `maps` (a bodiless call may store
     /// any pointer there).
     pub(super) fn companions_of(&self, maps: &[String]) -> Vec<String> {
-        maps.iter().filter(|m| self.ptr_known.holds(m)).map(|m| companion(m)).collect()
+        maps.iter().filter(|m| self.objects.ptr_known.holds(m)).map(|m| companion(m)).collect()
     }
 
     /// A block `$entry` before the kernel's first block that stores the pointers its by-value
@@ -290,23 +291,22 @@ impl<'m> Tr<'m> {
         if byvals.is_empty() {
             return;
         }
-        self.start_block("$entry".into());
+        self.body.start_block("$entry".into());
         for (b, name, ty) in byvals {
             // The host passes one value to every thread: the copies are equal at entry (issue
             // 41: without this, a field read as an index differed between threads).
-            if !self.uncalled {
-                let m = self.bases[*b].name.clone();
-                self.emit(format!("assume {m} == __other({m});"), loc);
+            if !self.facts.uncalled {
+                let m = self.objects.bases[*b].name.clone();
+                self.body.emit(format!("assume {m} == __other({m});"), loc);
             }
             self.byval_pointers(*b, name, ty, params, loc);
         }
-        if self.blocks.last().is_some_and(|b| b.stmts.is_empty()) {
-            self.blocks.pop();
+        if self.body.drop_empty_block() {
             return;
         }
         if let Some(first) = f.func.basic_blocks.first() {
-            let l = self.label(f, &first.name);
-            self.emit(format!("goto {l};"), loc);
+            let l = f.label(&first.name);
+            self.body.emit(format!("goto {l};"), loc);
         }
     }
 
@@ -317,18 +317,18 @@ impl<'m> Tr<'m> {
     fn byval_pointers(&mut self, b: usize, pname: &str, ty: &TypeRef, params: &[usize], loc: Option<Loc>) {
         let mut fields = Vec::new();
         pointer_fields(ty, &self.module.types, 0, &mut fields, 0);
-        let name = self.bases[b].name.clone();
+        let name = self.objects.bases[b].name.clone();
         for (off, space) in fields {
-            let loaded = |k: &str| self.ptr_known.loaded_fields.contains(&format!("{name}@{k}"));
+            let loaded = |k: &str| self.objects.ptr_known.loaded_fields.contains(&format!("{name}@{k}"));
             if !loaded(&off.to_string()) && !loaded("*") {
                 continue;
             }
-            let fresh = self.param_base(&format!("{pname}$f{off}"), space);
+            let fresh = self.objects.param_base(&format!("{pname}$f{off}"), space);
             let mut cands = vec![fresh];
-            cands.extend(params.iter().copied().filter(|&p| self.bases[p].space == space));
-            let sel = self.fresh_var("field", "bv32");
+            cands.extend(params.iter().copied().filter(|&p| self.objects.bases[p].space == space));
+            let sel = self.body.fresh_var("field", "bv32");
             let choice: Vec<String> = cands.iter().map(|c| format!("{sel} == {c}bv32")).collect();
-            self.emit(format!("assume {};", choice.join(" || ")), loc);
+            self.body.emit(format!("assume {};", choice.join(" || ")), loc);
             let q = Ptr { base: fresh, off: Lin::default(), alt: Some(Alt { sel, cands }) };
             self.store_pointer(&Ptr::to(b, Lin::constant(off)), &q, loc);
         }

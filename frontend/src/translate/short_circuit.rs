@@ -11,8 +11,15 @@
 //! deciding edge means the condition that decided (which is among the conjuncts or disjuncts)
 //! gave the early value. [`only_through`] checks that on the function's control flow.
 
-use super::*;
+use super::frame::{successors, Frame};
+use super::values::{bool_ex, int_constant, Ex, Ty, Val};
+use super::Tr;
+use crate::Loc;
 use llvm_ir::instruction::Phi;
+use llvm_ir::terminator::Terminator;
+use llvm_ir::types::Type;
+use llvm_ir::{Name, Operand};
+use std::collections::HashMap;
 
 impl<'m> Tr<'m> {
     /// The value of a short-circuit `phi` as one boolean expression, if it is one.

@@ -17,16 +17,16 @@
 //! annotations (about a returned value) is assumed, as GPUVerify assumes a bodiless
 //! procedure's postcondition.
 
-use super::*;
+use super::frame::Frame;
+use super::values::Val;
+use super::Tr;
+use crate::memory::{Ptr, Space};
+use crate::Loc;
+use llvm_ir::instruction as inst;
 
 /// The bit width of an object's elements in a statement or declaration, known once all the
 /// object's accesses are translated (resolved with the byte widths, `resolve_width_marks`).
 pub(super) const BITS_MARK: &str = "@bits_of_object_";
-
-/// Whether a function is one of GPUVerify's specification functions.
-pub(super) fn is_spec_function(name: &str) -> bool {
-    builtins::demangle(name).starts_with("__spec_")
-}
 
 /// The access annotations a clause may use, per object name.
 fn annotations(name: &str) -> [String; 4] {
@@ -55,7 +55,7 @@ impl<'m> Tr<'m> {
         let p = c.arguments.first().and_then(|a| self.operand(f, &a.0, loc));
         let base = match p {
             Some(Val::Ptr(Ptr { base, alt: None, .. }))
-                if matches!(self.space_of(base), Some(Space::Global | Space::GroupShared)) =>
+                if matches!(self.objects.space_of(base), Some(Space::Global | Space::GroupShared)) =>
             {
                 base
             }
@@ -74,39 +74,39 @@ impl<'m> Tr<'m> {
     /// comment) and its clauses without access annotations (assumed).
     pub(super) fn spec_function_end(&mut self, f: &Frame<'m>, clauses: &[(String, Option<Loc>)], loc: Option<Loc>) {
         for &(write, base, aloc) in &f.spec_accesses {
-            let name = self.bases[base].name.clone();
-            let idx = self.fresh_var("spec_idx", "bv32");
-            let k = self.fresh;
+            let name = self.objects.bases[base].name.clone();
+            let idx = self.body.fresh_var("spec_idx", "bv32");
+            let k = self.body.last_number();
             let (head, body, exit) = (format!("$spec{k}.head"), format!("$spec{k}.body"), format!("$spec{k}.done"));
             let mine: Vec<(String, Option<Loc>)> = clauses
                 .iter()
                 .filter(|(e, _)| annotations(&name).iter().any(|a| e.contains(a.as_str())))
                 .filter_map(|(e, l)| for_access(e, &name, write, &idx).map(|_| (e.clone(), *l)))
                 .collect();
-            self.emit(format!("goto {head};"), aloc.or(loc));
-            self.start_block(head.clone());
+            self.body.emit(format!("goto {head};"), aloc.or(loc));
+            self.body.start_block(head.clone());
             for (e, l) in &mine {
-                self.emit(format!("assert {{:candidate}} {e};"), l.or(loc));
+                self.body.emit(format!("assert {{:candidate}} {e};"), l.or(loc));
             }
-            self.emit(format!("goto {body}, {exit};"), aloc.or(loc));
-            self.start_block(body);
-            self.emit(format!("havoc {idx};"), aloc.or(loc));
+            self.body.emit(format!("goto {body}, {exit};"), aloc.or(loc));
+            self.body.start_block(body);
+            self.body.emit(format!("havoc {idx};"), aloc.or(loc));
             for (e, l) in &mine {
                 let one = for_access(e, &name, write, &idx).expect("filtered");
-                self.emit(format!("assume {one};"), l.or(loc));
+                self.body.emit(format!("assume {one};"), l.or(loc));
             }
             if write {
-                self.emit(format!("{name}[{idx}] := 0bv{BITS_MARK}{base};"), aloc.or(loc));
+                self.body.emit(format!("{name}[{idx}] := 0bv{BITS_MARK}{base};"), aloc.or(loc));
             } else {
-                let v = self.fresh_var("spec_read", &format!("bv{BITS_MARK}{base}"));
-                self.emit(format!("{v} := {name}[{idx}];"), aloc.or(loc));
+                let v = self.body.fresh_var("spec_read", &format!("bv{BITS_MARK}{base}"));
+                self.body.emit(format!("{v} := {name}[{idx}];"), aloc.or(loc));
             }
-            self.emit(format!("goto {head};"), aloc.or(loc));
-            self.start_block(exit);
+            self.body.emit(format!("goto {head};"), aloc.or(loc));
+            self.body.start_block(exit);
         }
         for (e, l) in clauses {
             if !(e.contains("__read") || e.contains("__write")) {
-                self.emit(format!("assume {e};"), l.or(loc));
+                self.body.emit(format!("assume {e};"), l.or(loc));
             }
         }
     }

@@ -7,7 +7,7 @@
 //! - **Element-wise operations** (arithmetic, comparisons, casts of the same lane count,
 //!   `select`, `llvm.fmuladd`) run the scalar translation once per lane: while `Tr::lane` is
 //!   `Some(k)`, every vector operand reads as its lane `k` (`Tr::operand`), so the scalar code
-//!   in `instr.rs` is reused as it is.
+//!   in `instr.rs` and `scalars.rs` is reused as it is.
 //! - **Lane moves**: `extractelement` and `insertelement` with a constant index pick or replace
 //!   a lane; with a variable index they become an `if` chain over the lanes (an index past the
 //!   last lane gives an arbitrary value, as LLVM's poison). `shufflevector` (swizzles such as
@@ -29,16 +29,17 @@
 //!   integer `min`/`max` (`int_minmax.rs`). Image reads
 //!   (`read_imagef`…) have their own translation (`images.rs`).
 
-use super::*;
+use super::annotations::RETURN_VAL;
+use super::frame::Frame;
+use super::names::{call_name, global_name};
+use super::values::{scalar_ty, vector_shape, Ex, Ty, Val};
+use super::{aggregates, globals, instr, Tr};
+use crate::builtins::{self, Builtin, Spec};
+use crate::memory::{Lin, Ptr};
+use crate::{layout, Loc};
+use llvm_ir::instruction::{self as inst, Instruction};
 use llvm_ir::instruction::{ExtractElement, InsertElement, ShuffleVector};
-
-/// The lane count and lane type of a (fixed-length) vector type.
-pub(super) fn vector_shape(ty: &TypeRef) -> Option<(usize, TypeRef)> {
-    match ty.as_ref() {
-        Type::VectorType { element_type, num_elements, scalable: false } => Some((*num_elements, element_type.clone())),
-        _ => None,
-    }
-}
+use llvm_ir::{Constant, ConstantRef, Module, Name, TypeRef};
 
 /// Instructions whose lane `k` depends only on lane `k` of their operands (given that the
 /// result is a vector).
@@ -216,7 +217,7 @@ impl<'m> Tr<'m> {
 
     /// An arbitrary value of type `t` (an undefined lane).
     fn arbitrary(&mut self, t: Ty) -> Ex {
-        Ex::new(self.fresh_var("undef", &t.kbpl()), t)
+        Ex::new(self.body.fresh_var("undef", &t.kbpl()), t)
     }
 
     /// Lane `idx` of `lanes`: a constant index picks it, a variable one is an `if` chain.
@@ -402,11 +403,11 @@ impl<'m> Tr<'m> {
         };
         let p = self.operand(f, &l.address, loc);
         let Some(p) = self.ptr(p, loc) else { return };
-        let base = self.var(f, &l.dest);
+        let base = f.var(&l.dest);
         let mut lanes = Vec::with_capacity(n);
         for (k, q) in lane_pointers(&p, n, size).iter().enumerate() {
             let v = format!("{base}.{k}");
-            self.locals.insert(v.clone(), ty.kbpl());
+            self.body.declare(v.clone(), ty.kbpl());
             self.on_each_object(q, loc, |tr, q| tr.access(q, ty, loc).map(|place| format!("{v} := {place};")));
             lanes.push(Ex::new(v, ty));
         }
@@ -442,7 +443,7 @@ impl<'m> Tr<'m> {
         let texts: Vec<&str> = args.iter().map(|a| a.text.as_str()).collect();
         let lanes = (0..n)
             .map(|k| {
-                let fname = self.uninterpreted(&format!("$ext.{}.{k}", global_name(name)), &tys, ty);
+                let fname = self.decls.uninterpreted(&format!("$ext.{}.{k}", global_name(name)), &tys, ty);
                 Ex::new(format!("{fname}({})", texts.join(", ")), ty)
             })
             .collect();
@@ -533,7 +534,7 @@ impl<'m> Tr<'m> {
                 .enumerate()
                 .map(|(k, t)| {
                     let v = format!("{base}.{k}");
-                    self.locals.insert(v.clone(), t.kbpl());
+                    self.body.declare(v.clone(), t.kbpl());
                     Ex::new(v, t)
                 })
                 .collect(),
@@ -559,7 +560,7 @@ impl<'m> Tr<'m> {
             .map(|k| {
                 let v = format!("{base}.{k}");
                 params.push(format!("{v}: {}", t.kbpl()));
-                self.fixed_names.insert(v.clone());
+                self.facts.fix(v.clone());
                 Ex::new(v, t)
             })
             .collect();
@@ -569,7 +570,7 @@ impl<'m> Tr<'m> {
     /// Binds the lanes an instruction computed to `dest`: a lane fixed for the thread's run
     /// stays an expression (as for scalars), any other is assigned to `{dest}.{k}`.
     pub(super) fn bind_lanes(&mut self, f: &mut Frame<'m>, dest: &Name, lanes: Vec<Ex>, loc: Option<Loc>) {
-        let base = self.var(f, dest);
+        let base = f.var(dest);
         let out = lanes.into_iter().enumerate().map(|(k, e)| self.bind(format!("{base}.{k}"), e, loc)).collect();
         f.vals.insert(dest.clone(), Val::Vector(out));
     }
@@ -578,7 +579,7 @@ impl<'m> Tr<'m> {
     pub(super) fn vector_return(&mut self, res: &str, lanes: &[Ex], loc: Option<Loc>) {
         let lhs: Vec<String> = (0..lanes.len()).map(|k| format!("{res}.{k}")).collect();
         let rhs: Vec<&str> = lanes.iter().map(|e| e.text.as_str()).collect();
-        self.emit(format!("{} := {};", lhs.join(", "), rhs.join(", ")), loc);
+        self.body.emit(format!("{} := {};", lhs.join(", "), rhs.join(", ")), loc);
     }
 
     /// `__equal_floats(a, b)` / `__equal_doubles(a, b)`: bit equality of two floats, or of
@@ -607,7 +608,7 @@ pub(super) fn constant_lanes(c: &ConstantRef) -> Option<Vec<Option<u64>>> {
             for e in elems {
                 match e.as_ref() {
                     Constant::Undef(_) | Constant::Poison(_) => out.push(None),
-                    _ if instr::flatten(e, &mut out, usize::MAX) => {}
+                    _ if globals::flatten(e, &mut out, usize::MAX) => {}
                     _ => return None,
                 }
             }
@@ -640,7 +641,9 @@ fn literal(e: &Ex) -> Option<u64> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{lane_pointers, literal};
+    use crate::memory::{Lin, Ptr};
+    use crate::translate::values::{Ex, Ty};
 
     #[test]
     fn literals_are_constant_indices() {

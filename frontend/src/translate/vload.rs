@@ -6,9 +6,15 @@
 //! elements, at `offset * 3`. The half-precision forms (`vload_half`, `vstore_half`) are not
 //! these, and stay a located `unsupported` error.
 
-use super::vectors::{lane_pointers, vector_shape};
-use super::*;
+use super::frame::Frame;
+use super::values::{scalar_ty, vector_shape, Ex, Ty, Val};
+use super::vectors::lane_pointers;
+use super::Tr;
 use crate::memory::Lin;
+use crate::memory::Ptr;
+use crate::{builtins, layout, Loc};
+use llvm_ir::instruction as inst;
+use llvm_ir::Operand;
 
 /// The lane count of `vloadN`/`vstoreN` (by source name), and whether it stores.
 fn shape(plain: &str) -> Option<(u64, bool)> {
@@ -74,11 +80,11 @@ impl<'m> Tr<'m> {
             }
             None => {
                 let Some(d) = &c.dest else { return true };
-                let base = self.var(f, d);
+                let base = f.var(d);
                 let mut values = Vec::with_capacity(lanes);
                 for (k, q) in lane_pointers(&start, lanes, size).iter().enumerate() {
                     let v = format!("{base}.{k}");
-                    self.locals.insert(v.clone(), ty.kbpl());
+                    self.body.declare(v.clone(), ty.kbpl());
                     self.on_each_object(q, loc, |tr, q| tr.access(q, ty, loc).map(|place| format!("{v} := {place};")));
                     values.push(Ex::new(v, ty));
                 }

@@ -50,7 +50,8 @@ impl VacuityChecks {
     }
 
     /// Takes the checks' results out of `checked` and reports each kernel whose check verified
-    /// in `result`, with the diagnostic `unrunnable(kernel, span)`.
+    /// in `result`, with the diagnostic `unrunnable(kernel, span)`; a kernel whose check was
+    /// not decided (a time limit, `--timeout` ending the run) is inconclusive, not verified.
     pub fn judge(
         &self,
         checked: &mut ProgramResult,
@@ -59,8 +60,21 @@ impl VacuityChecks {
     ) {
         for (name, kernel, span) in &self.checks {
             let Some(i) = checked.impls.iter().position(|r| r.name == name.as_str()) else { continue };
-            if matches!(checked.impls.remove(i).outcome, Outcome::Verified) {
-                result.errors.push(unrunnable(kernel, *span));
+            match checked.impls.remove(i).outcome {
+                Outcome::Verified => result.errors.push(unrunnable(kernel, *span)),
+                // Not decided (a time limit): the kernel may be unrunnable, so its variants are
+                // not reported verified.
+                Outcome::Inconclusive(reason) => {
+                    let variant = format!("{kernel}$inter_group");
+                    let variants =
+                        result.impls.iter_mut().filter(|r| r.name == kernel.as_str() || r.name.starts_with(&variant));
+                    for r in variants.filter(|r| matches!(r.outcome, Outcome::Verified)) {
+                        r.outcome = Outcome::Inconclusive(format!(
+                            "whether any two threads can run the kernel was not decided ({reason}), so it is not reported verified"
+                        ));
+                    }
+                }
+                Outcome::Errors(_) => {}
             }
         }
     }
@@ -93,5 +107,47 @@ fn assert_false(name: &Name, ins: &[TypedIdent], requires: Vec<Contract>, span: 
             body: Some(body),
         }),
         span: Span::DUMMY,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use vcgen::engine::ImplResult;
+
+    fn result(name: &str, outcome: Outcome) -> ImplResult {
+        ImplResult { name: name.into(), span: Span::DUMMY, outcome, time: Default::default() }
+    }
+
+    fn judged(check: Outcome) -> (Vec<Outcome>, usize) {
+        let checks = VacuityChecks {
+            program: Program { decls: vec![] },
+            checks: vec![(Name::from("k$vacuity"), Name::from("k"), Span::DUMMY)],
+        };
+        let mut checked = ProgramResult { impls: vec![result("k$vacuity", check)], ..Default::default() };
+        let mut main = ProgramResult {
+            impls: vec![
+                result("k", Outcome::Verified),
+                result("k$inter_group", Outcome::Verified),
+                result("other", Outcome::Verified),
+            ],
+            ..Default::default()
+        };
+        checks.judge(&mut checked, &mut main, |_, span| Diagnostic::unsupported("unrunnable", span));
+        (main.impls.into_iter().map(|r| r.outcome).collect(), main.errors.len())
+    }
+
+    #[test]
+    fn an_undecided_vacuity_check_keeps_its_kernel_from_being_verified() {
+        let (outcomes, errors) = judged(Outcome::Inconclusive("timed out after 5 s (--timeout)".into()));
+        assert_eq!(errors, 0);
+        assert!(matches!(&outcomes[0], Outcome::Inconclusive(r) if r.contains("timed out after 5 s")), "{outcomes:?}");
+        assert!(matches!(&outcomes[1], Outcome::Inconclusive(_)), "{outcomes:?}");
+        // Another kernel's verdict is its own.
+        assert!(matches!(&outcomes[2], Outcome::Verified), "{outcomes:?}");
+        // A runnable kernel (its `assert false` fails) keeps its verdict; an unrunnable one is refused.
+        let (outcomes, errors) = judged(Outcome::Errors(vec![]));
+        assert!(outcomes.iter().all(|o| matches!(o, Outcome::Verified)) && errors == 0);
+        assert_eq!(judged(Outcome::Verified).1, 1);
     }
 }

@@ -7,42 +7,44 @@
 #ifndef KIVL_CUDA_FP16_H
 #define KIVL_CUDA_FP16_H
 
-extern "C" __device__ __attribute__((const)) unsigned short _kivl_float_to_half(float);
-extern "C" __device__ __attribute__((const)) float _kivl_half_to_float(unsigned short);
+/* The types and conversions are for host code too (a program fills its input arrays with
+ * `half2 v; v.x = 1.0f;`), as in CUDA's header; arithmetic is device code only. */
+extern "C" __host__ __device__ __attribute__((const)) unsigned short _kivl_float_to_half(float);
+extern "C" __host__ __device__ __attribute__((const)) float _kivl_half_to_float(unsigned short);
 
 struct __attribute__((aligned(2))) __half {
   unsigned short __x;
-  __device__ __half() {}
-  __device__ __half(float f) : __x(_kivl_float_to_half(f)) {}
-  __device__ operator float() const { return _kivl_half_to_float(__x); }
+  __host__ __device__ __half() {}
+  __host__ __device__ __half(float f) : __x(_kivl_float_to_half(f)) {}
+  __host__ __device__ operator float() const { return _kivl_half_to_float(__x); }
 };
 struct __attribute__((aligned(4))) __half2 {
   __half x, y;
-  __device__ __half2() {}
-  __device__ __half2(__half a, __half b) : x(a), y(b) {}
+  __host__ __device__ __half2() {}
+  __host__ __device__ __half2(__half a, __half b) : x(a), y(b) {}
 };
 typedef __half half;
 typedef __half2 half2;
 
-static __device__ inline __half __float2half(float f) { return __half(f); }
-static __device__ inline __half __float2half_rn(float f) { return __half(f); }
-static __device__ inline __half __float2half_rz(float f) { return __half(f); }
-static __device__ inline float __half2float(__half h) { return (float)h; }
-static __device__ inline __half __int2half_rn(int i) { return __half((float)i); }
-static __device__ inline int __half2int_rz(__half h) { return (int)(float)h; }
-static __device__ inline __half __ushort_as_half(unsigned short b) { __half h; h.__x = b; return h; }
-static __device__ inline unsigned short __half_as_ushort(__half h) { return h.__x; }
-static __device__ inline __half2 __halves2half2(__half a, __half b) { return __half2(a, b); }
-static __device__ inline __half2 __half2half2(__half a) { return __half2(a, a); }
-static __device__ inline __half2 __float2half2_rn(float f) { return __half2(__half(f), __half(f)); }
-static __device__ inline __half2 __floats2half2_rn(float a, float b) { return __half2(__half(a), __half(b)); }
-static __device__ inline __half __low2half(__half2 v) { return v.x; }
-static __device__ inline __half __high2half(__half2 v) { return v.y; }
-static __device__ inline float __low2float(__half2 v) { return (float)v.x; }
-static __device__ inline float __high2float(__half2 v) { return (float)v.y; }
-static __device__ inline float2 __half22float2(__half2 v) { return make_float2((float)v.x, (float)v.y); }
-static __device__ inline __half2 __lows2half2(__half2 a, __half2 b) { return __half2(a.x, b.x); }
-static __device__ inline __half2 __highs2half2(__half2 a, __half2 b) { return __half2(a.y, b.y); }
+static __host__ __device__ inline __half __float2half(float f) { return __half(f); }
+static __host__ __device__ inline __half __float2half_rn(float f) { return __half(f); }
+static __host__ __device__ inline __half __float2half_rz(float f) { return __half(f); }
+static __host__ __device__ inline float __half2float(__half h) { return (float)h; }
+static __host__ __device__ inline __half __int2half_rn(int i) { return __half((float)i); }
+static __host__ __device__ inline int __half2int_rz(__half h) { return (int)(float)h; }
+static __host__ __device__ inline __half __ushort_as_half(unsigned short b) { __half h; h.__x = b; return h; }
+static __host__ __device__ inline unsigned short __half_as_ushort(__half h) { return h.__x; }
+static __host__ __device__ inline __half2 __halves2half2(__half a, __half b) { return __half2(a, b); }
+static __host__ __device__ inline __half2 __half2half2(__half a) { return __half2(a, a); }
+static __host__ __device__ inline __half2 __float2half2_rn(float f) { return __half2(__half(f), __half(f)); }
+static __host__ __device__ inline __half2 __floats2half2_rn(float a, float b) { return __half2(__half(a), __half(b)); }
+static __host__ __device__ inline __half __low2half(__half2 v) { return v.x; }
+static __host__ __device__ inline __half __high2half(__half2 v) { return v.y; }
+static __host__ __device__ inline float __low2float(__half2 v) { return (float)v.x; }
+static __host__ __device__ inline float __high2float(__half2 v) { return (float)v.y; }
+static __host__ __device__ inline float2 __half22float2(__half2 v) { return make_float2((float)v.x, (float)v.y); }
+static __host__ __device__ inline __half2 __lows2half2(__half2 a, __half2 b) { return __half2(a.x, b.x); }
+static __host__ __device__ inline __half2 __highs2half2(__half2 a, __half2 b) { return __half2(a.y, b.y); }
 
 /* Scalar arithmetic and comparisons, as functions and as operators. */
 #define __KIVL_H_BIN(F, OP)                                                                     \

@@ -59,6 +59,9 @@ pub(crate) struct Instr {
     pub single: HashSet<Name>,
     /// Arrays no thread writes (`abstraction::read_only`): barriers keep their values.
     pub read_only: HashSet<Name>,
+    /// Arrays whose reads are neither logged nor checked: no statement writes them (reads
+    /// alone never race) and no specification asks about their reads (`__read(A)`).
+    pub unlogged_reads: HashSet<Name>,
     pub views: Views,
     pub track: Name,
     pub local_id_x: Name,
@@ -175,6 +178,10 @@ impl Instr {
     fn access_group(&mut self, kc: &mut KernelCtx, k: usize, out: &mut Vec<Stmt>) {
         let group = self.groups[k].clone();
         let note = self.note();
+        let group: Vec<Access> = group
+            .into_iter()
+            .filter(|a| !(AccessKind::of(a) == AccessKind::Read && self.unlogged_reads.contains(&a.var)))
+            .collect();
         for a in &group {
             let kind = AccessKind::of(a);
             let Some(site) = self.logs.get_mut(&a.var).map(|l| l.site(kind, a.span)) else { continue };
@@ -372,6 +379,17 @@ pub(crate) fn kernel_variant(
             .filter(|a| ctx.specified.contains(a) || ctx.opts.abstraction == super::Abstraction::Equality)
             .collect(),
     };
+    // Reads of an array that no statement writes cannot race (issue 42: on a kernel reading
+    // thousands of input elements their logs and checks were most of the VC).
+    let mut asked = HashSet::new();
+    for s in pred.imp.blocks.iter().flat_map(|b| &b.stmts) {
+        logged_arrays(s, &mut asked);
+    }
+    for c in ctx.contracts {
+        logged_arrays(&c.expr, &mut asked);
+    }
+    let unlogged_reads: HashSet<Name> =
+        abstraction::read_only(&pred.imp, ctx.shared).into_iter().filter(|a| !asked.contains(a)).collect();
     let equality = ctx.opts.abstraction == super::Abstraction::Equality;
     let models = abstraction::choose(ctx.shared, ctx.specified, &read_only, equality, ctx.inter);
     let groups = abstraction::abstract_reads(&mut pred.imp, ctx.shared, &models, names)?;
@@ -418,6 +436,7 @@ pub(crate) fn kernel_variant(
         array_copies: &array_copies,
         single_arrays: &single_arrays,
         read_only: &read_only,
+        unlogged_reads: &unlogged_reads,
         binv_arrays: &binv_arrays,
         uniform_headers: &uniform_headers,
         active_single,
@@ -613,6 +632,7 @@ struct InstrParts<'a> {
     array_copies: &'a HashMap<Name, Vec<Name>>,
     single_arrays: &'a HashSet<Name>,
     read_only: &'a HashSet<Name>,
+    unlogged_reads: &'a HashSet<Name>,
     binv_arrays: &'a [Name],
     uniform_headers: &'a HashSet<Name>,
     active_single: bool,
@@ -668,6 +688,7 @@ impl InstrParts<'_> {
             copies: self.array_copies.clone(),
             single: self.single_arrays.clone(),
             read_only: self.read_only.clone(),
+            unlogged_reads: self.unlogged_reads.clone(),
             views,
             track,
             local_id_x: ctx.local_id_x.clone(),

@@ -79,7 +79,7 @@ pub fn verify_source(source: SourceFile, cfg: &VerifyConfig) -> FileReport {
     }
     if cfg.replay {
         crate::progress::stage(crate::progress::Stage::Replay);
-        crate::report::replay(&mut report, &program, &cfg.driver.kernel);
+        crate::verdicts::replay(&mut report, &program, &cfg.driver.kernel);
     }
     report
 }

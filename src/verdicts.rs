@@ -1,8 +1,8 @@
 //! The driver's findings (`gpu_passes::driver::Verdicts`) as a file report: the verdict, the
 //! errors, Boogie's counts, and the JSON fields of docs/kbpl.md §8.4 (`verified`,
-//! `implementations`, `houdini`, `inference`, `termination`).
+//! `implementations`, `houdini`, `inference`, `termination`), and what `--replay` adds to it.
 
-use crate::report::{FileReport, Verdict};
+use crate::report::{bounded_wording, FileReport, Verdict};
 use gpu_passes::driver::Verdicts;
 use gpu_passes::termination::TerminationResult;
 use ivl::diag::{Diagnostic, ErrorKind, SourceFile};
@@ -27,9 +27,34 @@ pub fn file_report(source: SourceFile, v: Verdicts, print_assignment: bool, loop
     report
 }
 
-/// What a run with `--loop-unwind N` that found no error says: it proves nothing.
-pub fn bounded_wording(depth: u64) -> String {
-    format!("no errors found within {depth} loop iterations (--loop-unwind {depth}): not a proof")
+/// `kivl verify --replay`: runs every error of a kernel file concretely and marks it
+/// `confirmed` or `possible` (see `gpu_passes::replay`). `program` is the checked program.
+pub fn replay(r: &mut FileReport, program: &ivl::ast::Program, kernel: &gpu_passes::two_thread::KernelOptions) {
+    // A `.bpl` reported on its kernel (`located_from`): the kernel file is not the program.
+    if r.verdict != Verdict::Errors || r.extra.contains_key("located_from") {
+        return;
+    }
+    if !gpu_passes::two_thread::is_kernel_program(program) {
+        return;
+    }
+    let opts = gpu_passes::replay::ReplayOptions {
+        local_size: kernel.local_size.clone(),
+        num_groups: kernel.num_groups.clone(),
+        benign_tolerance: kernel.benign_tolerance,
+        ..Default::default()
+    };
+    gpu_passes::replay::replay_errors(program, &r.source, &mut r.errors, &opts);
+    let replayed = |d: &Diagnostic, s: &str| d.values.iter().any(|(k, v)| k == "replay" && v == s);
+    // A race or divergence the concrete run showed is no longer "possible".
+    for d in r.errors.iter_mut().filter(|d| replayed(d, "confirmed")) {
+        if let Some(rest) = d.message.strip_prefix("possible ") {
+            d.message = format!("confirmed {rest}");
+        }
+    }
+    let count = |s: &str| r.errors.iter().filter(|d| replayed(d, s)).count();
+    let (confirmed, possible) = (count("confirmed"), count("possible"));
+    r.info.push(format!("replay: {confirmed} confirmed, {possible} possible"));
+    r.extra.insert("replay".into(), serde_json::json!({ "confirmed": confirmed, "possible": possible }));
 }
 
 /// Bounded checking (`--loop-unwind N`): an implementation the engine found no error in is

@@ -18,7 +18,7 @@
 //! or a size that is not understood, leaves the size symbolic (within the hardware's limits,
 //! `translate/grid.rs`).
 
-use crate::translate::call_name;
+use crate::translate::names::call_name;
 use llvm_ir::instruction::Instruction;
 use llvm_ir::{Constant, Module, Name, Operand};
 use std::collections::HashMap;

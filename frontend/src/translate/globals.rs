@@ -8,8 +8,8 @@
 
 use super::frame::Frame;
 use super::names::global_name;
-use super::values::{const_gep_source, is_pointer, memory_scalar_ty, scalar_ty, Ex, Ty, Val};
-use super::{vectors, Tr};
+use super::values::{const_gep_source, is_pointer, memory_scalar_ty, scalar_ty, vector_shape, Ex, Ty, Val};
+use super::Tr;
 use crate::memory::{Lin, Ptr, Space};
 use crate::{builtins, layout, Loc};
 use llvm_ir::constant::Float;
@@ -203,7 +203,7 @@ pub(super) fn flatten(c: &ConstantRef, out: &mut Vec<Option<u64>>, max: usize) -
     }
     match c.as_ref() {
         Constant::Array { elements, .. } => elements.iter().all(|e| flatten(e, out, max)),
-        Constant::Vector(_) | Constant::AggregateZero(_) => vectors::constant_lanes(c).map(|l| out.extend(l)).is_some(),
+        Constant::Vector(_) | Constant::AggregateZero(_) => constant_lanes(c).map(|l| out.extend(l)).is_some(),
         Constant::Int { value, .. } => {
             out.push(Some(*value));
             true
@@ -218,6 +218,32 @@ pub(super) fn flatten(c: &ConstantRef, out: &mut Vec<Option<u64>>, max: usize) -
         }
         _ => false,
     }
+}
+
+/// The lanes of a constant vector as they lie in memory (the contents of constant memory):
+/// bit patterns, `None` for undefined lanes and for the padding lane of a 3-lane vector.
+fn constant_lanes(c: &ConstantRef) -> Option<Vec<Option<u64>>> {
+    let mut out = Vec::new();
+    let n = match c.as_ref() {
+        Constant::Vector(elems) => {
+            for e in elems {
+                match e.as_ref() {
+                    Constant::Undef(_) | Constant::Poison(_) => out.push(None),
+                    _ if flatten(e, &mut out, usize::MAX) => {}
+                    _ => return None,
+                }
+            }
+            elems.len()
+        }
+        Constant::AggregateZero(t) => {
+            let (n, _) = vector_shape(t)?;
+            out.resize(n, Some(0));
+            n
+        }
+        _ => return None,
+    };
+    out.resize(n.next_power_of_two(), None);
+    Some(out)
 }
 
 /// The key under which CUDA's dynamic shared memory (all unsized `extern __shared__` arrays) is

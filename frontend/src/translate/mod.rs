@@ -46,7 +46,7 @@ pub use grid::Grid;
 use kernel_facts::KernelFacts;
 use llvm_ir::instruction::Instruction;
 use llvm_ir::{Function, Module};
-use names::{is_spec_function, kernel_name};
+use names::{call_name, is_spec_function, kernel_name};
 use objects::Objects;
 use std::collections::HashSet;
 
@@ -75,7 +75,7 @@ mod int_minmax;
 mod kernel;
 mod kernel_facts;
 mod memops;
-mod names;
+pub(crate) mod names;
 mod null;
 mod objects;
 mod pointers;
@@ -85,8 +85,6 @@ mod spec_functions;
 mod values;
 mod vectors;
 mod vload;
-
-pub(crate) use names::call_name;
 
 type Errors = Vec<(Option<Loc>, String)>;
 

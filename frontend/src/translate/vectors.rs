@@ -33,7 +33,7 @@ use super::annotations::RETURN_VAL;
 use super::frame::Frame;
 use super::names::{call_name, global_name};
 use super::values::{scalar_ty, vector_shape, Ex, Ty, Val};
-use super::{aggregates, globals, instr, Tr};
+use super::{aggregates, instr, Tr};
 use crate::builtins::{self, Builtin, Spec};
 use crate::memory::{Lin, Ptr};
 use crate::{layout, Loc};
@@ -597,32 +597,6 @@ impl<'m> Tr<'m> {
             }
         }
     }
-}
-
-/// The lanes of a constant vector as they lie in memory (the contents of constant memory):
-/// bit patterns, `None` for undefined lanes and for the padding lane of a 3-lane vector.
-pub(super) fn constant_lanes(c: &ConstantRef) -> Option<Vec<Option<u64>>> {
-    let mut out = Vec::new();
-    let n = match c.as_ref() {
-        Constant::Vector(elems) => {
-            for e in elems {
-                match e.as_ref() {
-                    Constant::Undef(_) | Constant::Poison(_) => out.push(None),
-                    _ if globals::flatten(e, &mut out, usize::MAX) => {}
-                    _ => return None,
-                }
-            }
-            elems.len()
-        }
-        Constant::AggregateZero(t) => {
-            let (n, _) = vector_shape(t)?;
-            out.resize(n, Some(0));
-            n
-        }
-        _ => return None,
-    };
-    out.resize(n.next_power_of_two(), None);
-    Some(out)
 }
 
 /// The pointers to the `n` lanes of a vector at `p`, each `size` bytes.

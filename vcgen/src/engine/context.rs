@@ -34,9 +34,16 @@ impl<T> OnThisThread<T> {
     }
 }
 
+/// The configuration of every Z3 context: with models, which failure reports read.
+pub(super) fn z3_config() -> z3::Config {
+    let mut cfg = z3::Config::new();
+    cfg.set_model_generation(true);
+    cfg
+}
+
 /// A new Z3 context with kivl's configuration (models on, which failure reports read).
 pub(super) fn fresh_context() -> Context {
-    z3::with_z3_config(&super::unit::z3_config(), || OnThisThread(Context::thread_local())).into_inner()
+    z3::with_z3_config(&z3_config(), || OnThisThread(Context::thread_local())).into_inner()
 }
 
 /// Runs `f` with `ctx` as the thread's current Z3 context (every term, solver and watchdog

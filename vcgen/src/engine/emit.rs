@@ -3,7 +3,8 @@
 //! condition as SMT-LIB, for reading and for running other solvers on the same query. Each
 //! starts from [`super::prepare`], the preparation `verify_program` runs, with the same options.
 
-use super::unit::{global_vars, z3_config};
+use super::context::z3_config;
+use super::unit::global_vars;
 use super::{Prepared, VerifyOptions};
 use crate::desugar;
 use crate::passify::{passify, Passive};

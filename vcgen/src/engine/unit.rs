@@ -111,13 +111,6 @@ pub(super) fn global_vars(program: &Program) -> Vec<TypedIdent> {
         .collect()
 }
 
-/// The configuration of every Z3 context: with models, which failure reports read.
-pub(super) fn z3_config() -> z3::Config {
-    let mut cfg = z3::Config::new();
-    cfg.set_model_generation(true);
-    cfg
-}
-
 fn timeout_ms(opts: &VerifyOptions) -> Option<u64> {
     opts.timeout_secs.map(|s| s.saturating_mul(1000))
 }

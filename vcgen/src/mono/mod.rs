@@ -40,6 +40,7 @@ mod inline_fns;
 mod lambda_beta;
 mod lambda_lift;
 mod polymap;
+mod polymap_common;
 mod polymap_uf;
 mod subst;
 mod type_quant;
@@ -562,7 +563,7 @@ fn sort_idents(tys: &[Ty], params: &[Ident]) -> Vec<Ident> {
 fn new_sort(taken: &mut HashSet<Name>, base: &str, span: Span, sorts: &mut Vec<Decl>) -> Ty {
     let name = instance_name(base, &[], &|n| taken.contains(n));
     taken.insert(name.clone());
-    let arbitrary = Attribute { name: Ident::new(polymap::ARBITRARY, span), args: Vec::new(), span };
+    let arbitrary = Attribute { name: Ident::new(polymap_common::ARBITRARY, span), args: Vec::new(), span };
     let td = TypeDecl {
         attrs: vec![arbitrary],
         finite: false,

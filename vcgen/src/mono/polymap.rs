@@ -11,7 +11,7 @@
 //! function, `unbox(box(x)) == x`, says boxing loses nothing. Distinct instantiations give
 //! distinct keys (the boxes of different types are never equated: in the model below their
 //! ranges are disjoint), so an update at `T` changes no other instance, as in Boogie. The
-//! boxes of a type that stands for an arbitrary one ([`ARBITRARY`]) get no tag: their values
+//! boxes of a type that stands for an arbitrary one ([`super::polymap_common::ARBITRARY`]) get no tag: their values
 //! may be those of any other type.
 //!
 //! Why this and not one Z3 array per instantiation: it needs no instance set. The program's
@@ -38,21 +38,13 @@
 //! uninterpreted `$ttag$U$M` numbers them), so updates at one type leave the others unchanged;
 //! in the model above the keys are fresh elements of the union, as the boxes' ranges.
 
-use super::subst::{instance_name, Occurrences};
+use super::polymap_common::{is_poly_map_synonym, Made, Selects};
 use ivl::ast::*;
 use ivl::check::{build_env, check_decl, check_decl_instances, lhs_level_span, GlobalEnv, InstanceKind, MapTy, Ty};
 use ivl::diag::Diagnostic;
 use ivl::visit::{walk_expr, walk_expr_mut, walk_stmt_mut, walk_type, Node, Visit, VisitMut};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::Arc;
-
-/// The attribute of the uninterpreted types that monomorphisation makes to stand for an
-/// arbitrary type (a polymorphic procedure's type parameter, the fresh type of a `forall<t>`
-/// to prove): such a type may be `int` or any other, so its boxes and keys get no tag that
-/// would make them distinct from those of the program's types. With a tag, `m[17] := !m[17]`
-/// would leave `m[y]` unchanged for `y: T`, and a procedure `P<T>(y: T)` ensuring `m[y] ==
-/// old(m)[y]` would verify although it fails at `T := int`.
-pub const ARBITRARY: &str = "kivl_arbitrary_type";
 
 /// Whether a polymorphic map type is written anywhere in `decls`.
 pub fn has_poly_map_types(decls: &[Decl]) -> bool {
@@ -195,89 +187,6 @@ fn single_level_assignments(d: &mut Decl) {
 /// Whether a type parameter of the map occurs in `t`.
 fn mentions_params(m: &MapTy, t: &Ty) -> bool {
     (0..m.tparams).any(|i| t.has_bound(i))
-}
-
-/// The selects and updates of one declaration: the map type and its instantiation, by span.
-pub(super) type Selects = Occurrences<Span, (Arc<MapTy>, Vec<Ty>)>;
-
-/// Whether `d` is a type synonym of a polymorphic map type: both encodings drop it, every use
-/// being rewritten.
-pub(super) fn is_poly_map_synonym(env: &GlobalEnv, d: &Decl) -> bool {
-    matches!(&d.kind, DeclKind::Type(td)
-        if td.params.is_empty() && td.synonym.as_ref().is_some_and(|t| env.ty(t).has_poly_map()))
-}
-
-/// What both encodings of polymorphic maps (this one and [`super::polymap_uf`]) keep while
-/// they add declarations: the names taken, the sort made for each map type, the types that
-/// stand for arbitrary ones ([`ARBITRARY`]), and the declarations made so far.
-pub(super) struct Made {
-    taken: HashSet<Name>,
-    sorts: HashMap<Ty, Ty>,
-    arbitrary: HashSet<Name>,
-    pub decls: Vec<Decl>,
-}
-
-impl Made {
-    pub fn new(decls: &[Decl]) -> Made {
-        Made {
-            taken: decls.iter().flat_map(ivl::resolve::decl_names).cloned().collect(),
-            sorts: HashMap::new(),
-            arbitrary: decls
-                .iter()
-                .filter_map(|d| match &d.kind {
-                    DeclKind::Type(td) if td.attrs.iter().any(|a| a.name.name == ARBITRARY) => {
-                        Some(td.name.name.clone())
-                    }
-                    _ => None,
-                })
-                .collect(),
-            decls: Vec::new(),
-        }
-    }
-
-    /// A name not taken yet, from `base` and the types `tys`.
-    pub fn fresh(&mut self, base: &str, tys: &[Ty]) -> Name {
-        let name = instance_name(base, tys, &|n| self.taken.contains(n));
-        self.taken.insert(name.clone());
-        name
-    }
-
-    /// Takes `name` as it is; false when it was taken already.
-    pub fn take(&mut self, name: &Name) -> bool {
-        self.taken.insert(name.clone())
-    }
-
-    /// The uninterpreted sort `{prefix}k` made for map type `m`, declared on first use.
-    pub fn sort(&mut self, m: &Ty, prefix: &str) -> Ty {
-        if let Some(u) = self.sorts.get(m) {
-            return u.clone();
-        }
-        let name = self.fresh(&format!("{prefix}{}", self.sorts.len()), &[]);
-        let td = TypeDecl {
-            attrs: Vec::new(),
-            finite: false,
-            name: Ident::new(name.clone(), Span::DUMMY),
-            params: Vec::new(),
-            synonym: None,
-        };
-        self.decls.push(Decl { kind: DeclKind::Type(td), span: Span::DUMMY });
-        let u = Ty::Ctor(name, Arc::from([]));
-        self.sorts.insert(m.clone(), u.clone());
-        u
-    }
-
-    /// Whether `t` mentions a type that stands for an arbitrary type ([`ARBITRARY`]).
-    pub fn mentions_arbitrary(&self, t: &Ty) -> bool {
-        match t {
-            Ty::Ctor(n, xs) => self.arbitrary.contains(n) || xs.iter().any(|x| self.mentions_arbitrary(x)),
-            Ty::Map(m) => self.mentions_arbitrary(&m.result) || m.args.iter().any(|x| self.mentions_arbitrary(x)),
-            _ => false,
-        }
-    }
-
-    pub fn axiom(&mut self, expr: Expr) {
-        self.decls.push(Decl { kind: DeclKind::Axiom(AxiomDecl { attrs: Vec::new(), expr }), span: Span::DUMMY });
-    }
 }
 
 /// The encoded types and the declarations they need.

@@ -19,7 +19,7 @@
 //! - read over write at another key of the same instantiation: the old entry;
 //! - read over write at another instantiation: the old entry, when both instantiations are
 //!   ground program types. Not when either mentions a type standing for an arbitrary one
-//!   ([`super::polymap::ARBITRARY`]): that type may be the other, and the two would then name
+//!   ([`super::polymap_common::ARBITRARY`]): that type may be the other, and the two would then name
 //!   the same entries.
 //!
 //! Soundness: interpret `$Map$k` as the set of Boogie values of `M` and the functions as reading
@@ -31,7 +31,7 @@
 //! Why not always: the box encoding's arrays give Z3 its array theory (extensionality, fewer
 //! quantifiers), which the programs without the combination above keep.
 
-use super::polymap::{is_poly_map_synonym, Made, Selects};
+use super::polymap_common::{is_poly_map_synonym, Made, Selects};
 use ivl::ast::*;
 use ivl::check::{lhs_level_span, GlobalEnv, MapTy, Ty};
 use ivl::visit::{walk_expr_mut, walk_stmt_mut, Node, VisitMut};

@@ -10,7 +10,7 @@
 //! `testcase` named after the file too. Files left out by `--stop-at-first-error` are
 //! `skipped` test cases.
 
-use crate::report::{FileReport, RunExtras, Verdict};
+use super::model::{bounded_wording, is_trace, FileReport, RunExtras, Verdict};
 use ivl::diag::{Diagnostic, ErrorKind};
 use std::fmt::Write;
 use vcgen::engine::SKIPPED_AT_FIRST_ERROR;
@@ -69,7 +69,7 @@ impl Suite {
                 let skipped = match imp["outcome"].as_str() {
                     Some("bounded") => {
                         let depth = r.extra.get("loop_unwind").and_then(|v| v.as_u64()).unwrap_or(0);
-                        Some(crate::verdicts::bounded_wording(depth))
+                        Some(bounded_wording(depth))
                     }
                     Some("skipped") => Some(SKIPPED_AT_FIRST_ERROR.to_string()),
                     _ => None,
@@ -139,7 +139,7 @@ fn body(d: &Diagnostic, r: &FileReport) -> String {
     let json = d.to_json(&r.source);
     let mut lines: Vec<String> =
         json.locations.iter().map(|l| format!("{}:{}:{}: {}", r.source.name, l.line, l.column, l.label)).collect();
-    lines.extend(json.notes.iter().filter(|n| !crate::report::is_trace(n)).cloned());
+    lines.extend(json.notes.iter().filter(|n| !is_trace(n)).cloned());
     lines.join("\n")
 }
 

@@ -9,7 +9,7 @@
 //! the violated `requires`) as related locations with their labels. The counterexample and the
 //! other notes go in the result's `properties`, as do the kernel fields of the JSON.
 
-use crate::report::{error_json, FileReport};
+use super::model::{error_json, FileReport};
 use ivl::diag::{Diagnostic, ErrorKind};
 use serde_json::{json, Value};
 use vcgen::engine::SKIPPED_AT_FIRST_ERROR;

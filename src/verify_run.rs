@@ -144,7 +144,6 @@ fn timed_out(path: &Path, limit: Duration, cfg: &VerifyConfig) -> report::FileRe
         Ok(s) => s,
         Err(r) => r.source,
     };
-    let stage = progress::current().map_or(String::new(), |s| format!(" in the {s} stage"));
     let kernel = frontend::Language::of(path).is_some() || source.text.contains("{:kernel}");
     let sizes = &cfg.driver.kernel;
     let hint = if kernel && (sizes.local_size.is_none() || sizes.num_groups.is_none()) {
@@ -153,6 +152,6 @@ fn timed_out(path: &Path, limit: Duration, cfg: &VerifyConfig) -> report::FileRe
     } else {
         ""
     };
-    let message = format!("{}{stage}; no verdict{hint}", ivl::deadline::Deadline::after(limit).message());
+    let message = format!("{}{hint}", ivl::deadline::given_up(limit, progress::current()));
     report::FileReport::invalid(source, vec![Diagnostic::new(ErrorKind::Timeout, message, ivl::ast::Span::DUMMY)])
 }

@@ -246,10 +246,9 @@ fn output_by(
     Ok(Ok(std::process::Output { status, stdout, stderr }))
 }
 
-/// The message of a file whose front end was stopped by the deadline (worded as the command
-/// line words a file given up in another stage).
+/// The message of a file whose front end was stopped by the deadline.
 fn timed_out(deadline: ivl::deadline::Deadline) -> String {
-    format!("{} in the front end stage; no verdict", deadline.message())
+    ivl::deadline::given_up(deadline.limit(), Some("front end"))
 }
 
 /// The command line's `-D`, `-I` and `--clang-opt` arguments.

@@ -22,11 +22,6 @@ pub struct Deadline {
 }
 
 impl Deadline {
-    /// `limit` from now.
-    pub fn after(limit: Duration) -> Deadline {
-        Deadline { at: Instant::now() + limit, limit }
-    }
-
     /// `limit` from `start` (a run that started earlier, e.g. with the process).
     pub fn from(start: Instant, limit: Duration) -> Deadline {
         Deadline { at: start + limit, limit }
@@ -56,10 +51,23 @@ impl Deadline {
         Instant::now() >= self.at
     }
 
-    /// What a check or a stage stopped by the deadline reports (docs/kbpl.md §8.1).
+    /// What a check stopped by the deadline reports (docs/kbpl.md §8.1).
     pub fn message(&self) -> String {
-        format!("timed out after {} s (--timeout)", secs(self.limit))
+        timed_out_after(self.limit, "--timeout")
     }
+}
+
+/// `timed out after N s (OPTION)`: the words of every time limit, `--timeout`'s and
+/// `--search-timeout`'s.
+pub fn timed_out_after(limit: Duration, option: &str) -> String {
+    format!("timed out after {} s ({option})", secs(limit))
+}
+
+/// What a file given up at its `--timeout` reports: the stage it was in, if known, and that it
+/// has no verdict (the front end stopping clang, the command line giving up a run).
+pub fn given_up(limit: Duration, stage: Option<&str>) -> String {
+    let stage = stage.map_or(String::new(), |s| format!(" in the {s} stage"));
+    format!("{}{stage}; no verdict", timed_out_after(limit, "--timeout"))
 }
 
 impl std::fmt::Debug for Deadline {
@@ -97,11 +105,16 @@ mod tests {
         assert!(d.passed());
         assert_eq!(d.remaining(), Duration::ZERO);
         assert_eq!(d.message(), "timed out after 1 s (--timeout)");
-        let later = Deadline::after(Duration::from_millis(60_500));
+        let later = Deadline::from(Instant::now(), Duration::from_millis(60_500));
         assert!(!later.passed());
         assert!(later.remaining() > Duration::from_secs(60));
         // Two runs with the same limit look the same to the cache's key.
         assert_eq!(format!("{later:?}"), "Deadline(60.5 s)");
+        assert_eq!(
+            given_up(Duration::from_secs(5), Some("passes")),
+            "timed out after 5 s (--timeout) in the passes stage; no verdict"
+        );
+        assert_eq!(given_up(Duration::from_secs(5), None), "timed out after 5 s (--timeout); no verdict");
     }
 
     #[test]

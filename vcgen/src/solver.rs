@@ -90,12 +90,13 @@ pub struct VcSolver {
     also_counted: Option<std::sync::Arc<std::sync::atomic::AtomicUsize>>,
 }
 
-/// When a search must end, and which limit says so.
+/// When a search must end, and the limit that says so: its time and option, for the watchdog
+/// and the message.
 #[derive(Clone, Copy)]
 struct SearchEnd {
     at: Instant,
-    /// The run's deadline is the earlier one (otherwise the search's own limit).
-    by_run: bool,
+    limit: Duration,
+    option: &'static str,
 }
 
 /// One solver of a race (`verify --portfolio`, `crate::engine`): its Z3 parameters, and how it
@@ -230,8 +231,12 @@ impl VcSolver {
     /// its checks share one `--search-timeout` budget, so finding the fifth counterexample does
     /// not get the full time limit again, and none goes past the run's deadline.
     pub fn begin(&self) {
-        let own = self.timeout_ms.map(|ms| SearchEnd { at: Instant::now() + Duration::from_millis(ms), by_run: false });
-        let run = self.run_deadline.map(|d| SearchEnd { at: d.at(), by_run: true });
+        let own = self.timeout_ms.map(Duration::from_millis).map(|limit| SearchEnd {
+            at: Instant::now() + limit,
+            limit,
+            option: "--search-timeout",
+        });
+        let run = self.run_deadline.map(|d| SearchEnd { at: d.at(), limit: d.limit(), option: "--timeout" });
         let end = match (own, run) {
             (Some(o), Some(r)) => Some(if r.at <= o.at { r } else { o }),
             (o, r) => o.or(r),
@@ -250,9 +255,9 @@ impl VcSolver {
         let _watch = match end {
             Some(e) => {
                 if e.at <= Instant::now() {
-                    return Check::Inconclusive(self.out_of_time(e));
+                    return Check::Inconclusive(ivl::deadline::timed_out_after(e.limit, e.option));
                 }
-                crate::watchdog::watch(e.at, self.limit(e))
+                crate::watchdog::watch(e.at, e.limit)
             }
             None => crate::watchdog::watch_unlimited(),
         };
@@ -261,27 +266,9 @@ impl VcSolver {
             // A check stopped at (or just before) the deadline, by the watchdog's interrupt
             // ("canceled"), ran out of time: say so, with the option.
             (Check::Inconclusive(_), Some(e)) if Instant::now() + Duration::from_millis(1500) >= e.at => {
-                Check::Inconclusive(self.out_of_time(e))
+                Check::Inconclusive(ivl::deadline::timed_out_after(e.limit, e.option))
             }
             (check, _) => check,
-        }
-    }
-
-    /// The time limit that `end` keeps (reported by the watchdog if Z3 gets stuck).
-    fn limit(&self, end: SearchEnd) -> Duration {
-        match (end.by_run, self.run_deadline) {
-            (true, Some(d)) => d.limit(),
-            _ => Duration::from_millis(self.timeout_ms.unwrap_or(0)),
-        }
-    }
-
-    fn out_of_time(&self, end: SearchEnd) -> String {
-        match (end.by_run, self.run_deadline) {
-            (true, Some(d)) => d.message(),
-            _ => {
-                let limit = Duration::from_millis(self.timeout_ms.unwrap_or(0));
-                format!("timed out after {} s (--search-timeout)", ivl::deadline::secs(limit))
-            }
         }
     }
 

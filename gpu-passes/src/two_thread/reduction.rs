@@ -361,6 +361,19 @@ fn logged_arrays<T: ivl::visit::Node + ?Sized>(node: &T, out: &mut HashSet<Name>
     node.accept(&mut C(out));
 }
 
+/// The arrays whose logs the statements or the kernel's contracts ask about (`__read(A)` and
+/// the other log built-ins).
+fn specified_logs<'s>(ctx: &VariantCtx, stmts: impl Iterator<Item = &'s Stmt>) -> HashSet<Name> {
+    let mut asked = HashSet::new();
+    for s in stmts {
+        logged_arrays(s, &mut asked);
+    }
+    for c in ctx.contracts {
+        logged_arrays(&c.expr, &mut asked);
+    }
+    asked
+}
+
 /// Builds one kernel (its body in block form, calls gone) in one variant.
 pub(crate) fn kernel_variant(
     ctx: &VariantCtx,
@@ -381,13 +394,7 @@ pub(crate) fn kernel_variant(
     };
     // Reads of an array that no statement writes cannot race (issue 42: on a kernel reading
     // thousands of input elements their logs and checks were most of the VC).
-    let mut asked = HashSet::new();
-    for s in pred.imp.blocks.iter().flat_map(|b| &b.stmts) {
-        logged_arrays(s, &mut asked);
-    }
-    for c in ctx.contracts {
-        logged_arrays(&c.expr, &mut asked);
-    }
+    let asked = specified_logs(ctx, pred.imp.blocks.iter().flat_map(|b| &b.stmts));
     let unlogged_reads: HashSet<Name> =
         abstraction::read_only(&pred.imp, ctx.shared).into_iter().filter(|a| !asked.contains(a)).collect();
     let equality = ctx.opts.abstraction == super::Abstraction::Equality;
@@ -535,12 +542,7 @@ fn used_and_logged(ctx: &VariantCtx, stmts: &[&Stmt], groups: &[Vec<Access>]) ->
     used.extend(ivl::visit::free_vars(&ctx.contracts.iter().map(|c| c.expr.clone()).collect::<Vec<_>>()));
     used.extend(groups.iter().flatten().map(|a| a.var.clone()));
     let mut logged: HashSet<Name> = groups.iter().flatten().map(|a| a.var.clone()).collect();
-    for s in stmts {
-        logged_arrays(*s, &mut logged);
-    }
-    for c in ctx.contracts {
-        logged_arrays(&c.expr, &mut logged);
-    }
+    logged.extend(specified_logs(ctx, stmts.iter().copied()));
     used.extend(logged.iter().cloned());
     let mut used: Vec<Name> = used.into_iter().filter(|n| ctx.shared.contains_key(n)).collect();
     used.sort();

@@ -1,7 +1,7 @@
 // A tree reduction in OpenCL: each work-group sums its work-items' values in __local memory,
 // halving the number of active work-items after each barrier.
 //
-//   kivl verify --local_size=64 --num_groups=4 --houdini examples/reduce.cl
+//   kivl verify --local_size=64 --num_groups=4 examples/reduce.cl
 //
 // Delete the barrier inside the loop to see kivl report the race at the line of `tmp[tid] +=`.
 __kernel void reduce(__global const int *in, __global int *out, __local int *tmp) {

@@ -1,5 +1,5 @@
 // Three procedures; the second's postcondition fails. With --stop-at-first-error the third
-// is not verified (README, "Output").
+// is not verified (docs/guide.md, "Output").
 procedure inc(x: int) returns (y: int)
   ensures y == x + 1;
 {

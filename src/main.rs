@@ -111,6 +111,12 @@ pub struct KernelArgs {
     /// `__constant` and private arrays) lies inside it (GPUVerify's --check-array-bounds).
     #[arg(long)]
     pub check_array_bounds: bool,
+    /// Keep every bit-vector value's bits in the solver. By default values that only meet
+    /// equality and uninterpreted functions (floating-point values, data copied between
+    /// arrays) become values of an uninterpreted sort: sound, and much faster on float-heavy
+    /// kernels (docs/kbpl.md §8.2).
+    #[arg(long)]
+    pub bit_precise_values: bool,
     /// `.cl` files: the OpenCL C version (default: 2.0 when the kernel calls a work-group or
     /// sub-group function that only 2.0 has, 1.2 otherwise).
     #[arg(long, value_enum, value_name = "VERSION", alias = "cl_std")]
@@ -356,12 +362,18 @@ impl KernelArgs {
         }
     }
 
+    /// The engine's defaults, with the value abstraction these options ask for.
+    fn engine_defaults(&self) -> vcgen::engine::VerifyOptions {
+        vcgen::engine::VerifyOptions { abstract_values: !self.bit_precise_values, ..Default::default() }
+    }
+
     /// A `verify` configuration with these kernel options and the engine's defaults.
     fn config(&self) -> pipeline::VerifyConfig {
         pipeline::VerifyConfig {
             driver: gpu_passes::driver::Config {
                 kernel: pipeline::kernel_options(self),
                 dynamic: Some(Default::default()),
+                engine: self.engine_defaults(),
                 ..Default::default()
             },
             frontend: self.frontend(),
@@ -463,7 +475,7 @@ fn real_main() -> i32 {
                 timeout_secs: Some(a.timeout).filter(|&s| s > 0),
                 houdini: a.houdini,
                 error_limit: 5,
-                ..Default::default()
+                ..a.kernel.engine_defaults()
             };
             opts.driver.infer = a.houdini;
             lsp::run(opts)
@@ -509,7 +521,7 @@ fn verify_config(a: &VerifyArgs) -> pipeline::VerifyConfig {
         inline_depth: a.inline_depth,
         loop_unwind: a.loop_unwind.or(a.findbugs.then_some(FINDBUGS_DEPTH)),
         stop_at_first_error: a.output.stop_at_first_error,
-        ..Default::default()
+        ..a.kernel.engine_defaults()
     };
     // Kernels: inference on unless --no-infer (GPUVerify's default) or bounded checking;
     // plain Boogie: Houdini only with --houdini.

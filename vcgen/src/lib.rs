@@ -1,5 +1,6 @@
 //! The Boogie verification engine: desugaring, passification, weakest preconditions, Z3.
 
+pub mod abstract_values;
 pub mod desugar;
 pub mod engine;
 pub mod fp;

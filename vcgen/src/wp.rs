@@ -66,6 +66,11 @@ pub struct AssertSite {
 /// one at the assertion; an expression that cannot be encoded is left out, never an error.
 pub const CAPTURE_ATTR: &str = "capture";
 
+/// A capture whose label starts with this shows an index of an access (`offset0`, …): the
+/// value abstraction ([`crate::abstract_values`]) keeps its bits, so the counterexample can
+/// name the element.
+pub const INDEX_CAPTURE: &str = "offset";
+
 /// Whether a checked assertion is assumed after it: yes, unless `{:subsumption 0}`.
 fn subsumed(attrs: &[Attribute]) -> bool {
     !attrs.iter().any(|a| {
@@ -106,7 +111,8 @@ pub struct Failure {
 }
 
 /// A model value as text: integers and bit-vectors in decimal (bit-vectors unsigned, without
-/// the `bvN` suffix), booleans as `true`/`false`, anything else as Z3 prints it.
+/// the `bvN` suffix), booleans as `true`/`false`, abstracted values as
+/// [`crate::abstract_values::ANY_VALUE`], anything else as Z3 prints it.
 pub fn model_value(v: &Dynamic) -> String {
     if let Some(b) = v.as_bool().and_then(|b| b.as_bool()) {
         return b.to_string();
@@ -141,6 +147,12 @@ pub fn model_value(v: &Dynamic) -> String {
             None
         };
         return parsed.map_or(t, |n| n.to_string());
+    }
+    // A value of an abstracted class (`crate::abstract_values`): the proof did not depend on
+    // its bits, and Z3's name for it (`$value_bv32!val!0`) means nothing to a reader.
+    let sort = z3::ast::Ast::get_sort(v);
+    if sort.kind() == z3::SortKind::Uninterpreted && sort.to_string().starts_with("$value_bv") {
+        return crate::abstract_values::ANY_VALUE.to_string();
     }
     v.to_string()
 }

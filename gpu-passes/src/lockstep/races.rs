@@ -119,7 +119,7 @@ impl RaceCheck<'_> {
             }
         }
         for (k, l) in self.loc.iter().enumerate() {
-            attrs.push(capture(&format!("offset{k}"), l.clone()));
+            attrs.push(capture(&format!("{}{k}", vcgen::wp::INDEX_CAPTURE), l.clone()));
         }
         stmt(StmtKind::Assert { attrs, expr: e }, primary)
     }

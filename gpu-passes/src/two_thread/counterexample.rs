@@ -135,7 +135,7 @@ impl VisitMut for AddCaptures<'_> {
             if ivl::blocks::check_kind(attrs) == "race" {
                 for n in ivl::visit::free_vars(&*expr).into_iter().filter(|n| self.offsets.contains(n)) {
                     if let Some(k) = offset_index(&n) {
-                        attrs.push(capture(&format!("offset{k}"), var(&n)));
+                        attrs.push(capture(&format!("{}{k}", vcgen::wp::INDEX_CAPTURE), var(&n)));
                     }
                 }
             }
@@ -255,7 +255,7 @@ pub fn counterexample(d: &Diagnostic) -> Option<Counterexample> {
         let array = quoted_after(&d.message, "race on ").unwrap_or("").to_string();
         let array = array.split('[').next().unwrap_or("").to_string();
         let mut index = Vec::new();
-        while let Some(x) = lookup(v, &format!("offset{}", index.len())) {
+        while let Some(x) = lookup(v, &format!("{}{}", vcgen::wp::INDEX_CAPTURE, index.len())) {
             index.push(x.to_string());
         }
         RaceFacts { kind, array, index }

@@ -68,8 +68,9 @@ pub fn verify_program(program: &Program, opts: &VerifyOptions) -> ProgramResult 
 
 /// A program as the engine verifies it: the output of [`prepare`].
 pub struct Prepared<'p> {
-    /// The declarations the implementations are verified against: monomorphised, and with
-    /// Houdini each `{:candidate}` guarded by an existential constant.
+    /// The declarations the implementations are verified against: monomorphised, with
+    /// Houdini each `{:candidate}` guarded by an existential constant, and with abstracted
+    /// value types ([`crate::abstract_values`]; the bodies it holds are not part of the VC).
     pub program: Cow<'p, Program>,
     /// Houdini's guards, each with the span of its clause (empty without Houdini).
     pub origins: Vec<(Name, Span)>,
@@ -90,7 +91,8 @@ impl Prepared<'_> {
 /// The engine's preparation of a checked program: monomorphisation (with the expansion of
 /// `{:inline}` functions), with Houdini the guarding of candidates
 /// ([`houdini::guard_candidates`]), then desugaring with `opts`' options (without Houdini the
-/// candidates are dropped). One function for [`verify_program`] and for `kivl transform
+/// candidates are dropped), then the value abstraction ([`crate::abstract_values`], unless
+/// `opts.abstract_values` is off). One function for [`verify_program`] and for `kivl transform
 /// --emit desugared|passified|vc` ([`emit`]), so that what is printed is what is verified.
 pub fn prepare<'p>(program: &'p Program, opts: &VerifyOptions) -> Result<Prepared<'p>, Vec<Diagnostic>> {
     let program = crate::mono::monomorphise(program)?;
@@ -107,7 +109,11 @@ pub fn prepare<'p>(program: &'p Program, opts: &VerifyOptions) -> Result<Prepare
         ..Default::default()
     };
     let inputs = desugar::prepare_with_options(&program, &dopts)?;
-    Ok(Prepared { program, origins, inputs })
+    if !opts.abstract_values {
+        return Ok(Prepared { program, origins, inputs });
+    }
+    let (decls, inputs) = crate::abstract_values::abstract_values(program.into_owned().decls, inputs);
+    Ok(Prepared { program: Cow::Owned(Program { decls }), origins, inputs })
 }
 
 /// Verifies a prepared program ([`prepare`]) with the options it was prepared with.

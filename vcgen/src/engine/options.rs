@@ -49,6 +49,9 @@ pub struct VerifyOptions {
     /// A stop from outside ([`super::Cancel`]): once cancelled, every check returns at once
     /// and the run's result means nothing.
     pub cancel: Option<std::sync::Arc<super::Cancel>>,
+    /// Give bit-vector values that no bit-vector operation reaches an uninterpreted sort
+    /// ([`crate::abstract_values`]); off: every value keeps its bits (`--bit-precise-values`).
+    pub abstract_values: bool,
     /// Told what the engine is doing (a progress line, `--time`); see [`crate::progress`].
     pub observer: crate::progress::Observer,
 }
@@ -77,6 +80,7 @@ impl Default for VerifyOptions {
             houdini_warm: None,
             stop_at_first_error: false,
             cancel: None,
+            abstract_values: true,
             observer: Default::default(),
         }
     }

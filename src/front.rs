@@ -108,7 +108,7 @@ fn kernel_front_end(
 
 /// GPUVerify's options that act on an OpenCL/CUDA kernel's source or translation, refused for
 /// a `.kbpl`/`.bpl` file with what to do instead: ignoring them could change a verdict.
-fn kernel_only_options(opts: &frontend::Options) -> Option<Diagnostic> {
+pub fn kernel_only_options(opts: &frontend::Options) -> Option<Diagnostic> {
     let given = [
         (!opts.boogie_files.is_empty(), "--boogie-file", "write its declarations into the file"),
         (opts.annotations == frontend::Annotations::None, "--no-annotations", "remove the annotations from the file"),

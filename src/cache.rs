@@ -46,6 +46,10 @@ impl Cache {
             }
         }
         h.update(format!("{cfg:?}").as_bytes());
+        // A `--boogie-file` is part of every kernel's program: its text, not only its name.
+        for f in &cfg.frontend.boogie_files {
+            h.update(&std::fs::read(f).unwrap_or_default());
+        }
         Ok(Cache { dir: dir.to_path_buf(), run: h.finalize() })
     }
 

@@ -61,6 +61,9 @@ fn front_end(source: &SourceFile, opts: &frontend::Options) -> Result<Checked, V
     if let Some(lang) = frontend::Language::of(Path::new(&source.name)) {
         return kernel_front_end(source, lang, opts);
     }
+    if let Some(d) = kernel_only_options(opts) {
+        return Err(vec![d]);
+    }
     let db = ivl::db::Database::new();
     let file = db.add_file(source.name.clone(), source.text.clone());
     front_end_diagnostics(&db, file)?;
@@ -79,21 +82,56 @@ fn kernel_front_end(
     lang: frontend::Language,
     opts: &frontend::Options,
 ) -> Result<Checked, Vec<Diagnostic>> {
-    let tr = translate_kernel(source, lang, opts)?;
+    if lang == frontend::Language::Cuda && !opts.global_offset.is_empty() {
+        let why = "--global_offset is OpenCL's global work offset; a CUDA kernel has none (GPUVerify refuses it too)";
+        return Err(vec![Diagnostic::unsupported(why, ivl::ast::Span::DUMMY)]);
+    }
+    let mut tr = translate_kernel(source, lang, opts)?;
+    let appended = crate::boogie_files::append(&mut tr, &opts.boogie_files)?;
     let map = frontend::remap::SpanMap::new(&tr, &source.text);
     let db = ivl::db::Database::new();
     let file = db.add_file(format!("{}.kbpl", source.name), tr.kbpl.clone());
     front_end_diagnostics(&db, file).map_err(|ds| {
         ds.into_iter()
             .map(|d| {
-                map.map_diagnostic(d)
-                    .with_note("in the .kbpl generated from the kernel (`kivl transform --emit kbpl` prints it)")
+                appended.locate(d).unwrap_or_else(|d| {
+                    map.map_diagnostic(d)
+                        .with_note("in the .kbpl generated from the kernel (`kivl transform --emit kbpl` prints it)")
+                })
             })
             .collect::<Vec<_>>()
     })?;
     let mut program = (**ivl::db::file_program(&db, file)).clone();
     frontend::remap::remap_spans(&mut program, &map);
     Ok(Checked { program, times: Some((tr.clang_secs, tr.translate_secs)) })
+}
+
+/// GPUVerify's options that act on an OpenCL/CUDA kernel's source or translation, refused for
+/// a `.kbpl`/`.bpl` file with what to do instead: ignoring them could change a verdict.
+pub fn kernel_only_options(opts: &frontend::Options) -> Option<Diagnostic> {
+    let given = [
+        (!opts.boogie_files.is_empty(), "--boogie-file", "write its declarations into the file"),
+        (opts.annotations == frontend::Annotations::None, "--no-annotations", "remove the annotations from the file"),
+        (
+            opts.annotations == frontend::Annotations::OnlyRequires,
+            "--only-requires",
+            "remove the annotations other than `requires` from the file",
+        ),
+        (
+            opts.invariants_as_candidates,
+            "--invariants-as-candidates",
+            "write the invariants as `invariant {:candidate}`",
+        ),
+        (!opts.global_offset.is_empty(), "--global_offset", "add the offset where the file computes global ids"),
+        (
+            !opts.global_size.is_empty(),
+            "--global_size with a symbolic local size",
+            "state the sizes with axioms (§4) or give --local-size",
+        ),
+    ];
+    let (_, option, instead) = given.into_iter().find(|(on, _, _)| *on)?;
+    let why = format!("{option} applies to OpenCL and CUDA kernels (.cl, .cu); for a .kbpl or .bpl file, {instead}");
+    Some(Diagnostic::unsupported(why, ivl::ast::Span::DUMMY))
 }
 
 /// A `.cl`/`.cu` file translated to KBPL (the front end's diagnostics point at the kernel).

@@ -6,6 +6,7 @@
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+mod boogie_files;
 mod cache;
 mod completions;
 mod front;
@@ -98,7 +99,9 @@ pub struct KernelArgs {
     #[arg(long, value_parser = parse_dims, visible_alias = "num_groups", alias = "gridDim")]
     pub num_groups: Option<Dims>,
     /// Threads in the whole grid per dimension (GPUVerify's `--global_size`): with
-    /// `--local-size`, it sets `--num-groups` to global / local (which must divide).
+    /// `--local-size`, it sets `--num-groups` to global / local (which must divide); with the
+    /// local size symbolic (`.cl`/`.cu` files), each group size divides it and the number of
+    /// groups is the quotient.
     #[arg(long, value_parser = parse_dims, alias = "global_size", conflicts_with = "num_groups")]
     pub global_size: Option<Dims>,
     /// `.cl`/`.cu` files: a preprocessor definition passed to clang (`-DN=4`), repeatable.
@@ -191,7 +194,7 @@ struct VerifyArgs {
     #[arg(long, conflicts_with = "no_infer")]
     infer_info: bool,
     /// GPUVerify's --kernel-args=K,v1,v2,...: fix the scalar parameters of kernel K to these
-    /// values (`*`: any), repeatable.
+    /// values (decimal, or GPUVerify's hexadecimal `0x…`; `*`: any), repeatable.
     #[arg(long, value_name = "K,V1,V2,...", value_parser = |s: &str| s.parse::<gpu_passes::kernel_args::KernelArgs>())]
     kernel_args: Vec<gpu_passes::kernel_args::KernelArgs>,
     /// Wall-clock limit in seconds for each file as a whole: front end, passes and every solver
@@ -243,6 +246,10 @@ struct VerifyArgs {
     format: Format,
     #[command(flatten)]
     output: verify_run::OutputArgs,
+    /// Check the command line only, as far as it can be without the files (options, sizes,
+    /// --boogie-file readable), and exit: status 0 if kivl accepts it, 2 if not.
+    #[arg(long)]
+    dry_run: bool,
     /// Check the kernel exactly for N threads of one group on the lock-step program (seed 000)
     /// instead of the two-thread abstraction.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=64))]
@@ -310,7 +317,8 @@ fn stage_parser() -> impl clap::builder::TypedValueParser<Value = gpu_passes::dr
 }
 
 impl KernelArgs {
-    /// Turns `--global_size` into `--num-groups`.
+    /// Turns `--global_size` into `--num-groups` (kept as it is when the local size is
+    /// symbolic: the front end then states it, [`frontend::Options::global_size`]).
     fn resolve(&mut self) -> Result<(), String> {
         // GPUVerify's `*`: any size (the symbolic sizes).
         for d in [&mut self.local_size, &mut self.num_groups, &mut self.global_size] {
@@ -326,10 +334,10 @@ impl KernelArgs {
             }
             self.abstraction = Some(a);
         }
+        self.check_gpuverify_options()?;
+        // With the local size symbolic, the global size stays for the front end to state.
+        let Some(local) = &self.local_size else { return Ok(()) };
         if let Some(global) = self.global_size.take() {
-            let Some(local) = &self.local_size else {
-                return Err("--global_size needs --local_size (the number of groups is global / local)".into());
-            };
             if global.len() != local.len() {
                 return Err("--global_size and --local_size must have the same number of dimensions".into());
             }
@@ -345,15 +353,47 @@ impl KernelArgs {
         Ok(())
     }
 
+    /// GPUVerify's checks of its options that kivl shares: the global offset has the grid's
+    /// dimensions, and a `--boogie-file` can be read (GPUVerify opens it when it reads its
+    /// command line).
+    fn check_gpuverify_options(&self) -> Result<(), String> {
+        let grid = self.num_groups.as_ref().or(self.global_size.as_ref()).or(self.local_size.as_ref());
+        if let (Some(offset), Some(grid)) = (&self.gpuverify.global_offset, grid) {
+            if !grid.is_empty() && offset.len() != grid.len() {
+                return Err(format!(
+                    "--global_offset has {} dimensions, the grid {}: give one offset per dimension",
+                    offset.len(),
+                    grid.len()
+                ));
+            }
+        }
+        for f in &self.gpuverify.boogie_file {
+            if let Err(e) = std::fs::File::open(f) {
+                return Err(format!("cannot read --boogie-file {}: {e}", f.display()));
+            }
+        }
+        Ok(())
+    }
+
     /// The options of the OpenCL/CUDA front end (`-D`, `-I`, the grid's dimensions).
     fn frontend(&self) -> frontend::Options {
         frontend::Options {
             defines: self.define.clone(),
             includes: self.include.clone(),
-            work_dim: self.local_size.as_ref().or(self.num_groups.as_ref()).map(|d| d.len() as u32),
+            work_dim: self
+                .local_size
+                .as_ref()
+                .or(self.num_groups.as_ref())
+                .or(self.global_size.as_ref())
+                .map(|d| d.len() as u32),
             check_array_bounds: self.check_array_bounds,
             kernels: self.kernel.clone(),
             clang_args: self.gpuverify.clang_opt.clone(),
+            annotations: self.gpuverify.annotations(),
+            invariants_as_candidates: self.gpuverify.invariants_as_candidates,
+            global_offset: self.gpuverify.global_offset.clone().unwrap_or_default(),
+            global_size: self.global_size.clone().unwrap_or_default(),
+            boogie_files: self.gpuverify.boogie_file.clone(),
             deadline: None,
             cl_std: self.cl_std.map(|v| match v {
                 ClStdArg::Cl12 => frontend::ClStd::Cl12,
@@ -431,7 +471,9 @@ fn real_main() -> i32 {
             return code;
         }
     };
-    // GPUVerify's size flags and the front end's options, once for every subcommand.
+    // GPUVerify's size flags and the front end's options, once for every subcommand; the notes
+    // on GPUVerify's options without effect (not for the language server: stderr is its log).
+    let notes = !matches!(cli.command, Command::Lsp(_));
     let kernel_args = match &mut cli.command {
         Command::Verify(a) => Some(&mut a.kernel),
         Command::Transform(a) => Some(&mut a.kernel),
@@ -444,6 +486,9 @@ fn real_main() -> i32 {
             eprintln!("error: {e}");
             return 2;
         }
+        if notes {
+            k.gpuverify.notes().iter().for_each(|n| eprintln!("{n}"));
+        }
     }
     match cli.command {
         Command::Check(a) => {
@@ -451,6 +496,7 @@ fn real_main() -> i32 {
             report::print(&reports, a.format, None);
             report::exit_code(&reports)
         }
+        Command::Verify(a) if a.dry_run => 0,
         Command::Verify(a) => {
             interrupt::give_up_when_z3_is_stuck();
             vcgen::solver::set_memory_limit_mb(a.memory_limit);

@@ -92,6 +92,7 @@ pub fn kernel_options(k: &KernelArgs) -> KernelOptions {
         benign_tolerance: !k.no_benign_tolerance,
         only_intra_group: k.only_intra_group,
         only_divergence: k.only_divergence,
+        only_log: k.gpuverify.only_log,
         abstraction: match k.abstraction {
             None => Abstraction::Refined,
             Some(crate::AbstractionArg::Adversarial) => Abstraction::Adversarial,

@@ -360,7 +360,7 @@ fn warp_sync_orders_the_statements_of_one_warp() {
 /// GPUVerify's options are accepted as they are (docs/kbpl.md §8.1): the race of
 /// `barrier_flags_bug.cl` is found with `--no-inline`, `--equality-abstraction` and Boogie's
 /// options, `--clang-opt` reaches clang (a `-D` that removes the race), `*` is the symbolic
-/// size, and the options kivl has no meaning for stay usage errors.
+/// size, the options for GPUVerify's own stages are noted, and invalid values are refused.
 #[test]
 fn gpuverify_options_are_accepted() {
     let bug = repo_dir("tests/frontend/barrier_flags_bug.cl");
@@ -383,7 +383,11 @@ fn gpuverify_options_are_accepted() {
     assert_eq!(racy.code, 1);
     let any = kivl(&["verify", "--format", "json", "--no-infer", "--local_size=*", "--num_groups=*", k]);
     assert_eq!(any.code, 1, "symbolic sizes: {:?}", any.error_summary());
-    for refused in ["--only-log", "--boogie-file=x.bpl", "--no-annotations"] {
-        assert_eq!(kivl(&["verify", refused, k]).code, 2, "{refused}");
+    // Refused as GPUVerify refuses them: a Boogie file that cannot be read, an offset per
+    // dimension the grid does not have (tests/cli_gpuverify_options.rs: the options' meanings).
+    for refused in ["--boogie-file=/nonexistent/x.bpl", "--global_offset=1,2"] {
+        assert_eq!(kivl(&[&["verify", refused][..], &sizes, &[k]].concat()).code, 2, "{refused}");
     }
+    // The options for GPUVerify's stages kivl does not have say so, one line each.
+    assert_eq!(run.stderr.lines().filter(|l| l.starts_with("note: no effect: ")).count(), 3, "{}", run.stderr);
 }

@@ -1,7 +1,8 @@
 //! External conformance (issue 17): kivl on GPUVerify's own test suite, the 669 kernels of
 //! `testsuite/{OpenCL,CUDA}/**/kernel.{cl,cu}` in `../shared/gpuverify-testsuite/` (not copied
 //! into the project; `KIVL_GPUVERIFY_SUITE` names another copy's `testsuite/`). Each kernel's
-//! header says what GPUVerify must answer; `tests/gpuverify/mod.rs` maps it to `kivl verify`.
+//! header says what GPUVerify must answer; kivl gets its GPUVerify arguments (line 2) as they
+//! are, `${KERNEL_DIR}` substituted (`tests/gpuverify/mod.rs`).
 //!
 //! `gpuverify_suite` fails on a regression: a kernel that fails and is not in the baseline of
 //! known failures (`tests/gpuverify-suite-baseline.txt`), or a `//xfail:NOT_ALL_VERIFIED`
@@ -82,26 +83,20 @@ fn run_kernel(suite: &Path, file: &Path, timeout: u64, bench: bool) -> Row {
         Err(e) => return row("?".into(), Score::Skipped(format!("header: {e}")), Duration::ZERO, None),
     };
     let expect = header.expect.label();
-    if let Some(why) = modular_only(&path).or_else(|| beyond_bugle(&path)) {
+    if let Some(why) = modular_only(&path).or_else(|| beyond_bugle(&path)).or_else(|| more_precise(&path)) {
         return row(expect, Score::Skipped(why), Duration::ZERO, None);
     }
-    let (kernel, houdini) = match map_args(&header.args) {
-        Mapping::Run { kernel, houdini } => (kernel, houdini),
-        Mapping::Skip(why) => return row(expect, Score::Skipped(why), Duration::ZERO, None),
-    };
     if header.expect.exit_code().is_none() {
         let why = format!("{expect} has no kivl counterpart");
         return row(expect, Score::Skipped(why), Duration::ZERO, None);
     }
     let file_arg = file.to_string_lossy().into_owned();
-    let args = verify_args(&kernel, houdini, timeout, &file_arg);
+    let args = verify_args(&header.args, timeout, &file_arg);
     let limit = wall_limit(timeout);
     let out = run_kivl(&args, dir, limit);
     let score = score(&header, &out, limit);
     let frontend = bench.then(|| {
-        let mut t: Vec<String> = vec!["transform".into(), file_arg, "--emit".into(), "kbpl".into()];
-        t.extend(kernel);
-        let fe = run_kivl(&t, dir, limit);
+        let fe = run_kivl(&frontend_args(&header.args, &file_arg), dir, limit);
         (fe.code == Some(0)).then_some(fe.elapsed)
     });
     row(expect, score, out.elapsed, frontend.flatten())
@@ -280,10 +275,6 @@ fn strings(v: &[&str]) -> Vec<String> {
     v.iter().map(|s| s.to_string()).collect()
 }
 
-fn run_args(kernel: &[&str], houdini: bool) -> Mapping {
-    Mapping::Run { kernel: strings(kernel), houdini }
-}
-
 #[test]
 fn header_of_a_race_with_its_regexes() {
     // OpenCL/misc/fail/miscfail8/kernel.cl
@@ -298,7 +289,11 @@ fn header_of_a_race_with_its_regexes() {
     assert_eq!(h.regexes.len(), 3);
     assert_eq!(h.regexes[2], "p\\[tid \\+ 1\\] = tid;");
     assert_eq!(regex_lines(&h.regexes), vec![18]);
-    assert_eq!(map_args(&h.args), run_args(&["--local-size", "16", "--num-groups", "2"], true));
+    assert_eq!(
+        verify_args(&h.args, 30, "k.cl")[11..],
+        strings(&["--local_size=16", "--num_groups=2", "--no-inline", "k.cl"]),
+        "kivl gets line 2 as it is"
+    );
 }
 
 #[test]
@@ -309,7 +304,6 @@ fn header_case_crlf_and_empty_regex_line() {
     assert_eq!(h.expect, Expect::Pass);
     assert_eq!(h.args.len(), 3);
     assert!(h.regexes.is_empty(), "a bare `//` ends the regexes: {:?}", h.regexes);
-    assert_eq!(map_args(&h.args), Mapping::Skip("kivl has no counterpart of `--global_offset`".into()));
     let h = parse_header("//xfail:not_all_verified trailing words\n//\n", "/k").unwrap();
     assert_eq!(h.expect, Expect::Xfail("NOT_ALL_VERIFIED".into()));
     assert!(h.args.is_empty());
@@ -335,86 +329,15 @@ fn kernel_dir_is_substituted() {
     .unwrap();
     assert_eq!(h.args[2], "--boogie-file=/s/k/axioms.bpl");
     assert_eq!(h.args[3], "-I/s/k");
-    assert_eq!(map_args(&h.args), Mapping::Skip("kivl has no counterpart of `--boogie-file`".into()));
-    assert_eq!(map_args(&h.args[3..]), run_args(&["-I/s/k"], true));
 }
 
 #[test]
-fn sizes_map_to_local_size_and_num_groups() {
-    let m = |a: &str| map_args(&strings(&a.split_whitespace().collect::<Vec<_>>()));
-    // CUDA: blockDim is the local size, gridDim the number of groups; brackets or not.
+fn the_front_end_run_leaves_out_verification_options() {
+    let gv = strings(&["--local_size=8", "--no-infer", "--loop-unwind=2", "--kernel-args=foo,1", "--only-log", "-DX"]);
     assert_eq!(
-        m("--blockDim=[16,16] --gridDim=4,2"),
-        run_args(&["--local-size", "16,16", "--num-groups", "4,2"], true)
+        frontend_args(&gv, "k.cl"),
+        strings(&["transform", "k.cl", "--emit", "kbpl", "--local_size=8", "--only-log", "-DX"])
     );
-    // OpenCL/global_size/simple: the global size is divided by the local size.
-    assert_eq!(
-        m("--local_size=[32,64] --global_size=[64,256]"),
-        run_args(&["--local-size", "32,64", "--num-groups", "2,4"], true)
-    );
-    // OpenCL/unconstrained_sizes: `*` leaves the size symbolic.
-    assert_eq!(m("--local_size=1024 --global_size=*"), run_args(&["--local-size", "1024"], true));
-    assert_eq!(
-        m("--local_size=* --global_size=1024"),
-        Mapping::Skip("kivl cannot fix the global size with the local size left open".into())
-    );
-    // The last occurrence wins, as in argparse.
-    assert_eq!(m("--local_size=8 --local_size=[4]"), run_args(&["--local-size", "4"], true));
-    // OpenCL/global_size/*: combinations GPUVerify rejects reach kivl in GPUVerify's spelling.
-    for bad in [
-        "--local_size=[32,64] --global_size=[64,127]",
-        "--local_size=[32,64] --global_size=[64]",
-        "--local_size=[32,64] --global_size=[64,64] --num_groups=[2,1]",
-        "--local_size=0 --num_groups=2",
-    ] {
-        let args: Vec<&str> = bad.split_whitespace().collect();
-        assert_eq!(m(bad), run_args(&args, true), "{bad}");
-    }
-}
-
-#[test]
-fn flags_map_or_skip() {
-    let m = |a: &str| map_args(&strings(&a.split_whitespace().collect::<Vec<_>>()));
-    assert_eq!(
-        m("--local_size=64 --num_groups=1 --no-inline --no-infer --equality-abstraction --only-intra-group -DWIDTH=4"),
-        run_args(
-            &[
-                "--local-size",
-                "64",
-                "--num-groups",
-                "1",
-                "--abstraction",
-                "equality",
-                "--only-intra-group",
-                "-DWIDTH=4"
-            ],
-            false
-        )
-    );
-    // argparse's prefixes: `--no-benign` is `--no-benign-tolerance`, `--vcgen-op=` `--vcgen-opt=`.
-    assert_eq!(m("--no-benign"), run_args(&["--no-benign-tolerance"], true));
-    assert_eq!(m("--vcgen-op=/checkArrays:A"), Mapping::Skip("kivl has no counterpart of `--vcgen-opt`".into()));
-    // `--no-` alone is ambiguous, hence unknown.
-    assert!(matches!(m("--no-"), Mapping::Skip(_)));
-    // OpenCL/fail_equality_and_adversarial: both abstractions; kivl must reject the repetition.
-    assert_eq!(
-        m("--equality-abstraction --adversarial-abstraction"),
-        run_args(&["--abstraction", "equality", "--abstraction", "adversarial"], true)
-    );
-    // Bounded checking infers nothing, in GPUVerify as in kivl (which refuses `--houdini` with it).
-    assert_eq!(m("--loop-unwind=2"), run_args(&["--loop-unwind", "2"], false));
-    assert_eq!(m("--warp-sync"), run_args(&["--warp-sync", "32"], true));
-    assert_eq!(m("--clang-opt=-Wno-uninitialized --debug --infer-info"), run_args(&[], true));
-    assert!(matches!(m("--clang-opt=-O0"), Mapping::Skip(_)));
-    assert_eq!(m("-D WIDTH=4"), run_args(&["-DWIDTH=4"], true));
-    assert_eq!(m("--check-array-bounds"), run_args(&["--check-array-bounds"], true));
-    assert_eq!(m("--warp-sync=16"), run_args(&["--warp-sync", "16"], true));
-    assert_eq!(m("--warp-sync"), run_args(&["--warp-sync", "32"], true));
-    for lacking in ["--k-induction-depth=2", "--only-log", "--asymmetric-asserts"] {
-        assert!(matches!(m(lacking), Mapping::Skip(_)), "{lacking}");
-    }
-    assert!(matches!(m("--made-up-option"), Mapping::Skip(_)));
-    assert!(matches!(m("stray"), Mapping::Skip(_)));
 }
 
 #[test]
@@ -494,8 +417,7 @@ fn scores_a_real_kivl_run() {
         parse_header(&format!("//xfail:NOT_ALL_VERIFIED\n//--local_size=4 --num_groups=2\n//{regex}\n"), "/k").unwrap()
     };
     let right = header("kernel.cl:9:[\\d]+: error: possible read-write race on A");
-    let Mapping::Run { kernel, houdini } = map_args(&right.args) else { panic!("sizes map") };
-    let out = run_kivl(&verify_args(&kernel, houdini, 30, file.to_str().unwrap()), dir, wall_limit(30));
+    let out = run_kivl(&verify_args(&right.args, 30, file.to_str().unwrap()), dir, wall_limit(30));
     assert_eq!(out.code, Some(1), "{}", out.stderr);
     assert_eq!(score(&right, &out, wall_limit(30)), Score::Passed);
     let wrong_line = header("kernel.cl:8:[\\d]+: error: possible read-write race on A");
@@ -518,7 +440,7 @@ fn a_run_past_its_limit_is_killed() {
     // Factoring a 60-bit semiprime: Z3 takes far longer than the limit.
     std::fs::write(&file, common::factoring_program(64, 4294967296, 1000000016000000063)).unwrap();
     let limit = Duration::from_secs(1);
-    let out = run_kivl(&verify_args(&[], false, 0, file.to_str().unwrap()), &dir, limit);
+    let out = run_kivl(&verify_args(&[], 0, file.to_str().unwrap()), &dir, limit);
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(out.code, None);
     assert!(out.elapsed < Duration::from_secs(10), "killed late: {:?}", out.elapsed);
@@ -560,7 +482,7 @@ fn bench_compares_the_front_end_with_verification() {
     assert!(t.lines().nth(3).unwrap().contains("9.00           -"), "{t}");
 }
 
-/// Every header of the real suite parses, maps without a panic, and the suite is whole.
+/// Every header of the real suite parses, and the suite is whole.
 #[test]
 fn every_suite_header_parses() {
     let Some(suite) = suite_dir() else {
@@ -569,13 +491,13 @@ fn every_suite_header_parses() {
     };
     let all = kernels(&suite);
     assert!(all.len() >= 669, "GPUVerify's suite has 669 kernels, this copy {}", all.len());
-    let mut skipped = BTreeMap::<String, usize>::new();
     for f in &all {
         let text = std::fs::read_to_string(f).unwrap();
-        let h = parse_header(&text, "/k").unwrap_or_else(|e| panic!("{}: {e}", f.display()));
-        if let Mapping::Skip(why) = map_args(&h.args) {
-            *skipped.entry(why).or_default() += 1;
-        }
+        parse_header(&text, "/k").unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+    }
+    for (path, _) in MORE_PRECISE {
+        let text = std::fs::read_to_string(suite.join(path)).unwrap_or_else(|e| panic!("{path}: {e}"));
+        assert_eq!(parse_header(&text, "/k").unwrap().expect, Expect::Xfail("NOT_ALL_VERIFIED".into()), "{path}");
     }
     for (path, _) in MODULAR_ONLY {
         let text = std::fs::read_to_string(suite.join(path)).unwrap_or_else(|e| panic!("{path}: {e}"));
@@ -583,10 +505,32 @@ fn every_suite_header_parses() {
         assert_eq!(h.expect, Expect::Xfail("NOT_ALL_VERIFIED".into()), "{path}");
         assert!(h.args.iter().any(|a| a == "--no-inline"), "{path} is verified modularly only with --no-inline");
     }
-    // Every option the suite uses is in the harness's table, and kivl lacks few of them
-    // (boogie-file, vcgen-opt, ...: 66 kernels when this was written, before --warp-sync).
-    let unknown: Vec<&String> = skipped.keys().filter(|w| w.contains("unknown") || w.contains("unexpected")).collect();
-    assert!(unknown.is_empty(), "options the harness does not know: {unknown:?}");
-    let total: usize = skipped.values().sum();
-    assert!(total <= 80, "{total} kernels skipped: {skipped:?}");
+}
+
+/// Issue 43: kivl accepts the GPUVerify arguments of every kernel of the suite as they are
+/// (`kivl verify --dry-run`, which checks the command line and reads no kernel), and refuses
+/// exactly those of the kernels that expect GPUVerify to refuse them
+/// (`//xfail:COMMAND_LINE_ERROR`).
+#[test]
+fn every_suite_kernels_arguments_are_accepted() {
+    let Some(suite) = suite_dir() else {
+        println!("skipped: GPUVerify's test suite not found");
+        return;
+    };
+    let all = kernels(&suite);
+    let wrong: Vec<String> = par_map(&all, |f| {
+        let dir = f.parent().unwrap_or(&suite);
+        let text = String::from_utf8_lossy(&std::fs::read(f).unwrap_or_default()).into_owned();
+        let h = parse_header(&text, &dir.to_string_lossy()).ok()?;
+        let out = run_kivl(&dry_run_args(&h.args, &f.to_string_lossy()), dir, Duration::from_secs(60));
+        let refuse = h.expect == Expect::Xfail("COMMAND_LINE_ERROR".into());
+        let want = if refuse { 2 } else { 0 };
+        let path = f.strip_prefix(&suite).unwrap_or(f).display();
+        (out.code != Some(want))
+            .then(|| format!("{path} ({}): exit {:?}: {}", h.args.join(" "), out.code, out.stderr.trim()))
+    })
+    .into_iter()
+    .flatten()
+    .collect();
+    assert!(wrong.is_empty(), "{} of {} kernels' arguments:\n{}", wrong.len(), all.len(), wrong.join("\n"));
 }

@@ -140,6 +140,11 @@ pub fn compile(
         }
     }
     cmd.arg("-include").arg(&ann);
+    if let Some(mode) = annotation_mode_header(opts) {
+        let h = dir.0.join("kivl_annotation_mode.h");
+        std::fs::write(&h, mode).map_err(io)?;
+        cmd.arg("-include").arg(&h);
+    }
     cmd.args(["-emit-llvm", "-S", "-O0", "-g", "-Xclang", "-disable-O0-optnone", "-fno-discard-value-names"]);
     cmd.args(["-Wno-everything", "-fno-color-diagnostics"]);
     user_args(&mut cmd, opts);
@@ -181,6 +186,58 @@ pub fn compile(
         return Err(ClangError::Tool(format!("opt failed: {}", String::from_utf8_lossy(&out.stderr).trim())));
     }
     Ok(ll)
+}
+
+/// Macros the header of `--no-annotations`, `--only-requires` and `--invariants-as-candidates`
+/// redefines after `headers/annotations.h`: GPUVerify's meaning of these options is the same
+/// redefinition of its annotation macros (bugle's `no_annotations.h`, `candidate_annotations.h`).
+const CONTRACTS: [&str; 4] = ["__requires", "__global_requires", "__ensures", "__global_ensures"];
+const INVARIANTS: [&str; 6] = [
+    "__invariant",
+    "__global_invariant",
+    "__candidate_invariant",
+    "__candidate_global_invariant",
+    "__function_wide_invariant",
+    "__function_wide_candidate_invariant",
+];
+/// The invariants `--invariants-as-candidates` turns into candidates, and the candidate each
+/// becomes.
+const AS_CANDIDATES: [(&str, &str); 3] = [
+    ("__invariant", "__candidate_invariant"),
+    ("__global_invariant", "__candidate_global_invariant"),
+    ("__function_wide_invariant", "__function_wide_candidate_invariant"),
+];
+/// The arities of `__barrier_invariant_N` and `__barrier_invariant_binary_N` in
+/// `headers/annotations.h`.
+const BARRIER_INVARIANTS: std::ops::RangeInclusive<usize> = 1..=32;
+const BINARY_BARRIER_INVARIANTS: std::ops::RangeInclusive<usize> = 1..=2;
+
+/// The header that gives the kernel's annotations the meaning the options ask for: dropped
+/// annotations expand to nothing (their expression is not even compiled, as in GPUVerify),
+/// and under `--invariants-as-candidates` an invariant is the candidate of the same kind.
+/// `None` when every annotation keeps its meaning.
+pub(crate) fn annotation_mode_header(opts: &Options) -> Option<String> {
+    use crate::Annotations;
+    let mut dropped: Vec<String> = Vec::new();
+    if opts.annotations != Annotations::All {
+        dropped.extend(INVARIANTS.iter().map(|m| format!("{m}(e)")));
+        let contracts =
+            CONTRACTS.iter().filter(|m| !(opts.annotations == Annotations::OnlyRequires && **m == "__requires"));
+        dropped.extend(contracts.map(|m| format!("{m}(e)")));
+        dropped.extend(BARRIER_INVARIANTS.map(|n| format!("__barrier_invariant_{n}(...)")));
+        dropped.extend(BINARY_BARRIER_INVARIANTS.map(|n| format!("__barrier_invariant_binary_{n}(...)")));
+    }
+    let mut text = String::new();
+    for m in &dropped {
+        let name = &m[..m.find('(').unwrap_or(m.len())];
+        text.push_str(&format!("#undef {name}\n#define {m} ((void)0)\n"));
+    }
+    if opts.invariants_as_candidates {
+        for (inv, cand) in AS_CANDIDATES {
+            text.push_str(&format!("#undef {inv}\n#define {inv}(e) {cand}(e)\n"));
+        }
+    }
+    (!text.is_empty()).then(|| format!("/* kivl: the annotation options (clang.rs) */\n{text}"))
 }
 
 /// Compiles the host side of a CUDA program (after [`compile`], whose headers it reuses) to IR
@@ -293,4 +350,25 @@ pub fn nvvm_kernels(ir_text: &str) -> Vec<String> {
             (!name.is_empty()).then_some(name)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod annotation_mode_tests {
+    use super::annotation_mode_header;
+    use crate::{Annotations, Options};
+
+    #[test]
+    fn the_options_redefine_the_annotation_macros() {
+        assert_eq!(annotation_mode_header(&Options::default()), None);
+        let none = annotation_mode_header(&Options { annotations: Annotations::None, ..Default::default() }).unwrap();
+        for dropped in ["__invariant(e)", "__requires(e)", "__global_ensures(e)", "__barrier_invariant_32(...)"] {
+            assert!(none.contains(&format!("#define {dropped} ((void)0)\n")), "{dropped}: {none}");
+        }
+        let only = Options { annotations: Annotations::OnlyRequires, ..Default::default() };
+        let only = annotation_mode_header(&only).unwrap();
+        assert!(!only.contains("__requires(e)") && only.contains("#define __global_requires(e) ((void)0)"), "{only}");
+        let cand = annotation_mode_header(&Options { invariants_as_candidates: true, ..Default::default() }).unwrap();
+        assert!(cand.contains("#define __invariant(e) __candidate_invariant(e)\n"), "{cand}");
+        assert!(!cand.contains("((void)0)"), "{cand}");
+    }
 }

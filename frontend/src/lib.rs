@@ -21,6 +21,7 @@ mod c_access;
 mod clang;
 mod cuda_host_vars;
 mod cuda_rewrites;
+mod global_size;
 mod launches;
 mod layout;
 mod memory;
@@ -72,6 +73,35 @@ pub struct Options {
     /// The run's wall-clock end (`--timeout`): clang and opt are killed when it passes, and the
     /// file gets a `timeout` error instead of IR.
     pub deadline: Option<ivl::deadline::Deadline>,
+    /// Which of the kernel's own annotations count (GPUVerify's `--no-annotations`,
+    /// `--only-requires`).
+    pub annotations: Annotations,
+    /// GPUVerify's `--invariants-as-candidates`: the kernel's loop and function-wide
+    /// invariants become candidates, kept only where Houdini proves them.
+    pub invariants_as_candidates: bool,
+    /// GPUVerify's `--global_offset`: OpenCL's global work offset per dimension (the missing
+    /// ones 0), added to `get_global_id` and returned by `get_global_offset`.
+    pub global_offset: Vec<u64>,
+    /// GPUVerify's `--global_size` when the local size is symbolic (`--local_size=*`): per
+    /// dimension given, the group size divides it and the number of groups is the quotient.
+    /// Empty otherwise (the command line then fixes the number of groups itself).
+    pub global_size: Vec<u64>,
+    /// GPUVerify's `--boogie-file`: Boogie files whose declarations join the translation (read
+    /// by kivl's own front end, `src/front.rs`, after this crate's translation).
+    pub boogie_files: Vec<PathBuf>,
+}
+
+/// The kernel annotations the front end keeps.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Annotations {
+    /// All of them.
+    #[default]
+    All,
+    /// `__requires` only (`--only-requires`).
+    OnlyRequires,
+    /// None (`--no-annotations`): invariants, contracts and barrier invariants are dropped;
+    /// `__assert` and `__assume` stay, as in GPUVerify.
+    None,
 }
 
 /// The OpenCL C versions kivl compiles (`-cl-std=CL1.2`, `-cl-std=CL2.0`).
@@ -187,6 +217,7 @@ pub fn translate_file(path: &Path, text: &str, lang: Language, opts: &Options) -
             })
             .collect::<Vec<_>>()
     })?;
+    global_size::append_facts(&mut out, &opts.global_size);
     out.clang_secs = clang_secs;
     out.translate_secs = t1.elapsed().as_secs_f64();
     Ok(out)

@@ -90,9 +90,18 @@ fn requires(p: &ProcedureDecl, a: &KernelArgs) -> Result<Vec<Contract>, Diagnost
     Ok(out)
 }
 
+/// `v` as a number: decimal (negative too), or GPUVerify's hexadecimal `0x…` (the only form
+/// GPUVerify takes: the value's bits, e.g. `0x00000003`).
+fn number(v: &str) -> Option<i128> {
+    match v.strip_prefix("0x").or_else(|| v.strip_prefix("0X")) {
+        Some(hex) => i128::from_str_radix(hex, 16).ok().filter(|_| !hex.starts_with(['+', '-'])),
+        None => v.parse().ok(),
+    }
+}
+
 /// `v` as a literal of type `ty` (`int` or `bvN`), or `None`.
 fn literal(ty: &Type, v: &str) -> Option<String> {
-    let n: i128 = v.parse().ok()?;
+    let n = number(v)?;
     match ty.kind {
         TypeKind::Int if n < 0 => Some(format!("(0 - {})", n.unsigned_abs())),
         TypeKind::Int => Some(n.to_string()),
@@ -124,5 +133,10 @@ mod tests {
         assert_eq!(literal(&bv8, "-1").as_deref(), Some("255bv8"));
         assert_eq!(literal(&bv8, "256"), None);
         assert_eq!(literal(&int, "x"), None);
+        let bv32 = Type { kind: TypeKind::Bv(32), span: Span::DUMMY };
+        assert_eq!(literal(&bv32, "0x00000003").as_deref(), Some("3bv32"));
+        assert_eq!(literal(&bv32, "0xffffffff").as_deref(), Some("4294967295bv32"));
+        assert_eq!(literal(&bv32, "0x100000000"), None);
+        assert_eq!(literal(&bv32, "0x-1"), None);
     }
 }

@@ -326,10 +326,12 @@ impl Session {
         &self.executions
     }
 
-    /// Whether the file is verified through the database (see the module doc).
+    /// Whether the file is verified through the database (see the module doc). Not with
+    /// GPUVerify's options for kernel files: `verify`'s front end refuses them for this file.
     fn incremental(&self, name: &str, text: &str) -> bool {
         let path = std::path::Path::new(name);
         !self.flags.cfg.replay
+            && crate::front::kernel_only_options(&self.flags.cfg.frontend).is_none()
             && frontend::Language::of(path).is_none()
             && !(name.ends_with(".bpl") && crate::sourceloc::kernel_origins(path, text).is_some())
     }

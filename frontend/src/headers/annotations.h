@@ -260,6 +260,17 @@ __KIVL_ADD_NOOVFL(__add_noovfl_unsigned_short, unsigned short)
 __KIVL_ADD_NOOVFL(__add_noovfl_unsigned_int, unsigned int)
 #undef __KIVL_ADD_NOOVFL
 
+/* GPUVerify's named uninterpreted functions: `DECLARE_UF_BINARY(f, A, B, R)` declares `f`, a
+ * function of two arguments whose result depends on them only (`DECLARE_UF_UNARY(f, A, R)`:
+ * of one). The translation names it `f` (translate/calls.rs), so that axioms about it can be
+ * given in a `--boogie-file`. */
+#define DECLARE_UF_UNARY(NAME, A, R)                                                             \
+  __KIVL_FN R __uninterpreted_function_##NAME(A);                                                \
+  __KIVL_INLINE R NAME(A x) { return __uninterpreted_function_##NAME(x); }
+#define DECLARE_UF_BINARY(NAME, A, B, R)                                                         \
+  __KIVL_FN R __uninterpreted_function_##NAME(A, B);                                             \
+  __KIVL_INLINE R NAME(A x, B y) { return __uninterpreted_function_##NAME(x, y); }
+
 /* `__reads_from`/`__writes_to` (in a `__spec_` function: translate/spec_functions.rs), and
  * GPUVerify annotations kivl does not translate yet, declared so that the front end reports
  * them as unsupported at their line rather than clang as undeclared. */

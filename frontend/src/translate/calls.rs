@@ -261,6 +261,11 @@ impl<'m> Tr<'m> {
                 let d = arg_dim()?;
                 let (add, mul) = (self.decls.bvop("ADD", 32), self.decls.bvop("MUL", 32));
                 let t = format!("{add}({mul}({}, {}), {})", id("group_id", d), id("group_size", d), id("local_id", d));
+                // OpenCL's global work offset (`--global_offset`) shifts every global id.
+                let t = match self.global_offset(d) {
+                    0 => t,
+                    o => format!("{add}({t}, {o}bv32)"),
+                };
                 Some(Ex::new(t, Ty::Bv(32)))
             }
             Builtin::GlobalSize => {
@@ -268,7 +273,12 @@ impl<'m> Tr<'m> {
                 let mul = self.decls.bvop("MUL", 32);
                 Some(Ex::new(format!("{mul}({}, {})", id("group_size", d), id("num_groups", d)), Ty::Bv(32)))
             }
-            Builtin::GlobalOffset => Some(Ex::new("0bv32".into(), Ty::Bv(32))),
+            // Without an offset any dimension's is 0, a dimension not known until run time too.
+            Builtin::GlobalOffset if self.facts.global_offset == [0; 3] => Some(Ex::new("0bv32".into(), Ty::Bv(32))),
+            Builtin::GlobalOffset => {
+                let d = arg_dim()?;
+                Some(Ex::new(format!("{}bv32", self.global_offset(d)), Ty::Bv(32)))
+            }
             _ => Some(match self.facts.work_dim {
                 Some(d) => Ex::new(format!("{d}bv32"), Ty::Bv(32)),
                 None => {
@@ -277,6 +287,12 @@ impl<'m> Tr<'m> {
                 }
             }),
         }
+    }
+
+    /// OpenCL's global work offset in dimension `d` (`--global_offset`), modulo 2^32 as
+    /// `size_t` is 32 bits here.
+    fn global_offset(&self, d: usize) -> u64 {
+        self.facts.global_offset[d] & u64::from(u32::MAX)
     }
 
     /// A call of an external function the kernel does not define (a math built-in): an
@@ -300,7 +316,7 @@ impl<'m> Tr<'m> {
         if let Some(mut lane) = self.int_min_max_lanes(name, &args, 1) {
             return lane.pop();
         }
-        let fname = format!("$ext.{}", global_name(name));
+        let fname = external_name(name);
         let tys: Vec<Ty> = args.iter().map(|a| a.ty).collect();
         let fname = self.decls.uninterpreted(&fname, &tys, ret);
         let texts: Vec<&str> = args.iter().map(|a| a.text.as_str()).collect();
@@ -338,6 +354,24 @@ impl<'m> Tr<'m> {
     pub(super) fn callee_builtin(&self, c: &inst::Call) -> Option<Builtin> {
         call_name(c).filter(|n| self.module.get_func_by_name(n).is_none()).and_then(builtins::classify)
     }
+}
+
+/// The KBPL name of the uninterpreted function modelling the external function `name`:
+/// `$ext.NAME`, except that GPUVerify's `__uninterpreted_function_f` is `f`, as Bugle names it,
+/// so that a `--boogie-file` written for GPUVerify can state axioms about `f` (when `f` is a
+/// KBPL identifier; a keyword such as `old` keeps the `$ext.` form).
+fn external_name(name: &str) -> String {
+    let plain = builtins::demangle(name).strip_prefix(builtins::UNINTERPRETED_PREFIX).filter(|f| is_identifier(f));
+    match plain {
+        Some(f) => f.to_string(),
+        None => format!("$ext.{}", global_name(name)),
+    }
+}
+
+/// Whether `word` lexes as one KBPL identifier (not a keyword, not a number).
+fn is_identifier(word: &str) -> bool {
+    let lexed = ivl::lexer::lex(word, 0);
+    lexed.errors.is_empty() && matches!(lexed.toks.as_slice(), [ivl::lexer::Tok::Ident(_)])
 }
 
 /// The message of a device-side `assert(e)` whose `e` may be false.

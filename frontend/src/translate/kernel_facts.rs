@@ -15,6 +15,8 @@ use std::collections::HashSet;
 pub(super) struct KernelFacts<'m> {
     /// What `get_work_dim()` returns (`None`: an arbitrary value).
     pub(super) work_dim: Option<u32>,
+    /// What `get_global_offset(d)` returns (`--global_offset`), per dimension.
+    pub(super) global_offset: [u64; 3],
     /// `--check-array-bounds` (see [`crate::Options`]).
     pub(super) check_bounds: bool,
     /// The procedure being built is a function no kernel calls, checked on its own.
@@ -33,6 +35,7 @@ impl<'m> KernelFacts<'m> {
     pub(super) fn new(opts: &crate::Options, uses_async: bool, grid: Option<&'m Grid>) -> Self {
         KernelFacts {
             work_dim: opts.work_dim,
+            global_offset: std::array::from_fn(|d| opts.global_offset.get(d).copied().unwrap_or(0)),
             check_bounds: opts.check_array_bounds,
             uncalled: false,
             uses_async,

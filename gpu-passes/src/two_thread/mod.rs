@@ -74,6 +74,9 @@ pub struct KernelOptions {
     pub only_intra_group: bool,
     /// `--only-divergence`: no race checks at all.
     pub only_divergence: bool,
+    /// GPUVerify's `--only-log`: accesses are logged (so specifications about them, such as
+    /// `__write(A)`, mean what they say) but no race is checked.
+    pub only_log: bool,
     pub abstraction: Abstraction,
     /// `--asymmetric-asserts` (GPUVerify's option): the kernel's `assert` statements are
     /// checked in the first of the two threads only. Sound, since that thread is arbitrary; the
@@ -93,6 +96,7 @@ impl Default for KernelOptions {
             benign_tolerance: true,
             only_intra_group: false,
             only_divergence: false,
+            only_log: false,
             asymmetric_asserts: false,
             warp_sync: None,
             abstraction: Abstraction::Refined,

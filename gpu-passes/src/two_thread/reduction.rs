@@ -408,7 +408,7 @@ pub(crate) fn kernel_variant(
     let mut decls = Vec::new();
     let (array_copies, single_arrays, kc_shared) = shared_copies(ctx, &used, &models, names, &mut decls);
     let logs = declare_logs(ctx, logged, &groups, &models, names, &mut decls)?;
-    let checked: HashSet<Name> = if ctx.opts.only_divergence {
+    let checked: HashSet<Name> = if ctx.opts.only_divergence || ctx.opts.only_log {
         HashSet::new()
     } else {
         logs.values().filter(|l| !ctx.inter || l.space != MemSpace::GroupShared).map(|l| l.array.clone()).collect()

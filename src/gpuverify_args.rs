@@ -128,11 +128,28 @@ fn without_effect(a: &GpuVerifyArgs) -> Vec<&'static str> {
     given.into_iter().filter(|(on, _)| *on).map(|(_, why)| why).collect()
 }
 
+/// The options given whose GPUVerify meaning checks less, each with what a verdict then does
+/// not cover: a "verified" under them is not the usual one, and the run says so.
+fn weakened(a: &GpuVerifyArgs) -> Vec<&'static str> {
+    let given = [
+        (a.only_log, "--only-log: races are not checked; a verdict says nothing about them"),
+        (
+            a.no_annotations,
+            "--no-annotations: the kernel's invariants, requires, ensures and barrier invariants are dropped",
+        ),
+        (a.only_requires, "--only-requires: the kernel's annotations other than requires are dropped"),
+    ];
+    given.into_iter().filter(|(on, _)| *on).map(|(_, why)| why).collect()
+}
+
 impl GpuVerifyArgs {
-    /// One line per option given that steers a GPUVerify stage kivl does not have (printed on
-    /// stderr as `note: … has no effect`).
+    /// One line per option given that steers a GPUVerify stage kivl does not have
+    /// (`note: no effect: …`) or that checks less (`note: weaker check: …`), for stderr.
     pub fn notes(&self) -> Vec<String> {
-        without_effect(self).into_iter().map(|why| format!("note: no effect: {why}")).collect()
+        let mut notes: Vec<String> =
+            without_effect(self).into_iter().map(|why| format!("note: no effect: {why}")).collect();
+        notes.extend(weakened(self).into_iter().map(|why| format!("note: weaker check: {why}")));
+        notes
     }
 
     /// Which of the kernel's annotations the front end keeps.

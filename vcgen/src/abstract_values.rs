@@ -300,6 +300,11 @@ impl Walker {
         match &mut d.kind {
             DeclKind::Const(c) => {
                 let s = self.shape(&c.ty);
+                // `unique` makes the constant differ from the other unique constants of its
+                // type only; abstracted, it would also differ from the literal constants.
+                if c.unique {
+                    self.classes.make_concrete(&s);
+                }
                 for n in &c.names {
                     self.globals.insert(n.name.clone(), s.clone());
                 }
@@ -794,9 +799,11 @@ mod tests {
             procedure commutes(x: bv32, y: bv32) { assert FADD32(x, y) == FADD32(y, x); }
             procedure congruence(x: bv32, y: bv32) { assume x == y; assert FADD32(x, 1bv32) == FADD32(y, 1bv32); }
             procedure bits(x: bv32) { assert ADD(x, 0bv32) == x; }
+            const unique u: bv32;
+            procedure unique_is_not_a_literal() { assert u != 5bv32; }
             procedure copy(m: [bv32]bv32, i: bv32, j: bv32) { assume i == j; assert m[i] == m[j]; }";
         let [abstracted, precise] = outcomes(src);
-        assert_eq!(precise, ["verified", "verified", "errors", "verified", "verified", "verified"]);
+        assert_eq!(precise, ["verified", "verified", "errors", "verified", "verified", "errors", "verified"]);
         assert_eq!(abstracted, precise);
     }
 }

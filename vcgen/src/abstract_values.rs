@@ -18,7 +18,10 @@
 //! functions as they were), so a VC valid in the abstraction is valid in the original: a
 //! verdict "verified" carries over. The abstraction can only lose proofs that count the values
 //! of a class (a class of `bv1` values has two); classes narrower than [`MIN_WIDTH`] bits are
-//! left as they are. Map indices are never abstracted: counterexamples print them.
+//! left as they are. Map indices and the captured indices of accesses
+//! ([`crate::wp::INDEX_CAPTURE`]) are never abstracted: counterexamples print them. Nor is a
+//! `unique` constant: Boogie makes it differ from the other unique constants of its type only,
+//! and abstracted it would also differ from the literals.
 //!
 //! How: a unification over the program's bit-vector "slots" (each `bvW` leaf of the declared
 //! type of a constant, variable, function parameter or result, bound variable, and each

@@ -19,7 +19,8 @@
 //! verdict "verified" carries over. The abstraction can only lose proofs that count the values
 //! of a class (a class of `bv1` values has two); classes narrower than [`MIN_WIDTH`] bits are
 //! left as they are. Map indices and the captured indices of accesses
-//! ([`crate::wp::INDEX_CAPTURE`]) are never abstracted: counterexamples print them. Nor is a
+//! ([`crate::wp::INDEX_CAPTURE`]) are never abstracted: counterexamples print them; nor are
+//! thread ids and sizes (`{:local_id_x}`, …: `int` or `bvN` by the language's rules), nor a
 //! `unique` constant: Boogie makes it differ from the other unique constants of its type only,
 //! and abstracted it would also differ from the literals.
 //!
@@ -305,7 +306,9 @@ impl Walker {
                 let s = self.shape(&c.ty);
                 // `unique` makes the constant differ from the other unique constants of its
                 // type only; abstracted, it would also differ from the literal constants.
-                if c.unique {
+                // Thread ids and sizes (`{:local_id_x}`, …) are `int` or `bvN` by the
+                // language's rules, and counterexamples print them.
+                if c.unique || ivl::resolve::identity_attr(&c.attrs).is_some() {
                     self.classes.make_concrete(&s);
                 }
                 for n in &c.names {

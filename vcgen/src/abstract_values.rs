@@ -47,14 +47,22 @@ pub const MIN_WIDTH: u32 = 8;
 /// How a counterexample shows a value of an abstracted class: any value of its width.
 pub const ANY_VALUE: &str = "any";
 
+/// What the names this pass introduces start with.
+const PREFIX: &str = "$value_bv";
+
 /// The uninterpreted type standing for abstracted `bvW` values.
 pub fn sort_name(width: u32) -> Name {
-    Name::from(format!("$value_bv{width}"))
+    Name::from(format!("{PREFIX}{width}"))
+}
+
+/// Whether `sort` (as Z3 prints it) is one of the abstract sorts.
+pub fn is_abstract_sort(sort: &str) -> bool {
+    sort.starts_with(PREFIX)
 }
 
 /// The constant standing for the literal `VALUEbvW` in abstracted values.
 fn literal_name(width: u32, value: &BigUint) -> Name {
-    Name::from(format!("$value_bv{width}_{value}"))
+    Name::from(format!("{PREFIX}{width}_{value}"))
 }
 
 /// Rewrites the declarations of a program and its desugared implementations (`inputs`) so
@@ -91,7 +99,7 @@ fn takes_our_names(decls: &[Decl]) -> bool {
             DeclKind::Const(c) => c.names.iter().map(|n| &n.name).collect(),
             _ => Vec::new(),
         };
-        names.iter().any(|n| n.starts_with("$value_bv"))
+        names.iter().any(|n| n.starts_with(PREFIX))
     })
 }
 

@@ -151,7 +151,7 @@ pub fn model_value(v: &Dynamic) -> String {
     // A value of an abstracted class (`crate::abstract_values`): the proof did not depend on
     // its bits, and Z3's name for it (`$value_bv32!val!0`) means nothing to a reader.
     let sort = z3::ast::Ast::get_sort(v);
-    if sort.kind() == z3::SortKind::Uninterpreted && sort.to_string().starts_with("$value_bv") {
+    if sort.kind() == z3::SortKind::Uninterpreted && crate::abstract_values::is_abstract_sort(&sort.to_string()) {
         return crate::abstract_values::ANY_VALUE.to_string();
     }
     v.to_string()

@@ -107,6 +107,11 @@ fn parse_offsets(s: &str) -> Result<Vec<u64>, String> {
     }
 }
 
+/// The texts of the (given, text) pairs whose option is given.
+fn given_ones<const N: usize>(options: [(bool, &'static str); N]) -> Vec<&'static str> {
+    options.into_iter().filter(|(on, _)| *on).map(|(_, why)| why).collect()
+}
+
 /// GPUVerify's options for stages kivl does not have, and why each changes no verdict: the
 /// one-line note kivl prints when one is given.
 fn without_effect(a: &GpuVerifyArgs) -> Vec<&'static str> {
@@ -125,7 +130,7 @@ fn without_effect(a: &GpuVerifyArgs) -> Vec<&'static str> {
              locations neither thread accessed as arbitrary values, which is sound without them",
         ),
     ];
-    given.into_iter().filter(|(on, _)| *on).map(|(_, why)| why).collect()
+    given_ones(given)
 }
 
 /// The options given whose GPUVerify meaning checks less, each with what a verdict then does
@@ -139,7 +144,7 @@ fn weakened(a: &GpuVerifyArgs) -> Vec<&'static str> {
         ),
         (a.only_requires, "--only-requires: the kernel's annotations other than requires are dropped"),
     ];
-    given.into_iter().filter(|(on, _)| *on).map(|(_, why)| why).collect()
+    given_ones(given)
 }
 
 impl GpuVerifyArgs {

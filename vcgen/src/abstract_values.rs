@@ -161,12 +161,22 @@ impl Classes {
         }
     }
 
+    /// Unifies `a` and `b` position by position; lists of different lengths (arguments that
+    /// do not fit a signature) make every class in them concrete.
+    fn unify_all(&mut self, a: &[Shape], b: &[Shape]) {
+        if a.len() != b.len() {
+            a.iter().chain(b).for_each(|s| self.make_concrete(s));
+            return;
+        }
+        a.iter().zip(b).for_each(|(x, y)| self.unify(x, y));
+    }
+
     fn unify(&mut self, a: &Shape, b: &Shape) {
         match (a, b) {
             (Shape::Other, Shape::Other) => {}
             (Shape::Bv(x), Shape::Bv(y)) => self.union(*x, *y),
             (Shape::Map(a1, r1), Shape::Map(a2, r2)) if a1.len() == a2.len() => {
-                a1.iter().zip(a2).for_each(|(x, y)| self.unify(x, y));
+                self.unify_all(a1, a2);
                 self.unify(r1, r2);
             }
             _ => {
@@ -373,22 +383,13 @@ impl Walker {
         match self.procs.get(&p.name.name) {
             // The same procedure seen again (an input's copy): its slots are the same slots.
             Some((i0, o0)) => {
-                let (i0, o0) = (i0.clone(), o0.clone());
-                self.unify_all(&i0, &ins);
-                self.unify_all(&o0, &outs);
+                self.classes.unify_all(i0, &ins);
+                self.classes.unify_all(o0, &outs);
             }
             None => {
                 self.procs.insert(p.name.name.clone(), (ins, outs));
             }
         }
-    }
-
-    fn unify_all(&mut self, a: &[Shape], b: &[Shape]) {
-        if a.len() != b.len() {
-            a.iter().chain(b).for_each(|s| self.classes.make_concrete(s));
-            return;
-        }
-        a.iter().zip(b).for_each(|(x, y)| self.classes.unify(x, y));
     }
 
     /// The expressions of a declaration: function bodies, axioms, `where` clauses, contracts.
@@ -456,11 +457,11 @@ impl Walker {
             }
         }
         // The implementation's parameters are its procedure's.
-        if let Some((pins, pouts)) = self.procs.get(&imp.name.name).cloned() {
+        if let Some((pins, pouts)) = self.procs.get(&imp.name.name) {
             let ins: Vec<Shape> = imp.ins.iter().map(|v| locals[&v.name.name].clone()).collect();
             let outs: Vec<Shape> = imp.outs.iter().map(|v| locals[&v.name.name].clone()).collect();
-            self.unify_all(&pins, &ins);
-            self.unify_all(&pouts, &outs);
+            self.classes.unify_all(pins, &ins);
+            self.classes.unify_all(pouts, &outs);
         }
         self.locals = locals;
         self.attrs(&mut imp.attrs);
@@ -525,7 +526,7 @@ impl Walker {
         let ts: Vec<Shape> = idx.iter_mut().map(|i| self.expr(i)).collect();
         match m {
             Shape::Map(args, result) if args.len() == ts.len() => {
-                self.unify_all(&args, &ts);
+                self.classes.unify_all(&args, &ts);
                 *result
             }
             other => {
@@ -584,10 +585,11 @@ impl Walker {
             }
             ExprKind::Call(f, args) => {
                 let ts: Vec<Shape> = args.iter_mut().map(|a| self.expr(a)).collect();
-                match self.funcs.get(&f.name).cloned() {
+                // Borrowed, not cloned: this runs for every application in the program.
+                match self.funcs.get(&f.name) {
                     Some(sig) => {
-                        self.unify_all(&sig.params, &ts);
-                        sig.result
+                        self.classes.unify_all(&sig.params, &ts);
+                        sig.result.clone()
                     }
                     None => {
                         ts.iter().for_each(|t| self.classes.make_concrete(t));
